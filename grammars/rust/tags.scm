@@ -1,0 +1,49 @@
+; codeatlas query for Rust. Same capture vocabulary as grammars/java/tags.scm, plus:
+;   @scope.impl + @impl.type [+ @impl.trait]   an impl block: its items belong to the type
+
+(use_declaration) @import
+
+; ---- definitions
+(mod_item name: (identifier) @name) @definition.module
+(struct_item name: (type_identifier) @name) @definition.struct
+(union_item name: (type_identifier) @name) @definition.union
+(enum_item name: (type_identifier) @name) @definition.enum
+(enum_variant name: (identifier) @name) @definition.variant
+(trait_item name: (type_identifier) @name) @definition.trait
+(type_item name: (type_identifier) @name) @definition.type_alias
+(associated_type name: (type_identifier) @name) @definition.type_alias
+(function_item name: (identifier) @name) @definition.function
+(function_signature_item name: (identifier) @name) @definition.function
+(const_item name: (identifier) @name) @definition.const
+(static_item name: (identifier) @name) @definition.static
+(macro_definition name: (identifier) @name) @definition.macro
+(field_declaration_list (field_declaration name: (field_identifier) @name) @definition.field)
+
+(impl_item trait: (_)? @impl.trait type: (_) @impl.type) @scope.impl
+
+(type_parameters) @typeparams
+
+; ---- references
+(call_expression function: [(identifier) (scoped_identifier)] @reference.calls)
+(call_expression function: (generic_function function: [(identifier) (scoped_identifier)] @reference.calls))
+(call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.calls
+(call_expression function: (generic_function function: (field_expression value: (_) @receiver field: (field_identifier) @name))) @reference.calls
+
+(macro_invocation macro: [(identifier) (scoped_identifier)] @reference.expands)
+
+(struct_expression name: [(type_identifier) (scoped_type_identifier)] @reference.instantiates)
+(struct_expression name: (generic_type_with_turbofish type: [(type_identifier) (scoped_identifier)] @reference.instantiates))
+(tuple_struct_pattern type: [(identifier) (scoped_identifier)] @reference.accesses)
+(struct_pattern type: [(type_identifier) (scoped_type_identifier)] @reference.accesses)
+(match_pattern (scoped_identifier) @reference.accesses)
+(field_expression value: (scoped_identifier) @reference.accesses)
+
+(type_identifier) @reference.uses_type
+(scoped_type_identifier) @reference.uses_type
+
+; ---- typed variables (receivers of calls)
+(let_declaration pattern: (identifier) @local.name type: (_) @local.type)
+(let_declaration pattern: (identifier) @local.name value: (call_expression function: (scoped_identifier path: (_) @local.type)))
+(let_declaration pattern: (identifier) @local.name value: (struct_expression name: (_) @local.type))
+(parameter pattern: (identifier) @local.name type: (_) @local.type)
+(field_declaration name: (field_identifier) @local.name type: (_) @local.type)

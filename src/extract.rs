@@ -1,0 +1,803 @@
+//! Extraction: `(language, source) -> symbols, references, diagnostics`. A generic engine
+//! that reads only capture names from the language's query (see `lang`), plus two small
+//! per-language hooks for import syntax. It never fails: syntax errors are counted and
+//! the rest of the tree is still used. It does no IO.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, Parser, QueryCursor, Tree};
+
+use crate::lang::{Capture, LanguageSpec};
+use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference, Symbol, SymbolKind};
+
+/// Longest one-line signature kept, in characters.
+const MAX_SIGNATURE: usize = 200;
+/// Longest doc summary kept, in characters.
+const MAX_DOC: usize = 240;
+
+thread_local! {
+    static PARSERS: RefCell<HashMap<Language, Parser>> = RefCell::new(HashMap::new());
+}
+
+/// Parses `source` with the language's grammar, reusing one parser per thread.
+pub fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let parser = parsers.entry(spec.language).or_insert_with(|| {
+            let mut parser = Parser::new();
+            parser.set_language(&spec.grammar()).expect("grammar version matches tree-sitter");
+            parser
+        });
+        parser.parse(source, None)
+    })
+}
+
+/// Extracts one file. `module` is the file's module path for languages whose module
+/// comes from the file's place (Rust); languages that declare it (Java's `package`)
+/// ignore it.
+pub fn extract(spec: &'static LanguageSpec, source: &str, module: &str) -> FileExtract {
+    let loc = source.lines().filter(|line| !line.trim().is_empty()).count() as u32;
+    let Some(tree) = parse(spec, source) else {
+        return FileExtract { module: module.to_string(), loc, parse_errors: 1, ..FileExtract::default() };
+    };
+    let Ok(query) = spec.query() else {
+        // A broken query file is caught by the query test; extraction still never fails.
+        return FileExtract { module: module.to_string(), loc, ..FileExtract::default() };
+    };
+    let mut extractor = Extractor { spec, src: source, module: module.to_string(), ..Extractor::default_for(spec, source) };
+    extractor.collect(&tree, query);
+    let mut out = extractor.finish();
+    out.loc = loc;
+    out.parse_errors = count_errors(tree.root_node());
+    out
+}
+
+fn count_errors(root: Node) -> u32 {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut count = 0;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            count += 1;
+            continue;
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.has_error() {
+                stack.push(child);
+            }
+        }
+    }
+    count
+}
+
+#[derive(Clone, Copy)]
+struct Def<'t> {
+    node: Node<'t>,
+    name: Node<'t>,
+    kind: SymbolKind,
+}
+
+#[derive(Clone, Copy)]
+struct Ref<'t> {
+    name: Node<'t>,
+    kind: RefKind,
+    receiver: Option<Node<'t>>,
+}
+
+#[derive(Clone, Copy)]
+enum ScopeWhat {
+    /// A definition; its symbol index once known (None when it is skipped).
+    Def(usize),
+    Anonymous,
+    Impl(usize),
+}
+
+#[derive(Clone, Copy)]
+struct Scope {
+    start: usize,
+    end: usize,
+    node_id: usize,
+    what: ScopeWhat,
+}
+
+struct Impl<'t> {
+    info: ImplInfo,
+    trait_node: Option<Node<'t>>,
+    type_node: Node<'t>,
+}
+
+struct Extractor<'t> {
+    spec: &'static LanguageSpec,
+    src: &'t str,
+    module: String,
+    defs: Vec<Def<'t>>,
+    refs: Vec<Ref<'t>>,
+    locals: Vec<(Node<'t>, Node<'t>)>,
+    imports: Vec<Node<'t>>,
+    anonymous: Vec<Node<'t>>,
+    impls: Vec<Impl<'t>>,
+    type_params: Vec<(usize, usize, String)>,
+    package: Option<String>,
+}
+
+impl<'t> Extractor<'t> {
+    fn default_for(spec: &'static LanguageSpec, src: &'t str) -> Extractor<'t> {
+        Extractor {
+            spec,
+            src,
+            module: String::new(),
+            defs: Vec::new(),
+            refs: Vec::new(),
+            locals: Vec::new(),
+            imports: Vec::new(),
+            anonymous: Vec::new(),
+            impls: Vec::new(),
+            type_params: Vec::new(),
+            package: None,
+        }
+    }
+
+    fn text(&self, node: Node) -> &'t str {
+        &self.src[node.byte_range()]
+    }
+
+    fn collect(&mut self, tree: &'t Tree, query: &crate::lang::CompiledQuery) {
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(&query.query, tree.root_node(), self.src.as_bytes());
+        while let Some(m) = matches.next() {
+            let mut main: Option<(Capture, Node<'t>)> = None;
+            let mut name = None;
+            let mut receiver = None;
+            let mut local_name = None;
+            let mut local_type = None;
+            let mut impl_type = None;
+            let mut impl_trait = None;
+            for capture in m.captures {
+                let node = capture.node;
+                match query.captures[capture.index as usize] {
+                    Capture::Name => name = Some(node),
+                    Capture::Receiver => receiver = Some(node),
+                    Capture::LocalName => local_name = Some(node),
+                    Capture::LocalType => local_type = Some(node),
+                    Capture::ImplType => impl_type = Some(node),
+                    Capture::ImplTrait => impl_trait = Some(node),
+                    other => main = Some((other, node)),
+                }
+            }
+            if let (Some(n), Some(t)) = (local_name, local_type) {
+                self.locals.push((n, t));
+                continue;
+            }
+            let Some((capture, node)) = main else { continue };
+            match capture {
+                Capture::Definition(kind) => {
+                    if let Some(name) = name {
+                        self.defs.push(Def { node, name, kind });
+                    }
+                }
+                Capture::Reference(kind) => {
+                    self.refs.push(Ref { name: name.unwrap_or(node), kind, receiver });
+                }
+                Capture::Import => self.imports.push(node),
+                Capture::Package => self.package = Some(strip_space(self.text(node))),
+                Capture::TypeParams => {
+                    let owner = node.parent().unwrap_or(node);
+                    let mut cursor = node.walk();
+                    for child in node.named_children(&mut cursor) {
+                        if let Some(ident) = first_of_kind(child, "type_identifier") {
+                            let name = self.text(ident).to_string();
+                            self.type_params.push((owner.start_byte(), owner.end_byte(), name));
+                        }
+                    }
+                }
+                Capture::Anonymous => self.anonymous.push(node),
+                Capture::ImplScope => {
+                    if let Some(type_node) = impl_type {
+                        let self_type = normalize_path(self.text(self.base_type(type_node, false)));
+                        let trait_name = impl_trait.map(|t| normalize_path(self.text(self.base_type(t, false))));
+                        self.impls.push(Impl { info: ImplInfo { self_type, trait_name }, trait_node: impl_trait, type_node });
+                    }
+                    let _ = node;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The path a type node names, without generic arguments, references or `dyn`.
+    fn type_path(&self, node: Node) -> String {
+        normalize_path(self.text(self.base_type(node, true)))
+    }
+
+    /// Unwraps generic wrappers (`List<Foo>` -> `List`) and Rust reference types.
+    fn base_type(&self, mut node: Node<'t>, deref: bool) -> Node<'t> {
+        loop {
+            let kind = node.kind();
+            let next = if let Some(inner) = self.wrapped_type(node).filter(|_| deref) {
+                Some(inner)
+            } else if self.spec.generic_kinds.contains(&kind) {
+                node.child_by_field_name("type").or_else(|| node.child_by_field_name("function")).or_else(|| node.named_child(0))
+            } else if matches!(kind, "reference_type" | "pointer_type" | "array_type" | "dynamic_type" | "abstract_type") {
+                node.child_by_field_name("type")
+                    .or_else(|| node.child_by_field_name("element"))
+                    .or_else(|| node.child_by_field_name("trait"))
+                    .or_else(|| node.named_child(node.named_child_count().saturating_sub(1) as u32))
+            } else {
+                None
+            };
+            match next {
+                Some(n) if n.id() != node.id() => node = n,
+                _ => return node,
+            }
+        }
+    }
+
+    /// For smart pointers that deref to their content (`Arc<dyn Gateway>`): the content.
+    fn wrapped_type(&self, node: Node<'t>) -> Option<Node<'t>> {
+        if !self.spec.generic_kinds.contains(&node.kind()) {
+            return None;
+        }
+        let base = node.child_by_field_name("type")?;
+        if !self.spec.deref_wrappers.contains(&self.text(base)) {
+            return None;
+        }
+        node.child_by_field_name("type_arguments")?.named_child(0)
+    }
+
+    fn finish(mut self) -> FileExtract {
+        let module = match self.spec.language {
+            Language::Java => self.package.clone().unwrap_or_default(),
+            _ => self.module.clone(),
+        };
+        self.module = module.clone();
+
+        // Definitions, de-duplicated (one node may match twice) and ordered so that a
+        // parent comes before its children.
+        let mut seen = std::collections::HashSet::new();
+        self.defs.retain(|d| seen.insert((d.node.id(), d.name.id())));
+        let mut scopes: Vec<Scope> = Vec::new();
+        for (i, d) in self.defs.iter().enumerate() {
+            scopes.push(Scope { start: d.node.start_byte(), end: d.node.end_byte(), node_id: d.node.id(), what: ScopeWhat::Def(i) });
+        }
+        for a in &self.anonymous {
+            scopes.push(Scope { start: a.start_byte(), end: a.end_byte(), node_id: a.id(), what: ScopeWhat::Anonymous });
+        }
+        for (i, imp) in self.impls.iter().enumerate() {
+            let node = imp.type_node.parent().unwrap_or(imp.type_node);
+            scopes.push(Scope { start: node.start_byte(), end: node.end_byte(), node_id: node.id(), what: ScopeWhat::Impl(i) });
+        }
+        scopes.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+
+        // Pass 1: symbols, with parents, qualified names and impl membership.
+        let mut symbols: Vec<Symbol> = Vec::new();
+        let mut def_symbol: Vec<Option<usize>> = vec![None; self.defs.len()];
+        let mut stack: Vec<Scope> = Vec::new();
+        for scope in &scopes {
+            while stack.last().is_some_and(|top| top.end <= scope.start && top.node_id != scope.node_id) {
+                stack.pop();
+            }
+            if let ScopeWhat::Def(def_idx) = scope.what {
+                // Siblings on one node (`int a, b;`) share the node's parent, not each other.
+                let enclosing = stack.iter().rev().find(|s| s.node_id != scope.node_id).copied();
+                let def = self.defs[def_idx];
+                let symbol = match enclosing.map(|s| s.what) {
+                    None => Some(self.make_symbol(def, None, None, &symbols)),
+                    Some(ScopeWhat::Def(parent_def)) => def_symbol[parent_def].map(|p| self.make_symbol(def, Some(p), None, &symbols)),
+                    Some(ScopeWhat::Anonymous) => None,
+                    Some(ScopeWhat::Impl(i)) => Some(self.make_symbol(def, None, Some(i), &symbols)),
+                };
+                if let Some(symbol) = symbol {
+                    def_symbol[def_idx] = Some(symbols.len());
+                    symbols.push(symbol);
+                }
+            }
+            stack.push(*scope);
+        }
+
+        // Pass 2: typed variables, keyed by the symbol that scopes them.
+        let mut locals: HashMap<(Option<usize>, &'t str), String> = HashMap::new();
+        let local_list = std::mem::take(&mut self.locals);
+        for (name_node, type_node) in &local_list {
+            let ctx = self.context_at(name_node.start_byte(), &scopes, &def_symbol);
+            let mut owner = ctx.symbol;
+            if let Some(o) = owner {
+                if symbols[o].kind == SymbolKind::Field {
+                    owner = symbols[o].parent;
+                }
+            }
+            let type_text = self.type_path(*type_node);
+            locals.entry((owner, self.text(*name_node))).or_insert(type_text);
+        }
+
+        // Pass 3: references, one per name node (the most specific kind wins).
+        let def_names: std::collections::HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
+        let impl_self_ranges: Vec<(usize, usize)> = self.impls.iter().map(|i| (i.type_node.start_byte(), i.type_node.end_byte())).collect();
+        let impl_trait_nodes: std::collections::HashSet<usize> =
+            self.impls.iter().filter_map(|i| i.trait_node).map(|t| self.base_type(t, false).id()).collect();
+        let mut by_node: HashMap<usize, Ref<'t>> = HashMap::new();
+        let raw_refs = std::mem::take(&mut self.refs);
+        for mut r in raw_refs {
+            if self.spec.generic_kinds.contains(&r.name.kind()) {
+                r.name = self.base_type(r.name, false);
+            }
+            if def_names.contains(&r.name.id()) || impl_trait_nodes.contains(&r.name.id()) {
+                continue;
+            }
+            if r.kind == RefKind::UsesType && r.name.parent().is_some_and(|p| self.spec.path_kinds.contains(&p.kind())) {
+                continue;
+            }
+            let start = r.name.start_byte();
+            if impl_self_ranges.iter().any(|(s, e)| *s <= start && start < *e) {
+                continue;
+            }
+            match by_node.get(&r.name.id()) {
+                Some(existing) if existing.kind.priority() >= r.kind.priority() => {}
+                _ => {
+                    by_node.insert(r.name.id(), r);
+                }
+            }
+        }
+        let mut refs: Vec<Ref<'t>> = by_node.into_values().collect();
+        refs.sort_by_key(|r| (r.name.start_byte(), r.name.id()));
+
+        let mut references = Vec::new();
+        for r in refs {
+            let ctx = self.context_at(r.name.start_byte(), &scopes, &def_symbol);
+            let mut name = normalize_path(self.text(r.name));
+            if name.is_empty() || name == "var" {
+                continue;
+            }
+            if !name.contains(['.', ':']) && self.is_type_param(&name, r.name.start_byte()) {
+                continue;
+            }
+            if let Some(replacement) = self.self_type(&ctx, &symbols) {
+                name = replace_self(&name, &replacement);
+            }
+            let line = r.name.start_position().row as u32 + 1;
+            let mut reference = Reference::new(r.kind, name, line, ctx.symbol);
+            if r.kind == RefKind::Calls {
+                reference.receiver = match r.receiver {
+                    None => Receiver::Implicit,
+                    Some(recv) => self.receiver(recv, &ctx, &symbols, &locals),
+                };
+            }
+            references.push(reference);
+        }
+
+        // Impl headers: `impl Trait for Type` makes Type implement Trait.
+        for imp in &self.impls {
+            if let (Some(trait_name), Some(trait_node)) = (&imp.info.trait_name, imp.trait_node) {
+                let line = trait_node.start_position().row as u32 + 1;
+                let ctx = self.context_at(trait_node.start_byte(), &scopes, &def_symbol);
+                let mut reference = Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
+                reference.subject = Some(imp.info.self_type.clone());
+                references.push(reference);
+            }
+        }
+
+        // Imports, through the language's own syntax.
+        for node in std::mem::take(&mut self.imports) {
+            let ctx = self.context_at(node.start_byte(), &scopes, &def_symbol);
+            let line = node.start_position().row as u32 + 1;
+            match self.spec.language {
+                Language::Java => references.extend(java_import(self.text(node), line)),
+                Language::Rust => {
+                    let reexport = node.named_child(0).is_some_and(|c| c.kind() == "visibility_modifier");
+                    if let Some(argument) = node.child_by_field_name("argument") {
+                        let mut out = Vec::new();
+                        self.rust_use_tree(argument, "", &mut out);
+                        for (path, alias, glob) in out {
+                            let mut reference = Reference::new(RefKind::Imports, path, line, ctx.symbol);
+                            reference.alias = alias;
+                            reference.glob = glob;
+                            reference.reexport = reexport;
+                            references.push(reference);
+                        }
+                    }
+                }
+            }
+        }
+        references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
+
+        FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0 }
+    }
+
+    fn make_symbol(&self, def: Def, parent: Option<usize>, impl_idx: Option<usize>, symbols: &[Symbol]) -> Symbol {
+        let name = self.text(def.name).to_string();
+        let spec = self.spec;
+        let qname = match (parent, impl_idx) {
+            (Some(p), _) => {
+                let sep = if def.kind.is_member() { spec.member_separator } else { spec.type_separator };
+                format!("{}{}{}", symbols[p].qname, sep, name)
+            }
+            (None, Some(i)) => {
+                let self_type = crate::model::last_segment(&self.impls[i].info.self_type);
+                join(&join(&self.module, spec.type_separator, self_type), spec.member_separator, &name)
+            }
+            (None, None) => join(&self.module, spec.type_separator, &name),
+        };
+        let kind = match (def.kind, impl_idx, parent.map(|p| symbols[p].kind)) {
+            (SymbolKind::Function, Some(_), _) => SymbolKind::Method,
+            (SymbolKind::Function, None, Some(SymbolKind::Trait)) => SymbolKind::Method,
+            (kind, _, _) => kind,
+        };
+        let (visibility, modifiers) = self.modifiers(def.node);
+        Symbol {
+            kind,
+            name,
+            qname,
+            parent,
+            visibility,
+            modifiers,
+            signature: if kind == SymbolKind::Macro { format!("macro_rules! {}", self.text(def.name)) } else { self.signature(def.node) },
+            doc: self.doc(def.node),
+            start_line: def.node.start_position().row as u32 + 1,
+            end_line: def.node.end_position().row as u32 + 1,
+            impl_of: impl_idx.map(|i| self.impls[i].info.clone()),
+        }
+    }
+
+    fn signature(&self, node: Node) -> String {
+        let end = node.child_by_field_name("body").map(|b| b.start_byte()).unwrap_or(node.end_byte());
+        let mut text = String::new();
+        for word in self.src[node.start_byte()..end].split_whitespace() {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(word);
+        }
+        let text = text.trim_end_matches(['{', ';', ' ']).to_string();
+        truncate_chars(text, MAX_SIGNATURE)
+    }
+
+    fn modifiers(&self, node: Node) -> (String, String) {
+        let mut words: Vec<String> = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if !self.spec.modifier_kinds.contains(&child.kind()) {
+                continue;
+            }
+            if child.kind() == "visibility_modifier" {
+                words.push(strip_space(self.text(child)));
+                continue;
+            }
+            let mut inner = child.walk();
+            for word in child.children(&mut inner) {
+                if !word.kind().ends_with("annotation") {
+                    words.push(strip_space(self.text(word)));
+                }
+            }
+        }
+        let visibility = words
+            .iter()
+            .find(|w| self.spec.visibilities.contains(&w.as_str()) || w.starts_with("pub("))
+            .cloned()
+            .unwrap_or_else(|| self.spec.default_visibility.to_string());
+        (visibility, words.join(" "))
+    }
+
+    fn doc(&self, node: Node) -> String {
+        let mut lines: Vec<&str> = Vec::new();
+        let mut sibling = node.prev_sibling();
+        while let Some(s) = sibling {
+            if self.spec.doc_skip_kinds.contains(&s.kind()) {
+                sibling = s.prev_sibling();
+                continue;
+            }
+            if !self.spec.comment_kinds.contains(&s.kind()) {
+                break;
+            }
+            let text = self.text(s);
+            if !self.spec.doc_prefixes.iter().any(|p| text.starts_with(p)) || text.starts_with("////") {
+                break;
+            }
+            lines.push(text);
+            if text.starts_with("/**") {
+                break;
+            }
+            sibling = s.prev_sibling();
+        }
+        lines.reverse();
+        let mut words = String::new();
+        for raw in lines {
+            for line in raw.lines() {
+                let line = line.trim().trim_start_matches("/**").trim_end_matches("*/").trim_start_matches("///");
+                let line = line.trim_start_matches('*').trim();
+                if line.starts_with('@') || line.starts_with("# ") {
+                    break;
+                }
+                for word in line.split_whitespace() {
+                    if !words.is_empty() {
+                        words.push(' ');
+                    }
+                    words.push_str(word);
+                }
+            }
+        }
+        truncate_chars(first_sentence(&words), MAX_DOC)
+    }
+
+    /// The innermost symbol and impl around a byte offset.
+    fn context_at(&self, offset: usize, scopes: &[Scope], def_symbol: &[Option<usize>]) -> Context {
+        // Scopes are sorted by start; the innermost containing scope is the one with the
+        // latest start among those that contain the offset.
+        let mut ctx = Context::default();
+        let upto = scopes.partition_point(|s| s.start <= offset);
+        for scope in scopes[..upto].iter().rev() {
+            if scope.end <= offset {
+                continue;
+            }
+            match scope.what {
+                ScopeWhat::Def(i) => {
+                    if ctx.symbol.is_none() {
+                        if let Some(sym) = def_symbol[i] {
+                            ctx.symbol = Some(sym);
+                        }
+                    }
+                }
+                ScopeWhat::Impl(i) => {
+                    if ctx.impl_idx.is_none() {
+                        ctx.impl_idx = Some(i);
+                    }
+                }
+                ScopeWhat::Anonymous => {}
+            }
+            if ctx.symbol.is_some() && ctx.impl_idx.is_some() {
+                break;
+            }
+        }
+        ctx
+    }
+
+    /// What `Self` (Rust) names at a place: the impl's type, else the enclosing type.
+    fn self_type(&self, ctx: &Context, symbols: &[Symbol]) -> Option<String> {
+        if self.spec.language != Language::Rust {
+            return None;
+        }
+        if let Some(i) = ctx.impl_idx {
+            return Some(self.impls[i].info.self_type.clone());
+        }
+        let mut cur = ctx.symbol;
+        while let Some(i) = cur {
+            if symbols[i].kind.is_type() {
+                return Some(symbols[i].name.clone());
+            }
+            cur = symbols[i].parent;
+        }
+        None
+    }
+
+    fn is_type_param(&self, name: &str, offset: usize) -> bool {
+        self.type_params.iter().any(|(s, e, n)| *s <= offset && offset < *e && n == name)
+    }
+
+    fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> Receiver {
+        let text = self.text(node);
+        if self.spec.self_receivers.contains(&text) {
+            return Receiver::Implicit;
+        }
+        // The impl's type, when it is declared in this file, scopes its fields.
+        let impl_owner = ctx.impl_idx.and_then(|i| {
+            let type_name = crate::model::last_segment(&self.impls[i].info.self_type);
+            symbols.iter().position(|s| s.kind.is_type() && s.parent.is_none() && s.name == type_name)
+        });
+        let lookup = |name: &str| -> Option<String> {
+            let mut cur = ctx.symbol;
+            loop {
+                if let Some(t) = locals.get(&(cur, name)) {
+                    return Some(t.clone());
+                }
+                match cur {
+                    Some(i) => cur = symbols[i].parent,
+                    None => return impl_owner.and_then(|o| locals.get(&(Some(o), name)).cloned()),
+                }
+            }
+        };
+        match node.kind() {
+            "identifier" => {
+                if let Some(t) = lookup(text) {
+                    return Receiver::Type(t);
+                }
+                if text.chars().next().is_some_and(|c| c.is_uppercase()) {
+                    return Receiver::Type(text.to_string());
+                }
+                Receiver::Unknown
+            }
+            "field_access" | "field_expression" | "scoped_identifier" => {
+                let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("value"));
+                let field = node.child_by_field_name("field").or_else(|| node.child_by_field_name("name"));
+                match (object, field) {
+                    (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.text(o)) => {
+                        lookup(self.text(f)).map(Receiver::Type).unwrap_or(Receiver::Unknown)
+                    }
+                    _ if text.chars().next().is_some_and(|c| c.is_uppercase()) && !text.contains('(') => {
+                        Receiver::Type(normalize_path(text))
+                    }
+                    _ => Receiver::Unknown,
+                }
+            }
+            _ => Receiver::Unknown,
+        }
+    }
+
+    fn rust_use_tree(&self, node: Node, prefix: &str, out: &mut Vec<(String, Option<String>, bool)>) {
+        let join_prefix = |p: &str| if prefix.is_empty() { p.to_string() } else { format!("{prefix}::{p}") };
+        match node.kind() {
+            "use_as_clause" => {
+                if let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias")) {
+                    let path = join_prefix(&strip_space(self.text(path)));
+                    out.push((path, Some(self.text(alias).to_string()), false));
+                }
+            }
+            "use_list" => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    self.rust_use_tree(child, prefix, out);
+                }
+            }
+            "scoped_use_list" => {
+                let inner = match node.child_by_field_name("path") {
+                    Some(path) => join_prefix(&strip_space(self.text(path))),
+                    None => prefix.to_string(),
+                };
+                if let Some(list) = node.child_by_field_name("list") {
+                    self.rust_use_tree(list, &inner, out);
+                }
+            }
+            "use_wildcard" => {
+                let text = strip_space(self.text(node));
+                let path = text.trim_end_matches('*').trim_end_matches("::");
+                out.push((if path.is_empty() { prefix.to_string() } else { join_prefix(path) }, None, true));
+            }
+            "self" if !prefix.is_empty() => out.push((prefix.to_string(), None, false)),
+            "line_comment" | "block_comment" => {}
+            _ => out.push((join_prefix(&strip_space(self.text(node))), None, false)),
+        }
+    }
+}
+
+#[derive(Default, Clone, Copy)]
+struct Context {
+    symbol: Option<usize>,
+    impl_idx: Option<usize>,
+}
+
+fn java_import(text: &str, line: u32) -> Option<Reference> {
+    let mut body = text.trim().strip_prefix("import")?.trim().trim_end_matches(';').trim().to_string();
+    let is_static = body.starts_with("static ") || body.starts_with("static\t");
+    if is_static {
+        body = body["static".len()..].to_string();
+    }
+    let path = strip_space(&body);
+    let glob = path.ends_with(".*");
+    let path = path.trim_end_matches(".*").to_string();
+    if path.is_empty() {
+        return None;
+    }
+    let mut reference = Reference::new(RefKind::Imports, path, line, None);
+    reference.glob = glob;
+    reference.is_static = is_static;
+    Some(reference)
+}
+
+fn first_of_kind<'a>(node: Node<'a>, kind: &str) -> Option<Node<'a>> {
+    if node.kind() == kind {
+        return Some(node);
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node<'a>> = node.named_children(&mut cursor).collect();
+    children.into_iter().find_map(|c| first_of_kind(c, kind))
+}
+
+fn join(scope: &str, sep: &str, name: &str) -> String {
+    if scope.is_empty() {
+        name.to_string()
+    } else {
+        format!("{scope}{sep}{name}")
+    }
+}
+
+fn strip_space(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// A path as written, without white space, generic arguments or turbofish.
+fn normalize_path(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            _ if depth > 0 || c.is_whitespace() => {}
+            '&' | '[' | ']' | '\'' => {}
+            _ => out.push(c),
+        }
+    }
+    let out = out.replace("::::", "::");
+    let out = out.trim_end_matches("::").trim_start_matches("mut").to_string();
+    out.strip_prefix("dyn").filter(|rest| rest.starts_with(char::is_uppercase)).map(str::to_string).unwrap_or(out)
+}
+
+fn replace_self(name: &str, replacement: &str) -> String {
+    if name == "Self" {
+        replacement.to_string()
+    } else if let Some(rest) = name.strip_prefix("Self::") {
+        format!("{replacement}::{rest}")
+    } else {
+        name.to_string()
+    }
+}
+
+fn first_sentence(text: &str) -> String {
+    let mut end = text.len();
+    for (i, _) in text.match_indices(". ") {
+        end = i + 1;
+        break;
+    }
+    text[..end].to_string()
+}
+
+fn truncate_chars(text: String, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut out: String = text.chars().take(max - 1).collect();
+    out.push('…');
+    out
+}
+
+/// Renders an extraction one line per item, for snapshot tests and debugging.
+pub fn render(extract: &FileExtract) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "module {:?} loc={} errors={}", extract.module, extract.loc, extract.parse_errors);
+    for s in &extract.symbols {
+        let _ = write!(out, "{} {} {}-{} vis={}", s.kind, s.qname, s.start_line, s.end_line, s.visibility);
+        if !s.modifiers.is_empty() {
+            let _ = write!(out, " mods=[{}]", s.modifiers);
+        }
+        if let Some(info) = &s.impl_of {
+            let _ = write!(out, " impl={}", info.self_type);
+            if let Some(t) = &info.trait_name {
+                let _ = write!(out, " for={t}");
+            }
+        }
+        let _ = write!(out, " sig={:?}", s.signature);
+        if !s.doc.is_empty() {
+            let _ = write!(out, " doc={:?}", s.doc);
+        }
+        let _ = writeln!(out);
+    }
+    for r in &extract.references {
+        let from = r.enclosing.map(|i| extract.symbols[i].qname.as_str()).unwrap_or("<file>");
+        let _ = write!(out, "  {} {} L{} in {}", r.kind, r.name, r.line, from);
+        match &r.receiver {
+            Receiver::Implicit => {}
+            Receiver::Type(t) => {
+                let _ = write!(out, " recv={t}");
+            }
+            Receiver::Unknown => {
+                let _ = write!(out, " recv=?");
+            }
+        }
+        if let Some(s) = &r.subject {
+            let _ = write!(out, " subject={s}");
+        }
+        if let Some(a) = &r.alias {
+            let _ = write!(out, " as={a}");
+        }
+        for (flag, on) in [("glob", r.glob), ("static", r.is_static), ("pub", r.reexport)] {
+            if on {
+                let _ = write!(out, " {flag}");
+            }
+        }
+        let _ = writeln!(out);
+    }
+    out
+}

@@ -1,0 +1,321 @@
+//! The language registry: one row per language with its file extensions, tree-sitter
+//! grammar, query file from `grammars/`, and the few facts about its syntax that the
+//! generic extractor needs. This is the only module that names a grammar crate.
+//! Queries are compiled once, lazily; a query error names the file it came from.
+
+use std::sync::OnceLock;
+
+use crate::model::{Language, RefKind, SymbolKind};
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{file}: query error at row {row}, column {column}: {message}")]
+    Query { file: &'static str, row: usize, column: usize, message: String },
+    #[error("{file}: unknown capture @{capture} (see the capture vocabulary in src/lang.rs)")]
+    UnknownCapture { file: &'static str, capture: String },
+}
+
+/// What a capture name means to the extractor. Every capture in a query file must be one
+/// of these; anything else is an error when the query is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capture {
+    Definition(SymbolKind),
+    Reference(RefKind),
+    Name,
+    Receiver,
+    LocalName,
+    LocalType,
+    Import,
+    Package,
+    TypeParams,
+    Anonymous,
+    ImplScope,
+    ImplType,
+    ImplTrait,
+}
+
+impl Capture {
+    fn parse(name: &str) -> Option<Capture> {
+        if let Some(kind) = name.strip_prefix("definition.") {
+            return SymbolKind::parse(kind).map(Capture::Definition);
+        }
+        if let Some(kind) = name.strip_prefix("reference.") {
+            return RefKind::parse(kind).map(Capture::Reference);
+        }
+        Some(match name {
+            "name" => Capture::Name,
+            "receiver" => Capture::Receiver,
+            "local.name" => Capture::LocalName,
+            "local.type" => Capture::LocalType,
+            "import" => Capture::Import,
+            "package" => Capture::Package,
+            "typeparams" => Capture::TypeParams,
+            "anonymous" => Capture::Anonymous,
+            "scope.impl" => Capture::ImplScope,
+            "impl.type" => Capture::ImplType,
+            "impl.trait" => Capture::ImplTrait,
+            _ => return None,
+        })
+    }
+}
+
+/// A registry row: everything language-specific that is data rather than code.
+pub struct LanguageSpec {
+    pub language: Language,
+    pub extensions: &'static [&'static str],
+    grammar: fn() -> tree_sitter::Language,
+    query_file: &'static str,
+    query_source: &'static str,
+    /// Separator between a scope and a nested type (`.` in Java, `::` in Rust).
+    pub type_separator: &'static str,
+    /// Separator between a type and its members (`#` in Java, `::` in Rust).
+    pub member_separator: &'static str,
+    /// Node kinds of path-like names whose parts must not be captured again on their own.
+    pub path_kinds: &'static [&'static str],
+    /// Node kinds that wrap a base type with arguments; the base names the reference.
+    pub generic_kinds: &'static [&'static str],
+    /// Comment node kinds and the prefixes that make a comment a doc comment.
+    pub comment_kinds: &'static [&'static str],
+    pub doc_prefixes: &'static [&'static str],
+    /// Sibling kinds skipped when looking backwards from a declaration for its docs.
+    pub doc_skip_kinds: &'static [&'static str],
+    /// Child kinds holding modifiers and visibility.
+    pub modifier_kinds: &'static [&'static str],
+    /// Modifier words that are visibilities.
+    pub visibilities: &'static [&'static str],
+    /// Visibility when none is written.
+    pub default_visibility: &'static str,
+    /// Names the language brings into every scope, and the qualified names they stand for.
+    pub implicit_names: &'static [(&'static str, &'static str)],
+    /// Receiver expressions that mean "the enclosing type".
+    pub self_receivers: &'static [&'static str],
+    /// Generic types whose methods are those of their first argument (Rust's `Deref`).
+    pub deref_wrappers: &'static [&'static str],
+}
+
+static REGISTRY: &[LanguageSpec] = &[
+    LanguageSpec {
+        language: Language::Java,
+        extensions: &["java"],
+        grammar: || tree_sitter_java::LANGUAGE.into(),
+        query_file: "grammars/java/tags.scm",
+        query_source: include_str!("../grammars/java/tags.scm"),
+        type_separator: ".",
+        member_separator: "#",
+        path_kinds: &["scoped_type_identifier", "scoped_identifier"],
+        generic_kinds: &["generic_type"],
+        comment_kinds: &["block_comment", "line_comment"],
+        doc_prefixes: &["/**"],
+        doc_skip_kinds: &[],
+        modifier_kinds: &["modifiers"],
+        visibilities: &["public", "protected", "private"],
+        default_visibility: "package",
+        implicit_names: JAVA_LANG,
+        self_receivers: &["this", "super"],
+        deref_wrappers: &[],
+    },
+    LanguageSpec {
+        language: Language::Rust,
+        extensions: &["rs"],
+        grammar: || tree_sitter_rust::LANGUAGE.into(),
+        query_file: "grammars/rust/tags.scm",
+        query_source: include_str!("../grammars/rust/tags.scm"),
+        type_separator: "::",
+        member_separator: "::",
+        path_kinds: &["scoped_type_identifier", "scoped_identifier"],
+        generic_kinds: &["generic_type", "generic_function", "generic_type_with_turbofish"],
+        comment_kinds: &["line_comment", "block_comment"],
+        doc_prefixes: &["///", "/**"],
+        doc_skip_kinds: &["attribute_item"],
+        modifier_kinds: &["visibility_modifier", "function_modifiers"],
+        visibilities: &["pub", "pub(crate)", "pub(super)", "pub(self)"],
+        default_visibility: "private",
+        implicit_names: RUST_PRELUDE,
+        self_receivers: &["self"],
+        deref_wrappers: &["Arc", "Box", "Rc"],
+    },
+];
+
+/// `java.lang` types every Java file sees without an import (the common part of it).
+const JAVA_LANG: &[(&str, &str)] = &[
+    ("AutoCloseable", "java.lang.AutoCloseable"),
+    ("Boolean", "java.lang.Boolean"),
+    ("Byte", "java.lang.Byte"),
+    ("CharSequence", "java.lang.CharSequence"),
+    ("Character", "java.lang.Character"),
+    ("Class", "java.lang.Class"),
+    ("ClassCastException", "java.lang.ClassCastException"),
+    ("ClassLoader", "java.lang.ClassLoader"),
+    ("CloneNotSupportedException", "java.lang.CloneNotSupportedException"),
+    ("Cloneable", "java.lang.Cloneable"),
+    ("Comparable", "java.lang.Comparable"),
+    ("Deprecated", "java.lang.Deprecated"),
+    ("Double", "java.lang.Double"),
+    ("Enum", "java.lang.Enum"),
+    ("Error", "java.lang.Error"),
+    ("Exception", "java.lang.Exception"),
+    ("Float", "java.lang.Float"),
+    ("FunctionalInterface", "java.lang.FunctionalInterface"),
+    ("IllegalArgumentException", "java.lang.IllegalArgumentException"),
+    ("IllegalStateException", "java.lang.IllegalStateException"),
+    ("IndexOutOfBoundsException", "java.lang.IndexOutOfBoundsException"),
+    ("Integer", "java.lang.Integer"),
+    ("InterruptedException", "java.lang.InterruptedException"),
+    ("Iterable", "java.lang.Iterable"),
+    ("Long", "java.lang.Long"),
+    ("Math", "java.lang.Math"),
+    ("NullPointerException", "java.lang.NullPointerException"),
+    ("Number", "java.lang.Number"),
+    ("NumberFormatException", "java.lang.NumberFormatException"),
+    ("Object", "java.lang.Object"),
+    ("Override", "java.lang.Override"),
+    ("Record", "java.lang.Record"),
+    ("Runnable", "java.lang.Runnable"),
+    ("Runtime", "java.lang.Runtime"),
+    ("RuntimeException", "java.lang.RuntimeException"),
+    ("SafeVarargs", "java.lang.SafeVarargs"),
+    ("SecurityException", "java.lang.SecurityException"),
+    ("Short", "java.lang.Short"),
+    ("String", "java.lang.String"),
+    ("StringBuilder", "java.lang.StringBuilder"),
+    ("SuppressWarnings", "java.lang.SuppressWarnings"),
+    ("System", "java.lang.System"),
+    ("Thread", "java.lang.Thread"),
+    ("Throwable", "java.lang.Throwable"),
+    ("UnsupportedOperationException", "java.lang.UnsupportedOperationException"),
+    ("Void", "java.lang.Void"),
+];
+
+/// Names the Rust prelude brings into every module.
+const RUST_PRELUDE: &[(&str, &str)] = &[
+    ("Box", "std::boxed::Box"),
+    ("Clone", "std::clone::Clone"),
+    ("Copy", "std::marker::Copy"),
+    ("Default", "std::default::Default"),
+    ("Drop", "std::ops::Drop"),
+    ("Eq", "std::cmp::Eq"),
+    ("Err", "std::result::Result::Err"),
+    ("Fn", "std::ops::Fn"),
+    ("FnMut", "std::ops::FnMut"),
+    ("FnOnce", "std::ops::FnOnce"),
+    ("From", "std::convert::From"),
+    ("Into", "std::convert::Into"),
+    ("IntoIterator", "std::iter::IntoIterator"),
+    ("Iterator", "std::iter::Iterator"),
+    ("None", "std::option::Option::None"),
+    ("Ok", "std::result::Result::Ok"),
+    ("Option", "std::option::Option"),
+    ("Ord", "std::cmp::Ord"),
+    ("PartialEq", "std::cmp::PartialEq"),
+    ("PartialOrd", "std::cmp::PartialOrd"),
+    ("Result", "std::result::Result"),
+    ("Send", "std::marker::Send"),
+    ("Sized", "std::marker::Sized"),
+    ("Some", "std::option::Option::Some"),
+    ("String", "std::string::String"),
+    ("Sync", "std::marker::Sync"),
+    ("ToOwned", "std::borrow::ToOwned"),
+    ("ToString", "std::string::ToString"),
+    ("TryFrom", "std::convert::TryFrom"),
+    ("TryInto", "std::convert::TryInto"),
+    ("Vec", "std::vec::Vec"),
+    ("assert", "std::assert"),
+    ("assert_eq", "std::assert_eq"),
+    ("assert_ne", "std::assert_ne"),
+    ("format", "std::format"),
+    ("panic", "std::panic"),
+    ("println", "std::println"),
+    ("vec", "std::vec"),
+    ("write", "std::write"),
+    ("writeln", "std::writeln"),
+];
+
+/// A compiled query with its captures decoded once.
+pub struct CompiledQuery {
+    pub query: tree_sitter::Query,
+    pub captures: Vec<Capture>,
+}
+
+impl LanguageSpec {
+    pub fn grammar(&self) -> tree_sitter::Language {
+        (self.grammar)()
+    }
+
+    pub fn query_file(&self) -> &'static str {
+        self.query_file
+    }
+
+    /// The compiled query, built on first use and shared by every thread.
+    pub fn query(&'static self) -> Result<&'static CompiledQuery, &'static Error> {
+        static CACHE: [OnceLock<Result<CompiledQuery, Error>>; 2] = [OnceLock::new(), OnceLock::new()];
+        let slot = &CACHE[self.language as usize];
+        slot.get_or_init(|| self.compile()).as_ref()
+    }
+
+    fn compile(&self) -> Result<CompiledQuery, Error> {
+        let query = tree_sitter::Query::new(&self.grammar(), self.query_source).map_err(|e| Error::Query {
+            file: self.query_file,
+            row: e.row + 1,
+            column: e.column + 1,
+            message: e.message,
+        })?;
+        let mut captures = Vec::new();
+        for name in query.capture_names() {
+            match Capture::parse(name) {
+                Some(capture) => captures.push(capture),
+                None => return Err(Error::UnknownCapture { file: self.query_file, capture: name.to_string() }),
+            }
+        }
+        Ok(CompiledQuery { query, captures })
+    }
+
+    pub fn implicit(&self, name: &str) -> Option<&'static str> {
+        self.implicit_names.iter().find(|(short, _)| *short == name).map(|(_, full)| *full)
+    }
+}
+
+/// Every language, in registry order.
+pub fn all() -> &'static [LanguageSpec] {
+    REGISTRY
+}
+
+pub fn spec(language: Language) -> &'static LanguageSpec {
+    REGISTRY.iter().find(|spec| spec.language == language).expect("every language has a registry row")
+}
+
+/// The language of a path, by extension.
+pub fn for_path(path: &str) -> Option<&'static LanguageSpec> {
+    let ext = path.rsplit_once('.')?.1;
+    REGISTRY.iter().find(|spec| spec.extensions.contains(&ext))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_query_compiles_and_uses_known_captures() {
+        for spec in all() {
+            let compiled = spec.query().unwrap_or_else(|e| panic!("{e}"));
+            assert!(compiled.captures.contains(&Capture::Name), "{} has no @name", spec.query_file);
+        }
+    }
+
+    #[test]
+    fn implicit_name_tables_are_sorted() {
+        for spec in all() {
+            let names: Vec<_> = spec.implicit_names.iter().map(|(n, _)| *n).collect();
+            let mut sorted = names.clone();
+            sorted.sort();
+            assert_eq!(names, sorted, "{}", spec.query_file);
+        }
+    }
+
+    #[test]
+    fn paths_map_to_languages_by_extension() {
+        assert_eq!(for_path("src/a/B.java").map(|s| s.language), Some(Language::Java));
+        assert_eq!(for_path("src/lib.rs").map(|s| s.language), Some(Language::Rust));
+        assert_eq!(for_path("README.md").map(|s| s.language), None);
+        assert_eq!(for_path("Makefile").map(|s| s.language), None);
+    }
+}

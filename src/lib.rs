@@ -1,0 +1,6 @@
+//! codeatlas: a map of one code repository for AI coding agents. The library holds every
+//! layer; `main.rs` only parses arguments and dispatches. See ARCHITECTURE.md.
+
+pub mod extract;
+pub mod lang;
+pub mod model;

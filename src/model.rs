@@ -1,0 +1,305 @@
+//! Plain data shared by every layer: languages, symbol and reference kinds, and the
+//! per-file extraction result. This module does no IO and knows nothing of SQL, serde or MCP.
+
+use std::fmt;
+
+/// A language codeatlas understands. The registry row for each lives in `lang`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Language {
+    Java,
+    Rust,
+}
+
+impl Language {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Java => "java",
+            Language::Rust => "rust",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Language> {
+        match s {
+            "java" => Some(Language::Java),
+            "rust" => Some(Language::Rust),
+            _ => None,
+        }
+    }
+}
+
+/// What a symbol is. The names are the suffixes of the `@definition.*` captures in
+/// `grammars/*/tags.scm`, so a query file can name any of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SymbolKind {
+    Package,
+    Module,
+    Class,
+    Interface,
+    Enum,
+    Record,
+    Annotation,
+    Struct,
+    Union,
+    Trait,
+    TypeAlias,
+    Method,
+    Constructor,
+    Function,
+    Field,
+    EnumConstant,
+    Variant,
+    Const,
+    Static,
+    Macro,
+}
+
+/// The table of symbol kinds: capture suffix, display name, whether it is a type
+/// (a node of the type-level graph), whether it is a member (qualified with the
+/// language's member separator).
+const SYMBOL_KINDS: &[(SymbolKind, &str, bool, bool)] = &[
+    (SymbolKind::Package, "package", false, false),
+    (SymbolKind::Module, "module", false, false),
+    (SymbolKind::Class, "class", true, false),
+    (SymbolKind::Interface, "interface", true, false),
+    (SymbolKind::Enum, "enum", true, false),
+    (SymbolKind::Record, "record", true, false),
+    (SymbolKind::Annotation, "annotation", true, false),
+    (SymbolKind::Struct, "struct", true, false),
+    (SymbolKind::Union, "union", true, false),
+    (SymbolKind::Trait, "trait", true, false),
+    (SymbolKind::TypeAlias, "type_alias", true, false),
+    (SymbolKind::Method, "method", false, true),
+    (SymbolKind::Constructor, "constructor", false, true),
+    (SymbolKind::Function, "function", false, false),
+    (SymbolKind::Field, "field", false, true),
+    (SymbolKind::EnumConstant, "enum_constant", false, true),
+    (SymbolKind::Variant, "variant", false, true),
+    (SymbolKind::Const, "const", false, false),
+    (SymbolKind::Static, "static", false, false),
+    (SymbolKind::Macro, "macro", false, false),
+];
+
+impl SymbolKind {
+    fn row(self) -> &'static (SymbolKind, &'static str, bool, bool) {
+        SYMBOL_KINDS.iter().find(|row| row.0 == self).expect("every kind has a row")
+    }
+    pub fn as_str(self) -> &'static str {
+        self.row().1
+    }
+    pub fn parse(s: &str) -> Option<SymbolKind> {
+        SYMBOL_KINDS.iter().find(|row| row.1 == s).map(|row| row.0)
+    }
+    /// Types are the nodes of the symbol-level dependency graph.
+    pub fn is_type(self) -> bool {
+        self.row().2
+    }
+    /// Members are qualified with the member separator (`#` in Java).
+    pub fn is_member(self) -> bool {
+        self.row().3
+    }
+    pub fn is_callable(self) -> bool {
+        matches!(self, SymbolKind::Method | SymbolKind::Constructor | SymbolKind::Function)
+    }
+    pub fn all() -> impl Iterator<Item = SymbolKind> {
+        SYMBOL_KINDS.iter().map(|row| row.0)
+    }
+}
+
+impl fmt::Display for SymbolKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a reference does. Also the kind of the dependency edge it creates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RefKind {
+    Extends,
+    Implements,
+    /// A type named in a signature, field, local, cast, generic argument, bound...
+    UsesType,
+    /// `new Foo()`, a Rust struct literal.
+    Instantiates,
+    Calls,
+    /// Java annotations.
+    Annotates,
+    /// `import` / `use`.
+    Imports,
+    /// `Foo.BAR` static member access, Rust patterns naming a type or variant.
+    Accesses,
+    /// Macro invocations.
+    Expands,
+}
+
+const REF_KINDS: &[(RefKind, &str, u8)] = &[
+    // (kind, name, priority when one node is captured twice: higher wins)
+    (RefKind::Extends, "extends", 9),
+    (RefKind::Implements, "implements", 9),
+    (RefKind::UsesType, "uses_type", 1),
+    (RefKind::Instantiates, "instantiates", 5),
+    (RefKind::Calls, "calls", 6),
+    (RefKind::Annotates, "annotates", 5),
+    (RefKind::Imports, "imports", 8),
+    (RefKind::Accesses, "accesses", 2),
+    (RefKind::Expands, "expands", 5),
+];
+
+impl RefKind {
+    fn row(self) -> &'static (RefKind, &'static str, u8) {
+        REF_KINDS.iter().find(|row| row.0 == self).expect("every kind has a row")
+    }
+    pub fn as_str(self) -> &'static str {
+        self.row().1
+    }
+    pub fn parse(s: &str) -> Option<RefKind> {
+        REF_KINDS.iter().find(|row| row.1 == s).map(|row| row.0)
+    }
+    pub fn priority(self) -> u8 {
+        self.row().2
+    }
+    /// The reference names a type (as opposed to a callable or an import).
+    pub fn is_type_use(self) -> bool {
+        matches!(
+            self,
+            RefKind::Extends | RefKind::Implements | RefKind::UsesType | RefKind::Instantiates | RefKind::Annotates
+        )
+    }
+    pub fn all() -> impl Iterator<Item = RefKind> {
+        REF_KINDS.iter().map(|row| row.0)
+    }
+}
+
+impl fmt::Display for RefKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How sure the resolver is of a reference's target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Confidence {
+    /// Resolved by the language's rules to a symbol in the repository.
+    Exact,
+    /// Only a name match was possible; the edge is kept and marked.
+    Guess,
+    /// Resolved to something outside the repository (`java.util.List`, `std::sync::Arc`).
+    External,
+    /// Nothing matched, not even by name (locals called like types, macros from elsewhere).
+    Unresolved,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Exact => "exact",
+            Confidence::Guess => "guess",
+            Confidence::External => "external",
+            Confidence::Unresolved => "unresolved",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Confidence> {
+        match s {
+            "exact" => Some(Confidence::Exact),
+            "guess" => Some(Confidence::Guess),
+            "external" => Some(Confidence::External),
+            "unresolved" => Some(Confidence::Unresolved),
+            _ => None,
+        }
+    }
+}
+
+/// One symbol as extracted from one file. `parent` indexes into the same file's symbols.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub kind: SymbolKind,
+    pub name: String,
+    pub qname: String,
+    pub parent: Option<usize>,
+    pub visibility: String,
+    pub modifiers: String,
+    pub signature: String,
+    pub doc: String,
+    /// 1-based, inclusive.
+    pub start_line: u32,
+    pub end_line: u32,
+    /// For Rust impl members: the `impl` block's self type as written (generics stripped),
+    /// and the trait it implements, so the resolver can attach the member to its type.
+    pub impl_of: Option<ImplInfo>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImplInfo {
+    pub self_type: String,
+    pub trait_name: Option<String>,
+}
+
+/// How the receiver of a call was written, for the resolver to find the method's type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Receiver {
+    /// No receiver (`foo()`), or `this`/`self`: look in the enclosing type.
+    Implicit,
+    /// The receiver's declared type is known (a typed local, field or parameter) or the
+    /// receiver is itself a type name (`Foo.bar()`, `Foo::bar()`).
+    Type(String),
+    /// Some expression whose type is not known without inference.
+    Unknown,
+}
+
+/// One reference as extracted. `name` is the path as written, with the language's
+/// separator (`java.util.List`, `crate::pay::Gateway`); `Self` is already replaced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference {
+    pub kind: RefKind,
+    pub name: String,
+    pub line: u32,
+    /// Index of the innermost enclosing symbol in the same file.
+    pub enclosing: Option<usize>,
+    /// For calls: what the method is called on.
+    pub receiver: Receiver,
+    /// The type the reference is made on behalf of when it is not the enclosing symbol
+    /// (`impl Trait for Type` makes `Type` implement `Trait`).
+    pub subject: Option<String>,
+    /// For imports: the alias (`use a::B as C`), the flags.
+    pub alias: Option<String>,
+    pub glob: bool,
+    pub is_static: bool,
+    pub reexport: bool,
+}
+
+impl Reference {
+    pub fn new(kind: RefKind, name: String, line: u32, enclosing: Option<usize>) -> Reference {
+        Reference {
+            kind,
+            name,
+            line,
+            enclosing,
+            receiver: Receiver::Implicit,
+            subject: None,
+            alias: None,
+            glob: false,
+            is_static: false,
+            reexport: false,
+        }
+    }
+    /// The last path segment, which the resolver indexes references by.
+    pub fn simple_name(&self) -> &str {
+        last_segment(&self.name)
+    }
+}
+
+/// The last segment of a Java (`.`) or Rust (`::`) path.
+pub fn last_segment(path: &str) -> &str {
+    let after_colons = path.rsplit("::").next().unwrap_or(path);
+    after_colons.rsplit('.').next().unwrap_or(after_colons)
+}
+
+/// Everything extraction learns from one file. Extraction never fails: syntax errors are
+/// counted and the rest of the file is still used.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileExtract {
+    /// Java package or Rust module path of the file (`com.acme.pay`, `shop_core::pay`).
+    pub module: String,
+    pub symbols: Vec<Symbol>,
+    pub references: Vec<Reference>,
+    pub parse_errors: u32,
+    pub loc: u32,
+}

@@ -1,0 +1,7 @@
+package com.acme.pay;
+
+public class PaymentException extends Exception {
+    public PaymentException(String message) {
+        super(message);
+    }
+}

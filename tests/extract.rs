@@ -1,0 +1,35 @@
+//! Extraction snapshots: every fixture file in, one line per symbol and reference out.
+//! Update with `UPDATE_EXPECT=1 cargo test`.
+
+use codeatlas::{extract, lang};
+use expect_test::expect_file;
+
+use crate::util::{files_under, fixture};
+
+fn render_fixture(name: &str, module_of: impl Fn(&str) -> String) -> String {
+    let root = fixture(name);
+    let mut out = String::new();
+    for rel in files_under(&root) {
+        let Some(spec) = lang::for_path(&rel) else { continue };
+        let source = std::fs::read_to_string(root.join(&rel)).unwrap();
+        let extract = extract::extract(spec, &source, &module_of(&rel));
+        out.push_str(&format!("=== {rel}\n{}", extract::render(&extract)));
+    }
+    out
+}
+
+#[test]
+fn java_shop_extraction() {
+    let actual = render_fixture("java-shop", |_| String::new());
+    expect_file!["snapshots/java-shop.extract.txt"].assert_eq(&actual);
+}
+
+#[test]
+fn rust_shop_extraction() {
+    // Module paths come from the index's crate layout; here a fixed stand-in per file.
+    let actual = render_fixture("rust-shop", |rel| {
+        let module = rel.trim_end_matches(".rs").replace("/src/", "::").replace('/', "::").replace('-', "_");
+        module.trim_start_matches("crates::").trim_end_matches("::lib").trim_end_matches("::mod").trim_end_matches("::main").to_string()
+    });
+    expect_file!["snapshots/rust-shop.extract.txt"].assert_eq(&actual);
+}

@@ -1,0 +1,37 @@
+//! Helpers shared by the integration tests: fixture paths and temp copies of fixtures.
+
+use std::path::{Path, PathBuf};
+
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
+}
+
+/// Every file under `dir`, as sorted paths relative to it, with `/` separators.
+pub fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Copies a fixture into a fresh temp dir, so a test can edit it.
+pub fn temp_copy(name: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = fixture(name);
+    for rel in files_under(&src) {
+        let to = tmp.path().join(&rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(src.join(&rel), to).unwrap();
+    }
+    tmp
+}
