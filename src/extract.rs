@@ -579,7 +579,8 @@ impl<'t> Extractor<'t> {
     fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> Receiver {
         let text = self.text(node);
         if self.spec.self_receivers.contains(&text) {
-            return Receiver::Implicit;
+            // Rust's `self.m()` is a method of the impl's type; Java's `this.m()` is `m()`.
+            return self.self_type(ctx, symbols).map(Receiver::Type).unwrap_or(Receiver::Implicit);
         }
         // The impl's type, when it is declared in this file, scopes its fields.
         let impl_owner = ctx.impl_idx.and_then(|i| {

@@ -2,5 +2,8 @@
 //! layer; `main.rs` only parses arguments and dispatches. See ARCHITECTURE.md.
 
 pub mod extract;
+pub mod index;
 pub mod lang;
 pub mod model;
+pub mod resolve;
+pub mod store;

@@ -303,3 +303,55 @@ pub struct FileExtract {
     pub parse_errors: u32,
     pub loc: u32,
 }
+
+/// The words of an identifier, for full-text search: `PaymentGateway` -> `payment gateway`,
+/// `parse_http2_url` -> `parse http2 url`, followed by the whole name in lower case.
+pub fn name_words(name: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' || c == '$' || c == '-' {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        let boundary = c.is_uppercase()
+            && !current.is_empty()
+            && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit() || chars.get(i + 1).is_some_and(|n| n.is_lowercase()));
+        if boundary {
+            words.push(std::mem::take(&mut current));
+        }
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    let whole = name.to_lowercase();
+    if words.len() > 1 || words.first() != Some(&whole) {
+        words.push(whole);
+    }
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_words_split_camel_and_snake_case() {
+        assert_eq!(name_words("PaymentGateway"), "payment gateway paymentgateway");
+        assert_eq!(name_words("HTTPServer"), "http server httpserver");
+        assert_eq!(name_words("parse_http2_url"), "parse http2 url parse_http2_url");
+        assert_eq!(name_words("main"), "main");
+        assert_eq!(name_words("ConcurrentHashMap"), "concurrent hash map concurrenthashmap");
+    }
+
+    #[test]
+    fn last_segment_handles_both_separators() {
+        assert_eq!(last_segment("java.util.List"), "List");
+        assert_eq!(last_segment("crate::pay::Gateway"), "Gateway");
+        assert_eq!(last_segment("Gateway"), "Gateway");
+    }
+}

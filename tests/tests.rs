@@ -1,4 +1,6 @@
 //! One integration-test binary, split by purpose (as ripgrep does).
 
 mod extract;
+mod index;
+mod tidy;
 mod util;

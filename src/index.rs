@@ -1,0 +1,504 @@
+//! Indexing: walk (the `ignore` crate) -> extract (all cores) -> store symbols -> resolve
+//! -> store references, incrementally: only files whose content changed are parsed again,
+//! and only references whose resolution those changes can affect are resolved again.
+//! One bad file never stops a run: it is counted and reported as skipped.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant, UNIX_EPOCH};
+
+use anyhow::Context;
+
+use crate::extract;
+use crate::lang::{self, LanguageSpec};
+use crate::model::{FileExtract, Language, Receiver, RefKind};
+use crate::resolve::{FileCtx, Import, RefQuery, Sym, SymbolId, Target, World};
+use crate::store::{self, NewRef, NewSymbol, Resolved, Store, FLAG_GLOB, FLAG_STATIC};
+
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
+/// Files that usually hold secrets are never indexed.
+pub const CUSTOM_IGNORE_FILE: &str = ".codeatlasignore";
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub max_file_size: u64,
+    /// Called with (files done, files to parse) while parsing.
+    pub threads: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { max_file_size: DEFAULT_MAX_FILE_SIZE, threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) }
+    }
+}
+
+/// What one run did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub files: usize,
+    pub parsed: usize,
+    pub unchanged: usize,
+    pub removed: usize,
+    pub loc: u64,
+    pub symbols: u64,
+    pub references: u64,
+    pub edges: u64,
+    pub parse_errors: u64,
+    pub rechecked: usize,
+    pub skipped: Vec<(String, String)>,
+    pub elapsed: Duration,
+}
+
+/// A source file the walk found.
+#[derive(Clone)]
+pub struct Candidate {
+    pub path: String,
+    pub abs: PathBuf,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub spec: &'static LanguageSpec,
+}
+
+/// The result of walking the repository.
+pub struct Walk {
+    pub files: Vec<Candidate>,
+    pub skipped: Vec<(String, String)>,
+    /// Rust crates: directory (relative, `/`-separated, "" for the root) -> crate name.
+    pub crates: HashMap<String, String>,
+}
+
+/// Walks the repository honouring `.gitignore`, `.ignore`, `.git/info/exclude` and
+/// `.codeatlasignore`, never following symlinks, skipping the index directory.
+pub fn walk(root: &Path, opts: &Options) -> Walk {
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(true)
+        .follow_links(false)
+        .require_git(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .ignore(true)
+        .parents(false)
+        .add_custom_ignore_filename(CUSTOM_IGNORE_FILE)
+        .filter_entry(|e| e.file_name() != store::INDEX_DIR && e.file_name() != ".git");
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    let mut crates = HashMap::new();
+    for entry in builder.build() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                skipped.push((String::new(), format!("walk error: {e}")));
+                continue;
+            }
+        };
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let abs = entry.path().to_path_buf();
+        let Ok(rel) = abs.strip_prefix(root) else { continue };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if entry.file_name() == "Cargo.toml" {
+            if let Some(name) = crate_name(&abs) {
+                let dir = rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
+                crates.insert(dir, name);
+            }
+            continue;
+        }
+        let Some(spec) = lang::for_path(&rel) else { continue };
+        let meta = match entry.metadata() {
+            Ok(m) => m,
+            Err(e) => {
+                skipped.push((rel, format!("unreadable: {e}")));
+                continue;
+            }
+        };
+        if meta.len() > opts.max_file_size {
+            skipped.push((rel, format!("too large: {} bytes (limit {})", meta.len(), opts.max_file_size)));
+            continue;
+        }
+        let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64).unwrap_or(0);
+        files.push(Candidate { path: rel, abs, size: meta.len(), mtime_ns, spec });
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Walk { files, skipped, crates }
+}
+
+fn crate_name(manifest: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(manifest).ok()?;
+    let value: toml::Table = text.parse().ok()?;
+    let lib_name = value.get("lib").and_then(|l| l.get("name")).and_then(|n| n.as_str());
+    let package = value.get("package")?.get("name")?.as_str()?;
+    Some(lib_name.unwrap_or(package).replace('-', "_"))
+}
+
+/// The module path of a Rust file from its place in its crate (`src/a/b.rs` -> `krate::a::b`).
+pub fn rust_module(path: &str, crates: &HashMap<String, String>) -> String {
+    let mut dir = path;
+    let (crate_dir, krate) = loop {
+        dir = match dir.rsplit_once('/') {
+            Some((d, _)) => d,
+            None => "",
+        };
+        if let Some(name) = crates.get(dir) {
+            break (dir, name.clone());
+        }
+        if dir.is_empty() {
+            break ("", "crate".to_string());
+        }
+    };
+    let inner = path[crate_dir.len()..].trim_start_matches('/');
+    let inner = inner.strip_prefix("src/").unwrap_or(inner);
+    let inner = inner.trim_end_matches(".rs");
+    let mut segments: Vec<&str> = inner.split('/').filter(|s| !s.is_empty()).collect();
+    if matches!(segments.last(), Some(&"mod")) || (segments.len() == 1 && matches!(segments[0], "lib" | "main")) {
+        segments.pop();
+    }
+    let mut module = krate;
+    for s in segments {
+        module.push_str("::");
+        module.push_str(&s.replace('-', "_"));
+    }
+    module
+}
+
+/// Indexes the repository at `root` into `<root>/.codeatlas/index.db`, incrementally.
+pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
+    let started = Instant::now();
+    let root = root.canonicalize().with_context(|| format!("cannot open repository {}", root.display()))?;
+    let mut store = Store::open(&root)?;
+    let walked = walk(&root, opts);
+    let states = store.file_states()?;
+
+    // Which files changed: size or mtime differ, then the content hash decides.
+    let mut to_parse: Vec<(Candidate, String, Option<i64>)> = Vec::new();
+    let mut touched: Vec<(i64, i64)> = Vec::new();
+    let mut skipped = walked.skipped.clone();
+    let mut unchanged = 0;
+    let mut seen = HashSet::new();
+    for c in walked.files {
+        seen.insert(c.path.clone());
+        let old = states.get(&c.path);
+        if let Some(old) = old {
+            if old.size == c.size as i64 && old.mtime_ns == c.mtime_ns {
+                unchanged += 1;
+                continue;
+            }
+        }
+        let bytes = match std::fs::read(&c.abs) {
+            Ok(b) => b,
+            Err(e) => {
+                skipped.push((c.path.clone(), format!("unreadable: {e}")));
+                continue;
+            }
+        };
+        if bytes.iter().take(8192).any(|b| *b == 0) {
+            skipped.push((c.path.clone(), "binary (NUL byte)".into()));
+            continue;
+        }
+        let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+        match old {
+            Some(old) if old.hash == hash => {
+                unchanged += 1;
+                touched.push((old.id, c.mtime_ns));
+            }
+            _ => to_parse.push((c, hash, old.map(|o| o.id))),
+        }
+    }
+    let removed: Vec<i64> = states.iter().filter(|(p, _)| !seen.contains(*p)).map(|(_, s)| s.id).collect();
+    // Files that are now skipped (too large, binary) are removed from the index too.
+    let removed: Vec<i64> = removed;
+
+    // Parse on every core while this thread writes what arrives.
+    let (mut next_symbol, mut next_file) = store.next_ids()?;
+    let mut world = World::default();
+    let incremental = !states.is_empty();
+    if incremental {
+        store.load_world(&mut world)?;
+    }
+    let total = to_parse.len();
+    let mut writer = store.transaction()?;
+    let mut affected: HashSet<String> = HashSet::new();
+    for id in &removed {
+        affected.extend(writer.names_of_file(*id)?);
+        writer.clear_file(*id, true)?;
+        world.remove_file(*id);
+    }
+    for (_, _, old) in &to_parse {
+        if let Some(id) = old {
+            affected.extend(writer.names_of_file(*id)?);
+            writer.clear_file(*id, false)?;
+            world.remove_file(*id);
+        }
+    }
+    for (id, mtime) in &touched {
+        writer.touch_file(*id, *mtime)?;
+    }
+
+    let crates = walked.crates;
+    let cursor = AtomicUsize::new(0);
+    let threads = opts.threads.max(1);
+    let (tx, rx) = crossbeam_channel::bounded::<(usize, anyhow::Result<FileExtract>)>(256);
+    let mut pending: Vec<PendingFile> = Vec::with_capacity(total);
+    let mut parse_errors = 0u64;
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let to_parse = &to_parse;
+            let cursor = &cursor;
+            let crates = &crates;
+            std::thread::Builder::new()
+                .stack_size(16 * 1024 * 1024)
+                .spawn_scoped(scope, move || loop {
+                    let i = cursor.fetch_add(1, Ordering::Relaxed);
+                    let Some((c, _, _)) = to_parse.get(i) else { break };
+                    let result = read_and_extract(c, crates);
+                    if tx.send((i, result)).is_err() {
+                        break;
+                    }
+                })
+                .expect("spawning a parser thread");
+        }
+        drop(tx);
+        let mut done = 0;
+        for (i, result) in rx {
+            done += 1;
+            progress(done, total);
+            let (c, hash, old) = &to_parse[i];
+            let extract = match result {
+                Ok(e) => e,
+                Err(e) => {
+                    skipped.push((c.path.clone(), format!("{e:#}")));
+                    continue;
+                }
+            };
+            let file_id = old.unwrap_or_else(|| {
+                next_file += 1;
+                next_file - 1
+            });
+            parse_errors += extract.parse_errors as u64;
+            writer.upsert_file(file_id, &c.path, c.spec.language.as_str(), &extract.module, c.size as i64, hash, c.mtime_ns, extract.loc, extract.parse_errors)?;
+            world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone() });
+            let mut ids = Vec::with_capacity(extract.symbols.len());
+            for s in &extract.symbols {
+                let id = next_symbol;
+                next_symbol += 1;
+                let parent = s.parent.map(|p| ids[p]);
+                ids.push(id);
+                writer.insert_symbol(&NewSymbol { id, file: file_id, parent, qname: &s.qname, symbol: s })?;
+                world.add_symbol(
+                    id,
+                    Sym { file: file_id, parent, kind: s.kind, name: s.name.clone(), qname: s.qname.clone(), impl_type: s.impl_of.as_ref().map(|i| i.self_type.clone()) },
+                );
+                affected.insert(s.name.clone());
+            }
+            for r in extract.references.iter().filter(|r| r.kind == RefKind::Imports) {
+                affected.insert(r.alias.clone().unwrap_or_else(|| r.simple_name().to_string()));
+                world.add_import(Import {
+                    file: file_id,
+                    enclosing: r.enclosing.map(|e| ids[e]),
+                    path: r.name.clone(),
+                    alias: r.alias.clone(),
+                    glob: r.glob,
+                    is_static: r.is_static,
+                });
+            }
+            pending.push(PendingFile { file: file_id, symbol_ids: ids, extract });
+        }
+        Ok(())
+    })?;
+
+    // Rust impl members belong to the type their impl names, wherever it is declared.
+    let mut rechecked = 0;
+    let old_refs = if incremental {
+        // Member names of the supertypes of changed types: inherited lookups may change.
+        let changed_types: Vec<SymbolId> = pending.iter().flat_map(|p| p.symbol_ids.iter().copied()).collect();
+        for id in changed_types {
+            for s in world.supertypes.get(&id).cloned().unwrap_or_default() {
+                for c in world.children_of(s) {
+                    affected.insert(world.syms[c].name.clone());
+                }
+            }
+        }
+        writer.refs_to_recheck(&affected)?
+    } else {
+        Vec::new()
+    };
+    let mut impl_members: Vec<SymbolId> = pending
+        .iter()
+        .flat_map(|p| p.extract.symbols.iter().zip(&p.symbol_ids).filter(|(s, _)| s.impl_of.is_some()).map(|(_, id)| *id))
+        .collect();
+    if incremental {
+        impl_members.extend(writer.impl_members_to_recheck()?);
+    }
+    impl_members.sort_unstable();
+    impl_members.dedup();
+    for id in impl_members {
+        if let Some((parent, qname)) = world.attach_impl_member(id) {
+            writer.update_symbol_owner(id, parent, &qname)?;
+        }
+    }
+
+    // Supertypes first: member lookups through inheritance depend on them.
+    let changed_files: HashSet<i64> = pending.iter().map(|p| p.file).collect();
+    let old_refs: Vec<_> = old_refs.into_iter().filter(|r| !changed_files.contains(&r.file)).collect();
+    for pass in [Pass::Supertypes, Pass::Rest] {
+        let mut supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+        for p in &pending {
+            for r in &p.extract.references {
+                if pass.includes(r.kind) {
+                    let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
+                    let res = resolve_one(&world, p.file, enclosing, r.kind, &r.name, &r.receiver, r.subject.as_deref(), r.is_static, r.glob);
+                    let Some(res) = res else { continue };
+                    if pass == Pass::Supertypes {
+                        if let (Some(s), Some(t)) = (res.source, res.target) {
+                            supers.entry(s).or_default().push(t);
+                        }
+                    }
+                    writer.insert_ref(&NewRef { file: p.file, enclosing, reference: r }, &res)?;
+                }
+            }
+        }
+        for r in &old_refs {
+            if pass.includes(r.kind) {
+                rechecked += 1;
+                let res = resolve_one(
+                    &world,
+                    r.file,
+                    r.enclosing,
+                    r.kind,
+                    &r.name,
+                    &r.receiver,
+                    r.subject.as_deref(),
+                    r.flags & FLAG_STATIC != 0,
+                    r.flags & FLAG_GLOB != 0,
+                );
+                match res {
+                    Some(res) => {
+                        if pass == Pass::Supertypes {
+                            if let (Some(s), Some(t)) = (res.source, res.target) {
+                                supers.entry(s).or_default().push(t);
+                            }
+                        }
+                        writer.update_ref(r.id, &res)?;
+                    }
+                    None => writer.delete_ref(r.id)?,
+                }
+            }
+        }
+        if pass == Pass::Supertypes {
+            // Types whose supertypes were resolved again get their new lists.
+            let mut sources: HashSet<SymbolId> = supers.keys().copied().collect();
+            for p in &pending {
+                sources.extend(p.symbol_ids.iter().copied());
+            }
+            for s in sources {
+                let mut list = world.supertypes.get(&s).cloned().unwrap_or_default();
+                if let Some(new) = supers.remove(&s) {
+                    list = new;
+                } else if pending.iter().any(|p| p.symbol_ids.contains(&s)) {
+                    list.clear();
+                }
+                list.sort_unstable();
+                list.dedup();
+                world.set_supertypes(s, list);
+            }
+        }
+    }
+    writer.gc_externals()?;
+    writer.set_meta("indexed_at", &chrono_like_now())?;
+    writer.commit()?;
+    store.set_skipped(&skipped)?;
+
+    let conn = store.conn();
+    let count = |sql: &str| -> anyhow::Result<u64> { Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
+    Ok(Summary {
+        files: count("SELECT COUNT(*) FROM files")? as usize,
+        parsed: pending.len(),
+        unchanged,
+        removed: removed.len(),
+        loc: count("SELECT COALESCE(SUM(loc), 0) FROM files")?,
+        symbols: count("SELECT COUNT(*) FROM symbols")?,
+        references: count("SELECT COUNT(*) FROM refs")?,
+        edges: count("SELECT COUNT(*) FROM (SELECT 1 FROM refs WHERE target_id IS NOT NULL OR external_id IS NOT NULL GROUP BY source_id, target_id, external_id, kind)")?,
+        parse_errors: count("SELECT COALESCE(SUM(parse_errors), 0) FROM files")?.max(parse_errors),
+        rechecked,
+        skipped,
+        elapsed: started.elapsed(),
+    })
+}
+
+struct PendingFile {
+    file: i64,
+    symbol_ids: Vec<SymbolId>,
+    extract: FileExtract,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Supertypes,
+    Rest,
+}
+
+impl Pass {
+    fn includes(self, kind: RefKind) -> bool {
+        matches!(kind, RefKind::Extends | RefKind::Implements) == (self == Pass::Supertypes)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn resolve_one(
+    world: &World,
+    file: i64,
+    enclosing: Option<SymbolId>,
+    kind: RefKind,
+    name: &str,
+    receiver: &Receiver,
+    subject: Option<&str>,
+    is_static: bool,
+    glob: bool,
+) -> Option<Resolved> {
+    let res = world.resolve(&RefQuery { file, enclosing, kind, name, receiver, subject, is_static, glob });
+    if !res.keep {
+        return None;
+    }
+    let (target, external) = match res.target {
+        Target::Symbol(id) => (Some(id), None),
+        Target::External(q) => (None, Some(q)),
+        Target::Nothing => (None, None),
+    };
+    Some(Resolved { source: res.source, target, external, confidence: res.confidence })
+}
+
+fn read_and_extract(c: &Candidate, crates: &HashMap<String, String>) -> anyhow::Result<FileExtract> {
+    let bytes = std::fs::read(&c.abs).with_context(|| "unreadable")?;
+    let source = String::from_utf8_lossy(&bytes);
+    let module = match c.spec.language {
+        Language::Rust => rust_module(&c.path, crates),
+        Language::Java => String::new(),
+    };
+    Ok(extract::extract(c.spec, &source, &module))
+}
+
+/// Seconds since the epoch, as text (the store keeps it for freshness reports).
+fn chrono_like_now() -> String {
+    std::time::SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs().to_string()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_modules_follow_the_crate_layout() {
+        let crates: HashMap<String, String> =
+            [("crates/shop-core".to_string(), "shop_core".to_string()), ("".to_string(), "root".to_string())].into_iter().collect();
+        assert_eq!(rust_module("crates/shop-core/src/lib.rs", &crates), "shop_core");
+        assert_eq!(rust_module("crates/shop-core/src/pay/mod.rs", &crates), "shop_core::pay");
+        assert_eq!(rust_module("crates/shop-core/src/pay/gateway.rs", &crates), "shop_core::pay::gateway");
+        assert_eq!(rust_module("crates/shop-core/tests/it.rs", &crates), "shop_core::tests::it");
+        assert_eq!(rust_module("src/main.rs", &crates), "root");
+        assert_eq!(rust_module("build.rs", &crates), "root::build");
+    }
+}

@@ -1,0 +1,729 @@
+//! Resolution: turns the names references are written with into symbol ids, following
+//! each language's rules (Java: nested types, single-type imports, same package,
+//! on-demand imports, `java.lang`; Rust: module tree, `use` with aliases, globs and
+//! re-exports through several hops, `crate`/`self`/`super`, workspace crates, prelude).
+//! A name that leaves the repository becomes an external target; a bare name match is
+//! kept only when it is unique, and marked as a guess. This module touches no SQL: the
+//! `World` is filled by `index` from the store.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::lang;
+use crate::model::{last_segment, Confidence, Language, Receiver, RefKind, SymbolKind};
+
+pub type SymbolId = i64;
+pub type FileId = i64;
+
+#[derive(Clone, Debug)]
+pub struct Sym {
+    pub file: FileId,
+    pub parent: Option<SymbolId>,
+    pub kind: SymbolKind,
+    pub name: String,
+    pub qname: String,
+    /// Rust impl members: the impl's self type as written.
+    pub impl_type: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Import {
+    pub file: FileId,
+    pub enclosing: Option<SymbolId>,
+    pub path: String,
+    pub alias: Option<String>,
+    pub glob: bool,
+    pub is_static: bool,
+}
+
+impl Import {
+    /// The name the import brings into scope.
+    pub fn visible_name(&self) -> &str {
+        self.alias.as_deref().unwrap_or_else(|| last_segment(&self.path))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct FileCtx {
+    pub language: Language,
+    pub module: String,
+}
+
+/// Where a reference points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Symbol(SymbolId),
+    External(String),
+    Nothing,
+}
+
+/// A reference as the resolver needs it.
+pub struct RefQuery<'a> {
+    pub file: FileId,
+    pub enclosing: Option<SymbolId>,
+    pub kind: RefKind,
+    pub name: &'a str,
+    pub receiver: &'a Receiver,
+    pub subject: Option<&'a str>,
+    pub is_static: bool,
+    pub glob: bool,
+}
+
+pub struct Resolution {
+    pub target: Target,
+    pub confidence: Confidence,
+    /// The symbol the edge starts from: the enclosing symbol, or the resolved subject.
+    pub source: Option<SymbolId>,
+    /// False when the reference turned out to be no reference at all (a local variable
+    /// written like a type in `x.y`): the index drops it.
+    pub keep: bool,
+}
+
+/// The symbol table of the whole repository, in memory.
+#[derive(Default)]
+pub struct World {
+    pub syms: HashMap<SymbolId, Sym>,
+    by_qname: HashMap<String, Vec<SymbolId>>,
+    by_name: HashMap<String, Vec<SymbolId>>,
+    children: HashMap<SymbolId, Vec<SymbolId>>,
+    pub files: HashMap<FileId, FileCtx>,
+    imports: HashMap<FileId, Vec<Import>>,
+    /// Rust: imports by the module they are declared in, for re-export chains.
+    module_imports: HashMap<String, Vec<(FileId, usize)>>,
+    pub supertypes: HashMap<SymbolId, Vec<SymbolId>>,
+    /// Java packages and Rust module paths that files declare.
+    modules: HashMap<String, usize>,
+}
+
+const MAX_HOPS: usize = 8;
+
+impl World {
+    pub fn add_file(&mut self, file: FileId, ctx: FileCtx) {
+        *self.modules.entry(ctx.module.clone()).or_default() += 1;
+        self.files.insert(file, ctx);
+    }
+
+    pub fn add_symbol(&mut self, id: SymbolId, sym: Sym) {
+        self.by_qname.entry(sym.qname.clone()).or_default().push(id);
+        self.by_name.entry(sym.name.clone()).or_default().push(id);
+        if let Some(p) = sym.parent {
+            self.children.entry(p).or_default().push(id);
+        }
+        self.syms.insert(id, sym);
+    }
+
+    pub fn add_import(&mut self, import: Import) {
+        let file = import.file;
+        let rust_module =
+            self.files.get(&file).filter(|f| f.language == Language::Rust).map(|_| self.module_of(file, import.enclosing));
+        let list = self.imports.entry(file).or_default();
+        list.push(import);
+        let idx = list.len() - 1;
+        if let Some(module) = rust_module {
+            self.module_imports.entry(module).or_default().push((file, idx));
+        }
+    }
+
+    pub fn set_supertypes(&mut self, id: SymbolId, supers: Vec<SymbolId>) {
+        if supers.is_empty() {
+            self.supertypes.remove(&id);
+        } else {
+            self.supertypes.insert(id, supers);
+        }
+    }
+
+    /// Forgets a file and everything it defined. Returns the removed symbol ids.
+    pub fn remove_file(&mut self, file: FileId) -> Vec<SymbolId> {
+        if let Some(ctx) = self.files.remove(&file) {
+            if let Some(n) = self.modules.get_mut(&ctx.module) {
+                *n -= 1;
+                if *n == 0 {
+                    self.modules.remove(&ctx.module);
+                }
+            }
+        }
+        if self.imports.remove(&file).is_some() {
+            for list in self.module_imports.values_mut() {
+                list.retain(|(f, _)| *f != file);
+            }
+        }
+        let ids: Vec<SymbolId> = self.syms.iter().filter(|(_, s)| s.file == file).map(|(id, _)| *id).collect();
+        for id in &ids {
+            self.remove_symbol(*id);
+        }
+        ids
+    }
+
+    fn remove_symbol(&mut self, id: SymbolId) {
+        let Some(sym) = self.syms.remove(&id) else { return };
+        remove_from(&mut self.by_qname, &sym.qname, id);
+        remove_from(&mut self.by_name, &sym.name, id);
+        if let Some(p) = sym.parent {
+            if let Some(list) = self.children.get_mut(&p) {
+                list.retain(|c| *c != id);
+            }
+        }
+        self.supertypes.remove(&id);
+    }
+
+    pub fn symbol_ids_named(&self, name: &str) -> &[SymbolId] {
+        self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub fn children_of(&self, id: SymbolId) -> &[SymbolId] {
+        self.children.get(&id).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Attaches a Rust impl member to the type its impl names, when that type is in the
+    /// repository: the member's parent becomes the type and its qualified name follows.
+    /// Returns the new (parent, qname) if it changed.
+    pub fn attach_impl_member(&mut self, id: SymbolId) -> Option<(Option<SymbolId>, String)> {
+        let sym = self.syms.get(&id)?;
+        let impl_type = sym.impl_type.clone()?;
+        let module = self.module_of(sym.file, None);
+        let (new_parent, new_qname) = match self.rust_path(&impl_type, sym.file, &module, 0) {
+            Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => (Some(t), format!("{}::{}", self.syms[&t].qname, sym.name)),
+            _ => (None, format!("{}::{}::{}", module_prefix(&module), last_segment(&impl_type), sym.name).trim_start_matches("::").to_string()),
+        };
+        if new_parent == sym.parent && new_qname == sym.qname {
+            return None;
+        }
+        let mut sym = self.syms.get(&id)?.clone();
+        self.remove_symbol(id);
+        sym.parent = new_parent;
+        sym.qname = new_qname.clone();
+        self.add_symbol(id, sym);
+        Some((new_parent, new_qname))
+    }
+
+    /// The module a place is in: the innermost inline `mod`, else the file's module.
+    fn module_of(&self, file: FileId, enclosing: Option<SymbolId>) -> String {
+        let mut cur = enclosing;
+        while let Some(id) = cur {
+            let Some(sym) = self.syms.get(&id) else { break };
+            if sym.kind == SymbolKind::Module {
+                return sym.qname.clone();
+            }
+            cur = sym.parent;
+        }
+        self.files.get(&file).map(|f| f.module.clone()).unwrap_or_default()
+    }
+
+    /// The innermost enclosing type (then the next one out, and so on).
+    fn enclosing_types(&self, enclosing: Option<SymbolId>) -> Vec<SymbolId> {
+        let mut out = Vec::new();
+        let mut cur = enclosing;
+        while let Some(id) = cur {
+            let Some(sym) = self.syms.get(&id) else { break };
+            if sym.kind.is_type() {
+                out.push(id);
+            }
+            cur = sym.parent;
+        }
+        out
+    }
+
+    fn pick(&self, ids: &[SymbolId], want: Want) -> Option<SymbolId> {
+        let ok = |id: &&SymbolId| {
+            let kind = self.syms[*id].kind;
+            match want {
+                Want::Type => kind.is_type(),
+                // Record components are called as accessor methods.
+                Want::Callable => {
+                    kind.is_callable()
+                        || kind == SymbolKind::Variant
+                        || kind.is_type()
+                        || (kind == SymbolKind::Field
+                            && self.syms[*id].parent.is_some_and(|p| self.syms.get(&p).is_some_and(|s| s.kind == SymbolKind::Record)))
+                }
+                Want::Any => true,
+            }
+        };
+        let mut candidates: Vec<SymbolId> = ids.iter().filter(ok).copied().collect();
+        candidates.sort_unstable();
+        candidates.first().copied()
+    }
+
+    fn lookup(&self, qname: &str, want: Want) -> Option<SymbolId> {
+        self.by_qname.get(qname).and_then(|ids| self.pick(ids, want))
+    }
+
+    /// A member named `name` of type `t` or, failing that, of its supertypes.
+    fn member(&self, t: SymbolId, name: &str, want: Want, depth: usize) -> Option<SymbolId> {
+        let found: Vec<SymbolId> = self.children_of(t).iter().filter(|c| self.syms[*c].name == name).copied().collect();
+        if let Some(id) = self.pick(&found, want) {
+            return Some(id);
+        }
+        if depth >= MAX_HOPS {
+            return None;
+        }
+        for s in self.supertypes.get(&t).map(Vec::as_slice).unwrap_or(&[]) {
+            if let Some(id) = self.member(*s, name, want, depth + 1) {
+                return Some(id);
+            }
+        }
+        None
+    }
+
+    pub fn resolve(&self, r: &RefQuery) -> Resolution {
+        let Some(file) = self.files.get(&r.file) else {
+            return Resolution { target: Target::Nothing, confidence: Confidence::Unresolved, source: r.enclosing, keep: true };
+        };
+        let (target, confidence, keep) = match file.language {
+            Language::Java => self.resolve_java(r, &file.module),
+            Language::Rust => self.resolve_rust(r),
+        };
+        let source = match r.subject {
+            Some(subject) => match self.rust_path(subject, r.file, &self.module_of(r.file, r.enclosing), 0) {
+                Some(PathHit::Symbol(id)) => Some(id),
+                _ => r.enclosing,
+            },
+            None => r.enclosing,
+        };
+        Resolution { target, confidence, source, keep }
+    }
+
+    // ---------------------------------------------------------------- Java
+
+    fn resolve_java(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
+        match r.kind {
+            RefKind::Imports => self.java_import(r),
+            RefKind::Calls => self.java_call(r, package),
+            RefKind::Accesses => match self.java_type(r.name, r.file, r.enclosing, package) {
+                Some(t) => (t.clone(), conf_of(&t), true),
+                None => (Target::Nothing, Confidence::Unresolved, false),
+            },
+            _ => match self.java_type(r.name, r.file, r.enclosing, package) {
+                Some(t) => (t.clone(), conf_of(&t), true),
+                None => self.guess(r.name, Want::Type),
+            },
+        }
+    }
+
+    fn java_import(&self, r: &RefQuery) -> (Target, Confidence, bool) {
+        if r.glob {
+            // An on-demand import names a package or a type; only a type is a node.
+            return match self.lookup(r.name, Want::Type) {
+                Some(id) => (Target::Symbol(id), Confidence::Exact, true),
+                None if self.modules.contains_key(r.name) => (Target::Nothing, Confidence::Exact, true),
+                None => (Target::External(r.name.to_string()), Confidence::External, true),
+            };
+        }
+        if let Some(id) = self.lookup(r.name, Want::Type) {
+            return (Target::Symbol(id), Confidence::Exact, true);
+        }
+        if r.is_static {
+            if let Some((owner, member)) = r.name.rsplit_once('.') {
+                if let Some(t) = self.lookup(owner, Want::Type) {
+                    if let Some(m) = self.member(t, member, Want::Any, 0) {
+                        return (Target::Symbol(m), Confidence::Exact, true);
+                    }
+                }
+                return (Target::External(format!("{owner}#{member}")), Confidence::External, true);
+            }
+        }
+        (Target::External(r.name.to_string()), Confidence::External, true)
+    }
+
+    /// Resolves a type name as written in a Java file.
+    fn java_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
+        let mut segments = name.split('.');
+        let first = segments.next()?;
+        let rest: Vec<&str> = segments.collect();
+        let base = self.java_simple_type(first, file, enclosing, package);
+        match base {
+            Some(Target::Symbol(mut id)) => {
+                for (i, seg) in rest.iter().enumerate() {
+                    match self.member(id, seg, Want::Type, 0) {
+                        Some(next) => id = next,
+                        None => return Some(Target::External(format!("{}.{}", self.syms[&id].qname, rest[i..].join(".")))),
+                    }
+                }
+                Some(Target::Symbol(id))
+            }
+            Some(Target::External(q)) if rest.is_empty() => Some(Target::External(q)),
+            Some(Target::External(q)) => Some(Target::External(format!("{q}.{}", rest.join(".")))),
+            _ if rest.is_empty() => None,
+            _ => {
+                // A fully qualified name: the longest prefix that is a type, then nested types.
+                let parts: Vec<&str> = name.split('.').collect();
+                for cut in (1..=parts.len()).rev() {
+                    let prefix = parts[..cut].join(".");
+                    if let Some(mut id) = self.lookup(&prefix, Want::Type) {
+                        for seg in &parts[cut..] {
+                            id = self.member(id, seg, Want::Type, 0)?;
+                        }
+                        return Some(Target::Symbol(id));
+                    }
+                }
+                if first.starts_with(char::is_lowercase) {
+                    Some(Target::External(name.to_string()))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    fn java_simple_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
+        // 1. The enclosing types themselves, their member types and inherited member types.
+        for t in self.enclosing_types(enclosing) {
+            if self.syms[&t].name == name {
+                return Some(Target::Symbol(t));
+            }
+            if let Some(id) = self.member(t, name, Want::Type, 0) {
+                return Some(Target::Symbol(id));
+            }
+        }
+        let imports = self.imports.get(&file).map(Vec::as_slice).unwrap_or(&[]);
+        // 2. Single-type imports.
+        for import in imports.iter().filter(|i| !i.glob && i.visible_name() == name) {
+            return Some(match self.java_type_by_qname(&import.path) {
+                Some(id) => Target::Symbol(id),
+                None => Target::External(import.path.clone()),
+            });
+        }
+        // 3. Top-level types of the same package.
+        if let Some(id) = self.lookup(&join_java(package, name), Want::Type) {
+            return Some(Target::Symbol(id));
+        }
+        // 4. On-demand imports (packages, or types whose member types are imported).
+        for import in imports.iter().filter(|i| i.glob) {
+            if let Some(id) = self.java_type_by_qname(&format!("{}.{}", import.path, name)) {
+                return Some(Target::Symbol(id));
+            }
+        }
+        // 5. java.lang, from the repository (the JDK itself) or by the implicit table.
+        if let Some(id) = self.lookup(&format!("java.lang.{name}"), Want::Type) {
+            return Some(Target::Symbol(id));
+        }
+        if let Some(q) = lang::spec(Language::Java).implicit(name) {
+            return Some(Target::External(q.to_string()));
+        }
+        // 6. One on-demand import of a package outside the repository: it must come from there.
+        let outside: Vec<&Import> =
+            imports.iter().filter(|i| i.glob && !i.is_static && !self.modules.contains_key(&i.path) && self.lookup(&i.path, Want::Type).is_none()).collect();
+        if outside.len() == 1 && name.starts_with(char::is_uppercase) {
+            return Some(Target::External(format!("{}.{}", outside[0].path, name)));
+        }
+        None
+    }
+
+    /// A type by its canonical name, where nested types may be written with dots.
+    fn java_type_by_qname(&self, qname: &str) -> Option<SymbolId> {
+        if let Some(id) = self.lookup(qname, Want::Type) {
+            return Some(id);
+        }
+        let (owner, last) = qname.rsplit_once('.')?;
+        let owner = self.java_type_by_qname(owner)?;
+        self.member(owner, last, Want::Type, 0)
+    }
+
+    fn java_call(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
+        let name = r.name;
+        match r.receiver {
+            Receiver::Implicit => {
+                for t in self.enclosing_types(r.enclosing) {
+                    if let Some(m) = self.member(t, name, Want::Callable, 0) {
+                        return (Target::Symbol(m), Confidence::Exact, true);
+                    }
+                }
+                let imports = self.imports.get(&r.file).map(Vec::as_slice).unwrap_or(&[]);
+                for import in imports.iter().filter(|i| i.is_static) {
+                    let owner = if import.glob {
+                        import.path.as_str()
+                    } else if last_segment(&import.path) == name {
+                        import.path.rsplit_once('.').map(|(o, _)| o).unwrap_or("")
+                    } else {
+                        continue;
+                    };
+                    match self.java_type_by_qname(owner) {
+                        Some(t) => {
+                            if let Some(m) = self.member(t, name, Want::Callable, 0) {
+                                return (Target::Symbol(m), Confidence::Exact, true);
+                            }
+                        }
+                        None if !import.glob => return (Target::External(format!("{owner}#{name}")), Confidence::External, true),
+                        None => {}
+                    }
+                }
+                self.guess(name, Want::Callable)
+            }
+            Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
+                Some(Target::Symbol(id)) => match self.member(id, name, Want::Callable, 0) {
+                    Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                    None => match self.external_super(id) {
+                        Some(q) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
+                        None => self.guess(name, Want::Callable),
+                    },
+                },
+                Some(Target::External(q)) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
+                _ => self.guess(name, Want::Callable),
+            },
+            Receiver::Unknown => self.guess(name, Want::Callable),
+        }
+    }
+
+    /// The first supertype outside the repository, where an inherited member must come from.
+    fn external_super(&self, _id: SymbolId) -> Option<String> {
+        None
+    }
+
+    /// A name match, kept only when exactly one symbol of the wanted sort has the name.
+    fn guess(&self, path: &str, want: Want) -> (Target, Confidence, bool) {
+        let name = last_segment(path);
+        let candidates: Vec<SymbolId> = self
+            .symbol_ids_named(name)
+            .iter()
+            .filter(|id| match want {
+                Want::Type => self.syms[*id].kind.is_type(),
+                Want::Callable => self.syms[*id].kind.is_callable(),
+                Want::Any => true,
+            })
+            .copied()
+            .collect();
+        if candidates.len() == 1 {
+            (Target::Symbol(candidates[0]), Confidence::Guess, true)
+        } else {
+            (Target::Nothing, Confidence::Unresolved, true)
+        }
+    }
+
+    // ---------------------------------------------------------------- Rust
+
+    fn resolve_rust(&self, r: &RefQuery) -> (Target, Confidence, bool) {
+        let module = self.module_of(r.file, r.enclosing);
+        let want = match r.kind {
+            RefKind::Calls => Want::Callable,
+            RefKind::Imports | RefKind::Expands | RefKind::Accesses => Want::Any,
+            _ => Want::Type,
+        };
+        if r.kind == RefKind::Imports {
+            if r.glob {
+                return match self.rust_path(r.name, r.file, &module, 0) {
+                    Some(PathHit::Symbol(id)) => (Target::Symbol(id), Confidence::Exact, true),
+                    Some(PathHit::External(q)) => (Target::External(q), Confidence::External, true),
+                    _ => (Target::Nothing, Confidence::Exact, true),
+                };
+            }
+            return self.hit_to_target(self.rust_absolute_import(r.name, &module), r.name, want);
+        }
+        if r.kind == RefKind::Calls && !r.name.contains("::") {
+            match r.receiver {
+                Receiver::Type(t) => {
+                    return match self.rust_path(t, r.file, &module, 0) {
+                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.rust_member(id, r.name) {
+                            Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                            None => self.guess(r.name, Want::Callable),
+                        },
+                        Some(PathHit::External(q)) => (Target::External(format!("{q}::{}", r.name)), Confidence::External, true),
+                        _ => self.guess(r.name, Want::Callable),
+                    };
+                }
+                Receiver::Unknown => return self.guess(r.name, Want::Callable),
+                // A free function (`f()`, `Ok(x)`): resolved as a path below.
+                Receiver::Implicit => {}
+            }
+        }
+        let hit = self.rust_path(r.name, r.file, &module, 0);
+        // `Type::method` where the method comes from a trait the type implements.
+        if hit.is_none() {
+            if let Some((owner, member)) = r.name.rsplit_once("::") {
+                if let Some(PathHit::Symbol(t)) = self.rust_path(owner, r.file, &module, 0) {
+                    if self.syms[&t].kind.is_type() {
+                        if let Some(m) = self.rust_member(t, member) {
+                            return (Target::Symbol(m), Confidence::Exact, true);
+                        }
+                    }
+                }
+            }
+        }
+        self.hit_to_target(hit, r.name, want)
+    }
+
+    fn hit_to_target(&self, hit: Option<PathHit>, name: &str, want: Want) -> (Target, Confidence, bool) {
+        match hit {
+            Some(PathHit::Symbol(id)) => (Target::Symbol(id), Confidence::Exact, true),
+            Some(PathHit::External(q)) => (Target::External(q), Confidence::External, true),
+            Some(PathHit::Module) | Some(PathHit::ModulePath(_)) => (Target::Nothing, Confidence::Exact, true),
+            None => self.guess(name, want),
+        }
+    }
+
+    /// A method of a Rust type: its own impls first, then the traits it implements.
+    fn rust_member(&self, t: SymbolId, name: &str) -> Option<SymbolId> {
+        self.member(t, name, Want::Callable, 0)
+    }
+
+    /// A `use` path is relative to the crate root in Rust 2015 and to the module (or an
+    /// extern crate) in 2018+; try the module first, then the crate root.
+    fn rust_absolute_import(&self, path: &str, module: &str) -> Option<PathHit> {
+        let file = self.any_file_of_module(module);
+        self.rust_path(path, file, module, 0)
+    }
+
+    fn any_file_of_module(&self, module: &str) -> FileId {
+        let root = module.split("::").next().unwrap_or("");
+        self.files.iter().find(|(_, f)| f.module == module || f.module == root).map(|(id, _)| *id).unwrap_or(-1)
+    }
+
+    /// Resolves a Rust path in a module. `depth` bounds re-export chains.
+    fn rust_path(&self, path: &str, file: FileId, module: &str, depth: usize) -> Option<PathHit> {
+        if depth > MAX_HOPS {
+            return None;
+        }
+        let mut segments = path.split("::").filter(|s| !s.is_empty());
+        let first = segments.next()?;
+        let rest: Vec<&str> = segments.collect();
+        let crate_root = module.split("::").next().unwrap_or("").to_string();
+        let mut current: PathHit = match first {
+            "crate" => PathHit::ModulePath(crate_root),
+            "self" => PathHit::ModulePath(module.to_string()),
+            "super" => PathHit::ModulePath(parent_module(module)),
+            _ => self.rust_first_segment(first, file, module, depth)?,
+        };
+        for seg in rest {
+            current = match current {
+                PathHit::ModulePath(m) => {
+                    if seg == "super" {
+                        PathHit::ModulePath(parent_module(&m))
+                    } else {
+                        self.rust_in_module(&m, seg, depth)?
+                    }
+                }
+                PathHit::Symbol(id) => {
+                    let sym = &self.syms[&id];
+                    if sym.kind == SymbolKind::Module {
+                        let m = sym.qname.clone();
+                        self.rust_in_module(&m, seg, depth)?
+                    } else {
+                        match self.member(id, seg, Want::Any, 0) {
+                            Some(m) => PathHit::Symbol(m),
+                            None => return None,
+                        }
+                    }
+                }
+                PathHit::External(q) => PathHit::External(format!("{q}::{seg}")),
+                PathHit::Module => return None,
+            };
+        }
+        Some(match current {
+            PathHit::ModulePath(m) => match self.lookup(&m, Want::Any) {
+                Some(id) => PathHit::Symbol(id),
+                None => PathHit::Module,
+            },
+            other => other,
+        })
+    }
+
+    /// The first segment of a relative path: an item of the module, a name a `use` brings
+    /// in, a glob import, a crate of the workspace, the prelude, or an external crate.
+    fn rust_first_segment(&self, first: &str, file: FileId, module: &str, depth: usize) -> Option<PathHit> {
+        if let Some(hit) = self.rust_in_module(module, first, depth) {
+            return Some(hit);
+        }
+        if self.modules.contains_key(first) {
+            return Some(PathHit::ModulePath(first.to_string()));
+        }
+        if let Some(q) = lang::spec(Language::Rust).implicit(first) {
+            return Some(PathHit::External(q.to_string()));
+        }
+        let _ = file;
+        if first.starts_with(char::is_lowercase) || matches!(first, "std" | "core" | "alloc") {
+            // An external crate (`serde`, `std`), or a local module of the same name.
+            return Some(PathHit::External(first.to_string()));
+        }
+        None
+    }
+
+    /// A name inside a module: its items, child modules, then its `use` declarations
+    /// (named, then globs), which is also how re-exports are followed.
+    fn rust_in_module(&self, module: &str, name: &str, depth: usize) -> Option<PathHit> {
+        let qname = format!("{}::{name}", module);
+        let qname = qname.trim_start_matches("::");
+        if let Some(id) = self.lookup(qname, Want::Any) {
+            return Some(PathHit::Symbol(id));
+        }
+        if self.modules.contains_key(qname) {
+            return Some(PathHit::ModulePath(qname.to_string()));
+        }
+        let imports = self.module_imports.get(module)?;
+        for (file, idx) in imports {
+            let import = &self.imports[file][*idx];
+            if !import.glob && import.visible_name() == name {
+                if let Some(hit) = self.rust_path(&import.path, *file, module, depth + 1) {
+                    return Some(hit);
+                }
+            }
+        }
+        for (file, idx) in imports {
+            let import = &self.imports[file][*idx];
+            if import.glob {
+                let inner = format!("{}::{name}", import.path);
+                if let Some(hit) = self.rust_path(&inner, *file, module, depth + 1) {
+                    if !matches!(hit, PathHit::External(_)) || !import.path.starts_with(char::is_lowercase) || depth == 0 {
+                        if let PathHit::External(_) = hit {
+                            continue;
+                        }
+                        return Some(hit);
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Want {
+    Type,
+    Callable,
+    Any,
+}
+
+#[derive(Clone, Debug)]
+enum PathHit {
+    Symbol(SymbolId),
+    /// A module path known to exist (a file module or crate root without a `mod` symbol).
+    ModulePath(String),
+    /// Resolved to a module, as a final answer.
+    Module,
+    External(String),
+}
+
+fn conf_of(t: &Target) -> Confidence {
+    match t {
+        Target::Symbol(_) => Confidence::Exact,
+        Target::External(_) => Confidence::External,
+        Target::Nothing => Confidence::Unresolved,
+    }
+}
+
+fn join_java(package: &str, name: &str) -> String {
+    if package.is_empty() {
+        name.to_string()
+    } else {
+        format!("{package}.{name}")
+    }
+}
+
+fn parent_module(module: &str) -> String {
+    module.rsplit_once("::").map(|(p, _)| p.to_string()).unwrap_or_default()
+}
+
+fn module_prefix(module: &str) -> &str {
+    module
+}
+
+fn remove_from(map: &mut HashMap<String, Vec<SymbolId>>, key: &str, id: SymbolId) {
+    if let Some(list) = map.get_mut(key) {
+        list.retain(|x| *x != id);
+        if list.is_empty() {
+            map.remove(key);
+        }
+    }
+}
+
+/// Names whose resolution may change when symbols with these names appear or disappear.
+pub fn affected_names<'a>(names: impl Iterator<Item = &'a str>) -> HashSet<String> {
+    names.map(str::to_string).collect()
+}

@@ -1,0 +1,591 @@
+//! The SQLite store: schema, versioning, and every SQL statement in the program. Nothing
+//! else writes SQL. The index is a cache under `<repo>/.codeatlas/index.db`: an old,
+//! foreign or broken database is deleted and rebuilt, never a crash.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
+
+use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
+use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
+
+/// Bumped whenever the schema or the meaning of stored rows changes.
+pub const SCHEMA_VERSION: i64 = 1;
+pub const INDEX_DIR: &str = ".codeatlas";
+pub const INDEX_FILE: &str = "index.db";
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("sqlite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("no index at {0}; run `codeatlas index` first")]
+    Missing(PathBuf),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+const SCHEMA: &str = "
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    language TEXT NOT NULL,
+    module TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    loc INTEGER NOT NULL,
+    parse_errors INTEGER NOT NULL
+);
+CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+CREATE TABLE symbols(
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id),
+    parent_id INTEGER,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    qname TEXT NOT NULL,
+    visibility TEXT NOT NULL,
+    modifiers TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    doc TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    impl_type TEXT,
+    impl_trait TEXT
+);
+CREATE INDEX symbols_file ON symbols(file_id);
+CREATE INDEX symbols_qname ON symbols(qname);
+CREATE INDEX symbols_name ON symbols(name COLLATE NOCASE);
+CREATE INDEX symbols_parent ON symbols(parent_id);
+CREATE TABLE externals(id INTEGER PRIMARY KEY, qname TEXT NOT NULL UNIQUE);
+CREATE TABLE refs(
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id),
+    enclosing_id INTEGER,
+    source_id INTEGER,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    simple TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    receiver TEXT,
+    subject TEXT,
+    alias TEXT,
+    flags INTEGER NOT NULL,
+    target_id INTEGER,
+    external_id INTEGER,
+    confidence TEXT NOT NULL
+);
+CREATE INDEX refs_file ON refs(file_id);
+CREATE INDEX refs_target ON refs(target_id);
+CREATE INDEX refs_external ON refs(external_id);
+CREATE INDEX refs_simple ON refs(simple);
+CREATE INDEX refs_source ON refs(source_id);
+CREATE VIRTUAL TABLE symbols_fts USING fts5(words, doc, tokenize = 'unicode61');
+CREATE VIEW edges AS
+    SELECT source_id, target_id, external_id, kind, confidence, COUNT(*) AS weight
+    FROM refs
+    WHERE target_id IS NOT NULL OR external_id IS NOT NULL
+    GROUP BY source_id, target_id, external_id, kind, confidence;
+";
+
+pub const FLAG_GLOB: i64 = 1;
+pub const FLAG_STATIC: i64 = 2;
+pub const FLAG_REEXPORT: i64 = 4;
+
+pub struct Store {
+    conn: Connection,
+    root: PathBuf,
+}
+
+/// What the store remembers of a file, to tell whether it changed.
+#[derive(Clone, Debug)]
+pub struct FileState {
+    pub id: FileId,
+    pub size: i64,
+    pub mtime_ns: i64,
+    pub hash: String,
+}
+
+/// A stored reference, as the resolver needs it to resolve it again.
+#[derive(Clone, Debug)]
+pub struct StoredRef {
+    pub id: i64,
+    pub file: FileId,
+    pub enclosing: Option<SymbolId>,
+    pub kind: RefKind,
+    pub name: String,
+    pub receiver: Receiver,
+    pub subject: Option<String>,
+    pub flags: i64,
+}
+
+pub fn index_path(root: &Path) -> PathBuf {
+    root.join(INDEX_DIR).join(INDEX_FILE)
+}
+
+fn encode_receiver(r: &Receiver) -> Option<&str> {
+    match r {
+        Receiver::Implicit => None,
+        Receiver::Unknown => Some("?"),
+        Receiver::Type(t) => Some(t.as_str()),
+    }
+}
+
+fn decode_receiver(r: Option<String>) -> Receiver {
+    match r {
+        None => Receiver::Implicit,
+        Some(s) if s == "?" => Receiver::Unknown,
+        Some(s) => Receiver::Type(s),
+    }
+}
+
+impl Store {
+    /// Opens the index for writing, creating it, or rebuilding it when it is of another
+    /// version, not a database, or unreadable.
+    pub fn open(root: &Path) -> Result<Store> {
+        let dir = root.join(INDEX_DIR);
+        std::fs::create_dir_all(&dir).map_err(|source| Error::Io { path: dir.clone(), source })?;
+        let ignore = dir.join(".gitignore");
+        if !ignore.exists() {
+            std::fs::write(&ignore, "*\n").map_err(|source| Error::Io { path: ignore.clone(), source })?;
+        }
+        let path = dir.join(INDEX_FILE);
+        match Self::open_existing(&path) {
+            Ok(Some(conn)) => return Ok(Store { conn, root: root.to_path_buf() }),
+            Ok(None) => tracing::info!("creating a new index at {}", path.display()),
+            Err(e) => tracing::warn!("rebuilding the index at {}: {e}", path.display()),
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            let p = PathBuf::from(format!("{}{suffix}", path.display()));
+            if p.exists() {
+                std::fs::remove_file(&p).map_err(|source| Error::Io { path: p.clone(), source })?;
+            }
+        }
+        let conn = Connection::open(&path)?;
+        Self::configure(&conn)?;
+        conn.execute_batch(SCHEMA)?;
+        conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        Ok(Store { conn, root: root.to_path_buf() })
+    }
+
+    /// The existing database if it is ours and of this version; None if there is none.
+    fn open_existing(path: &Path) -> std::result::Result<Option<Connection>, String> {
+        if !path.exists() {
+            return Ok(None);
+        }
+        let conn = Connection::open(path).map_err(|e| e.to_string())?;
+        Self::configure(&conn).map_err(|e| e.to_string())?;
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(|e| e.to_string())?;
+        if version != SCHEMA_VERSION {
+            return Err(format!("schema version {version}, expected {SCHEMA_VERSION}"));
+        }
+        let stored: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
+            .optional()
+            .map_err(|e| e.to_string())?;
+        if stored.as_deref() != Some(SCHEMA_VERSION.to_string().as_str()) {
+            return Err("missing or foreign meta table".into());
+        }
+        Ok(Some(conn))
+    }
+
+    fn configure(conn: &Connection) -> rusqlite::Result<()> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "OFF")?;
+        conn.pragma_update(None, "cache_size", -64_000)?;
+        conn.pragma_update(None, "temp_store", "MEMORY")?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        Ok(())
+    }
+
+    /// Opens an existing index read-only (for queries).
+    pub fn open_read(root: &Path) -> Result<Store> {
+        let path = index_path(root);
+        if !path.exists() {
+            return Err(Error::Missing(path));
+        }
+        let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        Ok(Store { conn, root: root.to_path_buf() })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    pub fn file_states(&self) -> Result<HashMap<String, FileState>> {
+        let mut stmt = self.conn.prepare("SELECT id, path, size, mtime_ns, hash FROM files")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get::<_, String>(1)?, FileState { id: r.get(0)?, size: r.get(2)?, mtime_ns: r.get(3)?, hash: r.get(4)? }))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    pub fn next_ids(&self) -> Result<(i64, i64)> {
+        let sym: i64 = self.conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM symbols", [], |r| r.get(0))?;
+        let file: i64 = self.conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM files", [], |r| r.get(0))?;
+        Ok((sym, file))
+    }
+
+    /// Fills a resolver world with every file, symbol, import and supertype edge.
+    pub fn load_world(&self, world: &mut World) -> Result<()> {
+        let mut stmt = self.conn.prepare("SELECT id, language, module FROM files")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let lang: String = r.get(1)?;
+            let Some(language) = crate::model::Language::parse(&lang) else { continue };
+            world.add_file(r.get(0)?, FileCtx { language, module: r.get(2)? });
+        }
+        // Parents before children, so that child lists are complete.
+        let mut stmt = self.conn.prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type FROM symbols ORDER BY id")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let kind: String = r.get(3)?;
+            let Some(kind) = SymbolKind::parse(&kind) else { continue };
+            world.add_symbol(
+                r.get(0)?,
+                Sym { file: r.get(1)?, parent: r.get(2)?, kind, name: r.get(4)?, qname: r.get(5)?, impl_type: r.get(6)? },
+            );
+        }
+        let mut stmt = self.conn.prepare("SELECT file_id, enclosing_id, name, alias, flags FROM refs WHERE kind = 'imports' ORDER BY id")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let flags: i64 = r.get(4)?;
+            world.add_import(Import {
+                file: r.get(0)?,
+                enclosing: r.get(1)?,
+                path: r.get(2)?,
+                alias: r.get(3)?,
+                glob: flags & FLAG_GLOB != 0,
+                is_static: flags & FLAG_STATIC != 0,
+            });
+        }
+        let mut supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+        let mut stmt = self.conn.prepare(
+            "SELECT source_id, target_id FROM refs WHERE kind IN ('extends', 'implements') AND source_id IS NOT NULL AND target_id IS NOT NULL ORDER BY id",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            supers.entry(r.get(0)?).or_default().push(r.get(1)?);
+        }
+        for (id, list) in supers {
+            world.set_supertypes(id, list);
+        }
+        Ok(())
+    }
+
+    /// The whole index as sorted text, independent of row ids: two indexes of the same
+    /// tree dump the same, however they were built.
+    pub fn dump(&self) -> Result<String> {
+        let mut lines: Vec<String> = Vec::new();
+        let mut stmt = self.conn.prepare("SELECT path, language, module, loc, parse_errors FROM files")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(format!("file {} {} module={} loc={} errors={}", r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get::<_, i64>(4)?))
+        })?;
+        for row in rows {
+            lines.push(row?);
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT f.path, s.kind, s.qname, s.start_line, s.end_line, COALESCE(p.qname, '-'), s.visibility, s.signature
+             FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.id = s.parent_id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(format!(
+                "symbol {}:{}-{} {} {} parent={} vis={} sig={}",
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?,
+                r.get::<_, String>(7)?
+            ))
+        })?;
+        for row in rows {
+            lines.push(row?);
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT f.path, r.line, r.kind, r.name, COALESCE(src.qname, '-'), COALESCE(t.qname, 'ext:' || e.qname, '-'), r.confidence
+             FROM refs r JOIN files f ON f.id = r.file_id
+             LEFT JOIN symbols src ON src.id = r.source_id
+             LEFT JOIN symbols t ON t.id = r.target_id
+             LEFT JOIN externals e ON e.id = r.external_id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(format!(
+                "ref {}:{} {} {} from={} to={} ({})",
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, String>(5)?,
+                r.get::<_, String>(6)?
+            ))
+        })?;
+        for row in rows {
+            lines.push(row?);
+        }
+        lines.sort();
+        lines.push(String::new());
+        Ok(lines.join("\n"))
+    }
+
+    pub fn transaction(&mut self) -> Result<Writer<'_>> {
+        Ok(Writer { tx: self.conn.transaction()?, externals: HashMap::new() })
+    }
+
+    pub fn set_skipped(&mut self, skipped: &[(String, String)]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM skipped", [])?;
+        {
+            let mut stmt = tx.prepare("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?1, ?2)")?;
+            for (path, reason) in skipped {
+                stmt.execute(params![path, reason])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+/// One write transaction. Nothing is visible to readers until `commit`.
+pub struct Writer<'c> {
+    tx: Transaction<'c>,
+    externals: HashMap<String, i64>,
+}
+
+/// A row of the symbols table to insert.
+pub struct NewSymbol<'a> {
+    pub id: SymbolId,
+    pub file: FileId,
+    pub parent: Option<SymbolId>,
+    pub qname: &'a str,
+    pub symbol: &'a crate::model::Symbol,
+}
+
+/// A row of the refs table to insert.
+pub struct NewRef<'a> {
+    pub file: FileId,
+    pub enclosing: Option<SymbolId>,
+    pub reference: &'a crate::model::Reference,
+}
+
+/// The resolver's answer for one reference.
+pub struct Resolved {
+    pub source: Option<SymbolId>,
+    pub target: Option<SymbolId>,
+    pub external: Option<String>,
+    pub confidence: Confidence,
+}
+
+impl Writer<'_> {
+    pub fn commit(self) -> Result<()> {
+        self.tx.commit()?;
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn upsert_file(&self, id: FileId, path: &str, language: &str, module: &str, size: i64, hash: &str, mtime_ns: i64, loc: u32, parse_errors: u32) -> Result<()> {
+        self.tx.prepare_cached(
+            "INSERT OR REPLACE INTO files(id, path, language, module, size, hash, mtime_ns, loc, parse_errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![id, path, language, module, size, hash, mtime_ns, loc, parse_errors])?;
+        Ok(())
+    }
+
+    pub fn touch_file(&self, id: FileId, mtime_ns: i64) -> Result<()> {
+        self.tx.prepare_cached("UPDATE files SET mtime_ns = ?2 WHERE id = ?1")?.execute(params![id, mtime_ns])?;
+        Ok(())
+    }
+
+    /// Removes a file's symbols and references (and the file row when `forget`).
+    pub fn clear_file(&self, id: FileId, forget: bool) -> Result<()> {
+        self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?1)")?.execute([id])?;
+        self.tx.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?.execute([id])?;
+        self.tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1")?.execute([id])?;
+        if forget {
+            self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
+        }
+        Ok(())
+    }
+
+    /// The simple names a file's symbols and imports bring into scope, before it changes.
+    pub fn names_of_file(&self, id: FileId) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        let mut stmt = self.tx.prepare_cached("SELECT name FROM symbols WHERE file_id = ?1")?;
+        for name in stmt.query_map([id], |r| r.get::<_, String>(0))? {
+            out.push(name?);
+        }
+        let mut stmt = self.tx.prepare_cached("SELECT simple, alias FROM refs WHERE file_id = ?1 AND kind = 'imports'")?;
+        for row in stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))? {
+            let (simple, alias) = row?;
+            out.push(alias.unwrap_or(simple));
+        }
+        Ok(out)
+    }
+
+    pub fn insert_symbol(&self, s: &NewSymbol) -> Result<()> {
+        let sym = s.symbol;
+        let (impl_type, impl_trait) = match &sym.impl_of {
+            Some(info) => (Some(info.self_type.as_str()), info.trait_name.as_deref()),
+            None => (None, None),
+        };
+        self.tx
+            .prepare_cached(
+                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            )?
+            .execute(params![
+                s.id,
+                s.file,
+                s.parent,
+                sym.kind.as_str(),
+                sym.name,
+                s.qname,
+                sym.visibility,
+                sym.modifiers,
+                sym.signature,
+                sym.doc,
+                sym.start_line,
+                sym.end_line,
+                impl_type,
+                impl_trait
+            ])?;
+        self.tx
+            .prepare_cached("INSERT INTO symbols_fts(rowid, words, doc) VALUES (?1, ?2, ?3)")?
+            .execute(params![s.id, crate::model::name_words(&sym.name), sym.doc])?;
+        Ok(())
+    }
+
+    pub fn update_symbol_owner(&self, id: SymbolId, parent: Option<SymbolId>, qname: &str) -> Result<()> {
+        self.tx.prepare_cached("UPDATE symbols SET parent_id = ?2, qname = ?3 WHERE id = ?1")?.execute(params![id, parent, qname])?;
+        Ok(())
+    }
+
+    fn external_id(&mut self, qname: &str) -> Result<i64> {
+        if let Some(id) = self.externals.get(qname) {
+            return Ok(*id);
+        }
+        self.tx.prepare_cached("INSERT OR IGNORE INTO externals(qname) VALUES (?1)")?.execute([qname])?;
+        let id: i64 = self.tx.prepare_cached("SELECT id FROM externals WHERE qname = ?1")?.query_row([qname], |r| r.get(0))?;
+        self.externals.insert(qname.to_string(), id);
+        Ok(id)
+    }
+
+    pub fn insert_ref(&mut self, r: &NewRef, res: &Resolved) -> Result<()> {
+        let reference = r.reference;
+        let external = match &res.external {
+            Some(q) => Some(self.external_id(q)?),
+            None => None,
+        };
+        let flags = (reference.glob as i64) * FLAG_GLOB + (reference.is_static as i64) * FLAG_STATIC + (reference.reexport as i64) * FLAG_REEXPORT;
+        self.tx
+            .prepare_cached(
+                "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            )?
+            .execute(params![
+                r.file,
+                r.enclosing,
+                res.source,
+                reference.kind.as_str(),
+                reference.name,
+                reference.simple_name(),
+                reference.line,
+                encode_receiver(&reference.receiver),
+                reference.subject,
+                reference.alias,
+                flags,
+                res.target,
+                external,
+                res.confidence.as_str()
+            ])?;
+        Ok(())
+    }
+
+    pub fn update_ref(&mut self, id: i64, res: &Resolved) -> Result<()> {
+        let external = match &res.external {
+            Some(q) => Some(self.external_id(q)?),
+            None => None,
+        };
+        self.tx
+            .prepare_cached("UPDATE refs SET source_id = ?2, target_id = ?3, external_id = ?4, confidence = ?5 WHERE id = ?1")?
+            .execute(params![id, res.source, res.target, external, res.confidence.as_str()])?;
+        Ok(())
+    }
+
+    pub fn delete_ref(&self, id: i64) -> Result<()> {
+        self.tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([id])?;
+        Ok(())
+    }
+
+    /// References in files other than `exclude` that may resolve differently now: those
+    /// whose last name segment or receiver type is one of `names`, or whose target is gone.
+    pub fn refs_to_recheck(&self, names: &std::collections::HashSet<String>) -> Result<Vec<StoredRef>> {
+        self.tx.execute_batch("CREATE TEMP TABLE IF NOT EXISTS recheck_names(name TEXT PRIMARY KEY); DELETE FROM recheck_names;")?;
+        {
+            let mut stmt = self.tx.prepare_cached("INSERT OR IGNORE INTO recheck_names(name) VALUES (?1)")?;
+            for n in names {
+                stmt.execute([n])?;
+            }
+        }
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags FROM refs
+             WHERE simple IN (SELECT name FROM recheck_names)
+                OR alias IN (SELECT name FROM recheck_names)
+                OR (target_id IS NOT NULL AND target_id NOT IN (SELECT id FROM symbols))
+                OR (source_id IS NOT NULL AND source_id NOT IN (SELECT id FROM symbols))
+             UNION
+             SELECT r.id, r.file_id, r.enclosing_id, r.kind, r.name, r.receiver, r.subject, r.flags FROM refs r
+             JOIN recheck_names n ON r.receiver = n.name OR r.receiver LIKE '%.' || n.name OR r.receiver LIKE '%::' || n.name
+                 OR r.name LIKE n.name || '.%' OR r.name LIKE n.name || '::%' OR r.subject = n.name",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            let kind: String = r.get(3)?;
+            Ok(StoredRef {
+                id: r.get(0)?,
+                file: r.get(1)?,
+                enclosing: r.get(2)?,
+                kind: RefKind::parse(&kind).unwrap_or(RefKind::UsesType),
+                name: r.get(4)?,
+                receiver: decode_receiver(r.get(5)?),
+                subject: r.get(6)?,
+                flags: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Impl members whose impl type is written with one of the names last given to
+    /// `refs_to_recheck`.
+    pub fn impl_members_to_recheck(&self) -> Result<Vec<SymbolId>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT s.id FROM symbols s JOIN recheck_names n
+             ON s.impl_type = n.name OR s.impl_type LIKE '%::' || n.name",
+        )?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    pub fn gc_externals(&self) -> Result<()> {
+        self.tx.execute("DELETE FROM externals WHERE id NOT IN (SELECT external_id FROM refs WHERE external_id IS NOT NULL)", [])?;
+        Ok(())
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.tx.prepare_cached("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)")?.execute(params![key, value])?;
+        Ok(())
+    }
+}
