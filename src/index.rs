@@ -29,7 +29,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_file_size: DEFAULT_MAX_FILE_SIZE, threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) }
+        Options {
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+        }
     }
 }
 
@@ -97,16 +102,23 @@ pub fn walk(root: &Path, opts: &Options) -> Walk {
             continue;
         }
         let abs = entry.path().to_path_buf();
-        let Ok(rel) = abs.strip_prefix(root) else { continue };
+        let Ok(rel) = abs.strip_prefix(root) else {
+            continue;
+        };
         let rel = rel.to_string_lossy().replace('\\', "/");
         if entry.file_name() == "Cargo.toml" {
             if let Some(name) = crate_name(&abs) {
-                let dir = rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
+                let dir = rel
+                    .rsplit_once('/')
+                    .map(|(d, _)| d.to_string())
+                    .unwrap_or_default();
                 crates.insert(dir, name);
             }
             continue;
         }
-        let Some(spec) = lang::for_path(&rel) else { continue };
+        let Some(spec) = lang::for_path(&rel) else {
+            continue;
+        };
         let meta = match entry.metadata() {
             Ok(m) => m,
             Err(e) => {
@@ -115,20 +127,45 @@ pub fn walk(root: &Path, opts: &Options) -> Walk {
             }
         };
         if meta.len() > opts.max_file_size {
-            skipped.push((rel, format!("too large: {} bytes (limit {})", meta.len(), opts.max_file_size)));
+            skipped.push((
+                rel,
+                format!(
+                    "too large: {} bytes (limit {})",
+                    meta.len(),
+                    opts.max_file_size
+                ),
+            ));
             continue;
         }
-        let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64).unwrap_or(0);
-        files.push(Candidate { path: rel, abs, size: meta.len(), mtime_ns, spec });
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos() as i64)
+            .unwrap_or(0);
+        files.push(Candidate {
+            path: rel,
+            abs,
+            size: meta.len(),
+            mtime_ns,
+            spec,
+        });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Walk { files, skipped, crates }
+    Walk {
+        files,
+        skipped,
+        crates,
+    }
 }
 
 fn crate_name(manifest: &Path) -> Option<String> {
     let text = std::fs::read_to_string(manifest).ok()?;
     let value: toml::Table = text.parse().ok()?;
-    let lib_name = value.get("lib").and_then(|l| l.get("name")).and_then(|n| n.as_str());
+    let lib_name = value
+        .get("lib")
+        .and_then(|l| l.get("name"))
+        .and_then(|n| n.as_str());
     let package = value.get("package")?.get("name")?.as_str()?;
     Some(lib_name.unwrap_or(package).replace('-', "_"))
 }
@@ -152,7 +189,9 @@ pub fn rust_module(path: &str, crates: &HashMap<String, String>) -> String {
     let inner = inner.strip_prefix("src/").unwrap_or(inner);
     let inner = inner.trim_end_matches(".rs");
     let mut segments: Vec<&str> = inner.split('/').filter(|s| !s.is_empty()).collect();
-    if matches!(segments.last(), Some(&"mod")) || (segments.len() == 1 && matches!(segments[0], "lib" | "main")) {
+    if matches!(segments.last(), Some(&"mod"))
+        || (segments.len() == 1 && matches!(segments[0], "lib" | "main"))
+    {
         segments.pop();
     }
     let mut module = krate;
@@ -164,9 +203,15 @@ pub fn rust_module(path: &str, crates: &HashMap<String, String>) -> String {
 }
 
 /// Indexes the repository at `root` into `<root>/.codeatlas/index.db`, incrementally.
-pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
+pub fn index(
+    root: &Path,
+    opts: &Options,
+    progress: &dyn Fn(usize, usize),
+) -> anyhow::Result<Summary> {
     let started = Instant::now();
-    let root = root.canonicalize().with_context(|| format!("cannot open repository {}", root.display()))?;
+    let root = root
+        .canonicalize()
+        .with_context(|| format!("cannot open repository {}", root.display()))?;
     let mut store = Store::open(&root)?;
     let walked = walk(&root, opts);
     let states = store.file_states()?;
@@ -206,7 +251,11 @@ pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> an
             _ => to_parse.push((c, hash, old.map(|o| o.id))),
         }
     }
-    let removed: Vec<i64> = states.iter().filter(|(p, _)| !seen.contains(*p)).map(|(_, s)| s.id).collect();
+    let removed: Vec<i64> = states
+        .iter()
+        .filter(|(p, _)| !seen.contains(*p))
+        .map(|(_, s)| s.id)
+        .collect();
     // Files that are now skipped (too large, binary) are removed from the index too.
     let removed: Vec<i64> = removed;
 
@@ -252,7 +301,9 @@ pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> an
                 .stack_size(16 * 1024 * 1024)
                 .spawn_scoped(scope, move || loop {
                     let i = cursor.fetch_add(1, Ordering::Relaxed);
-                    let Some((c, _, _)) = to_parse.get(i) else { break };
+                    let Some((c, _, _)) = to_parse.get(i) else {
+                        break;
+                    };
                     let result = read_and_extract(c, crates);
                     if tx.send((i, result)).is_err() {
                         break;
@@ -261,50 +312,103 @@ pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> an
                 .expect("spawning a parser thread");
         }
         drop(tx);
+        // Results are written in path order whatever order they arrive in, so that symbol
+        // ids (and with them every tie-break) do not depend on thread timing.
         let mut done = 0;
+        let mut next_to_write = 0;
+        let mut waiting: HashMap<usize, anyhow::Result<FileExtract>> = HashMap::new();
+        let mut ready = Vec::new();
         for (i, result) in rx {
             done += 1;
             progress(done, total);
-            let (c, hash, old) = &to_parse[i];
-            let extract = match result {
-                Ok(e) => e,
-                Err(e) => {
-                    skipped.push((c.path.clone(), format!("{e:#}")));
-                    continue;
-                }
-            };
-            let file_id = old.unwrap_or_else(|| {
-                next_file += 1;
-                next_file - 1
-            });
-            parse_errors += extract.parse_errors as u64;
-            writer.upsert_file(file_id, &c.path, c.spec.language.as_str(), &extract.module, c.size as i64, hash, c.mtime_ns, extract.loc, extract.parse_errors)?;
-            world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone() });
-            let mut ids = Vec::with_capacity(extract.symbols.len());
-            for s in &extract.symbols {
-                let id = next_symbol;
-                next_symbol += 1;
-                let parent = s.parent.map(|p| ids[p]);
-                ids.push(id);
-                writer.insert_symbol(&NewSymbol { id, file: file_id, parent, qname: &s.qname, symbol: s })?;
-                world.add_symbol(
-                    id,
-                    Sym { file: file_id, parent, kind: s.kind, name: s.name.clone(), qname: s.qname.clone(), impl_type: s.impl_of.as_ref().map(|i| i.self_type.clone()) },
-                );
-                affected.insert(s.name.clone());
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&next_to_write) {
+                ready.push((next_to_write, result));
+                next_to_write += 1;
             }
-            for r in extract.references.iter().filter(|r| r.kind == RefKind::Imports) {
-                affected.insert(r.alias.clone().unwrap_or_else(|| r.simple_name().to_string()));
-                world.add_import(Import {
+            for (i, result) in ready.drain(..) {
+                let (c, hash, old) = &to_parse[i];
+                let extract = match result {
+                    Ok(e) => e,
+                    Err(e) => {
+                        skipped.push((c.path.clone(), format!("{e:#}")));
+                        continue;
+                    }
+                };
+                let file_id = old.unwrap_or_else(|| {
+                    next_file += 1;
+                    next_file - 1
+                });
+                parse_errors += extract.parse_errors as u64;
+                writer.upsert_file(
+                    file_id,
+                    &c.path,
+                    c.spec.language.as_str(),
+                    &extract.module,
+                    c.size as i64,
+                    hash,
+                    c.mtime_ns,
+                    extract.loc,
+                    extract.parse_errors,
+                )?;
+                world.add_file(
+                    file_id,
+                    FileCtx {
+                        language: c.spec.language,
+                        module: extract.module.clone(),
+                    },
+                );
+                let mut ids = Vec::with_capacity(extract.symbols.len());
+                for s in &extract.symbols {
+                    let id = next_symbol;
+                    next_symbol += 1;
+                    let parent = s.parent.map(|p| ids[p]);
+                    ids.push(id);
+                    writer.insert_symbol(&NewSymbol {
+                        id,
+                        file: file_id,
+                        parent,
+                        qname: &s.qname,
+                        symbol: s,
+                    })?;
+                    world.add_symbol(
+                        id,
+                        Sym {
+                            file: file_id,
+                            parent,
+                            kind: s.kind,
+                            name: s.name.clone(),
+                            qname: s.qname.clone(),
+                            impl_type: s.impl_of.as_ref().map(|i| i.self_type.clone()),
+                        },
+                    );
+                    affected.insert(s.name.clone());
+                }
+                for r in extract
+                    .references
+                    .iter()
+                    .filter(|r| r.kind == RefKind::Imports)
+                {
+                    affected.insert(
+                        r.alias
+                            .clone()
+                            .unwrap_or_else(|| r.simple_name().to_string()),
+                    );
+                    world.add_import(Import {
+                        file: file_id,
+                        enclosing: r.enclosing.map(|e| ids[e]),
+                        path: r.name.clone(),
+                        alias: r.alias.clone(),
+                        glob: r.glob,
+                        is_static: r.is_static,
+                    });
+                }
+                pending.push(PendingFile {
                     file: file_id,
-                    enclosing: r.enclosing.map(|e| ids[e]),
-                    path: r.name.clone(),
-                    alias: r.alias.clone(),
-                    glob: r.glob,
-                    is_static: r.is_static,
+                    symbol_ids: ids,
+                    extract,
                 });
             }
-            pending.push(PendingFile { file: file_id, symbol_ids: ids, extract });
         }
         Ok(())
     })?;
@@ -313,7 +417,10 @@ pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> an
     let mut rechecked = 0;
     let old_refs = if incremental {
         // Member names of the supertypes of changed types: inherited lookups may change.
-        let changed_types: Vec<SymbolId> = pending.iter().flat_map(|p| p.symbol_ids.iter().copied()).collect();
+        let changed_types: Vec<SymbolId> = pending
+            .iter()
+            .flat_map(|p| p.symbol_ids.iter().copied())
+            .collect();
         for id in changed_types {
             for s in world.supertypes.get(&id).cloned().unwrap_or_default() {
                 for c in world.children_of(s) {
@@ -327,7 +434,14 @@ pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> an
     };
     let mut impl_members: Vec<SymbolId> = pending
         .iter()
-        .flat_map(|p| p.extract.symbols.iter().zip(&p.symbol_ids).filter(|(s, _)| s.impl_of.is_some()).map(|(_, id)| *id))
+        .flat_map(|p| {
+            p.extract
+                .symbols
+                .iter()
+                .zip(&p.symbol_ids)
+                .filter(|(s, _)| s.impl_of.is_some())
+                .map(|(_, id)| *id)
+        })
         .collect();
     if incremental {
         impl_members.extend(writer.impl_members_to_recheck()?);
@@ -342,21 +456,41 @@ pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> an
 
     // Supertypes first: member lookups through inheritance depend on them.
     let changed_files: HashSet<i64> = pending.iter().map(|p| p.file).collect();
-    let old_refs: Vec<_> = old_refs.into_iter().filter(|r| !changed_files.contains(&r.file)).collect();
+    let old_refs: Vec<_> = old_refs
+        .into_iter()
+        .filter(|r| !changed_files.contains(&r.file))
+        .collect();
     for pass in [Pass::Supertypes, Pass::Rest] {
         let mut supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
         for p in &pending {
             for r in &p.extract.references {
                 if pass.includes(r.kind) {
                     let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
-                    let res = resolve_one(&world, p.file, enclosing, r.kind, &r.name, &r.receiver, r.subject.as_deref(), r.is_static, r.glob);
+                    let res = resolve_one(
+                        &world,
+                        p.file,
+                        enclosing,
+                        r.kind,
+                        &r.name,
+                        &r.receiver,
+                        r.subject.as_deref(),
+                        r.is_static,
+                        r.glob,
+                    );
                     let Some(res) = res else { continue };
                     if pass == Pass::Supertypes {
                         if let (Some(s), Some(t)) = (res.source, res.target) {
                             supers.entry(s).or_default().push(t);
                         }
                     }
-                    writer.insert_ref(&NewRef { file: p.file, enclosing, reference: r }, &res)?;
+                    writer.insert_ref(
+                        &NewRef {
+                            file: p.file,
+                            enclosing,
+                            reference: r,
+                        },
+                        &res,
+                    )?;
                 }
             }
         }
@@ -412,7 +546,9 @@ pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> an
     store.set_skipped(&skipped)?;
 
     let conn = store.conn();
-    let count = |sql: &str| -> anyhow::Result<u64> { Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
+    let count = |sql: &str| -> anyhow::Result<u64> {
+        Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
+    };
     Ok(Summary {
         files: count("SELECT COUNT(*) FROM files")? as usize,
         parsed: pending.len(),
@@ -459,7 +595,16 @@ fn resolve_one(
     is_static: bool,
     glob: bool,
 ) -> Option<Resolved> {
-    let res = world.resolve(&RefQuery { file, enclosing, kind, name, receiver, subject, is_static, glob });
+    let res = world.resolve(&RefQuery {
+        file,
+        enclosing,
+        kind,
+        name,
+        receiver,
+        subject,
+        is_static,
+        glob,
+    });
     if !res.keep {
         return None;
     }
@@ -468,10 +613,18 @@ fn resolve_one(
         Target::External(q) => (None, Some(q)),
         Target::Nothing => (None, None),
     };
-    Some(Resolved { source: res.source, target, external, confidence: res.confidence })
+    Some(Resolved {
+        source: res.source,
+        target,
+        external,
+        confidence: res.confidence,
+    })
 }
 
-fn read_and_extract(c: &Candidate, crates: &HashMap<String, String>) -> anyhow::Result<FileExtract> {
+fn read_and_extract(
+    c: &Candidate,
+    crates: &HashMap<String, String>,
+) -> anyhow::Result<FileExtract> {
     let bytes = std::fs::read(&c.abs).with_context(|| "unreadable")?;
     let source = String::from_utf8_lossy(&bytes);
     let module = match c.spec.language {
@@ -483,7 +636,10 @@ fn read_and_extract(c: &Candidate, crates: &HashMap<String, String>) -> anyhow::
 
 /// Seconds since the epoch, as text (the store keeps it for freshness reports).
 fn chrono_like_now() -> String {
-    std::time::SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs().to_string()).unwrap_or_default()
+    std::time::SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs().to_string())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -492,12 +648,28 @@ mod tests {
 
     #[test]
     fn rust_modules_follow_the_crate_layout() {
-        let crates: HashMap<String, String> =
-            [("crates/shop-core".to_string(), "shop_core".to_string()), ("".to_string(), "root".to_string())].into_iter().collect();
-        assert_eq!(rust_module("crates/shop-core/src/lib.rs", &crates), "shop_core");
-        assert_eq!(rust_module("crates/shop-core/src/pay/mod.rs", &crates), "shop_core::pay");
-        assert_eq!(rust_module("crates/shop-core/src/pay/gateway.rs", &crates), "shop_core::pay::gateway");
-        assert_eq!(rust_module("crates/shop-core/tests/it.rs", &crates), "shop_core::tests::it");
+        let crates: HashMap<String, String> = [
+            ("crates/shop-core".to_string(), "shop_core".to_string()),
+            ("".to_string(), "root".to_string()),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(
+            rust_module("crates/shop-core/src/lib.rs", &crates),
+            "shop_core"
+        );
+        assert_eq!(
+            rust_module("crates/shop-core/src/pay/mod.rs", &crates),
+            "shop_core::pay"
+        );
+        assert_eq!(
+            rust_module("crates/shop-core/src/pay/gateway.rs", &crates),
+            "shop_core::pay::gateway"
+        );
+        assert_eq!(
+            rust_module("crates/shop-core/tests/it.rs", &crates),
+            "shop_core::tests::it"
+        );
         assert_eq!(rust_module("src/main.rs", &crates), "root");
         assert_eq!(rust_module("build.rs", &crates), "root::build");
     }

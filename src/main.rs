@@ -7,7 +7,11 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "codeatlas", version, about = "A map of one code repository for AI coding agents.")]
+#[command(
+    name = "codeatlas",
+    version,
+    about = "A map of one code repository for AI coding agents."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -37,25 +41,43 @@ enum Command {
 fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("CODEATLAS_LOG").unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("CODEATLAS_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
         .init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Index { repo, max_file_size, threads, dump } => run_index(repo, max_file_size, threads, dump),
+        Command::Index {
+            repo,
+            max_file_size,
+            threads,
+            dump,
+        } => run_index(repo, max_file_size, threads, dump),
     }
 }
 
-fn run_index(repo: PathBuf, max_file_size: u64, threads: Option<usize>, dump: bool) -> anyhow::Result<()> {
-    let mut opts = codeatlas::index::Options { max_file_size, ..Default::default() };
+fn run_index(
+    repo: PathBuf,
+    max_file_size: u64,
+    threads: Option<usize>,
+    dump: bool,
+) -> anyhow::Result<()> {
+    let mut opts = codeatlas::index::Options {
+        max_file_size,
+        ..Default::default()
+    };
     if let Some(t) = threads {
         opts.threads = t;
     }
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} parsing {pos}/{len} files [{bar:30}] {per_sec} eta {eta}")
-                .expect("static template")
-                .progress_chars("=> "),
+            indicatif::ProgressStyle::with_template(
+                "{spinner} parsing {pos}/{len} files [{bar:30}] {per_sec} eta {eta}",
+            )
+            .expect("static template")
+            .progress_chars("=> "),
         );
         Some(bar)
     } else {
@@ -75,7 +97,8 @@ fn run_index(repo: PathBuf, max_file_size: u64, threads: Option<usize>, dump: bo
             }
         }
     };
-    let summary = codeatlas::index::index(&repo, &opts, &progress).with_context(|| format!("indexing {}", repo.display()))?;
+    let summary = codeatlas::index::index(&repo, &opts, &progress)
+        .with_context(|| format!("indexing {}", repo.display()))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

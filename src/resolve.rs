@@ -38,7 +38,9 @@ pub struct Import {
 impl Import {
     /// The name the import brings into scope.
     pub fn visible_name(&self) -> &str {
-        self.alias.as_deref().unwrap_or_else(|| last_segment(&self.path))
+        self.alias
+            .as_deref()
+            .unwrap_or_else(|| last_segment(&self.path))
     }
 }
 
@@ -92,6 +94,9 @@ pub struct World {
     pub supertypes: HashMap<SymbolId, Vec<SymbolId>>,
     /// Java packages and Rust module paths that files declare.
     modules: HashMap<String, usize>,
+    /// Rust: (module, name) lookups already answered during one resolution; also breaks
+    /// cycles of glob imports (`use super::*` both ways). Cleared per reference.
+    memo: std::cell::RefCell<HashMap<(String, String), Option<PathHit>>>,
 }
 
 const MAX_HOPS: usize = 8;
@@ -113,13 +118,19 @@ impl World {
 
     pub fn add_import(&mut self, import: Import) {
         let file = import.file;
-        let rust_module =
-            self.files.get(&file).filter(|f| f.language == Language::Rust).map(|_| self.module_of(file, import.enclosing));
+        let rust_module = self
+            .files
+            .get(&file)
+            .filter(|f| f.language == Language::Rust)
+            .map(|_| self.module_of(file, import.enclosing));
         let list = self.imports.entry(file).or_default();
         list.push(import);
         let idx = list.len() - 1;
         if let Some(module) = rust_module {
-            self.module_imports.entry(module).or_default().push((file, idx));
+            self.module_imports
+                .entry(module)
+                .or_default()
+                .push((file, idx));
         }
     }
 
@@ -146,7 +157,12 @@ impl World {
                 list.retain(|(f, _)| *f != file);
             }
         }
-        let ids: Vec<SymbolId> = self.syms.iter().filter(|(_, s)| s.file == file).map(|(id, _)| *id).collect();
+        let ids: Vec<SymbolId> = self
+            .syms
+            .iter()
+            .filter(|(_, s)| s.file == file)
+            .map(|(id, _)| *id)
+            .collect();
         for id in &ids {
             self.remove_symbol(*id);
         }
@@ -154,7 +170,9 @@ impl World {
     }
 
     fn remove_symbol(&mut self, id: SymbolId) {
-        let Some(sym) = self.syms.remove(&id) else { return };
+        let Some(sym) = self.syms.remove(&id) else {
+            return;
+        };
         remove_from(&mut self.by_qname, &sym.qname, id);
         remove_from(&mut self.by_name, &sym.name, id);
         if let Some(p) = sym.parent {
@@ -177,12 +195,25 @@ impl World {
     /// repository: the member's parent becomes the type and its qualified name follows.
     /// Returns the new (parent, qname) if it changed.
     pub fn attach_impl_member(&mut self, id: SymbolId) -> Option<(Option<SymbolId>, String)> {
+        self.memo.borrow_mut().clear();
         let sym = self.syms.get(&id)?;
         let impl_type = sym.impl_type.clone()?;
         let module = self.module_of(sym.file, None);
         let (new_parent, new_qname) = match self.rust_path(&impl_type, sym.file, &module, 0) {
-            Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => (Some(t), format!("{}::{}", self.syms[&t].qname, sym.name)),
-            _ => (None, format!("{}::{}::{}", module_prefix(&module), last_segment(&impl_type), sym.name).trim_start_matches("::").to_string()),
+            Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => {
+                (Some(t), format!("{}::{}", self.syms[&t].qname, sym.name))
+            }
+            _ => (
+                None,
+                format!(
+                    "{}::{}::{}",
+                    module_prefix(&module),
+                    last_segment(&impl_type),
+                    sym.name
+                )
+                .trim_start_matches("::")
+                .to_string(),
+            ),
         };
         if new_parent == sym.parent && new_qname == sym.qname {
             return None;
@@ -205,7 +236,10 @@ impl World {
             }
             cur = sym.parent;
         }
-        self.files.get(&file).map(|f| f.module.clone()).unwrap_or_default()
+        self.files
+            .get(&file)
+            .map(|f| f.module.clone())
+            .unwrap_or_default()
     }
 
     /// The innermost enclosing type (then the next one out, and so on).
@@ -233,7 +267,11 @@ impl World {
                         || kind == SymbolKind::Variant
                         || kind.is_type()
                         || (kind == SymbolKind::Field
-                            && self.syms[*id].parent.is_some_and(|p| self.syms.get(&p).is_some_and(|s| s.kind == SymbolKind::Record)))
+                            && self.syms[*id].parent.is_some_and(|p| {
+                                self.syms
+                                    .get(&p)
+                                    .is_some_and(|s| s.kind == SymbolKind::Record)
+                            }))
                 }
                 Want::Any => true,
             }
@@ -244,12 +282,19 @@ impl World {
     }
 
     fn lookup(&self, qname: &str, want: Want) -> Option<SymbolId> {
-        self.by_qname.get(qname).and_then(|ids| self.pick(ids, want))
+        self.by_qname
+            .get(qname)
+            .and_then(|ids| self.pick(ids, want))
     }
 
     /// A member named `name` of type `t` or, failing that, of its supertypes.
     fn member(&self, t: SymbolId, name: &str, want: Want, depth: usize) -> Option<SymbolId> {
-        let found: Vec<SymbolId> = self.children_of(t).iter().filter(|c| self.syms[*c].name == name).copied().collect();
+        let found: Vec<SymbolId> = self
+            .children_of(t)
+            .iter()
+            .filter(|c| self.syms[*c].name == name)
+            .copied()
+            .collect();
         if let Some(id) = self.pick(&found, want) {
             return Some(id);
         }
@@ -265,21 +310,34 @@ impl World {
     }
 
     pub fn resolve(&self, r: &RefQuery) -> Resolution {
+        self.memo.borrow_mut().clear();
         let Some(file) = self.files.get(&r.file) else {
-            return Resolution { target: Target::Nothing, confidence: Confidence::Unresolved, source: r.enclosing, keep: true };
+            return Resolution {
+                target: Target::Nothing,
+                confidence: Confidence::Unresolved,
+                source: r.enclosing,
+                keep: true,
+            };
         };
         let (target, confidence, keep) = match file.language {
             Language::Java => self.resolve_java(r, &file.module),
             Language::Rust => self.resolve_rust(r),
         };
         let source = match r.subject {
-            Some(subject) => match self.rust_path(subject, r.file, &self.module_of(r.file, r.enclosing), 0) {
-                Some(PathHit::Symbol(id)) => Some(id),
-                _ => r.enclosing,
-            },
+            Some(subject) => {
+                match self.rust_path(subject, r.file, &self.module_of(r.file, r.enclosing), 0) {
+                    Some(PathHit::Symbol(id)) => Some(id),
+                    _ => r.enclosing,
+                }
+            }
             None => r.enclosing,
         };
-        Resolution { target, confidence, source, keep }
+        Resolution {
+            target,
+            confidence,
+            source,
+            keep,
+        }
     }
 
     // ---------------------------------------------------------------- Java
@@ -304,8 +362,14 @@ impl World {
             // An on-demand import names a package or a type; only a type is a node.
             return match self.lookup(r.name, Want::Type) {
                 Some(id) => (Target::Symbol(id), Confidence::Exact, true),
-                None if self.modules.contains_key(r.name) => (Target::Nothing, Confidence::Exact, true),
-                None => (Target::External(r.name.to_string()), Confidence::External, true),
+                None if self.modules.contains_key(r.name) => {
+                    (Target::Nothing, Confidence::Exact, true)
+                }
+                None => (
+                    Target::External(r.name.to_string()),
+                    Confidence::External,
+                    true,
+                ),
             };
         }
         if let Some(id) = self.lookup(r.name, Want::Type) {
@@ -318,14 +382,28 @@ impl World {
                         return (Target::Symbol(m), Confidence::Exact, true);
                     }
                 }
-                return (Target::External(format!("{owner}#{member}")), Confidence::External, true);
+                return (
+                    Target::External(format!("{owner}#{member}")),
+                    Confidence::External,
+                    true,
+                );
             }
         }
-        (Target::External(r.name.to_string()), Confidence::External, true)
+        (
+            Target::External(r.name.to_string()),
+            Confidence::External,
+            true,
+        )
     }
 
     /// Resolves a type name as written in a Java file.
-    fn java_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
+    fn java_type(
+        &self,
+        name: &str,
+        file: FileId,
+        enclosing: Option<SymbolId>,
+        package: &str,
+    ) -> Option<Target> {
         let mut segments = name.split('.');
         let first = segments.next()?;
         let rest: Vec<&str> = segments.collect();
@@ -335,7 +413,13 @@ impl World {
                 for (i, seg) in rest.iter().enumerate() {
                     match self.member(id, seg, Want::Type, 0) {
                         Some(next) => id = next,
-                        None => return Some(Target::External(format!("{}.{}", self.syms[&id].qname, rest[i..].join(".")))),
+                        None => {
+                            return Some(Target::External(format!(
+                                "{}.{}",
+                                self.syms[&id].qname,
+                                rest[i..].join(".")
+                            )))
+                        }
                     }
                 }
                 Some(Target::Symbol(id))
@@ -364,7 +448,13 @@ impl World {
         }
     }
 
-    fn java_simple_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
+    fn java_simple_type(
+        &self,
+        name: &str,
+        file: FileId,
+        enclosing: Option<SymbolId>,
+        package: &str,
+    ) -> Option<Target> {
         // 1. The enclosing types themselves, their member types and inherited member types.
         for t in self.enclosing_types(enclosing) {
             if self.syms[&t].name == name {
@@ -376,7 +466,10 @@ impl World {
         }
         let imports = self.imports.get(&file).map(Vec::as_slice).unwrap_or(&[]);
         // 2. Single-type imports.
-        for import in imports.iter().filter(|i| !i.glob && i.visible_name() == name) {
+        for import in imports
+            .iter()
+            .filter(|i| !i.glob && i.visible_name() == name)
+        {
             return Some(match self.java_type_by_qname(&import.path) {
                 Some(id) => Target::Symbol(id),
                 None => Target::External(import.path.clone()),
@@ -400,8 +493,15 @@ impl World {
             return Some(Target::External(q.to_string()));
         }
         // 6. One on-demand import of a package outside the repository: it must come from there.
-        let outside: Vec<&Import> =
-            imports.iter().filter(|i| i.glob && !i.is_static && !self.modules.contains_key(&i.path) && self.lookup(&i.path, Want::Type).is_none()).collect();
+        let outside: Vec<&Import> = imports
+            .iter()
+            .filter(|i| {
+                i.glob
+                    && !i.is_static
+                    && !self.modules.contains_key(&i.path)
+                    && self.lookup(&i.path, Want::Type).is_none()
+            })
+            .collect();
         if outside.len() == 1 && name.starts_with(char::is_uppercase) {
             return Some(Target::External(format!("{}.{}", outside[0].path, name)));
         }
@@ -442,7 +542,13 @@ impl World {
                                 return (Target::Symbol(m), Confidence::Exact, true);
                             }
                         }
-                        None if !import.glob => return (Target::External(format!("{owner}#{name}")), Confidence::External, true),
+                        None if !import.glob => {
+                            return (
+                                Target::External(format!("{owner}#{name}")),
+                                Confidence::External,
+                                true,
+                            )
+                        }
                         None => {}
                     }
                 }
@@ -452,11 +558,19 @@ impl World {
                 Some(Target::Symbol(id)) => match self.member(id, name, Want::Callable, 0) {
                     Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                     None => match self.external_super(id) {
-                        Some(q) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
+                        Some(q) => (
+                            Target::External(format!("{q}#{name}")),
+                            Confidence::External,
+                            true,
+                        ),
                         None => self.guess(name, Want::Callable),
                     },
                 },
-                Some(Target::External(q)) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
+                Some(Target::External(q)) => (
+                    Target::External(format!("{q}#{name}")),
+                    Confidence::External,
+                    true,
+                ),
                 _ => self.guess(name, Want::Callable),
             },
             Receiver::Unknown => self.guess(name, Want::Callable),
@@ -511,11 +625,17 @@ impl World {
             match r.receiver {
                 Receiver::Type(t) => {
                     return match self.rust_path(t, r.file, &module, 0) {
-                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.rust_member(id, r.name) {
-                            Some(m) => (Target::Symbol(m), Confidence::Exact, true),
-                            None => self.guess(r.name, Want::Callable),
-                        },
-                        Some(PathHit::External(q)) => (Target::External(format!("{q}::{}", r.name)), Confidence::External, true),
+                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => {
+                            match self.rust_member(id, r.name) {
+                                Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                                None => self.guess(r.name, Want::Callable),
+                            }
+                        }
+                        Some(PathHit::External(q)) => (
+                            Target::External(format!("{q}::{}", r.name)),
+                            Confidence::External,
+                            true,
+                        ),
                         _ => self.guess(r.name, Want::Callable),
                     };
                 }
@@ -540,11 +660,18 @@ impl World {
         self.hit_to_target(hit, r.name, want)
     }
 
-    fn hit_to_target(&self, hit: Option<PathHit>, name: &str, want: Want) -> (Target, Confidence, bool) {
+    fn hit_to_target(
+        &self,
+        hit: Option<PathHit>,
+        name: &str,
+        want: Want,
+    ) -> (Target, Confidence, bool) {
         match hit {
             Some(PathHit::Symbol(id)) => (Target::Symbol(id), Confidence::Exact, true),
             Some(PathHit::External(q)) => (Target::External(q), Confidence::External, true),
-            Some(PathHit::Module) | Some(PathHit::ModulePath(_)) => (Target::Nothing, Confidence::Exact, true),
+            Some(PathHit::Module) | Some(PathHit::ModulePath(_)) => {
+                (Target::Nothing, Confidence::Exact, true)
+            }
             None => self.guess(name, want),
         }
     }
@@ -557,13 +684,7 @@ impl World {
     /// A `use` path is relative to the crate root in Rust 2015 and to the module (or an
     /// extern crate) in 2018+; try the module first, then the crate root.
     fn rust_absolute_import(&self, path: &str, module: &str) -> Option<PathHit> {
-        let file = self.any_file_of_module(module);
-        self.rust_path(path, file, module, 0)
-    }
-
-    fn any_file_of_module(&self, module: &str) -> FileId {
-        let root = module.split("::").next().unwrap_or("");
-        self.files.iter().find(|(_, f)| f.module == module || f.module == root).map(|(id, _)| *id).unwrap_or(-1)
+        self.rust_path(path, -1, module, 0)
     }
 
     /// Resolves a Rust path in a module. `depth` bounds re-export chains.
@@ -617,7 +738,13 @@ impl World {
 
     /// The first segment of a relative path: an item of the module, a name a `use` brings
     /// in, a glob import, a crate of the workspace, the prelude, or an external crate.
-    fn rust_first_segment(&self, first: &str, file: FileId, module: &str, depth: usize) -> Option<PathHit> {
+    fn rust_first_segment(
+        &self,
+        first: &str,
+        file: FileId,
+        module: &str,
+        depth: usize,
+    ) -> Option<PathHit> {
         if let Some(hit) = self.rust_in_module(module, first, depth) {
             return Some(hit);
         }
@@ -638,6 +765,18 @@ impl World {
     /// A name inside a module: its items, child modules, then its `use` declarations
     /// (named, then globs), which is also how re-exports are followed.
     fn rust_in_module(&self, module: &str, name: &str, depth: usize) -> Option<PathHit> {
+        let key = (module.to_string(), name.to_string());
+        if let Some(known) = self.memo.borrow().get(&key) {
+            return known.clone();
+        }
+        // In progress: a cycle through glob imports finds nothing new.
+        self.memo.borrow_mut().insert(key.clone(), None);
+        let hit = self.rust_in_module_uncached(module, name, depth);
+        self.memo.borrow_mut().insert(key, hit.clone());
+        hit
+    }
+
+    fn rust_in_module_uncached(&self, module: &str, name: &str, depth: usize) -> Option<PathHit> {
         let qname = format!("{}::{name}", module);
         let qname = qname.trim_start_matches("::");
         if let Some(id) = self.lookup(qname, Want::Any) {
@@ -660,7 +799,10 @@ impl World {
             if import.glob {
                 let inner = format!("{}::{name}", import.path);
                 if let Some(hit) = self.rust_path(&inner, *file, module, depth + 1) {
-                    if !matches!(hit, PathHit::External(_)) || !import.path.starts_with(char::is_lowercase) || depth == 0 {
+                    if !matches!(hit, PathHit::External(_))
+                        || !import.path.starts_with(char::is_lowercase)
+                        || depth == 0
+                    {
                         if let PathHit::External(_) = hit {
                             continue;
                         }
@@ -707,7 +849,10 @@ fn join_java(package: &str, name: &str) -> String {
 }
 
 fn parent_module(module: &str) -> String {
-    module.rsplit_once("::").map(|(p, _)| p.to_string()).unwrap_or_default()
+    module
+        .rsplit_once("::")
+        .map(|(p, _)| p.to_string())
+        .unwrap_or_default()
 }
 
 fn module_prefix(module: &str) -> &str {

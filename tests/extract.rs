@@ -10,7 +10,9 @@ fn render_fixture(name: &str, module_of: impl Fn(&str) -> String) -> String {
     let root = fixture(name);
     let mut out = String::new();
     for rel in files_under(&root) {
-        let Some(spec) = lang::for_path(&rel) else { continue };
+        let Some(spec) = lang::for_path(&rel) else {
+            continue;
+        };
         let source = std::fs::read_to_string(root.join(&rel)).unwrap();
         let extract = extract::extract(spec, &source, &module_of(&rel));
         out.push_str(&format!("=== {rel}\n{}", extract::render(&extract)));
@@ -28,8 +30,17 @@ fn java_shop_extraction() {
 fn rust_shop_extraction() {
     // Module paths come from the index's crate layout; here a fixed stand-in per file.
     let actual = render_fixture("rust-shop", |rel| {
-        let module = rel.trim_end_matches(".rs").replace("/src/", "::").replace('/', "::").replace('-', "_");
-        module.trim_start_matches("crates::").trim_end_matches("::lib").trim_end_matches("::mod").trim_end_matches("::main").to_string()
+        let module = rel
+            .trim_end_matches(".rs")
+            .replace("/src/", "::")
+            .replace('/', "::")
+            .replace('-', "_");
+        module
+            .trim_start_matches("crates::")
+            .trim_end_matches("::lib")
+            .trim_end_matches("::mod")
+            .trim_end_matches("::main")
+            .to_string()
     });
     expect_file!["snapshots/rust-shop.extract.txt"].assert_eq(&actual);
 }

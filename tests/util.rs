@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(name)
 }
 
 /// Every file under `dir`, as sorted paths relative to it, with `/` separators.
@@ -16,7 +18,12 @@ pub fn files_under(dir: &Path) -> Vec<String> {
             if path.is_dir() {
                 stack.push(path);
             } else {
-                out.push(path.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/"));
+                out.push(
+                    path.strip_prefix(dir)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
             }
         }
     }
