@@ -2,6 +2,7 @@
 //! layer; `main.rs` only parses arguments and dispatches. See ARCHITECTURE.md.
 
 pub mod extract;
+pub mod graph;
 pub mod index;
 pub mod lang;
 pub mod model;

@@ -1,0 +1,478 @@
+//! The dependency graph: petgraph built from store rows at three levels (symbol/type,
+//! file, module), with neighbourhoods, shortest paths, change impact (following dynamic
+//! dispatch through interfaces and traits) and fan-in rankings. It does no IO: `store`
+//! hands it plain rows.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
+
+use crate::model::{RefKind, SymbolKind};
+
+/// Which nodes the graph is made of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// Types (and free functions, which have no type around them).
+    Symbol,
+    File,
+    /// Java packages, Rust modules.
+    Module,
+}
+
+impl Level {
+    pub fn parse(s: &str) -> Option<Level> {
+        match s {
+            "symbol" | "type" => Some(Level::Symbol),
+            "file" => Some(Level::File),
+            "module" | "package" => Some(Level::Module),
+            _ => None,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Symbol => "symbol",
+            Level::File => "file",
+            Level::Module => "module",
+        }
+    }
+}
+
+/// A node of some level.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Node {
+    Symbol(i64),
+    External(i64),
+    File(i64),
+    Module(String),
+}
+
+/// One symbol row, as much as the graph needs.
+#[derive(Clone, Debug)]
+pub struct SymbolRow {
+    pub id: i64,
+    pub file: i64,
+    pub parent: Option<i64>,
+    pub kind: SymbolKind,
+}
+
+/// One file row.
+#[derive(Clone, Debug)]
+pub struct FileRow {
+    pub id: i64,
+    pub module: String,
+}
+
+/// References aggregated by (file, source, target, kind), with the first line.
+#[derive(Clone, Debug)]
+pub struct EdgeRow {
+    pub file: i64,
+    pub source: Option<i64>,
+    pub target: Option<i64>,
+    pub external: Option<i64>,
+    pub kind: RefKind,
+    pub count: u32,
+    pub line: u32,
+}
+
+/// What an edge of the graph carries.
+#[derive(Clone, Debug)]
+pub struct Edge {
+    pub kind: RefKind,
+    pub weight: u32,
+    /// Where the first reference that makes this edge is: file id and line.
+    pub file: i64,
+    pub line: u32,
+}
+
+pub struct Graph {
+    pub level: Level,
+    graph: DiGraph<Node, Edge>,
+    index: HashMap<Node, NodeIndex>,
+    /// Symbol -> the node of this level that stands for it.
+    rollup: HashMap<i64, Node>,
+}
+
+/// A node reached from a start, with how far and through which edges.
+#[derive(Clone, Debug)]
+pub struct Reached {
+    pub node: Node,
+    pub distance: usize,
+    /// Edges between this node and the previous ring (kind, weight).
+    pub edges: Vec<(RefKind, u32)>,
+    /// Set when the node was reached through an interface or trait it depends on while an
+    /// implementation of it was affected (change impact only).
+    pub via: Option<Node>,
+    /// For neighbourhoods: true when the node depends on the start (incoming).
+    pub incoming: bool,
+}
+
+/// A hop of a path.
+#[derive(Clone, Debug)]
+pub struct Hop {
+    pub from: Node,
+    pub to: Node,
+    pub edge: Edge,
+}
+
+impl Graph {
+    pub fn build(level: Level, symbols: &[SymbolRow], files: &[FileRow], edges: &[EdgeRow]) -> Graph {
+        let by_id: HashMap<i64, &SymbolRow> = symbols.iter().map(|s| (s.id, s)).collect();
+        let module_of: HashMap<i64, &str> = files.iter().map(|f| (f.id, f.module.as_str())).collect();
+        let mut rollup: HashMap<i64, Node> = HashMap::with_capacity(symbols.len());
+        for s in symbols {
+            let node = match level {
+                Level::Symbol => Node::Symbol(type_ancestor(s, &by_id)),
+                Level::File => Node::File(s.file),
+                Level::Module => Node::Module(module_of.get(&s.file).copied().unwrap_or("").to_string()),
+            };
+            rollup.insert(s.id, node);
+        }
+        let mut g = Graph { level, graph: DiGraph::new(), index: HashMap::new(), rollup };
+        // Every node exists even without edges, so that lookups of isolated nodes work.
+        match level {
+            Level::Symbol => {
+                let mut nodes: Vec<Node> = g.rollup.values().cloned().collect::<HashSet<_>>().into_iter().collect();
+                nodes.sort();
+                for n in nodes {
+                    g.node(n);
+                }
+            }
+            Level::File => {
+                for f in files {
+                    g.node(Node::File(f.id));
+                }
+            }
+            Level::Module => {
+                let mut modules: Vec<&str> = files.iter().map(|f| f.module.as_str()).collect();
+                modules.sort();
+                modules.dedup();
+                for m in modules {
+                    g.node(Node::Module(m.to_string()));
+                }
+            }
+        }
+        let mut merged: HashMap<(Node, Node, RefKind), Edge> = HashMap::new();
+        for e in edges {
+            let from = match (level, e.source) {
+                (Level::Symbol, Some(s)) => g.rollup.get(&s).cloned(),
+                (Level::Symbol, None) => None,
+                (Level::File, _) => Some(Node::File(e.file)),
+                (Level::Module, _) => module_of.get(&e.file).map(|m| Node::Module(m.to_string())),
+            };
+            let to = match (e.target, e.external) {
+                (Some(t), _) => g.rollup.get(&t).cloned(),
+                (None, Some(x)) if level == Level::Symbol => Some(Node::External(x)),
+                _ => None,
+            };
+            let (Some(from), Some(to)) = (from, to) else { continue };
+            if from == to {
+                continue;
+            }
+            merged
+                .entry((from, to, e.kind))
+                .and_modify(|m| {
+                    m.weight += e.count;
+                    if (e.file, e.line) < (m.file, m.line) {
+                        m.file = e.file;
+                        m.line = e.line;
+                    }
+                })
+                .or_insert(Edge { kind: e.kind, weight: e.count, file: e.file, line: e.line });
+        }
+        let mut merged: Vec<((Node, Node, RefKind), Edge)> = merged.into_iter().collect();
+        merged.sort_by(|a, b| a.0.cmp(&b.0));
+        for ((from, to, _), edge) in merged {
+            let a = g.node(from);
+            let b = g.node(to);
+            g.graph.add_edge(a, b, edge);
+        }
+        g
+    }
+
+    fn node(&mut self, n: Node) -> NodeIndex {
+        if let Some(i) = self.index.get(&n) {
+            return *i;
+        }
+        let i = self.graph.add_node(n.clone());
+        self.index.insert(n, i);
+        i
+    }
+
+    /// The node standing for a symbol at this level.
+    pub fn node_of_symbol(&self, id: i64) -> Option<Node> {
+        self.rollup.get(&id).cloned()
+    }
+
+    pub fn contains(&self, n: &Node) -> bool {
+        self.index.contains_key(n)
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.graph.edge_count()
+    }
+
+    /// Distinct nodes with an edge into `n` / out of `n`.
+    pub fn degree(&self, n: &Node, dir: Direction) -> usize {
+        let Some(i) = self.index.get(n) else { return 0 };
+        self.graph.neighbors_directed(*i, dir).collect::<HashSet<_>>().len()
+    }
+
+    /// Rings around `start`: out-edges (dependencies), in-edges (dependents) or both,
+    /// breadth first up to `depth`. The start is not included.
+    pub fn neighbourhood(&self, start: &Node, out: bool, inc: bool, depth: usize) -> Vec<Reached> {
+        let Some(&s) = self.index.get(start) else { return Vec::new() };
+        let mut seen: HashMap<NodeIndex, usize> = HashMap::new();
+        seen.insert(s, 0);
+        let mut result = Vec::new();
+        let mut frontier = vec![s];
+        for distance in 1..=depth {
+            let mut next_ring: Vec<(NodeIndex, bool, Vec<(RefKind, u32)>)> = Vec::new();
+            let mut ring_index: HashMap<(NodeIndex, bool), usize> = HashMap::new();
+            for &n in &frontier {
+                for (dir, enabled, incoming) in [(Direction::Outgoing, out, false), (Direction::Incoming, inc, true)] {
+                    if !enabled {
+                        continue;
+                    }
+                    for e in self.graph.edges_directed(n, dir) {
+                        let other = if incoming { e.source() } else { e.target() };
+                        if seen.get(&other).is_some_and(|d| *d < distance) {
+                            continue;
+                        }
+                        let slot = *ring_index.entry((other, incoming)).or_insert_with(|| {
+                            next_ring.push((other, incoming, Vec::new()));
+                            next_ring.len() - 1
+                        });
+                        next_ring[slot].2.push((e.weight().kind, e.weight().weight));
+                    }
+                }
+            }
+            let mut frontier_next = Vec::new();
+            next_ring.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| self.graph[a.0].cmp(&self.graph[b.0])));
+            for (n, incoming, mut edges) in next_ring {
+                edges.sort();
+                edges.dedup_by(|a, b| {
+                    if a.0 == b.0 {
+                        b.1 += a.1;
+                        true
+                    } else {
+                        false
+                    }
+                });
+                if seen.insert(n, distance).is_none() {
+                    frontier_next.push(n);
+                }
+                result.push(Reached { node: self.graph[n].clone(), distance, edges, via: None, incoming });
+            }
+            frontier = frontier_next;
+            if frontier.is_empty() {
+                break;
+            }
+        }
+        result
+    }
+
+    /// The shortest chain of dependencies from `from` to `to`, following edge direction.
+    pub fn path(&self, from: &Node, to: &Node) -> Option<Vec<Hop>> {
+        let (&a, &b) = (self.index.get(from)?, self.index.get(to)?);
+        let mut prev: HashMap<NodeIndex, petgraph::graph::EdgeIndex> = HashMap::new();
+        let mut queue = VecDeque::from([a]);
+        let mut seen = HashSet::from([a]);
+        while let Some(n) = queue.pop_front() {
+            if n == b {
+                break;
+            }
+            let mut out: Vec<_> = self.graph.edges_directed(n, Direction::Outgoing).collect();
+            out.sort_by_key(|e| (self.graph[e.target()].clone(), e.weight().kind));
+            for e in out {
+                if seen.insert(e.target()) {
+                    prev.insert(e.target(), e.id());
+                    queue.push_back(e.target());
+                }
+            }
+        }
+        if a != b && !prev.contains_key(&b) {
+            return None;
+        }
+        let mut hops = Vec::new();
+        let mut cur = b;
+        while cur != a {
+            let e = prev[&cur];
+            let (s, t) = self.graph.edge_endpoints(e)?;
+            hops.push(Hop { from: self.graph[s].clone(), to: self.graph[t].clone(), edge: self.graph[e].clone() });
+            cur = s;
+        }
+        hops.reverse();
+        Some(hops)
+    }
+
+    /// What depends on `target`, transitively, by distance. When an implementation is
+    /// reached, the dependents of the interfaces and traits it implements are reached too
+    /// (a change travels through dynamic dispatch), marked with `via`.
+    pub fn impact(&self, target: &Node, depth: usize) -> Vec<Reached> {
+        let Some(&t) = self.index.get(target) else { return Vec::new() };
+        let mut seen: HashSet<NodeIndex> = HashSet::from([t]);
+        let mut result = Vec::new();
+        let mut frontier: Vec<NodeIndex> = vec![t];
+        for distance in 1..=depth {
+            let mut ring: Vec<(NodeIndex, Vec<(RefKind, u32)>, Option<NodeIndex>)> = Vec::new();
+            let mut ring_index: HashMap<NodeIndex, usize> = HashMap::new();
+            let mut add = |n: NodeIndex, kind: RefKind, weight: u32, via: Option<NodeIndex>, seen: &HashSet<NodeIndex>| {
+                if seen.contains(&n) {
+                    return;
+                }
+                let slot = *ring_index.entry(n).or_insert_with(|| {
+                    ring.push((n, Vec::new(), via));
+                    ring.len() - 1
+                });
+                ring[slot].1.push((kind, weight));
+                if via.is_none() {
+                    ring[slot].2 = None;
+                }
+            };
+            for &n in &frontier {
+                for e in self.graph.edges_directed(n, Direction::Incoming) {
+                    add(e.source(), e.weight().kind, e.weight().weight, None, &seen);
+                }
+                // Dynamic dispatch: users of what `n` implements or extends.
+                for up in self.graph.edges_directed(n, Direction::Outgoing) {
+                    if !matches!(up.weight().kind, RefKind::Implements | RefKind::Extends) {
+                        continue;
+                    }
+                    let interface = up.target();
+                    for e in self.graph.edges_directed(interface, Direction::Incoming) {
+                        if matches!(e.weight().kind, RefKind::Implements | RefKind::Extends) {
+                            continue;
+                        }
+                        add(e.source(), e.weight().kind, e.weight().weight, Some(interface), &seen);
+                    }
+                }
+            }
+            let mut next = Vec::new();
+            ring.sort_by(|a, b| self.graph[a.0].cmp(&self.graph[b.0]));
+            for (n, mut edges, via) in ring {
+                edges.sort();
+                edges.dedup_by(|a, b| {
+                    if a.0 == b.0 {
+                        b.1 += a.1;
+                        true
+                    } else {
+                        false
+                    }
+                });
+                seen.insert(n);
+                next.push(n);
+                result.push(Reached { node: self.graph[n].clone(), distance, edges, via: via.map(|v| self.graph[v].clone()), incoming: true });
+            }
+            frontier = next;
+            if frontier.is_empty() {
+                break;
+            }
+        }
+        result
+    }
+
+    /// Nodes with the most distinct dependents, most first (externals excluded).
+    pub fn top_fan_in(&self, limit: usize) -> Vec<(Node, usize)> {
+        let mut all: Vec<(Node, usize)> = self
+            .graph
+            .node_indices()
+            .filter(|i| !matches!(self.graph[*i], Node::External(_)))
+            .map(|i| (self.graph[i].clone(), self.graph.neighbors_directed(i, Direction::Incoming).collect::<HashSet<_>>().len()))
+            .filter(|(_, n)| *n > 0)
+            .collect();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        all.truncate(limit);
+        all
+    }
+}
+
+/// The type a symbol belongs to (itself if it is one), or its outermost ancestor when no
+/// type encloses it (a Rust free function stands for itself).
+fn type_ancestor(s: &SymbolRow, by_id: &HashMap<i64, &SymbolRow>) -> i64 {
+    let mut cur = s;
+    let mut outermost = s.id;
+    loop {
+        if cur.kind.is_type() {
+            return cur.id;
+        }
+        match cur.parent.and_then(|p| by_id.get(&p)) {
+            Some(p) => {
+                outermost = p.id;
+                cur = p;
+            }
+            None => return if s.kind == SymbolKind::Module { s.id } else { outermost },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sym(id: i64, parent: Option<i64>, kind: SymbolKind) -> SymbolRow {
+        SymbolRow { id, file: id, parent, kind }
+    }
+
+    fn edge(source: i64, target: i64, kind: RefKind) -> EdgeRow {
+        EdgeRow { file: source, source: Some(source), target: Some(target), external: None, kind, count: 1, line: 1 }
+    }
+
+    /// 1 interface Gateway, 2 class Impl implements Gateway, 3 class Service uses Gateway,
+    /// 4 class Controller uses Service, 5 class ImplHelper used by Impl; 6 is a method of 2.
+    fn sample() -> Graph {
+        let symbols = vec![
+            sym(1, None, SymbolKind::Interface),
+            sym(2, None, SymbolKind::Class),
+            sym(3, None, SymbolKind::Class),
+            sym(4, None, SymbolKind::Class),
+            sym(5, None, SymbolKind::Class),
+            sym(6, Some(2), SymbolKind::Method),
+        ];
+        let edges = vec![
+            edge(2, 1, RefKind::Implements),
+            edge(3, 1, RefKind::UsesType),
+            edge(4, 3, RefKind::Calls),
+            edge(6, 5, RefKind::Calls),
+        ];
+        Graph::build(Level::Symbol, &symbols, &[], &edges)
+    }
+
+    #[test]
+    fn members_roll_up_to_their_type() {
+        let g = sample();
+        assert_eq!(g.node_of_symbol(6), Some(Node::Symbol(2)));
+        let out: Vec<Node> = g.neighbourhood(&Node::Symbol(2), true, false, 1).into_iter().map(|r| r.node).collect();
+        assert_eq!(out, vec![Node::Symbol(1), Node::Symbol(5)]);
+    }
+
+    #[test]
+    fn impact_follows_dispatch_through_the_interface() {
+        let g = sample();
+        let impact: Vec<(Node, usize, Option<Node>)> = g.impact(&Node::Symbol(5), 3).into_iter().map(|r| (r.node, r.distance, r.via)).collect();
+        assert_eq!(
+            impact,
+            vec![(Node::Symbol(2), 1, None), (Node::Symbol(3), 2, Some(Node::Symbol(1))), (Node::Symbol(4), 3, None)]
+        );
+    }
+
+    #[test]
+    fn paths_follow_edge_direction() {
+        let g = sample();
+        let hops: Vec<(Node, Node, RefKind)> =
+            g.path(&Node::Symbol(4), &Node::Symbol(1)).unwrap().into_iter().map(|h| (h.from, h.to, h.edge.kind)).collect();
+        assert_eq!(hops, vec![(Node::Symbol(4), Node::Symbol(3), RefKind::Calls), (Node::Symbol(3), Node::Symbol(1), RefKind::UsesType)]);
+        assert!(g.path(&Node::Symbol(1), &Node::Symbol(4)).is_none());
+    }
+
+    #[test]
+    fn fan_in_ranks_most_depended_upon_first() {
+        let g = sample();
+        assert_eq!(g.top_fan_in(2), vec![(Node::Symbol(1), 2), (Node::Symbol(3), 1)]);
+    }
+}
