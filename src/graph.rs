@@ -117,23 +117,42 @@ pub struct Hop {
 }
 
 impl Graph {
-    pub fn build(level: Level, symbols: &[SymbolRow], files: &[FileRow], edges: &[EdgeRow]) -> Graph {
+    pub fn build(
+        level: Level,
+        symbols: &[SymbolRow],
+        files: &[FileRow],
+        edges: &[EdgeRow],
+    ) -> Graph {
         let by_id: HashMap<i64, &SymbolRow> = symbols.iter().map(|s| (s.id, s)).collect();
-        let module_of: HashMap<i64, &str> = files.iter().map(|f| (f.id, f.module.as_str())).collect();
+        let module_of: HashMap<i64, &str> =
+            files.iter().map(|f| (f.id, f.module.as_str())).collect();
         let mut rollup: HashMap<i64, Node> = HashMap::with_capacity(symbols.len());
         for s in symbols {
             let node = match level {
                 Level::Symbol => Node::Symbol(type_ancestor(s, &by_id)),
                 Level::File => Node::File(s.file),
-                Level::Module => Node::Module(module_of.get(&s.file).copied().unwrap_or("").to_string()),
+                Level::Module => {
+                    Node::Module(module_of.get(&s.file).copied().unwrap_or("").to_string())
+                }
             };
             rollup.insert(s.id, node);
         }
-        let mut g = Graph { level, graph: DiGraph::new(), index: HashMap::new(), rollup };
+        let mut g = Graph {
+            level,
+            graph: DiGraph::new(),
+            index: HashMap::new(),
+            rollup,
+        };
         // Every node exists even without edges, so that lookups of isolated nodes work.
         match level {
             Level::Symbol => {
-                let mut nodes: Vec<Node> = g.rollup.values().cloned().collect::<HashSet<_>>().into_iter().collect();
+                let mut nodes: Vec<Node> = g
+                    .rollup
+                    .values()
+                    .cloned()
+                    .collect::<HashSet<_>>()
+                    .into_iter()
+                    .collect();
                 nodes.sort();
                 for n in nodes {
                     g.node(n);
@@ -166,7 +185,9 @@ impl Graph {
                 (None, Some(x)) if level == Level::Symbol => Some(Node::External(x)),
                 _ => None,
             };
-            let (Some(from), Some(to)) = (from, to) else { continue };
+            let (Some(from), Some(to)) = (from, to) else {
+                continue;
+            };
             if from == to {
                 continue;
             }
@@ -179,7 +200,12 @@ impl Graph {
                         m.line = e.line;
                     }
                 })
-                .or_insert(Edge { kind: e.kind, weight: e.count, file: e.file, line: e.line });
+                .or_insert(Edge {
+                    kind: e.kind,
+                    weight: e.count,
+                    file: e.file,
+                    line: e.line,
+                });
         }
         let mut merged: Vec<((Node, Node, RefKind), Edge)> = merged.into_iter().collect();
         merged.sort_by(|a, b| a.0.cmp(&b.0));
@@ -220,13 +246,18 @@ impl Graph {
     /// Distinct nodes with an edge into `n` / out of `n`.
     pub fn degree(&self, n: &Node, dir: Direction) -> usize {
         let Some(i) = self.index.get(n) else { return 0 };
-        self.graph.neighbors_directed(*i, dir).collect::<HashSet<_>>().len()
+        self.graph
+            .neighbors_directed(*i, dir)
+            .collect::<HashSet<_>>()
+            .len()
     }
 
     /// Rings around `start`: out-edges (dependencies), in-edges (dependents) or both,
     /// breadth first up to `depth`. The start is not included.
     pub fn neighbourhood(&self, start: &Node, out: bool, inc: bool, depth: usize) -> Vec<Reached> {
-        let Some(&s) = self.index.get(start) else { return Vec::new() };
+        let Some(&s) = self.index.get(start) else {
+            return Vec::new();
+        };
         let mut seen: HashMap<NodeIndex, usize> = HashMap::new();
         seen.insert(s, 0);
         let mut result = Vec::new();
@@ -235,7 +266,10 @@ impl Graph {
             let mut next_ring: Vec<(NodeIndex, bool, Vec<(RefKind, u32)>)> = Vec::new();
             let mut ring_index: HashMap<(NodeIndex, bool), usize> = HashMap::new();
             for &n in &frontier {
-                for (dir, enabled, incoming) in [(Direction::Outgoing, out, false), (Direction::Incoming, inc, true)] {
+                for (dir, enabled, incoming) in [
+                    (Direction::Outgoing, out, false),
+                    (Direction::Incoming, inc, true),
+                ] {
                     if !enabled {
                         continue;
                     }
@@ -253,7 +287,10 @@ impl Graph {
                 }
             }
             let mut frontier_next = Vec::new();
-            next_ring.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| self.graph[a.0].cmp(&self.graph[b.0])));
+            next_ring.sort_by(|a, b| {
+                a.1.cmp(&b.1)
+                    .then_with(|| self.graph[a.0].cmp(&self.graph[b.0]))
+            });
             for (n, incoming, mut edges) in next_ring {
                 edges.sort();
                 edges.dedup_by(|a, b| {
@@ -267,7 +304,13 @@ impl Graph {
                 if seen.insert(n, distance).is_none() {
                     frontier_next.push(n);
                 }
-                result.push(Reached { node: self.graph[n].clone(), distance, edges, via: None, incoming });
+                result.push(Reached {
+                    node: self.graph[n].clone(),
+                    distance,
+                    edges,
+                    via: None,
+                    incoming,
+                });
             }
             frontier = frontier_next;
             if frontier.is_empty() {
@@ -304,7 +347,11 @@ impl Graph {
         while cur != a {
             let e = prev[&cur];
             let (s, t) = self.graph.edge_endpoints(e)?;
-            hops.push(Hop { from: self.graph[s].clone(), to: self.graph[t].clone(), edge: self.graph[e].clone() });
+            hops.push(Hop {
+                from: self.graph[s].clone(),
+                to: self.graph[t].clone(),
+                edge: self.graph[e].clone(),
+            });
             cur = s;
         }
         hops.reverse();
@@ -315,14 +362,20 @@ impl Graph {
     /// reached, the dependents of the interfaces and traits it implements are reached too
     /// (a change travels through dynamic dispatch), marked with `via`.
     pub fn impact(&self, target: &Node, depth: usize) -> Vec<Reached> {
-        let Some(&t) = self.index.get(target) else { return Vec::new() };
+        let Some(&t) = self.index.get(target) else {
+            return Vec::new();
+        };
         let mut seen: HashSet<NodeIndex> = HashSet::from([t]);
         let mut result = Vec::new();
         let mut frontier: Vec<NodeIndex> = vec![t];
         for distance in 1..=depth {
             let mut ring: Vec<(NodeIndex, Vec<(RefKind, u32)>, Option<NodeIndex>)> = Vec::new();
             let mut ring_index: HashMap<NodeIndex, usize> = HashMap::new();
-            let mut add = |n: NodeIndex, kind: RefKind, weight: u32, via: Option<NodeIndex>, seen: &HashSet<NodeIndex>| {
+            let mut add = |n: NodeIndex,
+                           kind: RefKind,
+                           weight: u32,
+                           via: Option<NodeIndex>,
+                           seen: &HashSet<NodeIndex>| {
                 if seen.contains(&n) {
                     return;
                 }
@@ -339,17 +392,20 @@ impl Graph {
                 for e in self.graph.edges_directed(n, Direction::Incoming) {
                     add(e.source(), e.weight().kind, e.weight().weight, None, &seen);
                 }
-                // Dynamic dispatch: users of what `n` implements or extends.
-                for up in self.graph.edges_directed(n, Direction::Outgoing) {
-                    if !matches!(up.weight().kind, RefKind::Implements | RefKind::Extends) {
-                        continue;
-                    }
-                    let interface = up.target();
+                // Dynamic dispatch: users of every interface or class `n` implements or
+                // extends, however far up.
+                for interface in self.supertypes_of(n) {
                     for e in self.graph.edges_directed(interface, Direction::Incoming) {
                         if matches!(e.weight().kind, RefKind::Implements | RefKind::Extends) {
                             continue;
                         }
-                        add(e.source(), e.weight().kind, e.weight().weight, Some(interface), &seen);
+                        add(
+                            e.source(),
+                            e.weight().kind,
+                            e.weight().weight,
+                            Some(interface),
+                            &seen,
+                        );
                     }
                 }
             }
@@ -367,7 +423,13 @@ impl Graph {
                 });
                 seen.insert(n);
                 next.push(n);
-                result.push(Reached { node: self.graph[n].clone(), distance, edges, via: via.map(|v| self.graph[v].clone()), incoming: true });
+                result.push(Reached {
+                    node: self.graph[n].clone(),
+                    distance,
+                    edges,
+                    via: via.map(|v| self.graph[v].clone()),
+                    incoming: true,
+                });
             }
             frontier = next;
             if frontier.is_empty() {
@@ -377,13 +439,44 @@ impl Graph {
         result
     }
 
+    /// Every node `n` extends or implements, transitively, nearest first.
+    fn supertypes_of(&self, n: NodeIndex) -> Vec<NodeIndex> {
+        let mut out = Vec::new();
+        let mut seen = HashSet::from([n]);
+        let mut queue = VecDeque::from([n]);
+        while let Some(cur) = queue.pop_front() {
+            let mut ups: Vec<NodeIndex> = self
+                .graph
+                .edges_directed(cur, Direction::Outgoing)
+                .filter(|e| matches!(e.weight().kind, RefKind::Implements | RefKind::Extends))
+                .map(|e| e.target())
+                .collect();
+            ups.sort_by(|a, b| self.graph[*a].cmp(&self.graph[*b]));
+            for up in ups {
+                if seen.insert(up) {
+                    out.push(up);
+                    queue.push_back(up);
+                }
+            }
+        }
+        out
+    }
+
     /// Nodes with the most distinct dependents, most first (externals excluded).
     pub fn top_fan_in(&self, limit: usize) -> Vec<(Node, usize)> {
         let mut all: Vec<(Node, usize)> = self
             .graph
             .node_indices()
             .filter(|i| !matches!(self.graph[*i], Node::External(_)))
-            .map(|i| (self.graph[i].clone(), self.graph.neighbors_directed(i, Direction::Incoming).collect::<HashSet<_>>().len()))
+            .map(|i| {
+                (
+                    self.graph[i].clone(),
+                    self.graph
+                        .neighbors_directed(i, Direction::Incoming)
+                        .collect::<HashSet<_>>()
+                        .len(),
+                )
+            })
             .filter(|(_, n)| *n > 0)
             .collect();
         all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -406,7 +499,13 @@ fn type_ancestor(s: &SymbolRow, by_id: &HashMap<i64, &SymbolRow>) -> i64 {
                 outermost = p.id;
                 cur = p;
             }
-            None => return if s.kind == SymbolKind::Module { s.id } else { outermost },
+            None => {
+                return if s.kind == SymbolKind::Module {
+                    s.id
+                } else {
+                    outermost
+                }
+            }
         }
     }
 }
@@ -416,11 +515,24 @@ mod tests {
     use super::*;
 
     fn sym(id: i64, parent: Option<i64>, kind: SymbolKind) -> SymbolRow {
-        SymbolRow { id, file: id, parent, kind }
+        SymbolRow {
+            id,
+            file: id,
+            parent,
+            kind,
+        }
     }
 
     fn edge(source: i64, target: i64, kind: RefKind) -> EdgeRow {
-        EdgeRow { file: source, source: Some(source), target: Some(target), external: None, kind, count: 1, line: 1 }
+        EdgeRow {
+            file: source,
+            source: Some(source),
+            target: Some(target),
+            external: None,
+            kind,
+            count: 1,
+            line: 1,
+        }
     }
 
     /// 1 interface Gateway, 2 class Impl implements Gateway, 3 class Service uses Gateway,
@@ -447,32 +559,57 @@ mod tests {
     fn members_roll_up_to_their_type() {
         let g = sample();
         assert_eq!(g.node_of_symbol(6), Some(Node::Symbol(2)));
-        let out: Vec<Node> = g.neighbourhood(&Node::Symbol(2), true, false, 1).into_iter().map(|r| r.node).collect();
+        let out: Vec<Node> = g
+            .neighbourhood(&Node::Symbol(2), true, false, 1)
+            .into_iter()
+            .map(|r| r.node)
+            .collect();
         assert_eq!(out, vec![Node::Symbol(1), Node::Symbol(5)]);
     }
 
     #[test]
     fn impact_follows_dispatch_through_the_interface() {
         let g = sample();
-        let impact: Vec<(Node, usize, Option<Node>)> = g.impact(&Node::Symbol(5), 3).into_iter().map(|r| (r.node, r.distance, r.via)).collect();
+        let impact: Vec<(Node, usize, Option<Node>)> = g
+            .impact(&Node::Symbol(5), 3)
+            .into_iter()
+            .map(|r| (r.node, r.distance, r.via))
+            .collect();
         assert_eq!(
             impact,
-            vec![(Node::Symbol(2), 1, None), (Node::Symbol(3), 2, Some(Node::Symbol(1))), (Node::Symbol(4), 3, None)]
+            vec![
+                (Node::Symbol(2), 1, None),
+                (Node::Symbol(3), 2, Some(Node::Symbol(1))),
+                (Node::Symbol(4), 3, None)
+            ]
         );
     }
 
     #[test]
     fn paths_follow_edge_direction() {
         let g = sample();
-        let hops: Vec<(Node, Node, RefKind)> =
-            g.path(&Node::Symbol(4), &Node::Symbol(1)).unwrap().into_iter().map(|h| (h.from, h.to, h.edge.kind)).collect();
-        assert_eq!(hops, vec![(Node::Symbol(4), Node::Symbol(3), RefKind::Calls), (Node::Symbol(3), Node::Symbol(1), RefKind::UsesType)]);
+        let hops: Vec<(Node, Node, RefKind)> = g
+            .path(&Node::Symbol(4), &Node::Symbol(1))
+            .unwrap()
+            .into_iter()
+            .map(|h| (h.from, h.to, h.edge.kind))
+            .collect();
+        assert_eq!(
+            hops,
+            vec![
+                (Node::Symbol(4), Node::Symbol(3), RefKind::Calls),
+                (Node::Symbol(3), Node::Symbol(1), RefKind::UsesType)
+            ]
+        );
         assert!(g.path(&Node::Symbol(1), &Node::Symbol(4)).is_none());
     }
 
     #[test]
     fn fan_in_ranks_most_depended_upon_first() {
         let g = sample();
-        assert_eq!(g.top_fan_in(2), vec![(Node::Symbol(1), 2), (Node::Symbol(3), 1)]);
+        assert_eq!(
+            g.top_fan_in(2),
+            vec![(Node::Symbol(1), 2), (Node::Symbol(3), 1)]
+        );
     }
 }

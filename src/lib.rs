@@ -5,6 +5,8 @@ pub mod extract;
 pub mod graph;
 pub mod index;
 pub mod lang;
+pub mod mcp;
 pub mod model;
 pub mod resolve;
 pub mod store;
+pub mod tools;

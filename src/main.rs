@@ -36,6 +36,31 @@ enum Command {
         #[arg(long, hide = true)]
         dump: bool,
     },
+    /// Serve the repository to an MCP client over stdio (stdout carries only JSON-RPC).
+    ///
+    /// Example: claude mcp add codeatlas -- codeatlas serve --repo /path/to/repo
+    Serve {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
+    },
+    /// Run one tool and print its answer, exactly as an MCP client would get it.
+    ///
+    /// Example: codeatlas query find_implementations symbol=com.acme.pay.PaymentGateway transitive=true
+    Query {
+        /// The tool: repo_overview, dependency_graph, search_symbols, read_source, ...
+        tool: String,
+        /// Arguments as key=value (values are JSON when they parse as JSON, else text).
+        args: Vec<String>,
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
+        /// Arguments as one JSON object instead of key=value pairs.
+        #[arg(long)]
+        json: Option<String>,
+    },
+    /// List the tools with their descriptions and argument schemas.
+    Tools,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -54,6 +79,26 @@ fn main() -> anyhow::Result<()> {
             threads,
             dump,
         } => run_index(repo, max_file_size, threads, dump),
+        Command::Serve { repo } => {
+            let root = repo
+                .canonicalize()
+                .with_context(|| format!("cannot open repository {}", repo.display()))?;
+            codeatlas::mcp::serve_stdio(&root, codeatlas::index::Options::default())
+        }
+        Command::Query {
+            tool,
+            args,
+            repo,
+            json,
+        } => run_query(tool, args, repo, json),
+        Command::Tools => {
+            let tools = codeatlas::mcp::tool_list();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({ "tools": tools }))?
+            );
+            Ok(())
+        }
     }
 }
 
@@ -129,4 +174,46 @@ fn run_index(
         print!("{}", store.dump()?);
     }
     Ok(())
+}
+
+fn run_query(
+    tool: String,
+    args: Vec<String>,
+    repo: PathBuf,
+    json: Option<String>,
+) -> anyhow::Result<()> {
+    let root = repo
+        .canonicalize()
+        .with_context(|| format!("cannot open repository {}", repo.display()))?;
+    let mut object = match json {
+        Some(text) => match serde_json::from_str::<serde_json::Value>(&text)
+            .context("--json is not valid JSON")?
+        {
+            serde_json::Value::Object(map) => map,
+            _ => anyhow::bail!("--json must be a JSON object"),
+        },
+        None => serde_json::Map::new(),
+    };
+    for arg in args {
+        let Some((key, value)) = arg.split_once('=') else {
+            anyhow::bail!("argument {arg:?} is not key=value")
+        };
+        let value = serde_json::from_str(value)
+            .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
+        object.insert(key.to_string(), value);
+    }
+    if !codeatlas::store::index_path(&root).exists() {
+        codeatlas::index::index(&root, &codeatlas::index::Options::default(), &|_, _| {})?;
+    }
+    let atlas = codeatlas::tools::Atlas::new(&root);
+    match atlas.call(&tool, serde_json::Value::Object(object)) {
+        Ok(text) => {
+            println!("{text}");
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!("error: {}", e.0);
+            std::process::exit(1);
+        }
+    }
 }

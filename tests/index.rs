@@ -280,7 +280,11 @@ fn rust_glob_import_cycles_resolve_and_terminate() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
     fs::create_dir_all(root.join("src")).unwrap();
-    fs::write(root.join("Cargo.toml"), "[package]\nname = \"cyc\"\nversion = \"0.1.0\"\n").unwrap();
+    fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"cyc\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
     let mut lib = String::from("pub use a::*;\npub use f::*;\n");
     for m in ["a", "b", "c", "d", "e", "f"] {
         lib.push_str(&format!("pub mod {m} {{\n    use super::*;\n    pub use crate::{m}_next::*;\n    pub struct T{m};\n}}\npub mod {m}_next {{\n    pub use super::*;\n}}\n"));
@@ -289,6 +293,12 @@ fn rust_glob_import_cycles_resolve_and_terminate() {
     fs::write(root.join("src/lib.rs"), lib).unwrap();
     run(root);
     let dump = dump(root);
-    assert!(dump.contains("ref src/lib.rs:51 uses_type Tf from=cyc::user to=cyc::f::Tf (exact)"), "{dump}");
-    assert!(dump.contains("ref src/lib.rs:51 uses_type Missing from=cyc::user to=- (unresolved)"), "{dump}");
+    assert!(
+        dump.contains("ref src/lib.rs:51 uses_type Tf from=cyc::user to=cyc::f::Tf (exact)"),
+        "{dump}"
+    );
+    assert!(
+        dump.contains("ref src/lib.rs:51 uses_type Missing from=cyc::user to=- (unresolved)"),
+        "{dump}"
+    );
 }

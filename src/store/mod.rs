@@ -726,3 +726,5 @@ impl Writer<'_> {
         Ok(())
     }
 }
+mod queries;
+pub use queries::*;

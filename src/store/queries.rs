@@ -1,0 +1,441 @@
+//! Read-side SQL for the tools: symbol lookups, references, implementations, outlines,
+//! search candidates, overview counts and the rows the dependency graph is built from.
+//! Plain rows out; no formatting here.
+
+use rusqlite::{params, OptionalExtension, Row};
+
+use super::{Result, Store};
+use crate::graph::{EdgeRow, FileRow, SymbolRow};
+use crate::model::{RefKind, SymbolKind};
+
+/// A symbol with everything a tool shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolInfo {
+    pub id: i64,
+    pub file_id: i64,
+    pub path: String,
+    pub language: String,
+    pub parent: Option<i64>,
+    pub kind: SymbolKind,
+    pub name: String,
+    pub qname: String,
+    pub visibility: String,
+    pub modifiers: String,
+    pub signature: String,
+    pub doc: String,
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct FileInfo {
+    pub id: i64,
+    pub path: String,
+    pub language: String,
+    pub module: String,
+    pub size: i64,
+    pub mtime_ns: i64,
+    pub loc: u32,
+    pub parse_errors: u32,
+}
+
+/// One reference as `find_references` lists it.
+#[derive(Clone, Debug)]
+pub struct RefInfo {
+    pub path: String,
+    pub line: u32,
+    pub kind: RefKind,
+    pub enclosing: Option<String>,
+    pub confidence: String,
+}
+
+const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line";
+
+fn symbol_row(r: &Row) -> rusqlite::Result<SymbolInfo> {
+    let kind: String = r.get(5)?;
+    Ok(SymbolInfo {
+        id: r.get(0)?,
+        file_id: r.get(1)?,
+        path: r.get(2)?,
+        language: r.get(3)?,
+        parent: r.get(4)?,
+        kind: SymbolKind::parse(&kind).unwrap_or(SymbolKind::Class),
+        name: r.get(6)?,
+        qname: r.get(7)?,
+        visibility: r.get(8)?,
+        modifiers: r.get(9)?,
+        signature: r.get(10)?,
+        doc: r.get(11)?,
+        start_line: r.get(12)?,
+        end_line: r.get(13)?,
+    })
+}
+
+fn file_row(r: &Row) -> rusqlite::Result<FileInfo> {
+    Ok(FileInfo {
+        id: r.get(0)?,
+        path: r.get(1)?,
+        language: r.get(2)?,
+        module: r.get(3)?,
+        size: r.get(4)?,
+        mtime_ns: r.get(5)?,
+        loc: r.get(6)?,
+        parse_errors: r.get(7)?,
+    })
+}
+
+const FILE_COLUMNS: &str = "id, path, language, module, size, mtime_ns, loc, parse_errors";
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+pub fn like_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Store {
+    fn symbols_where(
+        &self,
+        clause: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<Vec<SymbolInfo>> {
+        let sql = format!("SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {clause}");
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params, symbol_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    pub fn symbol(&self, id: i64) -> Result<Option<SymbolInfo>> {
+        Ok(self.symbols_where("s.id = ?1", [id])?.into_iter().next())
+    }
+
+    pub fn symbols_by_qname(&self, qname: &str) -> Result<Vec<SymbolInfo>> {
+        self.symbols_where("s.qname = ?1 ORDER BY f.path, s.start_line", [qname])
+    }
+
+    pub fn symbols_by_name(&self, name: &str) -> Result<Vec<SymbolInfo>> {
+        self.symbols_where("s.name = ?1 ORDER BY f.path, s.start_line", [name])
+    }
+
+    /// Symbols whose qualified name ends with `.suffix`, `#suffix` or `::suffix`.
+    pub fn symbols_by_qname_suffix(&self, suffix: &str) -> Result<Vec<SymbolInfo>> {
+        let e = like_escape(suffix);
+        self.symbols_where(
+            "(s.qname LIKE ?1 ESCAPE '\\' OR s.qname LIKE ?2 ESCAPE '\\' OR s.qname LIKE ?3 ESCAPE '\\') ORDER BY f.path, s.start_line LIMIT 50",
+            params![format!("%.{e}"), format!("%#{e}"), format!("%::{e}")],
+        )
+    }
+
+    /// The innermost symbol whose lines contain `line` in the file at `path`.
+    pub fn symbol_at(&self, path: &str, line: u32) -> Result<Option<SymbolInfo>> {
+        Ok(self
+            .symbols_where(
+                "f.path = ?1 AND s.start_line <= ?2 AND s.end_line >= ?2 ORDER BY (s.end_line - s.start_line), s.start_line DESC LIMIT 1",
+                params![path, line],
+            )?
+            .into_iter()
+            .next())
+    }
+
+    pub fn children(&self, id: i64) -> Result<Vec<SymbolInfo>> {
+        self.symbols_where("s.parent_id = ?1 ORDER BY s.start_line, s.id", [id])
+    }
+
+    pub fn file_symbols(&self, file_id: i64) -> Result<Vec<SymbolInfo>> {
+        self.symbols_where("s.file_id = ?1 ORDER BY s.start_line, s.id", [file_id])
+    }
+
+    pub fn file_by_path(&self, path: &str) -> Result<Option<FileInfo>> {
+        let sql = format!("SELECT {FILE_COLUMNS} FROM files WHERE path = ?1");
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([path], file_row)
+            .optional()?)
+    }
+
+    pub fn file(&self, id: i64) -> Result<Option<FileInfo>> {
+        let sql = format!("SELECT {FILE_COLUMNS} FROM files WHERE id = ?1");
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([id], file_row)
+            .optional()?)
+    }
+
+    /// Indexed files whose path starts with `prefix` ("" for all), sorted.
+    pub fn files_under(&self, prefix: &str) -> Result<Vec<FileInfo>> {
+        let sql = format!(
+            "SELECT {FILE_COLUMNS} FROM files WHERE path LIKE ?1 ESCAPE '\\' ORDER BY path"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([format!("{}%", like_escape(prefix))], file_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    pub fn external_qname(&self, id: i64) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT qname FROM externals WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?)
+    }
+
+    pub fn external_by_qname(&self, qname: &str) -> Result<Option<i64>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT id FROM externals WHERE qname = ?1")?
+            .query_row([qname], |r| r.get(0))
+            .optional()?)
+    }
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
+            .query_row([key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// References to a symbol (or an external), filtered by kind, in file and line order.
+    /// Returns one page and the total.
+    pub fn references(
+        &self,
+        target: Target,
+        kinds: &[RefKind],
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<RefInfo>, usize)> {
+        let (column, id) = match target {
+            Target::Symbol(id) => ("r.target_id", id),
+            Target::External(id) => ("r.external_id", id),
+        };
+        let kinds: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.as_str())).collect();
+        let filter = format!("{column} = ?1 AND r.kind IN ({})", kinds.join(","));
+        let total: i64 = self.conn.query_row(
+            &format!("SELECT COUNT(*) FROM refs r WHERE {filter}"),
+            [id],
+            |r| r.get(0),
+        )?;
+        let sql = format!(
+            "SELECT f.path, r.line, r.kind, e.qname, r.confidence FROM refs r JOIN files f ON f.id = r.file_id
+             LEFT JOIN symbols e ON e.id = r.enclosing_id WHERE {filter} ORDER BY f.path, r.line, r.kind LIMIT ?2 OFFSET ?3"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![id, limit as i64, offset as i64], |r| {
+            let kind: String = r.get(2)?;
+            Ok(RefInfo {
+                path: r.get(0)?,
+                line: r.get(1)?,
+                kind: RefKind::parse(&kind).unwrap_or(RefKind::UsesType),
+                enclosing: r.get(3)?,
+                confidence: r.get(4)?,
+            })
+        })?;
+        Ok((rows.collect::<rusqlite::Result<_>>()?, total as usize))
+    }
+
+    /// Counts of references to a target by kind.
+    pub fn reference_counts(&self, target: Target) -> Result<Vec<(RefKind, usize)>> {
+        let (column, id) = match target {
+            Target::Symbol(id) => ("target_id", id),
+            Target::External(id) => ("external_id", id),
+        };
+        let sql = format!(
+            "SELECT kind, COUNT(*) FROM refs WHERE {column} = ?1 GROUP BY kind ORDER BY kind"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (kind, n) = row?;
+            if let Some(kind) = RefKind::parse(&kind) {
+                out.push((kind, n as usize));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Types that directly extend or implement the target: (symbol id, edge kind).
+    pub fn direct_subtypes(&self, target: Target) -> Result<Vec<(i64, RefKind)>> {
+        let (column, id) = match target {
+            Target::Symbol(id) => ("target_id", id),
+            Target::External(id) => ("external_id", id),
+        };
+        let sql = format!(
+            "SELECT DISTINCT source_id, kind FROM refs WHERE {column} = ?1 AND kind IN ('extends', 'implements') AND source_id IS NOT NULL ORDER BY source_id"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, kind) = row?;
+            out.push((id, RefKind::parse(&kind).unwrap_or(RefKind::Implements)));
+        }
+        Ok(out)
+    }
+
+    /// Direct supertypes of a type: (qualified name, edge kind, in the repository).
+    pub fn supertypes(&self, id: i64) -> Result<Vec<(String, RefKind, bool)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT COALESCE(t.qname, e.qname, r.name), r.kind, r.target_id IS NOT NULL FROM refs r
+             LEFT JOIN symbols t ON t.id = r.target_id LEFT JOIN externals e ON e.id = r.external_id
+             WHERE r.source_id = ?1 AND r.kind IN ('extends', 'implements') ORDER BY r.kind, 1",
+        )?;
+        let rows = stmt.query_map([id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, bool>(2)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (name, kind, internal) = row?;
+            out.push((
+                name,
+                RefKind::parse(&kind).unwrap_or(RefKind::Extends),
+                internal,
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Every distinct symbol name (for typo-tolerant matching).
+    pub fn distinct_names(&self) -> Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT DISTINCT name FROM symbols")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Symbol ids by full-text match on the name words or the doc summary, best first.
+    pub fn fts(&self, column: &str, query: &str, limit: usize) -> Result<Vec<i64>> {
+        let sql = format!("SELECT rowid FROM symbols_fts WHERE {column} MATCH ?1 ORDER BY bm25(symbols_fts) LIMIT ?2");
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![query, limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Symbol ids whose name equals (ignoring case) or starts with `text`.
+    pub fn names_like(&self, text: &str, prefix: bool, limit: usize) -> Result<Vec<i64>> {
+        let pattern = if prefix {
+            format!("{}%", like_escape(text))
+        } else {
+            like_escape(text)
+        };
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id FROM symbols WHERE name LIKE ?1 ESCAPE '\\' COLLATE NOCASE ORDER BY length(name), qname LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![pattern, limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Per language: files, lines, symbols.
+    pub fn language_counts(&self, prefix: &str) -> Result<Vec<(String, usize, u64, usize)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT f.language, COUNT(*), SUM(f.loc), SUM((SELECT COUNT(*) FROM symbols s WHERE s.file_id = f.id))
+             FROM files f WHERE f.path LIKE ?1 ESCAPE '\\' GROUP BY f.language ORDER BY f.language",
+        )?;
+        let rows = stmt.query_map([format!("{}%", like_escape(prefix))], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)? as usize,
+                r.get::<_, i64>(2)? as u64,
+                r.get::<_, i64>(3)? as usize,
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Modules (Java packages, Rust modules) by symbol count: (module, files, symbols).
+    pub fn module_counts(&self, prefix: &str) -> Result<Vec<(String, usize, usize)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT f.module, COUNT(DISTINCT f.id), COUNT(s.id) FROM files f LEFT JOIN symbols s ON s.file_id = f.id
+             WHERE f.path LIKE ?1 ESCAPE '\\' GROUP BY f.module ORDER BY COUNT(s.id) DESC, f.module",
+        )?;
+        let rows = stmt.query_map([format!("{}%", like_escape(prefix))], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)? as usize,
+                r.get::<_, i64>(2)? as usize,
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// `main` methods and functions.
+    pub fn entry_points(&self, prefix: &str) -> Result<Vec<SymbolInfo>> {
+        self.symbols_where(
+            "s.name = 'main' AND s.kind IN ('method', 'function') AND f.path LIKE ?1 ESCAPE '\\' ORDER BY f.path, s.start_line",
+            [format!("{}%", like_escape(prefix))],
+        )
+    }
+
+    pub fn count_files(&self) -> Result<usize> {
+        Ok(self
+            .conn
+            .query_row("SELECT COUNT(*) FROM files", [], |r| r.get::<_, i64>(0))?
+            as usize)
+    }
+
+    /// The rows the dependency graph is built from.
+    pub fn graph_rows(&self) -> Result<(Vec<SymbolRow>, Vec<FileRow>, Vec<EdgeRow>)> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, file_id, parent_id, kind FROM symbols")?;
+        let symbols = stmt
+            .query_map([], |r| {
+                let kind: String = r.get(3)?;
+                Ok(SymbolRow {
+                    id: r.get(0)?,
+                    file: r.get(1)?,
+                    parent: r.get(2)?,
+                    kind: SymbolKind::parse(&kind).unwrap_or(SymbolKind::Class),
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut stmt = self.conn.prepare("SELECT id, module FROM files")?;
+        let files = stmt
+            .query_map([], |r| {
+                Ok(FileRow {
+                    id: r.get(0)?,
+                    module: r.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut stmt = self.conn.prepare(
+            "SELECT file_id, source_id, target_id, external_id, kind, COUNT(*), MIN(line) FROM refs
+             WHERE (target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != 'imports'
+             GROUP BY file_id, source_id, target_id, external_id, kind",
+        )?;
+        let edges = stmt
+            .query_map([], |r| {
+                let kind: String = r.get(4)?;
+                Ok(EdgeRow {
+                    file: r.get(0)?,
+                    source: r.get(1)?,
+                    target: r.get(2)?,
+                    external: r.get(3)?,
+                    kind: RefKind::parse(&kind).unwrap_or(RefKind::UsesType),
+                    count: r.get::<_, i64>(5)? as u32,
+                    line: r.get(6)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok((symbols, files, edges))
+    }
+}
+
+/// A reference target: a symbol of the repository or an external name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Symbol(i64),
+    External(i64),
+}

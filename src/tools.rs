@@ -1,0 +1,1760 @@
+//! The twelve tools as plain functions over the store and the graph, returning compact
+//! text made for a model to read. The CLI `query` command, the MCP server and the tests
+//! all call `Atlas::call`. This module knows JSON arguments and schemas, not MCP.
+//!
+//! Every answer names the handle the next tier takes (qualified name or `path:line`),
+//! pages with `limit`/`offset`, says when it was cut, and stays within its budget.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::graph::{Graph, Level, Node, Reached};
+use crate::model::{RefKind, SymbolKind};
+use crate::store::{self, FileInfo, Store, SymbolInfo, Target};
+
+/// Answer budget for tiers 1 and 2, in bytes (about 2,000 tokens).
+pub const SUMMARY_BUDGET: usize = 8_000;
+/// Tier-3 reads: bytes and lines, whichever comes first.
+pub const READ_BUDGET: usize = 16_000;
+pub const READ_LINES: usize = 400;
+/// Room kept for the closing line of a cut answer.
+const FOOTER_ROOM: usize = 240;
+
+/// A tool's name, its one-sentence description, and its argument schema.
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub schema: fn() -> serde_json::Map<String, Value>,
+}
+
+macro_rules! tool_specs {
+    ($( $name:literal => $args:ty, $desc:literal; )*) => {
+        pub const TOOLS: &[ToolSpec] = &[ $( ToolSpec { name: $name, description: $desc, schema: lean_schema::<$args> }, )* ];
+    };
+}
+
+tool_specs! {
+    "repo_overview" => OverviewArgs, "Tier 1. Languages, top modules, entry points, most depended-upon types. Start here.";
+    "dependency_graph" => GraphArgs, "Tier 1. Dependencies and dependents of a type, file or module, in rings.";
+    "dependency_path" => PathArgs, "Tier 1. Shortest dependency chain between two nodes, with the line of each hop.";
+    "change_impact" => ImpactArgs, "Tier 1. What depends on a node transitively (through interfaces too), by distance.";
+    "search_symbols" => SearchArgs, "Tier 2. Find symbols by name, words, typo or doc text; ranked.";
+    "get_symbol" => SymbolArgs, "Tier 2. One symbol: signature, doc, location, supertypes, members, counts.";
+    "find_implementations" => ImplArgs, "Tier 2. Types implementing an interface/trait/class, or methods implementing one.";
+    "find_references" => RefsArgs, "Tier 2. Where a symbol is used, as the compiler resolves it, grouped by file.";
+    "file_outline" => PathOnlyArgs, "Tier 2. A file's symbols, nested, with kinds, lines and signatures.";
+    "read_source" => ReadArgs, "Tier 3. Numbered source lines of a file range. Use after tiers 1-2 found them.";
+    "read_symbol" => ReadSymbolArgs, "Tier 3. Numbered source of one symbol, declaration to end of body.";
+    "search_text" => TextArgs, "Tier 3. Lines matching text or a regex in indexed files (path:line: text).";
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OverviewArgs {
+    /// Only files under this path prefix.
+    pub path: Option<String>,
+    /// Items per list (default 10).
+    pub limit: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GraphArgs {
+    /// Symbol, file path or module name.
+    pub target: String,
+    /// symbol (types, default), file or module.
+    pub level: Option<String>,
+    /// both (default), out (dependencies) or in (dependents).
+    pub direction: Option<String>,
+    /// Rings to follow, 1-5 (default 1).
+    pub depth: Option<u32>,
+    /// Most nodes listed (default 50).
+    pub limit: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathArgs {
+    /// Start node: symbol, file path or module.
+    pub from: String,
+    /// End node: symbol, file path or module.
+    pub to: String,
+    /// symbol (default), file or module.
+    pub level: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImpactArgs {
+    /// Symbol, file path or module name.
+    pub target: String,
+    /// Distance to follow, 1-10 (default 3).
+    pub depth: Option<u32>,
+    /// symbol (default), file or module.
+    pub level: Option<String>,
+    /// Most nodes listed (default 50).
+    pub limit: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchArgs {
+    /// Name, words, or qualified name to look for.
+    pub query: String,
+    /// Only this kind: class, method, function, struct, trait...
+    pub kind: Option<String>,
+    /// Only this language: java or rust.
+    pub language: Option<String>,
+    /// Only files under this path prefix.
+    pub path: Option<String>,
+    /// Results per page (default 20).
+    pub limit: Option<u32>,
+    /// Results to skip (for the next page).
+    pub offset: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SymbolArgs {
+    /// Qualified name, unique simple name, or path:line.
+    pub symbol: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImplArgs {
+    /// Interface, trait, class, or one of their methods.
+    pub symbol: String,
+    /// Include implementations of implementations.
+    pub transitive: Option<bool>,
+    /// Most results (default 50).
+    pub limit: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefsArgs {
+    /// Qualified name, unique simple name, or path:line.
+    pub symbol: String,
+    /// all (default), call, type or import.
+    pub kind: Option<String>,
+    /// References per page (default 50).
+    pub limit: Option<u32>,
+    /// References to skip (for the next page).
+    pub offset: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathOnlyArgs {
+    /// File path relative to the repository root.
+    pub path: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadArgs {
+    /// File path relative to the repository root.
+    pub path: String,
+    /// First line, 1-based.
+    pub start_line: u32,
+    /// Last line, inclusive.
+    pub end_line: u32,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadSymbolArgs {
+    /// Qualified name, unique simple name, or path:line.
+    pub symbol: String,
+    /// Extra lines before and after (default 0).
+    pub context_lines: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TextArgs {
+    /// Text to find (a regex when regex is true).
+    pub query: String,
+    /// Treat query as a regular expression.
+    pub regex: Option<bool>,
+    /// Only files under this path prefix.
+    pub path: Option<String>,
+    /// Match case exactly (default false).
+    pub case_sensitive: Option<bool>,
+    /// Most matching lines (default 50).
+    pub limit: Option<u32>,
+}
+
+/// The JSON schema of an argument type, without the noise clients pay for in every
+/// conversation (`$schema`, titles, integer formats, `null` alternatives).
+pub fn lean_schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
+    let schema = schemars::schema_for!(T);
+    let mut value = serde_json::to_value(schema).unwrap_or(Value::Null);
+    strip(&mut value);
+    match value {
+        Value::Object(map) => map,
+        _ => serde_json::Map::new(),
+    }
+}
+
+fn strip(value: &mut Value) {
+    if let Value::Object(map) = value {
+        for key in ["$schema", "title", "format", "minimum", "default"] {
+            map.remove(key);
+        }
+        if let Some(Value::Array(types)) = map.get("type") {
+            let non_null: Vec<Value> = types
+                .iter()
+                .filter(|t| t.as_str() != Some("null"))
+                .cloned()
+                .collect();
+            if non_null.len() == 1 {
+                map.insert("type".into(), non_null[0].clone());
+            }
+        }
+        for v in map.values_mut() {
+            strip(v);
+        }
+    } else if let Value::Array(items) = value {
+        for v in items {
+            strip(v);
+        }
+    }
+}
+
+/// Progress of a background index build, shown in answers while it runs.
+#[derive(Default)]
+pub struct IndexStatus {
+    pub building: AtomicBool,
+    pub done: AtomicUsize,
+    pub total: AtomicUsize,
+    pub error: Mutex<Option<String>>,
+}
+
+/// The tools' shared state: the repository root, read connections, cached graphs.
+pub struct Atlas {
+    root: PathBuf,
+    pool: Mutex<Vec<Store>>,
+    graphs: Mutex<HashMap<Level, (String, Arc<Graph>)>>,
+    names: Mutex<Option<(String, Arc<Vec<String>>)>>,
+    pub status: Arc<IndexStatus>,
+}
+
+/// A tool's failure, as a message for the model.
+#[derive(Debug)]
+pub struct ToolError(pub String);
+
+impl<E: std::fmt::Display> From<E> for ToolError {
+    fn from(e: E) -> Self {
+        ToolError(e.to_string())
+    }
+}
+
+type Answer = Result<String, ToolError>;
+
+fn fail<T>(msg: impl Into<String>) -> Result<T, ToolError> {
+    Err(ToolError(msg.into()))
+}
+
+/// What a handle names.
+enum Handle {
+    Symbol(SymbolInfo),
+    External(i64, String),
+}
+
+impl Atlas {
+    pub fn new(root: &Path) -> Atlas {
+        Atlas {
+            root: root.to_path_buf(),
+            pool: Mutex::new(Vec::new()),
+            graphs: Mutex::new(HashMap::new()),
+            names: Mutex::new(None),
+            status: Arc::new(IndexStatus::default()),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Runs a tool by name with JSON arguments.
+    pub fn call(&self, name: &str, args: Value) -> Answer {
+        let args = if args.is_null() {
+            Value::Object(Default::default())
+        } else {
+            args
+        };
+        let store = self.store()?;
+        let result = match name {
+            "repo_overview" => parse(args).and_then(|a| self.repo_overview(&store, a)),
+            "dependency_graph" => parse(args).and_then(|a| self.dependency_graph(&store, a)),
+            "dependency_path" => parse(args).and_then(|a| self.dependency_path(&store, a)),
+            "change_impact" => parse(args).and_then(|a| self.change_impact(&store, a)),
+            "search_symbols" => parse(args).and_then(|a| self.search_symbols(&store, a)),
+            "get_symbol" => parse(args).and_then(|a| self.get_symbol(&store, a)),
+            "find_implementations" => {
+                parse(args).and_then(|a| self.find_implementations(&store, a))
+            }
+            "find_references" => parse(args).and_then(|a| self.find_references(&store, a)),
+            "file_outline" => parse(args).and_then(|a| self.file_outline(&store, a)),
+            "read_source" => parse(args).and_then(|a| self.read_source(&store, a)),
+            "read_symbol" => parse(args).and_then(|a| self.read_symbol(&store, a)),
+            "search_text" => parse(args).and_then(|a| self.search_text(&store, a)),
+            _ => fail(format!(
+                "unknown tool {name:?}; tools: {}",
+                TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+            )),
+        };
+        self.pool.lock().expect("pool lock").push(store);
+        result.map(|text| self.with_freshness(text))
+    }
+
+    fn store(&self) -> Result<Store, ToolError> {
+        if let Some(store) = self.pool.lock().expect("pool lock").pop() {
+            return Ok(store);
+        }
+        match Store::open_read(&self.root) {
+            Ok(store) => Ok(store),
+            Err(store::Error::Missing(_)) if self.status.building.load(Ordering::Relaxed) => {
+                fail(format!(
+                    "the index is being built ({}/{} files parsed); try again in a few seconds",
+                    self.status.done.load(Ordering::Relaxed),
+                    self.status.total.load(Ordering::Relaxed)
+                ))
+            }
+            Err(e) => fail(format!("{e}")),
+        }
+    }
+
+    fn with_freshness(&self, mut text: String) -> String {
+        if self.status.building.load(Ordering::Relaxed) {
+            let _ = write!(
+                text,
+                "\n[index updating: {}/{} files parsed; answers reflect the last complete index]",
+                self.status.done.load(Ordering::Relaxed),
+                self.status.total.load(Ordering::Relaxed)
+            );
+        } else if let Some(e) = self.status.error.lock().expect("status lock").as_ref() {
+            let _ = write!(text, "\n[index update failed: {e}]");
+        }
+        text
+    }
+
+    fn graph(&self, store: &Store, level: Level) -> Result<Arc<Graph>, ToolError> {
+        let stamp = store.meta("indexed_at")?.unwrap_or_default();
+        let mut graphs = self.graphs.lock().expect("graph lock");
+        if let Some((s, g)) = graphs.get(&level) {
+            if *s == stamp {
+                return Ok(g.clone());
+            }
+        }
+        let (symbols, files, edges) = store.graph_rows()?;
+        let g = Arc::new(Graph::build(level, &symbols, &files, &edges));
+        graphs.insert(level, (stamp, g.clone()));
+        Ok(g)
+    }
+
+    fn all_names(&self, store: &Store) -> Result<Arc<Vec<String>>, ToolError> {
+        let stamp = store.meta("indexed_at")?.unwrap_or_default();
+        let mut names = self.names.lock().expect("names lock");
+        if let Some((s, n)) = names.as_ref() {
+            if *s == stamp {
+                return Ok(n.clone());
+            }
+        }
+        let n = Arc::new(store.distinct_names()?);
+        *names = Some((stamp, n.clone()));
+        Ok(n)
+    }
+
+    // ------------------------------------------------------------ handles
+
+    /// Resolves a symbol handle: `path:line`, a qualified name, a unique simple name, a
+    /// qualified-name suffix, or an external name. Ambiguity lists the candidates.
+    fn resolve(&self, store: &Store, handle: &str) -> Result<Handle, ToolError> {
+        let handle = handle.trim();
+        if handle.is_empty() {
+            return fail("empty symbol; pass a qualified name (com.acme.Foo, crate::mod::Foo), a simple name, or path:line");
+        }
+        if let Some((path, line)) = handle.rsplit_once(':') {
+            if let (Ok(line), false) = (line.parse::<u32>(), path.ends_with(':')) {
+                let path = normalize_path(path)?;
+                let Some(file) = store.file_by_path(&path)? else {
+                    return fail(format!(
+                        "no indexed file {path:?}; paths are relative to the repository root"
+                    ));
+                };
+                return match store.symbol_at(&file.path, line)? {
+                    Some(s) => Ok(Handle::Symbol(s)),
+                    None => fail(format!("no symbol encloses {path}:{line}; see file_outline {{\"path\": \"{path}\"}}")),
+                };
+            }
+        }
+        let mut candidates = store.symbols_by_qname(handle)?;
+        if candidates.is_empty() && handle.contains('.') && !handle.contains("::") {
+            // `Outer.method` written with a dot instead of `#`.
+            if let Some((owner, member)) = handle.rsplit_once('.') {
+                candidates = store.symbols_by_qname(&format!("{owner}#{member}"))?;
+            }
+        }
+        if candidates.is_empty() {
+            candidates = store.symbols_by_name(handle)?;
+        }
+        if candidates.is_empty() {
+            candidates = store.symbols_by_qname_suffix(handle)?;
+        }
+        if candidates.is_empty() {
+            if let Some(id) = store.external_by_qname(handle)? {
+                return Ok(Handle::External(id, handle.to_string()));
+            }
+        }
+        // A type's name also names its constructors: the type is meant.
+        if candidates.len() > 1 && candidates.iter().any(|c| c.kind.is_type()) {
+            candidates.retain(|c| c.kind != SymbolKind::Constructor);
+        }
+        match candidates.len() {
+            0 => {
+                let suggestions = self.suggest(store, handle)?;
+                if suggestions.is_empty() {
+                    fail(format!(
+                        "no symbol {handle:?}; try search_symbols {{\"query\": \"{}\"}}",
+                        crate::model::last_segment(handle)
+                    ))
+                } else {
+                    fail(format!(
+                        "no symbol {handle:?}; did you mean: {}",
+                        suggestions.join(", ")
+                    ))
+                }
+            }
+            1 => Ok(Handle::Symbol(candidates.remove(0))),
+            n => {
+                let mut msg =
+                    format!("{handle:?} is ambiguous ({n} symbols); pass one of these handles:\n");
+                for c in candidates.iter().take(10) {
+                    let _ = writeln!(msg, "  {} {}  {}", c.kind, c.qname, location(c));
+                }
+                if n > 10 {
+                    let _ = writeln!(msg, "  ... and {} more", n - 10);
+                }
+                fail(msg.trim_end().to_string())
+            }
+        }
+    }
+
+    fn resolve_symbol(&self, store: &Store, handle: &str) -> Result<SymbolInfo, ToolError> {
+        match self.resolve(store, handle)? {
+            Handle::Symbol(s) => Ok(s),
+            Handle::External(_, q) => fail(format!("{q} is outside the repository (no source); it can be used with find_references and find_implementations")),
+        }
+    }
+
+    /// Close names, for "did you mean".
+    fn suggest(&self, store: &Store, handle: &str) -> Result<Vec<String>, ToolError> {
+        let simple = crate::model::last_segment(handle).to_lowercase();
+        let names = self.all_names(store)?;
+        let mut scored: Vec<(f64, &String)> = names
+            .iter()
+            .map(|n| (strsim::jaro_winkler(&simple, &n.to_lowercase()), n))
+            .filter(|(s, _)| *s > 0.85)
+            .collect();
+        scored.sort_by(|a, b| {
+            b.0.partial_cmp(&a.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.1.cmp(b.1))
+        });
+        let mut out = Vec::new();
+        for (_, name) in scored.into_iter().take(5) {
+            for s in store.symbols_by_name(name)?.into_iter().take(2) {
+                out.push(s.qname);
+            }
+        }
+        out.dedup();
+        out.truncate(5);
+        Ok(out)
+    }
+
+    /// Resolves a graph node at a level: a symbol (types), a file path, or a module name.
+    fn node(&self, store: &Store, graph: &Graph, target: &str) -> Result<Node, ToolError> {
+        match graph.level {
+            Level::Symbol => match self.resolve(store, target)? {
+                Handle::Symbol(s) => graph
+                    .node_of_symbol(s.id)
+                    .ok_or_else(|| ToolError(format!("{} is not in the graph", s.qname))),
+                Handle::External(id, _) => Ok(Node::External(id)),
+            },
+            Level::File => {
+                let path = normalize_path(target)?;
+                if let Some(f) = store.file_by_path(&path)? {
+                    return Ok(Node::File(f.id));
+                }
+                match self.resolve(store, target) {
+                    Ok(Handle::Symbol(s)) => Ok(Node::File(s.file_id)),
+                    _ => fail(format!(
+                        "no indexed file {path:?} (level=file takes a path relative to the root)"
+                    )),
+                }
+            }
+            Level::Module => {
+                let node = Node::Module(target.to_string());
+                if graph.contains(&node) {
+                    return Ok(node);
+                }
+                match self.resolve(store, target) {
+                    Ok(Handle::Symbol(s)) => {
+                        let f = store
+                            .file(s.file_id)?
+                            .ok_or_else(|| ToolError("file vanished".into()))?;
+                        Ok(Node::Module(f.module))
+                    }
+                    _ => fail(format!("no module {target:?}; repo_overview lists modules")),
+                }
+            }
+        }
+    }
+
+    fn node_label(&self, store: &Store, node: &Node) -> Result<(String, String), ToolError> {
+        Ok(match node {
+            Node::Symbol(id) => match store.symbol(*id)? {
+                Some(s) => (format!("{} {}", s.kind, s.qname), location(&s)),
+                None => (format!("symbol #{id}"), String::new()),
+            },
+            Node::External(id) => (
+                format!(
+                    "external {}",
+                    store.external_qname(*id)?.unwrap_or_default()
+                ),
+                String::new(),
+            ),
+            Node::File(id) => match store.file(*id)? {
+                Some(f) => (format!("file {}", f.path), format!("{} LOC", f.loc)),
+                None => (format!("file #{id}"), String::new()),
+            },
+            Node::Module(m) => (
+                format!("module {}", if m.is_empty() { "(default)" } else { m }),
+                String::new(),
+            ),
+        })
+    }
+
+    /// loc, complexity (1-10) and last-modified date of a node, where it has them.
+    fn node_facts(&self, store: &Store, graph: &Graph, node: &Node) -> Result<String, ToolError> {
+        let (file, range) = match node {
+            Node::Symbol(id) => match store.symbol(*id)? {
+                Some(s) => (store.file(s.file_id)?, Some((s.start_line, s.end_line))),
+                None => return Ok(String::new()),
+            },
+            Node::File(id) => (store.file(*id)?, None),
+            _ => return Ok(String::new()),
+        };
+        let Some(file) = file else {
+            return Ok(String::new());
+        };
+        let text = std::fs::read_to_string(self.root.join(&file.path)).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        let (start, end) = range.unwrap_or((1, lines.len() as u32));
+        let body: &[&str] = lines
+            .get(start.saturating_sub(1) as usize..(end as usize).min(lines.len()))
+            .unwrap_or(&[]);
+        let loc = body.iter().filter(|l| !l.trim().is_empty()).count();
+        let branches = count_branches(body);
+        let fan_out = graph.degree(node, petgraph::Direction::Outgoing);
+        Ok(format!(
+            "loc={loc} complexity={} modified={}",
+            complexity(loc, branches, fan_out),
+            date_of(file.mtime_ns)
+        ))
+    }
+
+    // ------------------------------------------------------------ tier 1
+
+    fn repo_overview(&self, store: &Store, a: OverviewArgs) -> Answer {
+        let prefix = match &a.path {
+            Some(p) => normalize_path(p)?,
+            None => String::new(),
+        };
+        let limit = clamp(a.limit, 10, 1, 50);
+        let mut out = String::new();
+        let langs = store.language_counts(&prefix)?;
+        if langs.is_empty() {
+            return fail(format!("no indexed files under {prefix:?}"));
+        }
+        let name = self
+            .root
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let (files, loc, symbols) = langs
+            .iter()
+            .fold((0, 0, 0), |acc, l| (acc.0 + l.1, acc.1 + l.2, acc.2 + l.3));
+        let _ = writeln!(
+            out,
+            "repo {name}{}: {files} files, {loc} LOC, {symbols} symbols",
+            if prefix.is_empty() {
+                String::new()
+            } else {
+                format!(" ({prefix})")
+            }
+        );
+        out.push_str("languages:\n");
+        for (lang, f, l, s) in &langs {
+            let _ = writeln!(out, "  {lang}: {f} files, {l} LOC, {s} symbols");
+        }
+        let modules = store.module_counts(&prefix)?;
+        let _ = writeln!(
+            out,
+            "modules ({} in all, top {} by symbols):",
+            modules.len(),
+            limit.min(modules.len())
+        );
+        for (m, f, s) in modules.iter().take(limit) {
+            let _ = writeln!(
+                out,
+                "  {}  {f} files, {s} symbols",
+                if m.is_empty() { "(default)" } else { m }
+            );
+        }
+        let entries = store.entry_points(&prefix)?;
+        if !entries.is_empty() {
+            let _ = writeln!(out, "entry points ({}):", entries.len());
+            for e in entries.iter().take(limit) {
+                let _ = writeln!(out, "  {} {}  {}", e.kind, e.qname, location(e));
+            }
+        }
+        let graph = self.graph(store, Level::Symbol)?;
+        let _ = writeln!(out, "most depended-upon (distinct dependents):");
+        let mut shown = 0;
+        for (node, n) in graph.top_fan_in(limit * 4) {
+            if shown == limit {
+                break;
+            }
+            if let Node::Symbol(id) = node {
+                if let Some(s) = store.symbol(id)? {
+                    if s.path.starts_with(&prefix) {
+                        let _ = writeln!(out, "  {} {}  {n}  {}", s.kind, s.qname, location(&s));
+                        shown += 1;
+                    }
+                }
+            }
+        }
+        let indexed = store
+            .meta("indexed_at")?
+            .and_then(|s| s.parse::<i64>().ok())
+            .map(|s| date_time_of(s * 1_000_000_000))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "index: {} files, last indexed {indexed}",
+            store.count_files()?
+        );
+        out.push_str(
+            "next: dependency_graph {target}, search_symbols {query}, file_outline {path}",
+        );
+        Ok(cap(out, SUMMARY_BUDGET))
+    }
+
+    fn dependency_graph(&self, store: &Store, a: GraphArgs) -> Answer {
+        let level = parse_level(a.level.as_deref())?;
+        let (out_dir, in_dir) = match a.direction.as_deref().unwrap_or("both") {
+            "both" => (true, true),
+            "out" => (true, false),
+            "in" => (false, true),
+            other => return fail(format!("direction must be both, out or in (got {other:?})")),
+        };
+        let depth = clamp_checked(a.depth, 1, 1, 5, "depth")?;
+        let limit = clamp(a.limit, 50, 1, 200);
+        let graph = self.graph(store, level)?;
+        let start = self.node(store, &graph, &a.target)?;
+        let (label, loc) = self.node_label(store, &start)?;
+        let reached = graph.neighbourhood(&start, out_dir, in_dir, depth);
+        let mut out = format!("{label}  {loc}  level={} depth={depth}\n", level.as_str());
+        let _ = writeln!(
+            out,
+            "out: {} dependencies, in: {} dependents (ring 1)",
+            graph.degree(&start, petgraph::Direction::Outgoing),
+            graph.degree(&start, petgraph::Direction::Incoming)
+        );
+        let mut items = Vec::new();
+        for r in reached.iter().take(limit) {
+            items.push(self.reached_line(store, &graph, r, true)?);
+        }
+        page(
+            &mut out,
+            &items,
+            reached.len(),
+            None,
+            SUMMARY_BUDGET,
+            "raise limit, or use level=file/module",
+        );
+        Ok(out)
+    }
+
+    fn reached_line(
+        &self,
+        store: &Store,
+        graph: &Graph,
+        r: &Reached,
+        with_direction: bool,
+    ) -> Result<String, ToolError> {
+        let (label, loc) = self.node_label(store, &r.node)?;
+        let edges: Vec<String> = r.edges.iter().map(|(k, w)| format!("{k} {w}")).collect();
+        let dir = if with_direction {
+            if r.incoming {
+                "in "
+            } else {
+                "out"
+            }
+        } else {
+            ""
+        };
+        let facts = self.node_facts(store, graph, &r.node)?;
+        let via = match &r.via {
+            Some(v) => format!("  via {}", self.node_label(store, v)?.0),
+            None => String::new(),
+        };
+        let line = format!(
+            "{}{dir} {label}  [{}]  {loc}  {facts}{via}",
+            "  ".repeat(r.distance),
+            edges.join(", ")
+        );
+        Ok(line.trim_end().replace("    ", "  ").replace("   ", "  "))
+    }
+
+    fn dependency_path(&self, store: &Store, a: PathArgs) -> Answer {
+        let level = parse_level(a.level.as_deref())?;
+        let graph = self.graph(store, level)?;
+        let from = self.node(store, &graph, &a.from)?;
+        let to = self.node(store, &graph, &a.to)?;
+        let (from_label, _) = self.node_label(store, &from)?;
+        let (to_label, _) = self.node_label(store, &to)?;
+        let Some(hops) = graph.path(&from, &to) else {
+            let reverse = graph.path(&to, &from).map(|h| h.len());
+            let hint = match reverse {
+                Some(n) => format!("; the other way there is a path of {n} hops (dependency_path with from and to swapped)"),
+                None => String::new(),
+            };
+            return Ok(format!(
+                "no path: {from_label} does not depend on {to_label} at level={}{hint}",
+                level.as_str()
+            ));
+        };
+        let mut out = format!(
+            "{from_label} -> {to_label}: {} hops (level={})\n",
+            hops.len(),
+            level.as_str()
+        );
+        for h in &hops {
+            let path = store.file(h.edge.file)?.map(|f| f.path).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "  {} -[{}]-> {}  at {path}:{}",
+                self.node_label(store, &h.from)?.0,
+                h.edge.kind,
+                self.node_label(store, &h.to)?.0,
+                h.edge.line
+            );
+        }
+        Ok(cap(out.trim_end().to_string(), SUMMARY_BUDGET))
+    }
+
+    fn change_impact(&self, store: &Store, a: ImpactArgs) -> Answer {
+        let level = parse_level(a.level.as_deref())?;
+        let depth = clamp_checked(a.depth, 3, 1, 10, "depth")?;
+        let limit = clamp(a.limit, 50, 1, 200);
+        let graph = self.graph(store, level)?;
+        let target = self.node(store, &graph, &a.target)?;
+        let (label, loc) = self.node_label(store, &target)?;
+        let reached = graph.impact(&target, depth);
+        let mut tests = 0;
+        let mut by_distance: Vec<(usize, usize)> = Vec::new();
+        let mut items = Vec::new();
+        for r in &reached {
+            let test = self.node_is_test(store, &r.node)?;
+            tests += test as usize;
+            match by_distance.last_mut() {
+                Some((d, n)) if *d == r.distance => *n += 1,
+                _ => by_distance.push((r.distance, 1)),
+            }
+            if items.len() < limit {
+                let mut line = self.reached_line(store, &graph, r, false)?;
+                if test {
+                    line.push_str("  [test]");
+                }
+                items.push(format!("d{} {}", r.distance, line.trim_start()));
+            }
+        }
+        let rings: Vec<String> = by_distance
+            .iter()
+            .map(|(d, n)| format!("d{d}: {n}"))
+            .collect();
+        let mut out = format!(
+            "change_impact {label}  {loc}  level={} depth={depth}\naffected: {} ({}); tests: {tests}\n",
+            level.as_str(),
+            reached.len(),
+            if rings.is_empty() { "nothing depends on it".to_string() } else { rings.join(", ") }
+        );
+        page(
+            &mut out,
+            &items,
+            reached.len(),
+            None,
+            SUMMARY_BUDGET,
+            "raise limit, lower depth, or use level=file/module",
+        );
+        Ok(out)
+    }
+
+    fn node_is_test(&self, store: &Store, node: &Node) -> Result<bool, ToolError> {
+        Ok(match node {
+            Node::Symbol(id) => store.symbol(*id)?.is_some_and(|s| {
+                is_test_path(&s.path)
+                    || s.qname.contains("::tests::")
+                    || s.qname.ends_with("::tests")
+            }),
+            Node::File(id) => store.file(*id)?.is_some_and(|f| is_test_path(&f.path)),
+            _ => false,
+        })
+    }
+
+    // ------------------------------------------------------------ tier 2
+
+    fn search_symbols(&self, store: &Store, a: SearchArgs) -> Answer {
+        let query = a.query.trim();
+        if query.is_empty() {
+            return fail("query is empty");
+        }
+        let limit = clamp(a.limit, 20, 1, 100);
+        let offset = a.offset.unwrap_or(0) as usize;
+        let kind = match &a.kind {
+            Some(k) => Some(SymbolKind::parse(k).ok_or_else(|| {
+                ToolError(format!(
+                    "unknown kind {k:?}; kinds: {}",
+                    SymbolKind::all()
+                        .map(|k| k.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?),
+            None => None,
+        };
+        if let Some(l) = &a.language {
+            if crate::model::Language::parse(l).is_none() {
+                return fail(format!("unknown language {l:?}; languages: java, rust"));
+            }
+        }
+        let prefix = match &a.path {
+            Some(p) => normalize_path(p)?,
+            None => String::new(),
+        };
+        const DEPTH: usize = 200;
+        let simple = crate::model::last_segment(query);
+        // (weight, ranked ids): exact names count most, doc words least.
+        let mut lists: Vec<(f64, Vec<i64>)> = Vec::new();
+        lists.push((
+            4.0,
+            store
+                .symbols_by_qname(query)?
+                .into_iter()
+                .map(|s| s.id)
+                .collect(),
+        ));
+        lists.push((4.0, store.names_like(simple, false, DEPTH)?));
+        lists.push((2.0, store.names_like(simple, true, DEPTH)?));
+        let words = fts_words(query);
+        if !words.is_empty() {
+            lists.push((1.5, store.fts("words", &words, DEPTH)?));
+        }
+        // Typo tolerance: names within a small edit distance.
+        let lowered = simple.to_lowercase();
+        let names = self.all_names(store)?;
+        let max_edits = if lowered.len() <= 4 { 1 } else { 2 };
+        // A whole name within a few edits, or a name starting with a close misspelling.
+        let mut fuzzy: Vec<(usize, usize, &String)> = names
+            .iter()
+            .filter_map(|n| {
+                let lower = n.to_lowercase();
+                let whole = if n.len().abs_diff(lowered.len()) <= max_edits {
+                    strsim::damerau_levenshtein(&lowered, &lower)
+                } else {
+                    usize::MAX
+                };
+                if whole <= max_edits {
+                    return Some((whole, n.len(), n));
+                }
+                let q = lowered.chars().count();
+                if q >= 4 && lower.chars().count() > q {
+                    let d = (q - 1..=q + 1)
+                        .map(|len| {
+                            strsim::damerau_levenshtein(
+                                &lowered,
+                                &lower.chars().take(len).collect::<String>(),
+                            )
+                        })
+                        .min()
+                        .unwrap_or(usize::MAX);
+                    if d <= 1 {
+                        return Some((d + max_edits, n.len(), n));
+                    }
+                }
+                None
+            })
+            .collect();
+        fuzzy.sort();
+        let mut fuzzy_ids = Vec::new();
+        for (_, _, name) in fuzzy.into_iter().take(20) {
+            fuzzy_ids.extend(store.symbols_by_name(name)?.into_iter().map(|s| s.id));
+        }
+        lists.push((1.0, fuzzy_ids));
+        if !words.is_empty() {
+            lists.push((0.5, store.fts("doc", &words, DEPTH)?));
+        }
+        // Reciprocal rank fusion.
+        let mut score: HashMap<i64, f64> = HashMap::new();
+        for (weight, list) in &lists {
+            let mut seen = HashSet::new();
+            for (rank, id) in list.iter().filter(|id| seen.insert(**id)).enumerate() {
+                *score.entry(*id).or_default() += weight / (60.0 + rank as f64);
+            }
+        }
+        let mut ranked: Vec<(f64, SymbolInfo)> = Vec::new();
+        for (id, s) in score {
+            let Some(sym) = store.symbol(id)? else {
+                continue;
+            };
+            if kind.is_some_and(|k| k != sym.kind)
+                || a.language.as_deref().is_some_and(|l| l != sym.language)
+                || !sym.path.starts_with(&prefix)
+            {
+                continue;
+            }
+            ranked.push((s, sym));
+        }
+        ranked.sort_by(|a, b| {
+            b.0.partial_cmp(&a.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.1.qname.cmp(&b.1.qname))
+                .then(a.1.id.cmp(&b.1.id))
+        });
+        let total = ranked.len();
+        if total == 0 {
+            return Ok(format!("no symbols match {query:?}; try fewer words, search_text for text in files, or repo_overview"));
+        }
+        let mut out = format!(
+            "{total} symbol{} match {query:?}\n",
+            if total == 1 { "" } else { "s" }
+        );
+        let items: Vec<String> = ranked
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .map(|(_, s)| format!("  {} {}  {}  {}", s.kind, s.qname, location(s), s.signature))
+            .collect();
+        page(&mut out, &items, total, Some(offset), SUMMARY_BUDGET, "");
+        Ok(out)
+    }
+
+    fn get_symbol(&self, store: &Store, a: SymbolArgs) -> Answer {
+        let s = match self.resolve(store, &a.symbol)? {
+            Handle::Symbol(s) => s,
+            Handle::External(id, q) => {
+                let counts = store.reference_counts(Target::External(id))?;
+                let subtypes = store.direct_subtypes(Target::External(id))?;
+                return Ok(format!(
+                    "external {q} (outside the repository, no source)\nreferences: {}\nimplementations: {}\nnext: find_references, find_implementations",
+                    format_counts(&counts),
+                    subtypes.len()
+                ));
+            }
+        };
+        let mut out = format!("{} {}\n  at {}\n", s.kind, s.qname, location(&s));
+        if !s.signature.is_empty() {
+            let _ = writeln!(out, "  signature: {}", s.signature);
+        }
+        let _ = writeln!(
+            out,
+            "  visibility: {}{}",
+            s.visibility,
+            if s.modifiers.is_empty() {
+                String::new()
+            } else {
+                format!("  modifiers: {}", s.modifiers)
+            }
+        );
+        if !s.doc.is_empty() {
+            let _ = writeln!(out, "  doc: {}", s.doc);
+        }
+        let parent = match s.parent {
+            Some(p) => store
+                .symbol(p)?
+                .map(|p| format!("{} {}", p.kind, p.qname))
+                .unwrap_or_default(),
+            None => format!(
+                "module {}",
+                store.file(s.file_id)?.map(|f| f.module).unwrap_or_default()
+            ),
+        };
+        let _ = writeln!(out, "  parent: {parent}");
+        let supers = store.supertypes(s.id)?;
+        if !supers.is_empty() {
+            let list: Vec<String> = supers
+                .iter()
+                .map(|(n, k, internal)| {
+                    format!("{n} ({k}{})", if *internal { "" } else { ", external" })
+                })
+                .collect();
+            let _ = writeln!(out, "  supertypes: {}", list.join(", "));
+        }
+        let counts = store.reference_counts(Target::Symbol(s.id))?;
+        let impls = self.implementations(store, &s, false)?;
+        let _ = writeln!(
+            out,
+            "  references: {}  implementations: {}",
+            format_counts(&counts),
+            impls.len()
+        );
+        let members = store.children(s.id)?;
+        if !members.is_empty() {
+            let _ = writeln!(out, "  members ({}):", members.len());
+            let items: Vec<String> = members
+                .iter()
+                .map(|m| format!("    {} {}  {}", m.kind, m.name, lines_of(m)))
+                .collect();
+            page(
+                &mut out,
+                &items,
+                members.len(),
+                None,
+                SUMMARY_BUDGET,
+                "file_outline shows them all",
+            );
+        } else {
+            out.push_str(&format!(
+                "next: read_symbol {{\"symbol\": \"{}\"}}",
+                handle_of(&s)
+            ));
+        }
+        Ok(cap(out.trim_end().to_string(), SUMMARY_BUDGET))
+    }
+
+    /// Types implementing/extending a type, or methods implementing a method:
+    /// (symbol, depth, how).
+    fn implementations(
+        &self,
+        store: &Store,
+        s: &SymbolInfo,
+        transitive: bool,
+    ) -> Result<Vec<(SymbolInfo, usize, RefKind)>, ToolError> {
+        let (root, member) = if s.kind.is_type() {
+            (Target::Symbol(s.id), None)
+        } else if s.kind.is_callable() {
+            match s.parent {
+                Some(p) => (Target::Symbol(p), Some(s.name.clone())),
+                None => return Ok(Vec::new()),
+            }
+        } else {
+            return Ok(Vec::new());
+        };
+        self.subtypes(store, root, member.as_deref(), transitive)
+    }
+
+    fn subtypes(
+        &self,
+        store: &Store,
+        root: Target,
+        member: Option<&str>,
+        transitive: bool,
+    ) -> Result<Vec<(SymbolInfo, usize, RefKind)>, ToolError> {
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([(root, 0usize)]);
+        while let Some((t, depth)) = queue.pop_front() {
+            if depth > 0 && !transitive {
+                break;
+            }
+            for (id, how) in store.direct_subtypes(t)? {
+                if !seen.insert(id) {
+                    continue;
+                }
+                queue.push_back((Target::Symbol(id), depth + 1));
+                let Some(sub) = store.symbol(id)? else {
+                    continue;
+                };
+                match member {
+                    None => out.push((sub, depth + 1, how)),
+                    Some(name) => {
+                        for m in store
+                            .children(id)?
+                            .into_iter()
+                            .filter(|m| m.name == name && m.kind.is_callable())
+                        {
+                            out.push((m, depth + 1, how));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn find_implementations(&self, store: &Store, a: ImplArgs) -> Answer {
+        let transitive = a.transitive.unwrap_or(false);
+        let limit = clamp(a.limit, 50, 1, 500);
+        let (label, found) = match self.resolve(store, &a.symbol)? {
+            Handle::Symbol(s) => {
+                if !s.kind.is_type() && !s.kind.is_callable() {
+                    return fail(format!(
+                        "{} is a {}; find_implementations takes a type or a method",
+                        s.qname, s.kind
+                    ));
+                }
+                (
+                    format!("{} {}", s.kind, s.qname),
+                    self.implementations(store, &s, transitive)?,
+                )
+            }
+            Handle::External(id, q) => (
+                format!("external {q}"),
+                self.subtypes(store, Target::External(id), None, transitive)?,
+            ),
+        };
+        if found.is_empty() {
+            return Ok(format!(
+                "no implementations of {label}{}",
+                if transitive {
+                    ""
+                } else {
+                    " (direct; try transitive: true)"
+                }
+            ));
+        }
+        let mut out = format!(
+            "{} implementations of {label}{}\n",
+            found.len(),
+            if transitive { " (transitive)" } else { "" }
+        );
+        let items: Vec<String> = found
+            .iter()
+            .take(limit)
+            .map(|(s, depth, how)| {
+                format!(
+                    "  {}{} {}  {}  ({how})",
+                    if transitive {
+                        format!("d{depth} ")
+                    } else {
+                        String::new()
+                    },
+                    s.kind,
+                    s.qname,
+                    location(s)
+                )
+            })
+            .collect();
+        page(
+            &mut out,
+            &items,
+            found.len(),
+            None,
+            SUMMARY_BUDGET,
+            "raise limit",
+        );
+        Ok(out)
+    }
+
+    fn find_references(&self, store: &Store, a: RefsArgs) -> Answer {
+        let kinds: Vec<RefKind> = match a.kind.as_deref().unwrap_or("all") {
+            "all" => RefKind::all().collect(),
+            "call" | "calls" => vec![RefKind::Calls, RefKind::Expands],
+            "type" | "types" => vec![
+                RefKind::UsesType,
+                RefKind::Extends,
+                RefKind::Implements,
+                RefKind::Instantiates,
+                RefKind::Annotates,
+                RefKind::Accesses,
+            ],
+            "import" | "imports" => vec![RefKind::Imports],
+            other => {
+                return fail(format!(
+                    "kind must be all, call, type or import (got {other:?})"
+                ))
+            }
+        };
+        let limit = clamp(a.limit, 50, 1, 500);
+        let offset = a.offset.unwrap_or(0) as usize;
+        let (label, target) = match self.resolve(store, &a.symbol)? {
+            Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id)),
+            Handle::External(id, q) => (format!("external {q}"), Target::External(id)),
+        };
+        let (refs, total) = store.references(target, &kinds, limit, offset)?;
+        let counts = store.reference_counts(target)?;
+        if total == 0 {
+            return Ok(format!(
+                "no references to {label} (kind={}); all kinds: {}",
+                a.kind.as_deref().unwrap_or("all"),
+                format_counts(&counts)
+            ));
+        }
+        let mut out = format!(
+            "{total} references to {label} ({})\n",
+            format_counts(&counts)
+        );
+        let mut items = Vec::new();
+        let mut last_path = String::new();
+        for r in &refs {
+            let mut line = String::new();
+            if r.path != last_path {
+                let _ = writeln!(line, "{}", r.path);
+                last_path = r.path.clone();
+            }
+            let _ = write!(
+                line,
+                "  {} {}  in {}",
+                r.line,
+                r.kind,
+                r.enclosing.as_deref().unwrap_or("(file)")
+            );
+            if r.confidence == "guess" {
+                line.push_str("  [guess: name match only]");
+            }
+            items.push(line);
+        }
+        page(&mut out, &items, total, Some(offset), SUMMARY_BUDGET, "");
+        Ok(out)
+    }
+
+    fn file_outline(&self, store: &Store, a: PathOnlyArgs) -> Answer {
+        let file = self.indexed_file(store, &a.path)?;
+        let symbols = store.file_symbols(file.id)?;
+        let total_lines = std::fs::read_to_string(self.root.join(&file.path))
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        let mut out = format!(
+            "{} ({}, {total_lines} lines, {} {}{})\n",
+            file.path,
+            file.language,
+            if file.language == "java" {
+                "package"
+            } else {
+                "module"
+            },
+            if file.module.is_empty() {
+                "(default)"
+            } else {
+                &file.module
+            },
+            if file.parse_errors > 0 {
+                format!(", {} syntax errors", file.parse_errors)
+            } else {
+                String::new()
+            }
+        );
+        let mut depth: HashMap<i64, usize> = HashMap::new();
+        let mut items = Vec::new();
+        for s in &symbols {
+            let d = s
+                .parent
+                .and_then(|p| depth.get(&p).map(|d| d + 1))
+                .unwrap_or(0);
+            depth.insert(s.id, d);
+            items.push(format!(
+                "{}{} {}  {}  {}",
+                "  ".repeat(d + 1),
+                s.kind,
+                s.name,
+                lines_of(s),
+                s.signature
+            ));
+        }
+        if items.is_empty() {
+            out.push_str("  (no symbols)");
+            return Ok(out);
+        }
+        page(
+            &mut out,
+            &items,
+            items.len(),
+            None,
+            SUMMARY_BUDGET,
+            "get_symbol on a type lists its members",
+        );
+        Ok(out)
+    }
+
+    // ------------------------------------------------------------ tier 3
+
+    fn indexed_file(&self, store: &Store, path: &str) -> Result<FileInfo, ToolError> {
+        let path = normalize_path(path)?;
+        match store.file_by_path(&path)? {
+            Some(f) => Ok(f),
+            None => {
+                let name = path.rsplit('/').next().unwrap_or(&path);
+                let similar: Vec<String> = store
+                    .files_under("")?
+                    .into_iter()
+                    .filter(|f| f.path.ends_with(&format!("/{name}")) || f.path == name)
+                    .map(|f| f.path)
+                    .take(5)
+                    .collect();
+                if similar.is_empty() {
+                    fail(format!("no indexed file {path:?}; paths are relative to the repository root (search_symbols or repo_overview find them)"))
+                } else {
+                    fail(format!(
+                        "no indexed file {path:?}; did you mean: {}",
+                        similar.join(", ")
+                    ))
+                }
+            }
+        }
+    }
+
+    /// The file's text, read only if it is an indexed file inside the root.
+    fn read_file(&self, file: &FileInfo) -> Result<String, ToolError> {
+        let root = self.root.canonicalize()?;
+        let full = root.join(&file.path).canonicalize().map_err(|_| {
+            ToolError(format!(
+                "{} cannot be read (deleted or moved since indexing)",
+                file.path
+            ))
+        })?;
+        if !full.starts_with(&root) {
+            return fail(format!(
+                "{} resolves outside the repository; refused",
+                file.path
+            ));
+        }
+        let bytes =
+            std::fs::read(&full).map_err(|e| ToolError(format!("{}: {}", file.path, e.kind())))?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    fn numbered(&self, file: &FileInfo, text: &str, start: u32, end: u32, what: &str) -> Answer {
+        let lines: Vec<&str> = text.lines().collect();
+        let total = lines.len() as u32;
+        if total == 0 {
+            return Ok(format!("{} is empty", file.path));
+        }
+        if start == 0 || start > total || end < start {
+            return fail(format!(
+                "invalid range {start}-{end}: {} has lines 1-{total}; start_line <= end_line",
+                file.path
+            ));
+        }
+        let end = end.min(total);
+        let width = end.to_string().len();
+        let mut out = format!("{}:{start}-{end} of {total} lines{what}\n```\n", file.path);
+        let mut last = start - 1;
+        for n in start..=end {
+            let line = lines[(n - 1) as usize];
+            let row = format!("{n:>width$}| {line}\n");
+            if out.len() + row.len() + FOOTER_ROOM > READ_BUDGET
+                || (n - start) as usize >= READ_LINES
+            {
+                break;
+            }
+            out.push_str(&row);
+            last = n;
+        }
+        out.push_str("```");
+        if last < end {
+            let _ = write!(out, "\ncut at line {last} (budget {READ_LINES} lines / {READ_BUDGET} bytes); next: read_source {{\"path\": \"{}\", \"start_line\": {}, \"end_line\": {end}}}", file.path, last + 1);
+        }
+        Ok(out)
+    }
+
+    fn read_source(&self, store: &Store, a: ReadArgs) -> Answer {
+        let file = self.indexed_file(store, &a.path)?;
+        let text = self.read_file(&file)?;
+        self.numbered(&file, &text, a.start_line, a.end_line, "")
+    }
+
+    fn read_symbol(&self, store: &Store, a: ReadSymbolArgs) -> Answer {
+        let s = self.resolve_symbol(store, &a.symbol)?;
+        let file = store
+            .file(s.file_id)?
+            .ok_or_else(|| ToolError("file vanished from the index".into()))?;
+        let text = self.read_file(&file)?;
+        let context = a.context_lines.unwrap_or(0).min(50);
+        let start = s.start_line.saturating_sub(context).max(1);
+        let end = s.end_line.saturating_add(context);
+        self.numbered(
+            &file,
+            &text,
+            start,
+            end,
+            &format!(" ({} {})", s.kind, s.qname),
+        )
+    }
+
+    fn search_text(&self, store: &Store, a: TextArgs) -> Answer {
+        use grep_regex::RegexMatcherBuilder;
+        use grep_searcher::{sinks, SearcherBuilder};
+        if a.query.is_empty() {
+            return fail("query is empty");
+        }
+        let limit = clamp(a.limit, 50, 1, 500);
+        let matcher = RegexMatcherBuilder::new()
+            .case_insensitive(!a.case_sensitive.unwrap_or(false))
+            .fixed_strings(!a.regex.unwrap_or(false))
+            .size_limit(1 << 20)
+            .dfa_size_limit(1 << 22)
+            .build(&a.query)
+            .map_err(|e| ToolError(format!("invalid regex: {e}")))?;
+        let prefix = match &a.path {
+            Some(p) => normalize_path(p)?,
+            None => String::new(),
+        };
+        let files = store.files_under(&prefix)?;
+        let root = self.root.canonicalize()?;
+        let mut searcher = SearcherBuilder::new().line_number(true).build();
+        let mut hits: Vec<String> = Vec::new();
+        let mut total = 0usize;
+        for f in &files {
+            let full = root.join(&f.path);
+            let _ = searcher.search_path(
+                &matcher,
+                &full,
+                sinks::Lossy(|line, text| {
+                    total += 1;
+                    if hits.len() < limit {
+                        let text = text.trim_end();
+                        let text: String = if text.chars().count() > 200 {
+                            text.chars().take(199).chain(['…']).collect()
+                        } else {
+                            text.to_string()
+                        };
+                        hits.push(format!("{}:{line}: {text}", f.path));
+                    }
+                    Ok(total < 100_000)
+                }),
+            );
+        }
+        if total == 0 {
+            return Ok(format!(
+                "no lines match {:?} in {} indexed files",
+                a.query,
+                files.len()
+            ));
+        }
+        let mut out = format!(
+            "{total} matching lines for {:?} in {} files searched\n",
+            a.query,
+            files.len()
+        );
+        page(
+            &mut out,
+            &hits,
+            total,
+            None,
+            SUMMARY_BUDGET,
+            "narrow with path, or raise limit",
+        );
+        Ok(out)
+    }
+}
+
+fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
+    serde_json::from_value(args).map_err(|e| ToolError(format!("invalid arguments: {e}")))
+}
+
+fn parse_level(level: Option<&str>) -> Result<Level, ToolError> {
+    let level = level.unwrap_or("symbol");
+    Level::parse(level).ok_or_else(|| {
+        ToolError(format!(
+            "level must be symbol, file or module (got {level:?})"
+        ))
+    })
+}
+
+fn clamp(v: Option<u32>, default: usize, min: usize, max: usize) -> usize {
+    v.map(|v| v as usize).unwrap_or(default).clamp(min, max)
+}
+
+fn clamp_checked(
+    v: Option<u32>,
+    default: usize,
+    min: usize,
+    max: usize,
+    name: &str,
+) -> Result<usize, ToolError> {
+    let v = v.map(|v| v as usize).unwrap_or(default);
+    if v < min || v > max {
+        return fail(format!("{name} must be between {min} and {max} (got {v})"));
+    }
+    Ok(v)
+}
+
+/// A path argument as stored: relative, `/`-separated, no `./`. Absolute paths, `..`,
+/// URLs, NUL bytes and paths into `.git`/`.codeatlas` are refused.
+pub fn normalize_path(path: &str) -> Result<String, ToolError> {
+    if path.contains('\0') {
+        return fail("path contains a NUL byte");
+    }
+    if path.len() > 4096 {
+        return fail("path is too long");
+    }
+    let p = path.trim().replace('\\', "/");
+    if p.contains("://") || p.starts_with('/') || p.chars().nth(1) == Some(':') {
+        return fail(format!("{path:?} is not a path relative to the repository root; absolute paths and URLs are refused"));
+    }
+    let mut parts = Vec::new();
+    for part in p.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return fail(format!("{path:?} leaves the repository root; refused")),
+            ".git" | store::INDEX_DIR => {
+                return fail(format!("{path:?} is inside {part}/, which is not readable"))
+            }
+            _ => parts.push(part),
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+/// Appends list items while the budget allows, then a line saying what was cut.
+/// `offset` is the tool's `offset` argument, for tools that page with one.
+fn page(
+    out: &mut String,
+    items: &[String],
+    total: usize,
+    offset: Option<usize>,
+    budget: usize,
+    hint: &str,
+) {
+    let paged = offset.is_some();
+    let offset = offset.unwrap_or(0);
+    let mut shown = 0;
+    for item in items {
+        if out.len() + item.len() + 1 + FOOTER_ROOM > budget {
+            break;
+        }
+        out.push_str(item);
+        out.push('\n');
+        shown += 1;
+    }
+    let remaining = total.saturating_sub(offset + shown);
+    if remaining > 0 {
+        if paged {
+            let _ = write!(
+                out,
+                "... {remaining} more; next page: offset={}",
+                offset + shown
+            );
+        } else {
+            let _ = write!(out, "... {remaining} more not shown");
+        }
+        if !hint.is_empty() {
+            let _ = write!(out, " ({hint})");
+        }
+    }
+    while out.ends_with('\n') {
+        out.pop();
+    }
+}
+
+/// Cuts a free-form answer at its budget, on a line boundary.
+fn cap(mut text: String, budget: usize) -> String {
+    if text.len() <= budget {
+        return text;
+    }
+    let mut cut = budget - FOOTER_ROOM;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let cut = text[..cut].rfind('\n').unwrap_or(cut);
+    text.truncate(cut);
+    text.push_str("\n... cut at the answer budget");
+    text
+}
+
+fn location(s: &SymbolInfo) -> String {
+    format!("{}:{}", s.path, lines_of(s))
+}
+
+fn lines_of(s: &SymbolInfo) -> String {
+    if s.start_line == s.end_line {
+        s.start_line.to_string()
+    } else {
+        format!("{}-{}", s.start_line, s.end_line)
+    }
+}
+
+fn handle_of(s: &SymbolInfo) -> String {
+    format!("{}:{}", s.path, s.start_line)
+}
+
+fn format_counts(counts: &[(RefKind, usize)]) -> String {
+    if counts.is_empty() {
+        return "0".into();
+    }
+    counts
+        .iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Words for an FTS5 query: alphanumeric runs of the query, split like symbol names,
+/// each quoted (so no FTS syntax gets through), joined with OR.
+fn fts_words(query: &str) -> String {
+    let words = crate::model::name_words(
+        &query
+            .replace(['.', ':', '#'], " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join("_"),
+    );
+    let mut seen = HashSet::new();
+    words
+        .split_whitespace()
+        .map(|w| {
+            w.chars()
+                .filter(|c| c.is_alphanumeric())
+                .collect::<String>()
+        })
+        .filter(|w| !w.is_empty() && seen.insert(w.clone()))
+        .map(|w| format!("\"{w}\""))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+fn is_test_path(path: &str) -> bool {
+    let lower = path.to_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    lower.starts_with("test/")
+        || lower.starts_with("tests/")
+        || lower.contains("/test/")
+        || lower.contains("/tests/")
+        || name.ends_with("test.java")
+        || name.ends_with("tests.java")
+        || name.ends_with("it.java")
+        || name.ends_with("_test.rs")
+}
+
+/// Branch points in source lines: `if`, loops, `case`/match arms, `catch`, `&&`, `||`, `?`.
+fn count_branches(lines: &[&str]) -> usize {
+    let mut n = 0;
+    for line in lines {
+        let code = line.split("//").next().unwrap_or("");
+        for word in code.split(|c: char| !c.is_alphanumeric() && c != '_') {
+            if matches!(word, "if" | "for" | "while" | "case" | "catch" | "loop") {
+                n += 1;
+            }
+        }
+        n += code.matches("&&").count() + code.matches("||").count() + code.matches("=>").count();
+    }
+    n
+}
+
+/// Complexity 1-10: `1 + log2(1 + loc/25) + log2(1 + branches/4) + log2(1 + fan_out/4)`,
+/// rounded and clamped. Size, branching and fan-out each add about one point per doubling.
+pub fn complexity(loc: usize, branches: usize, fan_out: usize) -> u32 {
+    let term = |x: usize, scale: f64| (1.0 + x as f64 / scale).log2();
+    let score = 1.0 + term(loc, 25.0) + term(branches, 4.0) + term(fan_out, 4.0);
+    (score.round() as u32).clamp(1, 10)
+}
+
+fn date_of(ns: i64) -> String {
+    date_time_of(ns).split(' ').next().unwrap_or("").to_string()
+}
+
+/// `YYYY-MM-DD HH:MM UTC` from nanoseconds since the epoch (civil-from-days).
+fn date_time_of(ns: i64) -> String {
+    let secs = ns.div_euclid(1_000_000_000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_confined_to_the_root() {
+        assert_eq!(normalize_path("./src//a.rs").unwrap(), "src/a.rs");
+        assert_eq!(normalize_path("src\\a.rs").unwrap(), "src/a.rs");
+        for bad in [
+            "../etc/passwd",
+            "/etc/passwd",
+            "file:///etc/passwd",
+            "C:\\x",
+            "..\\..\\x",
+            "a/../../b",
+            ".git/config",
+            ".codeatlas/index.db",
+            "a\0b",
+        ] {
+            assert!(normalize_path(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(date_time_of(0), "1970-01-01 00:00 UTC");
+        assert_eq!(
+            date_time_of(1_795_996_800 * 1_000_000_000),
+            "2026-11-30 00:00 UTC"
+        );
+        assert_eq!(
+            date_time_of(951_782_400 * 1_000_000_000),
+            "2000-02-29 00:00 UTC"
+        );
+    }
+
+    #[test]
+    fn complexity_grows_with_size_branches_and_fan_out() {
+        assert_eq!(complexity(0, 0, 0), 1);
+        assert_eq!(complexity(25, 4, 4), 4);
+        assert_eq!(complexity(10_000, 1_000, 1_000), 10);
+    }
+
+    #[test]
+    fn fts_words_quote_every_word() {
+        assert_eq!(
+            fts_words("ConcurrentHashMap"),
+            "\"concurrent\" OR \"hash\" OR \"map\" OR \"concurrenthashmap\""
+        );
+        assert_eq!(fts_words("' OR 1=1--"), "\"or\" OR \"11\" OR \"or11\"");
+    }
+
+    #[test]
+    fn every_schema_is_lean() {
+        for t in TOOLS {
+            let schema = Value::Object((t.schema)()).to_string();
+            assert!(
+                !schema.contains("$schema")
+                    && !schema.contains("\"format\"")
+                    && !schema.contains("null"),
+                "{}: {schema}",
+                t.name
+            );
+            assert!(
+                t.description.len() <= 100,
+                "{} description too long",
+                t.name
+            );
+        }
+    }
+}
