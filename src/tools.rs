@@ -42,155 +42,155 @@ macro_rules! tool_specs {
 }
 
 tool_specs! {
-    "repo_overview" => OverviewArgs, "Tier 1. Languages, top modules, entry points, most depended-upon types. Start here.";
-    "dependency_graph" => GraphArgs, "Tier 1. Dependencies and dependents of a type, file or module, in rings.";
-    "dependency_path" => PathArgs, "Tier 1. Shortest dependency chain between two nodes, with the line of each hop.";
-    "change_impact" => ImpactArgs, "Tier 1. What depends on a node transitively (through interfaces too), by distance.";
-    "search_symbols" => SearchArgs, "Tier 2. Find symbols by name, words, typo or doc text; ranked.";
-    "get_symbol" => SymbolArgs, "Tier 2. One symbol: signature, doc, location, supertypes, members, counts.";
-    "find_implementations" => ImplArgs, "Tier 2. Types implementing an interface/trait/class, or methods implementing one.";
-    "find_references" => RefsArgs, "Tier 2. Where a symbol is used, as the compiler resolves it, grouped by file.";
-    "file_outline" => PathOnlyArgs, "Tier 2. A file's symbols, nested, with kinds, lines and signatures.";
-    "read_source" => ReadArgs, "Tier 3. Numbered source lines of a file range. Use after tiers 1-2 found them.";
-    "read_symbol" => ReadSymbolArgs, "Tier 3. Numbered source of one symbol, declaration to end of body.";
-    "search_text" => TextArgs, "Tier 3. Lines matching text or a regex in indexed files (path:line: text).";
+    "repo_overview" => OverviewArgs, "Start here: languages, top modules, entry points, most depended-upon types";
+    "dependency_graph" => GraphArgs, "Dependencies and dependents of a type, file or module";
+    "dependency_path" => PathArgs, "Shortest dependency chain between two nodes, with the line of each hop";
+    "change_impact" => ImpactArgs, "What depends on a node transitively, through interfaces too, by distance";
+    "search_symbols" => SearchArgs, "Find symbols by name, words, typo or doc text";
+    "get_symbol" => SymbolArgs, "One symbol: signature, doc, location, supertypes, members";
+    "find_implementations" => ImplArgs, "Types implementing an interface, trait or class; or a method's implementations";
+    "find_references" => RefsArgs, "Where a symbol is used, as the compiler resolves it, by file";
+    "file_outline" => PathOnlyArgs, "A file's symbols, nested, with lines and signatures";
+    "read_source" => ReadArgs, "Numbered source lines of a file range";
+    "read_symbol" => ReadSymbolArgs, "Numbered source of one symbol";
+    "search_text" => TextArgs, "Lines matching text or a regex in indexed files";
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OverviewArgs {
-    /// Only files under this path prefix.
+    /// Only paths starting with this
     pub path: Option<String>,
-    /// Items per list (default 10).
+    /// Items per list (default 10)
     pub limit: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GraphArgs {
-    /// Symbol, file path or module name.
+    /// Symbol, file path or module
     pub target: String,
-    /// symbol (types, default), file or module.
+    /// symbol (default), file or module
     pub level: Option<String>,
-    /// both (default), out (dependencies) or in (dependents).
+    /// both (default), out or in
     pub direction: Option<String>,
-    /// Rings to follow, 1-5 (default 1).
+    /// 1-5 (default 1)
     pub depth: Option<u32>,
-    /// Most nodes listed (default 50).
+    /// Default 50
     pub limit: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PathArgs {
-    /// Start node: symbol, file path or module.
+    /// Symbol, file path or module
     pub from: String,
-    /// End node: symbol, file path or module.
+    /// Symbol, file path or module
     pub to: String,
-    /// symbol (default), file or module.
+    /// symbol (default), file or module
     pub level: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImpactArgs {
-    /// Symbol, file path or module name.
+    /// Symbol, file path or module
     pub target: String,
-    /// Distance to follow, 1-10 (default 3).
+    /// 1-10 (default 3)
     pub depth: Option<u32>,
-    /// symbol (default), file or module.
+    /// symbol (default), file or module
     pub level: Option<String>,
-    /// Most nodes listed (default 50).
+    /// Default 50
     pub limit: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
-    /// Name, words, or qualified name to look for.
+    /// Name, words or qualified name
     pub query: String,
-    /// Only this kind: class, method, function, struct, trait...
+    /// class, method, function, struct, trait...
     pub kind: Option<String>,
-    /// Only this language: java or rust.
+    /// java or rust
     pub language: Option<String>,
-    /// Only files under this path prefix.
+    /// Only paths starting with this
     pub path: Option<String>,
-    /// Results per page (default 20).
+    /// Default 20
     pub limit: Option<u32>,
-    /// Results to skip (for the next page).
+    /// Results to skip
     pub offset: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SymbolArgs {
-    /// Qualified name, unique simple name, or path:line.
+    /// Qualified name, simple name or path:line
     pub symbol: String,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImplArgs {
-    /// Interface, trait, class, or one of their methods.
+    /// Type or method
     pub symbol: String,
-    /// Include implementations of implementations.
+    /// Include indirect ones
     pub transitive: Option<bool>,
-    /// Most results (default 50).
+    /// Default 50
     pub limit: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RefsArgs {
-    /// Qualified name, unique simple name, or path:line.
+    /// Qualified name, simple name or path:line
     pub symbol: String,
-    /// all (default), call, type or import.
+    /// all (default), call, type or import
     pub kind: Option<String>,
-    /// References per page (default 50).
+    /// Default 50
     pub limit: Option<u32>,
-    /// References to skip (for the next page).
+    /// References to skip
     pub offset: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PathOnlyArgs {
-    /// File path relative to the repository root.
+    /// Relative to the repository root
     pub path: String,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadArgs {
-    /// File path relative to the repository root.
+    /// Relative to the repository root
     pub path: String,
-    /// First line, 1-based.
+    /// 1-based
     pub start_line: u32,
-    /// Last line, inclusive.
+    /// Inclusive
     pub end_line: u32,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadSymbolArgs {
-    /// Qualified name, unique simple name, or path:line.
+    /// Qualified name, simple name or path:line
     pub symbol: String,
-    /// Extra lines before and after (default 0).
+    /// Lines around it (default 0)
     pub context_lines: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TextArgs {
-    /// Text to find (a regex when regex is true).
+    /// Text, or a regex if regex is true
     pub query: String,
-    /// Treat query as a regular expression.
+    /// Query is a regex
     pub regex: Option<bool>,
-    /// Only files under this path prefix.
+    /// Only paths starting with this
     pub path: Option<String>,
-    /// Match case exactly (default false).
+    /// Default false
     pub case_sensitive: Option<bool>,
-    /// Most matching lines (default 50).
+    /// Default 50
     pub limit: Option<u32>,
 }
 
@@ -208,7 +208,14 @@ pub fn lean_schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
 
 fn strip(value: &mut Value) {
     if let Value::Object(map) = value {
-        for key in ["$schema", "title", "format", "minimum", "default"] {
+        for key in [
+            "$schema",
+            "title",
+            "format",
+            "minimum",
+            "default",
+            "additionalProperties",
+        ] {
             map.remove(key);
         }
         if let Some(Value::Array(types)) = map.get("type") {
@@ -399,11 +406,17 @@ impl Atlas {
                 };
             }
         }
+        // `Outer.method` may be written with a dot instead of Java's `#`.
+        let member_form = match handle.rsplit_once('.') {
+            Some((owner, member)) if !handle.contains("::") && !handle.contains('#') => {
+                Some(format!("{owner}#{member}"))
+            }
+            _ => None,
+        };
         let mut candidates = store.symbols_by_qname(handle)?;
-        if candidates.is_empty() && handle.contains('.') && !handle.contains("::") {
-            // `Outer.method` written with a dot instead of `#`.
-            if let Some((owner, member)) = handle.rsplit_once('.') {
-                candidates = store.symbols_by_qname(&format!("{owner}#{member}"))?;
+        if candidates.is_empty() {
+            if let Some(m) = &member_form {
+                candidates = store.symbols_by_qname(m)?;
             }
         }
         if candidates.is_empty() {
@@ -411,6 +424,17 @@ impl Atlas {
         }
         if candidates.is_empty() {
             candidates = store.symbols_by_qname_suffix(handle)?;
+        }
+        if candidates.is_empty() {
+            if let Some(m) = &member_form {
+                candidates = store.symbols_by_qname_suffix(m)?;
+            }
+        }
+        if candidates.is_empty() {
+            // A name a re-export or an import alias gives (`pub use a::Gateway as PaymentGateway`).
+            for id in store.alias_targets(crate::model::last_segment(handle))? {
+                candidates.extend(store.symbol(id)?);
+            }
         }
         if candidates.is_empty() {
             if let Some(id) = store.external_by_qname(handle)? {

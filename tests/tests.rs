@@ -2,5 +2,7 @@
 
 mod extract;
 mod index;
+mod mcp;
 mod tidy;
+mod tools;
 mod util;

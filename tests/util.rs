@@ -31,14 +31,28 @@ pub fn files_under(dir: &Path) -> Vec<String> {
     out
 }
 
+/// A copy of a fixture in a fresh temp dir, under the fixture's own name (answers
+/// that name the repository stay stable), removed when dropped.
+pub struct TempRepo {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl TempRepo {
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+}
+
 /// Copies a fixture into a fresh temp dir, so a test can edit it.
-pub fn temp_copy(name: &str) -> tempfile::TempDir {
+pub fn temp_copy(name: &str) -> TempRepo {
     let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join(name);
     let src = fixture(name);
     for rel in files_under(&src) {
-        let to = tmp.path().join(&rel);
+        let to = root.join(&rel);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(src.join(&rel), to).unwrap();
     }
-    tmp
+    TempRepo { _tmp: tmp, root }
 }

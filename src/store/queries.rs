@@ -178,6 +178,13 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Symbols that imports name with this alias (`use a::B as Alias`).
+    pub fn alias_targets(&self, alias: &str) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare_cached("SELECT DISTINCT target_id FROM refs WHERE kind = 'imports' AND alias = ?1 AND target_id IS NOT NULL")?;
+        let rows = stmt.query_map([alias], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn external_qname(&self, id: i64) -> Result<Option<String>> {
         Ok(self
             .conn

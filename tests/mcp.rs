@@ -1,0 +1,205 @@
+//! The real binary as an MCP server over stdio, driven by rmcp's client: the tool list,
+//! every tool (answers must equal what `Atlas::call` gives in-process), the overview
+//! resource, and errors (unknown tool, unknown and ambiguous symbols, bad range, path
+//! escape).
+
+use std::process::Stdio;
+
+use codeatlas::index::{index, Options};
+use codeatlas::tools::{Atlas, TOOLS};
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
+use rmcp::transport::TokioChildProcess;
+use rmcp::ServiceExt;
+use serde_json::{json, Value};
+
+use crate::util::temp_copy;
+
+fn text_of(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serves_every_tool_over_stdio() {
+    let repo = temp_copy("java-shop");
+    index(repo.path(), &Options::default(), &|_, _| {}).unwrap();
+    let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"));
+    let mut command = command;
+    command.arg("serve").arg("--repo").arg(repo.path());
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = ().serve(transport).await.unwrap();
+
+    let info = client.peer_info().unwrap();
+    assert_eq!(
+        info.server_info.as_ref().map(|s| s.name.as_str()),
+        Some("codeatlas")
+    );
+    assert!(info
+        .instructions
+        .as_deref()
+        .unwrap_or("")
+        .contains("Walk down the tiers"));
+
+    // The tool list: twelve tools, read-only, small.
+    let tools = client.list_tools(None).await.unwrap().tools;
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, TOOLS.iter().map(|t| t.name).collect::<Vec<_>>());
+    let listed = serde_json::to_string(&json!({ "tools": tools })).unwrap();
+    assert!(listed.len() < 6_000, "tools/list is {} bytes", listed.len());
+    for t in &tools {
+        let a = t.annotations.as_ref().unwrap();
+        assert_eq!(
+            (a.read_only_hint, a.idempotent_hint, a.open_world_hint),
+            (Some(true), Some(true), Some(false)),
+            "{}",
+            t.name
+        );
+        assert!(t.description.as_ref().unwrap().len() <= 100);
+    }
+
+    // The server reconciles the index in the background at start; wait until it is done.
+    let call = |name: &'static str, args: Value| {
+        let params =
+            CallToolRequestParams::new(name).with_arguments(args.as_object().unwrap().clone());
+        client.call_tool(params)
+    };
+    for _ in 0..100 {
+        let r = call("repo_overview", json!({})).await.unwrap();
+        if !text_of(&r).contains("[index updating") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+
+    let atlas = Atlas::new(&repo.path().canonicalize().unwrap());
+    let calls: Vec<(&str, Value, bool)> = vec![
+        ("repo_overview", json!({}), false),
+        (
+            "dependency_graph",
+            json!({"target": "com.acme.order.OrderService", "direction": "out"}),
+            false,
+        ),
+        (
+            "dependency_path",
+            json!({"from": "com.acme.Application", "to": "com.acme.pay.PaymentGateway"}),
+            false,
+        ),
+        (
+            "change_impact",
+            json!({"target": "com.acme.pay.StripeGateway"}),
+            false,
+        ),
+        ("search_symbols", json!({"query": "gateway"}), false),
+        (
+            "get_symbol",
+            json!({"symbol": "com.acme.pay.PaymentGateway"}),
+            false,
+        ),
+        (
+            "find_implementations",
+            json!({"symbol": "com.acme.pay.PaymentGateway", "transitive": true}),
+            false,
+        ),
+        (
+            "find_references",
+            json!({"symbol": "com.acme.pay.PaymentService"}),
+            false,
+        ),
+        (
+            "file_outline",
+            json!({"path": "src/main/java/com/acme/order/Order.java"}),
+            false,
+        ),
+        (
+            "read_source",
+            json!({"path": "src/main/java/com/acme/Application.java", "start_line": 8, "end_line": 13}),
+            false,
+        ),
+        (
+            "read_symbol",
+            json!({"symbol": "com.acme.order.OrderService#place"}),
+            false,
+        ),
+        (
+            "search_text",
+            json!({"query": "throws PaymentException"}),
+            false,
+        ),
+        ("get_symbol", json!({"symbol": "NoSuchThing"}), true),
+        ("get_symbol", json!({"symbol": "User"}), true),
+        (
+            "read_source",
+            json!({"path": "src/main/java/com/acme/Application.java", "start_line": 20, "end_line": 10}),
+            true,
+        ),
+        (
+            "read_source",
+            json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 3}),
+            true,
+        ),
+        ("find_references", json!({"symbol": 42}), true),
+    ];
+    let mut seen = std::collections::HashSet::new();
+    for (name, args, is_error) in calls {
+        seen.insert(name);
+        let result = call(name, args.clone()).await.unwrap();
+        assert_eq!(
+            result.is_error,
+            Some(is_error),
+            "{name} {args}: {}",
+            text_of(&result)
+        );
+        let expected = match atlas.call(name, args.clone()) {
+            Ok(t) => t,
+            Err(e) => e.0,
+        };
+        assert_eq!(text_of(&result), expected, "{name} {args}");
+    }
+    assert_eq!(seen.len(), 12, "every tool is called");
+
+    // Exact answers for a few, so that the comparison above is not vacuous.
+    let r = call(
+        "find_implementations",
+        json!({"symbol": "com.acme.pay.PaymentGateway"}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        text_of(&r),
+        "2 implementations of interface com.acme.pay.PaymentGateway\n  class com.acme.pay.AbstractGateway  src/main/java/com/acme/pay/AbstractGateway.java:8-21  (implements)\n  class com.acme.pay.PaypalGateway  src/main/java/com/acme/pay/PaypalGateway.java:5-10  (implements)"
+    );
+    let r = call(
+        "read_source",
+        json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 3}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        text_of(&r),
+        "\"../../etc/passwd\" leaves the repository root; refused"
+    );
+    let r = call("get_symbol", json!({"symbol": "User"})).await.unwrap();
+    assert!(text_of(&r).starts_with("\"User\" is ambiguous (2 symbols); pass one of these handles:\n  class com.acme.legacy.User"));
+
+    // An unknown tool is a protocol error.
+    assert!(call("drop_tables", json!({})).await.is_err());
+
+    // The overview is also a resource.
+    let resource = client
+        .read_resource(ReadResourceRequestParams::new("codeatlas://overview"))
+        .await
+        .unwrap();
+    let text = match &resource.contents[0] {
+        rmcp::model::ResourceContents::TextResourceContents { text, .. } => text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(text, atlas.call("repo_overview", json!({})).unwrap());
+    client.cancel().await.unwrap();
+}
