@@ -410,7 +410,12 @@ impl Graph {
                 }
             }
             let mut next = Vec::new();
-            ring.sort_by(|a, b| self.graph[a.0].cmp(&self.graph[b.0]));
+            // Direct dependents first, then those reached through dispatch.
+            ring.sort_by(|a, b| {
+                a.2.is_some()
+                    .cmp(&b.2.is_some())
+                    .then_with(|| self.graph[a.0].cmp(&self.graph[b.0]))
+            });
             for (n, mut edges, via) in ring {
                 edges.sort();
                 edges.dedup_by(|a, b| {

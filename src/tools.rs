@@ -895,6 +895,15 @@ impl Atlas {
         lists.push((2.0, store.names_like(simple, true, DEPTH)?));
         let words = fts_words(query);
         if !words.is_empty() {
+            // Every word of the query in the name or its owner's name (`hashmap resize`).
+            let tokens: Vec<String> = query
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|t| !t.is_empty())
+                .map(|t| format!("{{words owner}} : \"{}\"", t.to_lowercase()))
+                .collect();
+            if tokens.len() > 1 {
+                lists.push((3.0, store.fts_query(&tokens.join(" AND "), DEPTH)?));
+            }
             lists.push((1.5, store.fts("words", &words, DEPTH)?));
         }
         // Typo tolerance: names within a small edit distance.

@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -87,7 +87,7 @@ CREATE INDEX refs_target ON refs(target_id);
 CREATE INDEX refs_external ON refs(external_id);
 CREATE INDEX refs_simple ON refs(simple);
 CREATE INDEX refs_source ON refs(source_id);
-CREATE VIRTUAL TABLE symbols_fts USING fts5(words, doc, tokenize = 'unicode61');
+CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, tokenize = 'unicode61');
 CREATE VIEW edges AS
     SELECT source_id, target_id, external_id, kind, confidence, COUNT(*) AS weight
     FROM refs
@@ -461,6 +461,8 @@ pub struct NewSymbol<'a> {
     pub file: FileId,
     pub parent: Option<SymbolId>,
     pub qname: &'a str,
+    /// The simple name of the type or module the symbol belongs to, for search.
+    pub owner: &'a str,
     pub symbol: &'a crate::model::Symbol,
 }
 
@@ -578,8 +580,15 @@ impl Writer<'_> {
                 impl_trait
             ])?;
         self.tx
-            .prepare_cached("INSERT INTO symbols_fts(rowid, words, doc) VALUES (?1, ?2, ?3)")?
-            .execute(params![s.id, crate::model::name_words(&sym.name), sym.doc])?;
+            .prepare_cached(
+                "INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![
+                s.id,
+                crate::model::name_words(&sym.name),
+                crate::model::name_words(s.owner),
+                sym.doc
+            ])?;
         Ok(())
     }
 

@@ -330,6 +330,13 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Symbol ids matching a whole FTS5 query expression, best first.
+    pub fn fts_query(&self, expression: &str, limit: usize) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare_cached("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts) LIMIT ?2")?;
+        let rows = stmt.query_map(params![expression, limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Symbol ids whose name equals (ignoring case) or starts with `text`.
     pub fn names_like(&self, text: &str, prefix: bool, limit: usize) -> Result<Vec<i64>> {
         let pattern = if prefix {
