@@ -208,7 +208,9 @@ fn run_query(
     let atlas = codeatlas::tools::Atlas::new(&root);
     match atlas.call(&tool, serde_json::Value::Object(object)) {
         Ok(text) => {
-            println!("{text}");
+            // A closed pipe (`| head`) is not an error worth a panic.
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout().lock(), "{text}");
             Ok(())
         }
         Err(e) => {
