@@ -322,7 +322,9 @@ impl Atlas {
             )),
         };
         self.pool.lock().expect("pool lock").push(store);
-        result.map(|text| self.with_freshness(text))
+        result
+            .map(|text| self.with_freshness(text))
+            .map_err(|e| ToolError(self.with_freshness(e.0)))
     }
 
     fn store(&self) -> Result<Store, ToolError> {
@@ -344,12 +346,15 @@ impl Atlas {
 
     fn with_freshness(&self, mut text: String) -> String {
         if self.status.building.load(Ordering::Relaxed) {
-            let _ = write!(
-                text,
-                "\n[index updating: {}/{} files parsed; answers reflect the last complete index]",
+            let (done, total) = (
                 self.status.done.load(Ordering::Relaxed),
-                self.status.total.load(Ordering::Relaxed)
+                self.status.total.load(Ordering::Relaxed),
             );
+            if total == 0 {
+                text.push_str("\n[index updating: checking files for changes; answers reflect the last complete index]");
+            } else {
+                let _ = write!(text, "\n[index updating: {done}/{total} changed files parsed; answers reflect the last complete index]");
+            }
         } else if let Some(e) = self.status.error.lock().expect("status lock").as_ref() {
             let _ = write!(text, "\n[index update failed: {e}]");
         }

@@ -203,3 +203,83 @@ async fn serves_every_tool_over_stdio() {
     assert_eq!(text, atlas.call("repo_overview", json!({})).unwrap());
     client.cancel().await.unwrap();
 }
+
+/// Both protocol eras over raw JSON-RPC lines: `initialize` (2025-11-25), then a
+/// stateless 2026-07-28 request carrying its metadata inline. Every line on stdout must
+/// be JSON-RPC.
+#[test]
+fn speaks_both_protocol_eras_and_only_json_on_stdout() {
+    use std::io::{BufRead, BufReader, Write};
+    let repo = temp_copy("java-shop");
+    index(repo.path(), &Options::default(), &|_, _| {}).unwrap();
+    let run = |lines: &[Value]| -> Vec<Value> {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"))
+            .arg("serve")
+            .arg("--repo")
+            .arg(repo.path())
+            .env("CODEATLAS_LOG", "debug")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        for line in lines {
+            writeln!(stdin, "{line}").unwrap();
+        }
+        let expected = lines.iter().filter(|l| l.get("id").is_some()).count();
+        let mut out = Vec::new();
+        let mut reader = BufReader::new(child.stdout.take().unwrap());
+        while out.len() < expected {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap() == 0 {
+                break;
+            }
+            out.push(
+                serde_json::from_str::<Value>(&line)
+                    .unwrap_or_else(|e| panic!("not JSON on stdout: {line:?}: {e}")),
+            );
+        }
+        drop(stdin);
+        child.wait().unwrap();
+        out
+    };
+    let args = json!({"symbol": "com.acme.pay.PaymentGateway"});
+    let expected_start = "2 implementations of interface com.acme.pay.PaymentGateway\n  class com.acme.pay.AbstractGateway";
+
+    let classic = run(&[
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "find_implementations", "arguments": args}}),
+    ]);
+    assert_eq!(classic[0]["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(classic[0]["result"]["serverInfo"]["name"], "codeatlas");
+    assert_eq!(classic[1]["result"]["isError"], false);
+    assert!(
+        classic[1]["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(expected_start),
+        "{}",
+        classic[1]
+    );
+
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}
+    });
+    let stateless = run(&[
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "find_implementations", "arguments": args, "_meta": meta}}),
+    ]);
+    assert_eq!(stateless[0]["id"], 7);
+    assert_eq!(stateless[0]["result"]["isError"], false);
+    assert!(
+        stateless[0]["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(expected_start),
+        "{}",
+        stateless[0]
+    );
+}
