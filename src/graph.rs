@@ -292,15 +292,7 @@ impl Graph {
                     .then_with(|| self.graph[a.0].cmp(&self.graph[b.0]))
             });
             for (n, incoming, mut edges) in next_ring {
-                edges.sort();
-                edges.dedup_by(|a, b| {
-                    if a.0 == b.0 {
-                        b.1 += a.1;
-                        true
-                    } else {
-                        false
-                    }
-                });
+                merge_kinds(&mut edges);
                 if seen.insert(n, distance).is_none() {
                     frontier_next.push(n);
                 }
@@ -417,15 +409,7 @@ impl Graph {
                     .then_with(|| self.graph[a.0].cmp(&self.graph[b.0]))
             });
             for (n, mut edges, via) in ring {
-                edges.sort();
-                edges.dedup_by(|a, b| {
-                    if a.0 == b.0 {
-                        b.1 += a.1;
-                        true
-                    } else {
-                        false
-                    }
-                });
+                merge_kinds(&mut edges);
                 seen.insert(n);
                 next.push(n);
                 result.push(Reached {
@@ -488,6 +472,19 @@ impl Graph {
         all.truncate(limit);
         all
     }
+}
+
+/// Sorts (kind, weight) pairs and adds up the weights of equal kinds.
+fn merge_kinds(edges: &mut Vec<(RefKind, u32)>) {
+    edges.sort();
+    edges.dedup_by(|a, b| {
+        if a.0 == b.0 {
+            b.1 += a.1;
+            true
+        } else {
+            false
+        }
+    });
 }
 
 /// The type a symbol belongs to (itself if it is one), or its outermost ancestor when no
