@@ -51,6 +51,9 @@ pub struct Summary {
     pub edges: u64,
     pub parse_errors: u64,
     pub rechecked: usize,
+    /// Files parsed (new or changed) and files removed, relative to the root.
+    pub changed_paths: Vec<String>,
+    pub removed_paths: Vec<String>,
     pub skipped: Vec<(String, String)>,
     pub elapsed: Duration,
 }
@@ -75,7 +78,8 @@ pub struct Walk {
 
 /// Walks the repository honouring `.gitignore`, `.ignore`, `.git/info/exclude` and
 /// `.codeatlasignore`, never following symlinks, skipping the index directory.
-pub fn walk(root: &Path, opts: &Options) -> Walk {
+pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
+    let targets: Option<Vec<PathBuf>> = targets.map(<[PathBuf]>::to_vec);
     let mut builder = ignore::WalkBuilder::new(root);
     builder
         .hidden(true)
@@ -86,7 +90,14 @@ pub fn walk(root: &Path, opts: &Options) -> Walk {
         .ignore(true)
         .parents(false)
         .add_custom_ignore_filename(CUSTOM_IGNORE_FILE)
-        .filter_entry(|e| e.file_name() != store::INDEX_DIR && e.file_name() != ".git");
+        .filter_entry(move |e| {
+            e.file_name() != store::INDEX_DIR
+                && e.file_name() != ".git"
+                && targets.as_ref().is_none_or(|ts| {
+                    ts.iter()
+                        .any(|t| t.starts_with(e.path()) || e.path().starts_with(t))
+                })
+        });
     let mut files = Vec::new();
     let mut skipped = Vec::new();
     let mut crates = HashMap::new();
@@ -208,367 +219,513 @@ pub fn index(
     opts: &Options,
     progress: &dyn Fn(usize, usize),
 ) -> anyhow::Result<Summary> {
-    let started = Instant::now();
-    let root = root
-        .canonicalize()
-        .with_context(|| format!("cannot open repository {}", root.display()))?;
-    let mut store = Store::open(&root)?;
-    let walked = walk(&root, opts);
-    let states = store.file_states()?;
+    Indexer::open(root, opts)?.full(progress)
+}
 
-    // Which files changed: size or mtime differ, then the content hash decides.
-    let mut to_parse: Vec<(Candidate, String, Option<i64>)> = Vec::new();
-    let mut touched: Vec<(i64, i64)> = Vec::new();
-    let mut skipped = walked.skipped.clone();
-    let mut unchanged = 0;
-    let mut seen = HashSet::new();
-    for c in walked.files {
-        seen.insert(c.path.clone());
-        let old = states.get(&c.path);
-        if let Some(old) = old {
-            if old.size == c.size as i64 && old.mtime_ns == c.mtime_ns {
-                unchanged += 1;
-                continue;
-            }
-        }
-        let bytes = match std::fs::read(&c.abs) {
-            Ok(b) => b,
-            Err(e) => {
-                skipped.push((c.path.clone(), format!("unreadable: {e}")));
-                continue;
-            }
-        };
-        if bytes.iter().take(8192).any(|b| *b == 0) {
-            skipped.push((c.path.clone(), "binary (NUL byte)".into()));
-            continue;
-        }
-        let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
-        match old {
-            Some(old) if old.hash == hash => {
-                unchanged += 1;
-                touched.push((old.id, c.mtime_ns));
-            }
-            _ => to_parse.push((c, hash, old.map(|o| o.id))),
+/// Which indexed files a walk speaks for.
+#[derive(Clone, Debug)]
+enum Scope {
+    All,
+    /// Files at or under these root-relative paths.
+    Under(Vec<String>),
+}
+
+impl Scope {
+    fn covers(&self, path: &str) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Under(targets) => targets.iter().any(|t| {
+                path == t
+                    || (path.starts_with(t.as_str()) && path.as_bytes().get(t.len()) == Some(&b'/'))
+            }),
         }
     }
-    let removed: Vec<i64> = states
-        .iter()
-        .filter(|(p, _)| !seen.contains(*p))
-        .map(|(_, s)| s.id)
-        .collect();
-    // Files that are now skipped (too large, binary) are removed from the index too.
-    let removed: Vec<i64> = removed;
+}
 
-    // Parse on every core while this thread writes what arrives.
-    let (mut next_symbol, mut next_file) = store.next_ids()?;
-    let mut world = World::default();
-    let incremental = !states.is_empty();
-    if incremental {
+/// Names of files whose change alters what is indexed or how paths map to modules: a
+/// change to one of them makes a partial update a full reconcile.
+const RECONCILE_TRIGGERS: &[&str] = &[".gitignore", ".ignore", CUSTOM_IGNORE_FILE, "Cargo.toml"];
+
+/// A long-lived indexer: the store, and the resolver's world kept in memory between
+/// runs, so that an update of a few files costs only those files.
+pub struct Indexer {
+    root: PathBuf,
+    opts: Options,
+    store: Store,
+    world: World,
+    crates: HashMap<String, String>,
+    walked: bool,
+    generation: u64,
+}
+
+impl Indexer {
+    pub fn open(root: &Path, opts: &Options) -> anyhow::Result<Indexer> {
+        let root = root
+            .canonicalize()
+            .with_context(|| format!("cannot open repository {}", root.display()))?;
+        let store = Store::open(&root)?;
+        let mut world = World::default();
         store.load_world(&mut world)?;
+        let generation = store
+            .meta("generation")?
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(0);
+        Ok(Indexer {
+            root,
+            opts: opts.clone(),
+            store,
+            world,
+            crates: HashMap::new(),
+            walked: false,
+            generation,
+        })
     }
-    let total = to_parse.len();
-    let mut writer = store.transaction()?;
-    let mut affected: HashSet<String> = HashSet::new();
-    for id in &removed {
-        affected.extend(writer.names_of_file(*id)?);
-        writer.clear_file(*id, true)?;
-        world.remove_file(*id);
+
+    pub fn root(&self) -> &Path {
+        &self.root
     }
-    for (_, _, old) in &to_parse {
-        if let Some(id) = old {
+
+    /// Walks the whole repository and brings the index up to date with it.
+    pub fn full(&mut self, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
+        let walked = walk(&self.root, &self.opts, None);
+        self.crates = walked.crates;
+        self.walked = true;
+        self.apply(walked.files, walked.skipped, Scope::All, progress)
+    }
+
+    /// Brings the index up to date with these paths (files or directories, existing or
+    /// not). A change to an ignore file or a `Cargo.toml` reconciles everything.
+    pub fn update(
+        &mut self,
+        paths: &[PathBuf],
+        progress: &dyn Fn(usize, usize),
+    ) -> anyhow::Result<Summary> {
+        if !self.walked {
+            return self.full(progress);
+        }
+        let mut targets: Vec<String> = Vec::new();
+        for p in paths {
+            let Ok(rel) = p.strip_prefix(&self.root) else {
+                continue;
+            };
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            if rel.is_empty() || rel == ".git/info/exclude" {
+                return self.full(progress);
+            }
+            if rel == store::INDEX_DIR
+                || rel.starts_with(".codeatlas/")
+                || rel == ".git"
+                || rel.starts_with(".git/")
+            {
+                continue;
+            }
+            let name = rel.rsplit('/').next().unwrap_or(&rel);
+            if RECONCILE_TRIGGERS.contains(&name) {
+                return self.full(progress);
+            }
+            targets.push(rel);
+        }
+        targets.sort();
+        targets.dedup();
+        // A path under another target adds nothing.
+        let mut kept: Vec<String> = Vec::new();
+        for t in targets {
+            if !kept
+                .iter()
+                .any(|k| Scope::Under(vec![k.clone()]).covers(&t))
+            {
+                kept.push(t);
+            }
+        }
+        if kept.is_empty() {
+            return Ok(Summary::default());
+        }
+        let abs: Vec<PathBuf> = kept.iter().map(|t| self.root.join(t)).collect();
+        let walked = walk(&self.root, &self.opts, Some(&abs));
+        self.apply(walked.files, walked.skipped, Scope::Under(kept), progress)
+    }
+
+    /// Reconciles the index with the files a walk found for `scope`.
+    fn apply(
+        &mut self,
+        files: Vec<Candidate>,
+        mut skipped: Vec<(String, String)>,
+        scope: Scope,
+        progress: &dyn Fn(usize, usize),
+    ) -> anyhow::Result<Summary> {
+        let started = Instant::now();
+        let Indexer {
+            store,
+            world,
+            crates,
+            generation,
+            opts,
+            ..
+        } = self;
+        let states = store.file_states()?;
+
+        // Which files changed: size or mtime differ, then the content hash decides.
+        let mut to_parse: Vec<(Candidate, String, Option<i64>)> = Vec::new();
+        let mut touched: Vec<(i64, i64)> = Vec::new();
+        let mut unchanged = 0;
+        let mut seen = HashSet::new();
+        for c in files {
+            seen.insert(c.path.clone());
+            let old = states.get(&c.path);
+            if let Some(old) = old {
+                if old.size == c.size as i64 && old.mtime_ns == c.mtime_ns {
+                    unchanged += 1;
+                    continue;
+                }
+            }
+            let bytes = match std::fs::read(&c.abs) {
+                Ok(b) => b,
+                Err(e) => {
+                    skipped.push((c.path.clone(), format!("unreadable: {e}")));
+                    continue;
+                }
+            };
+            if bytes.iter().take(8192).any(|b| *b == 0) {
+                skipped.push((c.path.clone(), "binary (NUL byte)".into()));
+                continue;
+            }
+            let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+            match old {
+                Some(old) if old.hash == hash => {
+                    unchanged += 1;
+                    touched.push((old.id, c.mtime_ns));
+                }
+                _ => to_parse.push((c, hash, old.map(|o| o.id))),
+            }
+        }
+        // Indexed files the walk spoke for but did not find (deleted, now ignored, now too
+        // large or binary) leave the index.
+        let mut removed_paths: Vec<String> = states
+            .keys()
+            .filter(|p| scope.covers(p) && !seen.contains(*p))
+            .cloned()
+            .collect();
+        removed_paths.sort();
+        let removed: Vec<i64> = removed_paths.iter().map(|p| states[p].id).collect();
+
+        // Parse on every core while this thread writes what arrives.
+        let (mut next_symbol, mut next_file) = store.next_ids()?;
+        let incremental = !world.files.is_empty();
+        let total = to_parse.len();
+        let mut writer = store.transaction()?;
+        let mut affected: HashSet<String> = HashSet::new();
+        for id in &removed {
             affected.extend(writer.names_of_file(*id)?);
-            writer.clear_file(*id, false)?;
+            writer.clear_file(*id, true)?;
             world.remove_file(*id);
         }
-    }
-    for (id, mtime) in &touched {
-        writer.touch_file(*id, *mtime)?;
-    }
-
-    let crates = walked.crates;
-    let cursor = AtomicUsize::new(0);
-    let threads = opts.threads.max(1);
-    let (tx, rx) = crossbeam_channel::bounded::<(usize, anyhow::Result<FileExtract>)>(256);
-    let mut pending: Vec<PendingFile> = Vec::with_capacity(total);
-    let mut parse_errors = 0u64;
-    std::thread::scope(|scope| -> anyhow::Result<()> {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let to_parse = &to_parse;
-            let cursor = &cursor;
-            let crates = &crates;
-            std::thread::Builder::new()
-                .stack_size(16 * 1024 * 1024)
-                .spawn_scoped(scope, move || loop {
-                    let i = cursor.fetch_add(1, Ordering::Relaxed);
-                    let Some((c, _, _)) = to_parse.get(i) else {
-                        break;
-                    };
-                    let result = read_and_extract(c, crates);
-                    if tx.send((i, result)).is_err() {
-                        break;
-                    }
-                })
-                .expect("spawning a parser thread");
-        }
-        drop(tx);
-        // Results are written in path order whatever order they arrive in, so that symbol
-        // ids (and with them every tie-break) do not depend on thread timing.
-        let mut done = 0;
-        let mut next_to_write = 0;
-        let mut waiting: HashMap<usize, anyhow::Result<FileExtract>> = HashMap::new();
-        let mut ready = Vec::new();
-        for (i, result) in rx {
-            done += 1;
-            progress(done, total);
-            waiting.insert(i, result);
-            while let Some(result) = waiting.remove(&next_to_write) {
-                ready.push((next_to_write, result));
-                next_to_write += 1;
+        for (_, _, old) in &to_parse {
+            if let Some(id) = old {
+                affected.extend(writer.names_of_file(*id)?);
+                writer.clear_file(*id, false)?;
+                world.remove_file(*id);
             }
-            for (i, result) in ready.drain(..) {
-                let (c, hash, old) = &to_parse[i];
-                let extract = match result {
-                    Ok(e) => e,
-                    Err(e) => {
-                        skipped.push((c.path.clone(), format!("{e:#}")));
-                        continue;
-                    }
-                };
-                let file_id = old.unwrap_or_else(|| {
-                    next_file += 1;
-                    next_file - 1
-                });
-                parse_errors += extract.parse_errors as u64;
-                writer.upsert_file(
-                    file_id,
-                    &c.path,
-                    c.spec.language.as_str(),
-                    &extract.module,
-                    c.size as i64,
-                    hash,
-                    c.mtime_ns,
-                    extract.loc,
-                    extract.parse_errors,
-                )?;
-                world.add_file(
-                    file_id,
-                    FileCtx {
-                        language: c.spec.language,
-                        module: extract.module.clone(),
-                    },
-                );
-                let mut ids = Vec::with_capacity(extract.symbols.len());
-                for s in &extract.symbols {
-                    let id = next_symbol;
-                    next_symbol += 1;
-                    let parent = s.parent.map(|p| ids[p]);
-                    ids.push(id);
-                    let owner = match (s.parent, &s.impl_of) {
-                        (Some(p), _) => extract.symbols[p].name.as_str(),
-                        (None, Some(info)) => crate::model::last_segment(&info.self_type),
-                        (None, None) => crate::model::last_segment(&extract.module),
+        }
+        for (id, mtime) in &touched {
+            writer.touch_file(*id, *mtime)?;
+        }
+
+        let cursor = AtomicUsize::new(0);
+        let threads = opts.threads.max(1);
+        let (tx, rx) = crossbeam_channel::bounded::<(usize, anyhow::Result<FileExtract>)>(256);
+        let mut pending: Vec<PendingFile> = Vec::with_capacity(total);
+        let mut parse_errors = 0u64;
+        std::thread::scope(|scope| -> anyhow::Result<()> {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let to_parse = &to_parse;
+                let cursor = &cursor;
+                let crates = &crates;
+                std::thread::Builder::new()
+                    .stack_size(16 * 1024 * 1024)
+                    .spawn_scoped(scope, move || loop {
+                        let i = cursor.fetch_add(1, Ordering::Relaxed);
+                        let Some((c, _, _)) = to_parse.get(i) else {
+                            break;
+                        };
+                        let result = read_and_extract(c, crates);
+                        if tx.send((i, result)).is_err() {
+                            break;
+                        }
+                    })
+                    .expect("spawning a parser thread");
+            }
+            drop(tx);
+            // Results are written in path order whatever order they arrive in, so that symbol
+            // ids (and with them every tie-break) do not depend on thread timing.
+            let mut done = 0;
+            let mut next_to_write = 0;
+            let mut waiting: HashMap<usize, anyhow::Result<FileExtract>> = HashMap::new();
+            let mut ready = Vec::new();
+            for (i, result) in rx {
+                done += 1;
+                progress(done, total);
+                waiting.insert(i, result);
+                while let Some(result) = waiting.remove(&next_to_write) {
+                    ready.push((next_to_write, result));
+                    next_to_write += 1;
+                }
+                for (i, result) in ready.drain(..) {
+                    let (c, hash, old) = &to_parse[i];
+                    let extract = match result {
+                        Ok(e) => e,
+                        Err(e) => {
+                            skipped.push((c.path.clone(), format!("{e:#}")));
+                            continue;
+                        }
                     };
-                    writer.insert_symbol(&NewSymbol {
-                        id,
-                        file: file_id,
-                        parent,
-                        qname: &s.qname,
-                        owner,
-                        symbol: s,
-                    })?;
-                    world.add_symbol(
-                        id,
-                        Sym {
+                    let file_id = old.unwrap_or_else(|| {
+                        next_file += 1;
+                        next_file - 1
+                    });
+                    parse_errors += extract.parse_errors as u64;
+                    writer.upsert_file(
+                        file_id,
+                        &c.path,
+                        c.spec.language.as_str(),
+                        &extract.module,
+                        c.size as i64,
+                        hash,
+                        c.mtime_ns,
+                        extract.loc,
+                        extract.parse_errors,
+                    )?;
+                    world.add_file(
+                        file_id,
+                        FileCtx {
+                            language: c.spec.language,
+                            module: extract.module.clone(),
+                        },
+                    );
+                    let mut ids = Vec::with_capacity(extract.symbols.len());
+                    for s in &extract.symbols {
+                        let id = next_symbol;
+                        next_symbol += 1;
+                        let parent = s.parent.map(|p| ids[p]);
+                        ids.push(id);
+                        let owner = match (s.parent, &s.impl_of) {
+                            (Some(p), _) => extract.symbols[p].name.as_str(),
+                            (None, Some(info)) => crate::model::last_segment(&info.self_type),
+                            (None, None) => crate::model::last_segment(&extract.module),
+                        };
+                        writer.insert_symbol(&NewSymbol {
+                            id,
                             file: file_id,
                             parent,
-                            kind: s.kind,
-                            name: s.name.clone(),
-                            qname: s.qname.clone(),
-                            impl_type: s.impl_of.as_ref().map(|i| i.self_type.clone()),
-                        },
-                    );
-                    affected.insert(s.name.clone());
-                }
-                for r in extract
-                    .references
-                    .iter()
-                    .filter(|r| r.kind == RefKind::Imports)
-                {
-                    affected.insert(
-                        r.alias
-                            .clone()
-                            .unwrap_or_else(|| r.simple_name().to_string()),
-                    );
-                    world.add_import(Import {
+                            qname: &s.qname,
+                            owner,
+                            symbol: s,
+                        })?;
+                        world.add_symbol(
+                            id,
+                            Sym {
+                                file: file_id,
+                                parent,
+                                kind: s.kind,
+                                name: s.name.clone(),
+                                qname: s.qname.clone(),
+                                impl_type: s.impl_of.as_ref().map(|i| i.self_type.clone()),
+                            },
+                        );
+                        affected.insert(s.name.clone());
+                    }
+                    for r in extract
+                        .references
+                        .iter()
+                        .filter(|r| r.kind == RefKind::Imports)
+                    {
+                        affected.insert(
+                            r.alias
+                                .clone()
+                                .unwrap_or_else(|| r.simple_name().to_string()),
+                        );
+                        world.add_import(Import {
+                            file: file_id,
+                            enclosing: r.enclosing.map(|e| ids[e]),
+                            path: r.name.clone(),
+                            alias: r.alias.clone(),
+                            glob: r.glob,
+                            is_static: r.is_static,
+                        });
+                    }
+                    pending.push(PendingFile {
                         file: file_id,
-                        enclosing: r.enclosing.map(|e| ids[e]),
-                        path: r.name.clone(),
-                        alias: r.alias.clone(),
-                        glob: r.glob,
-                        is_static: r.is_static,
+                        symbol_ids: ids,
+                        extract,
                     });
                 }
-                pending.push(PendingFile {
-                    file: file_id,
-                    symbol_ids: ids,
-                    extract,
-                });
             }
-        }
-        Ok(())
-    })?;
+            Ok(())
+        })?;
 
-    // Rust impl members belong to the type their impl names, wherever it is declared.
-    let mut rechecked = 0;
-    let old_refs = if incremental {
-        // Member names of the supertypes of changed types: inherited lookups may change.
-        let changed_types: Vec<SymbolId> = pending
-            .iter()
-            .flat_map(|p| p.symbol_ids.iter().copied())
-            .collect();
-        for id in changed_types {
-            for s in world.supertypes.get(&id).cloned().unwrap_or_default() {
-                for c in world.children_of(s) {
-                    affected.insert(world.syms[c].name.clone());
-                }
-            }
-        }
-        writer.refs_to_recheck(&affected)?
-    } else {
-        Vec::new()
-    };
-    let mut impl_members: Vec<SymbolId> = pending
-        .iter()
-        .flat_map(|p| {
-            p.extract
-                .symbols
+        // Rust impl members belong to the type their impl names, wherever it is declared.
+        let mut rechecked = 0;
+        let old_refs = if incremental {
+            // Member names of the supertypes of changed types: inherited lookups may change.
+            let changed_types: Vec<SymbolId> = pending
                 .iter()
-                .zip(&p.symbol_ids)
-                .filter(|(s, _)| s.impl_of.is_some())
-                .map(|(_, id)| *id)
-        })
-        .collect();
-    if incremental {
-        impl_members.extend(writer.impl_members_to_recheck()?);
-    }
-    impl_members.sort_unstable();
-    impl_members.dedup();
-    for id in impl_members {
-        if let Some((parent, qname)) = world.attach_impl_member(id) {
-            writer.update_symbol_owner(id, parent, &qname)?;
-        }
-    }
-
-    // Supertypes first: member lookups through inheritance depend on them.
-    let changed_files: HashSet<i64> = pending.iter().map(|p| p.file).collect();
-    let old_refs: Vec<_> = old_refs
-        .into_iter()
-        .filter(|r| !changed_files.contains(&r.file))
-        .collect();
-    for pass in [Pass::Supertypes, Pass::Rest] {
-        let mut supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
-        for p in &pending {
-            for r in &p.extract.references {
-                if pass.includes(r.kind) {
-                    let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
-                    let res = resolve_one(
-                        &world,
-                        p.file,
-                        enclosing,
-                        r.kind,
-                        &r.name,
-                        &r.receiver,
-                        r.subject.as_deref(),
-                        r.is_static,
-                        r.glob,
-                    );
-                    let Some(res) = res else { continue };
-                    if pass == Pass::Supertypes {
-                        if let (Some(s), Some(t)) = (res.source, res.target) {
-                            supers.entry(s).or_default().push(t);
-                        }
+                .flat_map(|p| p.symbol_ids.iter().copied())
+                .collect();
+            for id in changed_types {
+                for s in world.supertypes.get(&id).cloned().unwrap_or_default() {
+                    for c in world.children_of(s) {
+                        affected.insert(world.syms[c].name.clone());
                     }
-                    writer.insert_ref(
-                        &NewRef {
-                            file: p.file,
-                            enclosing,
-                            reference: r,
-                        },
-                        &res,
-                    )?;
                 }
             }
+            writer.refs_to_recheck(&affected)?
+        } else {
+            Vec::new()
+        };
+        let mut impl_members: Vec<SymbolId> = pending
+            .iter()
+            .flat_map(|p| {
+                p.extract
+                    .symbols
+                    .iter()
+                    .zip(&p.symbol_ids)
+                    .filter(|(s, _)| s.impl_of.is_some())
+                    .map(|(_, id)| *id)
+            })
+            .collect();
+        if incremental {
+            impl_members.extend(writer.impl_members_to_recheck()?);
         }
-        for r in &old_refs {
-            if pass.includes(r.kind) {
-                rechecked += 1;
-                let res = resolve_one(
-                    &world,
-                    r.file,
-                    r.enclosing,
-                    r.kind,
-                    &r.name,
-                    &r.receiver,
-                    r.subject.as_deref(),
-                    r.flags & FLAG_STATIC != 0,
-                    r.flags & FLAG_GLOB != 0,
-                );
-                match res {
-                    Some(res) => {
+        impl_members.sort_unstable();
+        impl_members.dedup();
+        for id in impl_members {
+            if let Some((parent, qname)) = world.attach_impl_member(id) {
+                writer.update_symbol_owner(id, parent, &qname)?;
+            }
+        }
+
+        // Supertypes first: member lookups through inheritance depend on them.
+        let changed_files: HashSet<i64> = pending.iter().map(|p| p.file).collect();
+        let old_refs: Vec<_> = old_refs
+            .into_iter()
+            .filter(|r| !changed_files.contains(&r.file))
+            .collect();
+        for pass in [Pass::Supertypes, Pass::Rest] {
+            let mut supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+            for p in &pending {
+                for r in &p.extract.references {
+                    if pass.includes(r.kind) {
+                        let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
+                        let res = resolve_one(
+                            &world,
+                            p.file,
+                            enclosing,
+                            r.kind,
+                            &r.name,
+                            &r.receiver,
+                            r.subject.as_deref(),
+                            r.is_static,
+                            r.glob,
+                        );
+                        let Some(res) = res else { continue };
                         if pass == Pass::Supertypes {
                             if let (Some(s), Some(t)) = (res.source, res.target) {
                                 supers.entry(s).or_default().push(t);
                             }
                         }
-                        writer.update_ref(r.id, &res)?;
+                        writer.insert_ref(
+                            &NewRef {
+                                file: p.file,
+                                enclosing,
+                                reference: r,
+                            },
+                            &res,
+                        )?;
                     }
-                    None => writer.delete_ref(r.id)?,
+                }
+            }
+            for r in &old_refs {
+                if pass.includes(r.kind) {
+                    rechecked += 1;
+                    let res = resolve_one(
+                        &world,
+                        r.file,
+                        r.enclosing,
+                        r.kind,
+                        &r.name,
+                        &r.receiver,
+                        r.subject.as_deref(),
+                        r.flags & FLAG_STATIC != 0,
+                        r.flags & FLAG_GLOB != 0,
+                    );
+                    match res {
+                        Some(res) => {
+                            if pass == Pass::Supertypes {
+                                if let (Some(s), Some(t)) = (res.source, res.target) {
+                                    supers.entry(s).or_default().push(t);
+                                }
+                            }
+                            writer.update_ref(r.id, &res)?;
+                        }
+                        None => writer.delete_ref(r.id)?,
+                    }
+                }
+            }
+            if pass == Pass::Supertypes {
+                // Types whose supertypes were resolved again get their new lists.
+                let mut sources: HashSet<SymbolId> = supers.keys().copied().collect();
+                for p in &pending {
+                    sources.extend(p.symbol_ids.iter().copied());
+                }
+                for s in sources {
+                    let mut list = world.supertypes.get(&s).cloned().unwrap_or_default();
+                    if let Some(new) = supers.remove(&s) {
+                        list = new;
+                    } else if pending.iter().any(|p| p.symbol_ids.contains(&s)) {
+                        list.clear();
+                    }
+                    list.sort_unstable();
+                    list.dedup();
+                    world.set_supertypes(s, list);
                 }
             }
         }
-        if pass == Pass::Supertypes {
-            // Types whose supertypes were resolved again get their new lists.
-            let mut sources: HashSet<SymbolId> = supers.keys().copied().collect();
-            for p in &pending {
-                sources.extend(p.symbol_ids.iter().copied());
-            }
-            for s in sources {
-                let mut list = world.supertypes.get(&s).cloned().unwrap_or_default();
-                if let Some(new) = supers.remove(&s) {
-                    list = new;
-                } else if pending.iter().any(|p| p.symbol_ids.contains(&s)) {
-                    list.clear();
-                }
-                list.sort_unstable();
-                list.dedup();
-                world.set_supertypes(s, list);
-            }
+        writer.gc_externals()?;
+        *generation += 1;
+        writer.set_meta("generation", &generation.to_string())?;
+        writer.set_meta("indexed_at", &chrono_like_now())?;
+        writer.commit()?;
+        match &scope {
+            Scope::All => store.set_skipped(&skipped)?,
+            Scope::Under(targets) => store.update_skipped(targets, &skipped)?,
         }
-    }
-    writer.gc_externals()?;
-    writer.set_meta("indexed_at", &chrono_like_now())?;
-    writer.commit()?;
-    store.set_skipped(&skipped)?;
 
-    let conn = store.conn();
-    let count = |sql: &str| -> anyhow::Result<u64> {
-        Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
-    };
-    Ok(Summary {
-        files: count("SELECT COUNT(*) FROM files")? as usize,
-        parsed: pending.len(),
-        unchanged,
-        removed: removed.len(),
-        loc: count("SELECT COALESCE(SUM(loc), 0) FROM files")?,
-        symbols: count("SELECT COUNT(*) FROM symbols")?,
-        references: count("SELECT COUNT(*) FROM refs")?,
-        edges: count("SELECT COUNT(*) FROM (SELECT 1 FROM refs WHERE target_id IS NOT NULL OR external_id IS NOT NULL GROUP BY source_id, target_id, external_id, kind)")?,
-        parse_errors: count("SELECT COALESCE(SUM(parse_errors), 0) FROM files")?.max(parse_errors),
-        rechecked,
-        skipped,
-        elapsed: started.elapsed(),
-    })
+        let mut summary = Summary {
+            parsed: pending.len(),
+            unchanged,
+            removed: removed.len(),
+            parse_errors,
+            rechecked,
+            changed_paths: to_parse.iter().map(|(c, _, _)| c.path.clone()).collect(),
+            removed_paths,
+            skipped,
+            ..Summary::default()
+        };
+        if matches!(scope, Scope::All) {
+            let conn = store.conn();
+            let count = |sql: &str| -> anyhow::Result<u64> {
+                Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
+            };
+            summary.files = count("SELECT COUNT(*) FROM files")? as usize;
+            summary.loc = count("SELECT COALESCE(SUM(loc), 0) FROM files")?;
+            summary.symbols = count("SELECT COUNT(*) FROM symbols")?;
+            summary.references = count("SELECT COUNT(*) FROM refs")?;
+            summary.edges = count("SELECT COUNT(*) FROM (SELECT 1 FROM refs WHERE target_id IS NOT NULL OR external_id IS NOT NULL GROUP BY source_id, target_id, external_id, kind)")?;
+            summary.parse_errors = count("SELECT COALESCE(SUM(parse_errors), 0) FROM files")?;
+        }
+        summary.elapsed = started.elapsed();
+        Ok(summary)
+    }
 }
 
 struct PendingFile {

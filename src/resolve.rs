@@ -86,6 +86,7 @@ pub struct World {
     pub syms: HashMap<SymbolId, Sym>,
     by_qname: HashMap<String, Vec<SymbolId>>,
     by_name: HashMap<String, Vec<SymbolId>>,
+    by_file: HashMap<FileId, Vec<SymbolId>>,
     children: HashMap<SymbolId, Vec<SymbolId>>,
     pub files: HashMap<FileId, FileCtx>,
     imports: HashMap<FileId, Vec<Import>>,
@@ -110,6 +111,7 @@ impl World {
     pub fn add_symbol(&mut self, id: SymbolId, sym: Sym) {
         self.by_qname.entry(sym.qname.clone()).or_default().push(id);
         self.by_name.entry(sym.name.clone()).or_default().push(id);
+        self.by_file.entry(sym.file).or_default().push(id);
         if let Some(p) = sym.parent {
             self.children.entry(p).or_default().push(id);
         }
@@ -157,12 +159,7 @@ impl World {
                 list.retain(|(f, _)| *f != file);
             }
         }
-        let ids: Vec<SymbolId> = self
-            .syms
-            .iter()
-            .filter(|(_, s)| s.file == file)
-            .map(|(id, _)| *id)
-            .collect();
+        let ids = self.by_file.remove(&file).unwrap_or_default();
         for id in &ids {
             self.remove_symbol(*id);
         }
@@ -175,11 +172,16 @@ impl World {
         };
         remove_from(&mut self.by_qname, &sym.qname, id);
         remove_from(&mut self.by_name, &sym.name, id);
+        if let Some(list) = self.by_file.get_mut(&sym.file) {
+            list.retain(|x| *x != id);
+        }
         if let Some(p) = sym.parent {
             if let Some(list) = self.children.get_mut(&p) {
                 list.retain(|c| *c != id);
             }
         }
+        // Members declared elsewhere (Rust impls) are attached again by the indexer.
+        self.children.remove(&id);
         self.supertypes.remove(&id);
     }
 
@@ -219,7 +221,11 @@ impl World {
             return None;
         }
         let mut sym = self.syms.get(&id)?.clone();
+        let children = self.children.get(&id).cloned();
         self.remove_symbol(id);
+        if let Some(children) = children {
+            self.children.insert(id, children);
+        }
         sym.parent = new_parent;
         sym.qname = new_qname.clone();
         self.add_symbol(id, sym);

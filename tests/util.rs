@@ -50,7 +50,10 @@ pub fn temp_copy(name: &str) -> TempRepo {
     let root = tmp.path().join(name);
     let src = fixture(name);
     // A fixture someone indexed or served by hand has an index of its own: not copied.
-    for rel in files_under(&src).into_iter().filter(|r| !r.starts_with(".codeatlas/")) {
+    for rel in files_under(&src)
+        .into_iter()
+        .filter(|r| !r.starts_with(".codeatlas/"))
+    {
         let to = root.join(&rel);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(src.join(&rel), to).unwrap();

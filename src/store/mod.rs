@@ -434,6 +434,29 @@ impl Store {
         })
     }
 
+    /// Replaces the skipped rows at or under `targets` with `skipped`.
+    pub fn update_skipped(
+        &mut self,
+        targets: &[String],
+        skipped: &[(String, String)],
+    ) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut delete =
+                tx.prepare("DELETE FROM skipped WHERE path = ?1 OR path LIKE ?2 ESCAPE '\\'")?;
+            for t in targets {
+                delete.execute(params![t, format!("{}/%", queries::like_escape(t))])?;
+            }
+            let mut insert =
+                tx.prepare("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?1, ?2)")?;
+            for (path, reason) in skipped {
+                insert.execute(params![path, reason])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     pub fn set_skipped(&mut self, skipped: &[(String, String)]) -> Result<()> {
         let tx = self.conn.transaction()?;
         tx.execute("DELETE FROM skipped", [])?;
