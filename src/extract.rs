@@ -10,9 +10,7 @@ use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree};
 
 use crate::lang::{Capture, LanguageSpec};
-use crate::model::{
-    FileExtract, ImplInfo, Language, Receiver, RefKind, Reference, Symbol, SymbolKind,
-};
+use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference, Symbol, SymbolKind};
 
 /// Longest one-line signature kept, in characters.
 const MAX_SIGNATURE: usize = 200;
@@ -29,9 +27,7 @@ pub fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
         let mut parsers = parsers.borrow_mut();
         let parser = parsers.entry(spec.language).or_insert_with(|| {
             let mut parser = Parser::new();
-            parser
-                .set_language(&spec.grammar())
-                .expect("grammar version matches tree-sitter");
+            parser.set_language(&spec.grammar()).expect("grammar version matches tree-sitter");
             parser
         });
         parser.parse(source, None)
@@ -42,32 +38,15 @@ pub fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
 /// comes from the file's place (Rust); languages that declare it (Java's `package`)
 /// ignore it.
 pub fn extract(spec: &'static LanguageSpec, source: &str, module: &str) -> FileExtract {
-    let loc = source
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .count() as u32;
+    let loc = source.lines().filter(|line| !line.trim().is_empty()).count() as u32;
     let Some(tree) = parse(spec, source) else {
-        return FileExtract {
-            module: module.to_string(),
-            loc,
-            parse_errors: 1,
-            ..FileExtract::default()
-        };
+        return FileExtract { module: module.to_string(), loc, parse_errors: 1, ..FileExtract::default() };
     };
     let Ok(query) = spec.query() else {
         // A broken query file is caught by the query test; extraction still never fails.
-        return FileExtract {
-            module: module.to_string(),
-            loc,
-            ..FileExtract::default()
-        };
+        return FileExtract { module: module.to_string(), loc, ..FileExtract::default() };
     };
-    let mut extractor = Extractor {
-        spec,
-        src: source,
-        module: module.to_string(),
-        ..Extractor::default_for(spec, source)
-    };
+    let mut extractor = Extractor { spec, src: source, module: module.to_string(), ..Extractor::default_for(spec, source) };
     extractor.collect(&tree, query);
     let mut out = extractor.finish();
     out.loc = loc;
@@ -204,11 +183,7 @@ impl<'t> Extractor<'t> {
                     }
                 }
                 Capture::Reference(kind) => {
-                    self.refs.push(Ref {
-                        name: name.unwrap_or(node),
-                        kind,
-                        receiver,
-                    });
+                    self.refs.push(Ref { name: name.unwrap_or(node), kind, receiver });
                 }
                 Capture::Import => self.imports.push(node),
                 Capture::Package => self.package = Some(strip_space(self.text(node))),
@@ -218,8 +193,7 @@ impl<'t> Extractor<'t> {
                     for child in node.named_children(&mut cursor) {
                         if let Some(ident) = first_of_kind(child, "type_identifier") {
                             let name = self.text(ident).to_string();
-                            self.type_params
-                                .push((owner.start_byte(), owner.end_byte(), name));
+                            self.type_params.push((owner.start_byte(), owner.end_byte(), name));
                         }
                     }
                 }
@@ -227,16 +201,8 @@ impl<'t> Extractor<'t> {
                 Capture::ImplScope => {
                     if let Some(type_node) = impl_type {
                         let self_type = normalize_path(self.text(self.base_type(type_node, false)));
-                        let trait_name =
-                            impl_trait.map(|t| normalize_path(self.text(self.base_type(t, false))));
-                        self.impls.push(Impl {
-                            info: ImplInfo {
-                                self_type,
-                                trait_name,
-                            },
-                            trait_node: impl_trait,
-                            type_node,
-                        });
+                        let trait_name = impl_trait.map(|t| normalize_path(self.text(self.base_type(t, false))));
+                        self.impls.push(Impl { info: ImplInfo { self_type, trait_name }, trait_node: impl_trait, type_node });
                     }
                     let _ = node;
                 }
@@ -257,13 +223,8 @@ impl<'t> Extractor<'t> {
             let next = if let Some(inner) = self.wrapped_type(node).filter(|_| deref) {
                 Some(inner)
             } else if self.spec.generic_kinds.contains(&kind) {
-                node.child_by_field_name("type")
-                    .or_else(|| node.child_by_field_name("function"))
-                    .or_else(|| node.named_child(0))
-            } else if matches!(
-                kind,
-                "reference_type" | "pointer_type" | "array_type" | "dynamic_type" | "abstract_type"
-            ) {
+                node.child_by_field_name("type").or_else(|| node.child_by_field_name("function")).or_else(|| node.named_child(0))
+            } else if matches!(kind, "reference_type" | "pointer_type" | "array_type" | "dynamic_type" | "abstract_type") {
                 node.child_by_field_name("type")
                     .or_else(|| node.child_by_field_name("element"))
                     .or_else(|| node.child_by_field_name("trait"))
@@ -300,33 +261,17 @@ impl<'t> Extractor<'t> {
         // Definitions, de-duplicated (one node may match twice) and ordered so that a
         // parent comes before its children.
         let mut seen = std::collections::HashSet::new();
-        self.defs
-            .retain(|d| seen.insert((d.node.id(), d.name.id())));
+        self.defs.retain(|d| seen.insert((d.node.id(), d.name.id())));
         let mut scopes: Vec<Scope> = Vec::new();
         for (i, d) in self.defs.iter().enumerate() {
-            scopes.push(Scope {
-                start: d.node.start_byte(),
-                end: d.node.end_byte(),
-                node_id: d.node.id(),
-                what: ScopeWhat::Def(i),
-            });
+            scopes.push(Scope { start: d.node.start_byte(), end: d.node.end_byte(), node_id: d.node.id(), what: ScopeWhat::Def(i) });
         }
         for a in &self.anonymous {
-            scopes.push(Scope {
-                start: a.start_byte(),
-                end: a.end_byte(),
-                node_id: a.id(),
-                what: ScopeWhat::Anonymous,
-            });
+            scopes.push(Scope { start: a.start_byte(), end: a.end_byte(), node_id: a.id(), what: ScopeWhat::Anonymous });
         }
         for (i, imp) in self.impls.iter().enumerate() {
             let node = imp.type_node.parent().unwrap_or(imp.type_node);
-            scopes.push(Scope {
-                start: node.start_byte(),
-                end: node.end_byte(),
-                node_id: node.id(),
-                what: ScopeWhat::Impl(i),
-            });
+            scopes.push(Scope { start: node.start_byte(), end: node.end_byte(), node_id: node.id(), what: ScopeWhat::Impl(i) });
         }
         scopes.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
 
@@ -335,28 +280,18 @@ impl<'t> Extractor<'t> {
         let mut def_symbol: Vec<Option<usize>> = vec![None; self.defs.len()];
         let mut stack: Vec<Scope> = Vec::new();
         for scope in &scopes {
-            while stack
-                .last()
-                .is_some_and(|top| top.end <= scope.start && top.node_id != scope.node_id)
-            {
+            while stack.last().is_some_and(|top| top.end <= scope.start && top.node_id != scope.node_id) {
                 stack.pop();
             }
             if let ScopeWhat::Def(def_idx) = scope.what {
                 // Siblings on one node (`int a, b;`) share the node's parent, not each other.
-                let enclosing = stack
-                    .iter()
-                    .rev()
-                    .find(|s| s.node_id != scope.node_id)
-                    .copied();
+                let enclosing = stack.iter().rev().find(|s| s.node_id != scope.node_id).copied();
                 let def = self.defs[def_idx];
                 let symbol = match enclosing.map(|s| s.what) {
                     None => Some(self.make_symbol(def, None, None, &symbols)),
-                    Some(ScopeWhat::Def(parent_def)) => def_symbol[parent_def]
-                        .map(|p| self.make_symbol(def, Some(p), None, &symbols)),
+                    Some(ScopeWhat::Def(parent_def)) => def_symbol[parent_def].map(|p| self.make_symbol(def, Some(p), None, &symbols)),
                     Some(ScopeWhat::Anonymous) => None,
-                    Some(ScopeWhat::Impl(i)) => {
-                        Some(self.make_symbol(def, None, Some(i), &symbols))
-                    }
+                    Some(ScopeWhat::Impl(i)) => Some(self.make_symbol(def, None, Some(i), &symbols)),
                 };
                 if let Some(symbol) = symbol {
                     def_symbol[def_idx] = Some(symbols.len());
@@ -378,25 +313,14 @@ impl<'t> Extractor<'t> {
                 }
             }
             let type_text = self.type_path(*type_node);
-            locals
-                .entry((owner, self.text(*name_node)))
-                .or_insert(type_text);
+            locals.entry((owner, self.text(*name_node))).or_insert(type_text);
         }
 
         // Pass 3: references, one per name node (the most specific kind wins).
-        let def_names: std::collections::HashSet<usize> =
-            self.defs.iter().map(|d| d.name.id()).collect();
-        let impl_self_ranges: Vec<(usize, usize)> = self
-            .impls
-            .iter()
-            .map(|i| (i.type_node.start_byte(), i.type_node.end_byte()))
-            .collect();
-        let impl_trait_nodes: std::collections::HashSet<usize> = self
-            .impls
-            .iter()
-            .filter_map(|i| i.trait_node)
-            .map(|t| self.base_type(t, false).id())
-            .collect();
+        let def_names: std::collections::HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
+        let impl_self_ranges: Vec<(usize, usize)> = self.impls.iter().map(|i| (i.type_node.start_byte(), i.type_node.end_byte())).collect();
+        let impl_trait_nodes: std::collections::HashSet<usize> =
+            self.impls.iter().filter_map(|i| i.trait_node).map(|t| self.base_type(t, false).id()).collect();
         let mut by_node: HashMap<usize, Ref<'t>> = HashMap::new();
         let raw_refs = std::mem::take(&mut self.refs);
         for mut r in raw_refs {
@@ -406,18 +330,11 @@ impl<'t> Extractor<'t> {
             if def_names.contains(&r.name.id()) || impl_trait_nodes.contains(&r.name.id()) {
                 continue;
             }
-            if r.kind == RefKind::UsesType
-                && r.name
-                    .parent()
-                    .is_some_and(|p| self.spec.path_kinds.contains(&p.kind()))
-            {
+            if r.kind == RefKind::UsesType && r.name.parent().is_some_and(|p| self.spec.path_kinds.contains(&p.kind())) {
                 continue;
             }
             let start = r.name.start_byte();
-            if impl_self_ranges
-                .iter()
-                .any(|(s, e)| *s <= start && start < *e)
-            {
+            if impl_self_ranges.iter().any(|(s, e)| *s <= start && start < *e) {
                 continue;
             }
             match by_node.get(&r.name.id()) {
@@ -459,8 +376,7 @@ impl<'t> Extractor<'t> {
             if let (Some(trait_name), Some(trait_node)) = (&imp.info.trait_name, imp.trait_node) {
                 let line = trait_node.start_position().row as u32 + 1;
                 let ctx = self.context_at(trait_node.start_byte(), &scopes, &def_symbol);
-                let mut reference =
-                    Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
+                let mut reference = Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
                 reference.subject = Some(imp.info.self_type.clone());
                 references.push(reference);
             }
@@ -473,15 +389,12 @@ impl<'t> Extractor<'t> {
             match self.spec.language {
                 Language::Java => references.extend(java_import(self.text(node), line)),
                 Language::Rust => {
-                    let reexport = node
-                        .named_child(0)
-                        .is_some_and(|c| c.kind() == "visibility_modifier");
+                    let reexport = node.named_child(0).is_some_and(|c| c.kind() == "visibility_modifier");
                     if let Some(argument) = node.child_by_field_name("argument") {
                         let mut out = Vec::new();
                         self.rust_use_tree(argument, "", &mut out);
                         for (path, alias, glob) in out {
-                            let mut reference =
-                                Reference::new(RefKind::Imports, path, line, ctx.symbol);
+                            let mut reference = Reference::new(RefKind::Imports, path, line, ctx.symbol);
                             reference.alias = alias;
                             reference.glob = glob;
                             reference.reexport = reexport;
@@ -491,47 +404,22 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
-        references.sort_by(|a, b| {
-            a.line
-                .cmp(&b.line)
-                .then(a.kind.cmp(&b.kind))
-                .then(a.name.cmp(&b.name))
-        });
+        references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
 
-        FileExtract {
-            module: self.module,
-            symbols,
-            references,
-            parse_errors: 0,
-            loc: 0,
-        }
+        FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0 }
     }
 
-    fn make_symbol(
-        &self,
-        def: Def,
-        parent: Option<usize>,
-        impl_idx: Option<usize>,
-        symbols: &[Symbol],
-    ) -> Symbol {
+    fn make_symbol(&self, def: Def, parent: Option<usize>, impl_idx: Option<usize>, symbols: &[Symbol]) -> Symbol {
         let name = self.text(def.name).to_string();
         let spec = self.spec;
         let qname = match (parent, impl_idx) {
             (Some(p), _) => {
-                let sep = if def.kind.is_member() {
-                    spec.member_separator
-                } else {
-                    spec.type_separator
-                };
+                let sep = if def.kind.is_member() { spec.member_separator } else { spec.type_separator };
                 format!("{}{}{}", symbols[p].qname, sep, name)
             }
             (None, Some(i)) => {
                 let self_type = crate::model::last_segment(&self.impls[i].info.self_type);
-                join(
-                    &join(&self.module, spec.type_separator, self_type),
-                    spec.member_separator,
-                    &name,
-                )
+                join(&join(&self.module, spec.type_separator, self_type), spec.member_separator, &name)
             }
             (None, None) => join(&self.module, spec.type_separator, &name),
         };
@@ -548,11 +436,7 @@ impl<'t> Extractor<'t> {
             parent,
             visibility,
             modifiers,
-            signature: if kind == SymbolKind::Macro {
-                format!("macro_rules! {}", self.text(def.name))
-            } else {
-                self.signature(def.node)
-            },
+            signature: if kind == SymbolKind::Macro { format!("macro_rules! {}", self.text(def.name)) } else { self.signature(def.node) },
             doc: self.doc(def.node),
             start_line: def.node.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,
@@ -561,10 +445,7 @@ impl<'t> Extractor<'t> {
     }
 
     fn signature(&self, node: Node) -> String {
-        let end = node
-            .child_by_field_name("body")
-            .map(|b| b.start_byte())
-            .unwrap_or(node.end_byte());
+        let end = node.child_by_field_name("body").map(|b| b.start_byte()).unwrap_or(node.end_byte());
         let mut text = String::new();
         for word in self.src[node.start_byte()..end].split_whitespace() {
             if !text.is_empty() {
@@ -614,9 +495,7 @@ impl<'t> Extractor<'t> {
                 break;
             }
             let text = self.text(s);
-            if !self.spec.doc_prefixes.iter().any(|p| text.starts_with(p))
-                || text.starts_with("////")
-            {
+            if !self.spec.doc_prefixes.iter().any(|p| text.starts_with(p)) || text.starts_with("////") {
                 break;
             }
             lines.push(text);
@@ -629,11 +508,7 @@ impl<'t> Extractor<'t> {
         let mut words = String::new();
         for raw in lines {
             for line in raw.lines() {
-                let line = line
-                    .trim()
-                    .trim_start_matches("/**")
-                    .trim_end_matches("*/")
-                    .trim_start_matches("///");
+                let line = line.trim().trim_start_matches("/**").trim_end_matches("*/").trim_start_matches("///");
                 let line = line.trim_start_matches('*').trim();
                 if line.starts_with('@') || line.starts_with("# ") {
                     break;
@@ -700,32 +575,19 @@ impl<'t> Extractor<'t> {
     }
 
     fn is_type_param(&self, name: &str, offset: usize) -> bool {
-        self.type_params
-            .iter()
-            .any(|(s, e, n)| *s <= offset && offset < *e && n == name)
+        self.type_params.iter().any(|(s, e, n)| *s <= offset && offset < *e && n == name)
     }
 
-    fn receiver(
-        &self,
-        node: Node,
-        ctx: &Context,
-        symbols: &[Symbol],
-        locals: &HashMap<(Option<usize>, &'t str), String>,
-    ) -> Receiver {
+    fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> Receiver {
         let text = self.text(node);
         if self.spec.self_receivers.contains(&text) {
             // Rust's `self.m()` is a method of the impl's type; Java's `this.m()` is `m()`.
-            return self
-                .self_type(ctx, symbols)
-                .map(Receiver::Type)
-                .unwrap_or(Receiver::Implicit);
+            return self.self_type(ctx, symbols).map(Receiver::Type).unwrap_or(Receiver::Implicit);
         }
         // The impl's type, when it is declared in this file, scopes its fields.
         let impl_owner = ctx.impl_idx.and_then(|i| {
             let type_name = crate::model::last_segment(&self.impls[i].info.self_type);
-            symbols
-                .iter()
-                .position(|s| s.kind.is_type() && s.parent.is_none() && s.name == type_name)
+            symbols.iter().position(|s| s.kind.is_type() && s.parent.is_none() && s.name == type_name)
         });
         let lookup = |name: &str| -> Option<String> {
             let mut cur = ctx.symbol;
@@ -750,21 +612,13 @@ impl<'t> Extractor<'t> {
                 Receiver::Unknown
             }
             "field_access" | "field_expression" | "scoped_identifier" => {
-                let object = node
-                    .child_by_field_name("object")
-                    .or_else(|| node.child_by_field_name("value"));
-                let field = node
-                    .child_by_field_name("field")
-                    .or_else(|| node.child_by_field_name("name"));
+                let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("value"));
+                let field = node.child_by_field_name("field").or_else(|| node.child_by_field_name("name"));
                 match (object, field) {
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.text(o)) => {
-                        lookup(self.text(f))
-                            .map(Receiver::Type)
-                            .unwrap_or(Receiver::Unknown)
+                        lookup(self.text(f)).map(Receiver::Type).unwrap_or(Receiver::Unknown)
                     }
-                    _ if text.chars().next().is_some_and(|c| c.is_uppercase())
-                        && !text.contains('(') =>
-                    {
+                    _ if text.chars().next().is_some_and(|c| c.is_uppercase()) && !text.contains('(') => {
                         Receiver::Type(normalize_path(text))
                     }
                     _ => Receiver::Unknown,
@@ -774,12 +628,7 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    fn rust_use_tree(
-        &self,
-        node: Node,
-        prefix: &str,
-        out: &mut Vec<(String, Option<String>, bool)>,
-    ) {
+    fn rust_use_tree(&self, node: Node, prefix: &str, out: &mut Vec<(String, Option<String>, bool)>) {
         let join_prefix = |p: &str| {
             if prefix.is_empty() {
                 p.to_string()
@@ -789,10 +638,7 @@ impl<'t> Extractor<'t> {
         };
         match node.kind() {
             "use_as_clause" => {
-                if let (Some(path), Some(alias)) = (
-                    node.child_by_field_name("path"),
-                    node.child_by_field_name("alias"),
-                ) {
+                if let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias")) {
                     let path = join_prefix(&strip_space(self.text(path)));
                     out.push((path, Some(self.text(alias).to_string()), false));
                 }
@@ -815,15 +661,7 @@ impl<'t> Extractor<'t> {
             "use_wildcard" => {
                 let text = strip_space(self.text(node));
                 let path = text.trim_end_matches('*').trim_end_matches("::");
-                out.push((
-                    if path.is_empty() {
-                        prefix.to_string()
-                    } else {
-                        join_prefix(path)
-                    },
-                    None,
-                    true,
-                ));
+                out.push((if path.is_empty() { prefix.to_string() } else { join_prefix(path) }, None, true));
             }
             "self" if !prefix.is_empty() => out.push((prefix.to_string(), None, false)),
             "line_comment" | "block_comment" => {}
@@ -839,13 +677,7 @@ struct Context {
 }
 
 fn java_import(text: &str, line: u32) -> Option<Reference> {
-    let mut body = text
-        .trim()
-        .strip_prefix("import")?
-        .trim()
-        .trim_end_matches(';')
-        .trim()
-        .to_string();
+    let mut body = text.trim().strip_prefix("import")?.trim().trim_end_matches(';').trim().to_string();
     let is_static = body.starts_with("static ") || body.starts_with("static\t");
     if is_static {
         body = body["static".len()..].to_string();
@@ -897,14 +729,8 @@ fn normalize_path(text: &str) -> String {
         }
     }
     let out = out.replace("::::", "::");
-    let out = out
-        .trim_end_matches("::")
-        .trim_start_matches("mut")
-        .to_string();
-    out.strip_prefix("dyn")
-        .filter(|rest| rest.starts_with(char::is_uppercase))
-        .map(str::to_string)
-        .unwrap_or(out)
+    let out = out.trim_end_matches("::").trim_start_matches("mut").to_string();
+    out.strip_prefix("dyn").filter(|rest| rest.starts_with(char::is_uppercase)).map(str::to_string).unwrap_or(out)
 }
 
 fn replace_self(name: &str, replacement: &str) -> String {
@@ -939,17 +765,9 @@ fn truncate_chars(text: String, max: usize) -> String {
 pub fn render(extract: &FileExtract) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "module {:?} loc={} errors={}",
-        extract.module, extract.loc, extract.parse_errors
-    );
+    let _ = writeln!(out, "module {:?} loc={} errors={}", extract.module, extract.loc, extract.parse_errors);
     for s in &extract.symbols {
-        let _ = write!(
-            out,
-            "{} {} {}-{} vis={}",
-            s.kind, s.qname, s.start_line, s.end_line, s.visibility
-        );
+        let _ = write!(out, "{} {} {}-{} vis={}", s.kind, s.qname, s.start_line, s.end_line, s.visibility);
         if !s.modifiers.is_empty() {
             let _ = write!(out, " mods=[{}]", s.modifiers);
         }
@@ -966,10 +784,7 @@ pub fn render(extract: &FileExtract) -> String {
         let _ = writeln!(out);
     }
     for r in &extract.references {
-        let from = r
-            .enclosing
-            .map(|i| extract.symbols[i].qname.as_str())
-            .unwrap_or("<file>");
+        let from = r.enclosing.map(|i| extract.symbols[i].qname.as_str()).unwrap_or("<file>");
         let _ = write!(out, "  {} {} L{} in {}", r.kind, r.name, r.line, from);
         match &r.receiver {
             Receiver::Implicit => {}
@@ -986,11 +801,7 @@ pub fn render(extract: &FileExtract) -> String {
         if let Some(a) = &r.alias {
             let _ = write!(out, " as={a}");
         }
-        for (flag, on) in [
-            ("glob", r.glob),
-            ("static", r.is_static),
-            ("pub", r.reexport),
-        ] {
+        for (flag, on) in [("glob", r.glob), ("static", r.is_static), ("pub", r.reexport)] {
             if on {
                 let _ = write!(out, " {flag}");
             }

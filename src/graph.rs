@@ -117,42 +117,23 @@ pub struct Hop {
 }
 
 impl Graph {
-    pub fn build(
-        level: Level,
-        symbols: &[SymbolRow],
-        files: &[FileRow],
-        edges: &[EdgeRow],
-    ) -> Graph {
+    pub fn build(level: Level, symbols: &[SymbolRow], files: &[FileRow], edges: &[EdgeRow]) -> Graph {
         let by_id: HashMap<i64, &SymbolRow> = symbols.iter().map(|s| (s.id, s)).collect();
-        let module_of: HashMap<i64, &str> =
-            files.iter().map(|f| (f.id, f.module.as_str())).collect();
+        let module_of: HashMap<i64, &str> = files.iter().map(|f| (f.id, f.module.as_str())).collect();
         let mut rollup: HashMap<i64, Node> = HashMap::with_capacity(symbols.len());
         for s in symbols {
             let node = match level {
                 Level::Symbol => Node::Symbol(type_ancestor(s, &by_id)),
                 Level::File => Node::File(s.file),
-                Level::Module => {
-                    Node::Module(module_of.get(&s.file).copied().unwrap_or("").to_string())
-                }
+                Level::Module => Node::Module(module_of.get(&s.file).copied().unwrap_or("").to_string()),
             };
             rollup.insert(s.id, node);
         }
-        let mut g = Graph {
-            level,
-            graph: DiGraph::new(),
-            index: HashMap::new(),
-            rollup,
-        };
+        let mut g = Graph { level, graph: DiGraph::new(), index: HashMap::new(), rollup };
         // Every node exists even without edges, so that lookups of isolated nodes work.
         match level {
             Level::Symbol => {
-                let mut nodes: Vec<Node> = g
-                    .rollup
-                    .values()
-                    .cloned()
-                    .collect::<HashSet<_>>()
-                    .into_iter()
-                    .collect();
+                let mut nodes: Vec<Node> = g.rollup.values().cloned().collect::<HashSet<_>>().into_iter().collect();
                 nodes.sort();
                 for n in nodes {
                     g.node(n);
@@ -200,12 +181,7 @@ impl Graph {
                         m.line = e.line;
                     }
                 })
-                .or_insert(Edge {
-                    kind: e.kind,
-                    weight: e.count,
-                    file: e.file,
-                    line: e.line,
-                });
+                .or_insert(Edge { kind: e.kind, weight: e.count, file: e.file, line: e.line });
         }
         let mut merged: Vec<((Node, Node, RefKind), Edge)> = merged.into_iter().collect();
         merged.sort_by(|a, b| a.0.cmp(&b.0));
@@ -246,10 +222,7 @@ impl Graph {
     /// Distinct nodes with an edge into `n` / out of `n`.
     pub fn degree(&self, n: &Node, dir: Direction) -> usize {
         let Some(i) = self.index.get(n) else { return 0 };
-        self.graph
-            .neighbors_directed(*i, dir)
-            .collect::<HashSet<_>>()
-            .len()
+        self.graph.neighbors_directed(*i, dir).collect::<HashSet<_>>().len()
     }
 
     /// Rings around `start`: out-edges (dependencies), in-edges (dependents) or both,
@@ -266,10 +239,7 @@ impl Graph {
             let mut next_ring: Vec<(NodeIndex, bool, Vec<(RefKind, u32)>)> = Vec::new();
             let mut ring_index: HashMap<(NodeIndex, bool), usize> = HashMap::new();
             for &n in &frontier {
-                for (dir, enabled, incoming) in [
-                    (Direction::Outgoing, out, false),
-                    (Direction::Incoming, inc, true),
-                ] {
+                for (dir, enabled, incoming) in [(Direction::Outgoing, out, false), (Direction::Incoming, inc, true)] {
                     if !enabled {
                         continue;
                     }
@@ -287,22 +257,13 @@ impl Graph {
                 }
             }
             let mut frontier_next = Vec::new();
-            next_ring.sort_by(|a, b| {
-                a.1.cmp(&b.1)
-                    .then_with(|| self.graph[a.0].cmp(&self.graph[b.0]))
-            });
+            next_ring.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| self.graph[a.0].cmp(&self.graph[b.0])));
             for (n, incoming, mut edges) in next_ring {
                 merge_kinds(&mut edges);
                 if seen.insert(n, distance).is_none() {
                     frontier_next.push(n);
                 }
-                result.push(Reached {
-                    node: self.graph[n].clone(),
-                    distance,
-                    edges,
-                    via: None,
-                    incoming,
-                });
+                result.push(Reached { node: self.graph[n].clone(), distance, edges, via: None, incoming });
             }
             frontier = frontier_next;
             if frontier.is_empty() {
@@ -339,11 +300,7 @@ impl Graph {
         while cur != a {
             let e = prev[&cur];
             let (s, t) = self.graph.edge_endpoints(e)?;
-            hops.push(Hop {
-                from: self.graph[s].clone(),
-                to: self.graph[t].clone(),
-                edge: self.graph[e].clone(),
-            });
+            hops.push(Hop { from: self.graph[s].clone(), to: self.graph[t].clone(), edge: self.graph[e].clone() });
             cur = s;
         }
         hops.reverse();
@@ -363,11 +320,7 @@ impl Graph {
         for distance in 1..=depth {
             let mut ring: Vec<(NodeIndex, Vec<(RefKind, u32)>, Option<NodeIndex>)> = Vec::new();
             let mut ring_index: HashMap<NodeIndex, usize> = HashMap::new();
-            let mut add = |n: NodeIndex,
-                           kind: RefKind,
-                           weight: u32,
-                           via: Option<NodeIndex>,
-                           seen: &HashSet<NodeIndex>| {
+            let mut add = |n: NodeIndex, kind: RefKind, weight: u32, via: Option<NodeIndex>, seen: &HashSet<NodeIndex>| {
                 if seen.contains(&n) {
                     return;
                 }
@@ -391,23 +344,13 @@ impl Graph {
                         if matches!(e.weight().kind, RefKind::Implements | RefKind::Extends) {
                             continue;
                         }
-                        add(
-                            e.source(),
-                            e.weight().kind,
-                            e.weight().weight,
-                            Some(interface),
-                            &seen,
-                        );
+                        add(e.source(), e.weight().kind, e.weight().weight, Some(interface), &seen);
                     }
                 }
             }
             let mut next = Vec::new();
             // Direct dependents first, then those reached through dispatch.
-            ring.sort_by(|a, b| {
-                a.2.is_some()
-                    .cmp(&b.2.is_some())
-                    .then_with(|| self.graph[a.0].cmp(&self.graph[b.0]))
-            });
+            ring.sort_by(|a, b| a.2.is_some().cmp(&b.2.is_some()).then_with(|| self.graph[a.0].cmp(&self.graph[b.0])));
             for (n, mut edges, via) in ring {
                 merge_kinds(&mut edges);
                 seen.insert(n);
@@ -457,15 +400,7 @@ impl Graph {
             .graph
             .node_indices()
             .filter(|i| !matches!(self.graph[*i], Node::External(_)))
-            .map(|i| {
-                (
-                    self.graph[i].clone(),
-                    self.graph
-                        .neighbors_directed(i, Direction::Incoming)
-                        .collect::<HashSet<_>>()
-                        .len(),
-                )
-            })
+            .map(|i| (self.graph[i].clone(), self.graph.neighbors_directed(i, Direction::Incoming).collect::<HashSet<_>>().len()))
             .filter(|(_, n)| *n > 0)
             .collect();
         all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -501,13 +436,7 @@ fn type_ancestor(s: &SymbolRow, by_id: &HashMap<i64, &SymbolRow>) -> i64 {
                 outermost = p.id;
                 cur = p;
             }
-            None => {
-                return if s.kind == SymbolKind::Module {
-                    s.id
-                } else {
-                    outermost
-                }
-            }
+            None => return if s.kind == SymbolKind::Module { s.id } else { outermost },
         }
     }
 }
@@ -517,24 +446,11 @@ mod tests {
     use super::*;
 
     fn sym(id: i64, parent: Option<i64>, kind: SymbolKind) -> SymbolRow {
-        SymbolRow {
-            id,
-            file: id,
-            parent,
-            kind,
-        }
+        SymbolRow { id, file: id, parent, kind }
     }
 
     fn edge(source: i64, target: i64, kind: RefKind) -> EdgeRow {
-        EdgeRow {
-            file: source,
-            source: Some(source),
-            target: Some(target),
-            external: None,
-            kind,
-            count: 1,
-            line: 1,
-        }
+        EdgeRow { file: source, source: Some(source), target: Some(target), external: None, kind, count: 1, line: 1 }
     }
 
     /// 1 interface Gateway, 2 class Impl implements Gateway, 3 class Service uses Gateway,
@@ -548,12 +464,8 @@ mod tests {
             sym(5, None, SymbolKind::Class),
             sym(6, Some(2), SymbolKind::Method),
         ];
-        let edges = vec![
-            edge(2, 1, RefKind::Implements),
-            edge(3, 1, RefKind::UsesType),
-            edge(4, 3, RefKind::Calls),
-            edge(6, 5, RefKind::Calls),
-        ];
+        let edges =
+            vec![edge(2, 1, RefKind::Implements), edge(3, 1, RefKind::UsesType), edge(4, 3, RefKind::Calls), edge(6, 5, RefKind::Calls)];
         Graph::build(Level::Symbol, &symbols, &[], &edges)
     }
 
@@ -561,57 +473,30 @@ mod tests {
     fn members_roll_up_to_their_type() {
         let g = sample();
         assert_eq!(g.node_of_symbol(6), Some(Node::Symbol(2)));
-        let out: Vec<Node> = g
-            .neighbourhood(&Node::Symbol(2), true, false, 1)
-            .into_iter()
-            .map(|r| r.node)
-            .collect();
+        let out: Vec<Node> = g.neighbourhood(&Node::Symbol(2), true, false, 1).into_iter().map(|r| r.node).collect();
         assert_eq!(out, vec![Node::Symbol(1), Node::Symbol(5)]);
     }
 
     #[test]
     fn impact_follows_dispatch_through_the_interface() {
         let g = sample();
-        let impact: Vec<(Node, usize, Option<Node>)> = g
-            .impact(&Node::Symbol(5), 3)
-            .into_iter()
-            .map(|r| (r.node, r.distance, r.via))
-            .collect();
-        assert_eq!(
-            impact,
-            vec![
-                (Node::Symbol(2), 1, None),
-                (Node::Symbol(3), 2, Some(Node::Symbol(1))),
-                (Node::Symbol(4), 3, None)
-            ]
-        );
+        let impact: Vec<(Node, usize, Option<Node>)> =
+            g.impact(&Node::Symbol(5), 3).into_iter().map(|r| (r.node, r.distance, r.via)).collect();
+        assert_eq!(impact, vec![(Node::Symbol(2), 1, None), (Node::Symbol(3), 2, Some(Node::Symbol(1))), (Node::Symbol(4), 3, None)]);
     }
 
     #[test]
     fn paths_follow_edge_direction() {
         let g = sample();
-        let hops: Vec<(Node, Node, RefKind)> = g
-            .path(&Node::Symbol(4), &Node::Symbol(1))
-            .unwrap()
-            .into_iter()
-            .map(|h| (h.from, h.to, h.edge.kind))
-            .collect();
-        assert_eq!(
-            hops,
-            vec![
-                (Node::Symbol(4), Node::Symbol(3), RefKind::Calls),
-                (Node::Symbol(3), Node::Symbol(1), RefKind::UsesType)
-            ]
-        );
+        let hops: Vec<(Node, Node, RefKind)> =
+            g.path(&Node::Symbol(4), &Node::Symbol(1)).unwrap().into_iter().map(|h| (h.from, h.to, h.edge.kind)).collect();
+        assert_eq!(hops, vec![(Node::Symbol(4), Node::Symbol(3), RefKind::Calls), (Node::Symbol(3), Node::Symbol(1), RefKind::UsesType)]);
         assert!(g.path(&Node::Symbol(1), &Node::Symbol(4)).is_none());
     }
 
     #[test]
     fn fan_in_ranks_most_depended_upon_first() {
         let g = sample();
-        assert_eq!(
-            g.top_fan_in(2),
-            vec![(Node::Symbol(1), 2), (Node::Symbol(3), 1)]
-        );
+        assert_eq!(g.top_fan_in(2), vec![(Node::Symbol(1), 2), (Node::Symbol(3), 1)]);
     }
 }

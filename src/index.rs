@@ -29,12 +29,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            max_file_size: DEFAULT_MAX_FILE_SIZE,
-            threads: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2),
-        }
+        Options { max_file_size: DEFAULT_MAX_FILE_SIZE, threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) }
     }
 }
 
@@ -93,10 +88,7 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
         .filter_entry(move |e| {
             e.file_name() != store::INDEX_DIR
                 && e.file_name() != ".git"
-                && targets.as_ref().is_none_or(|ts| {
-                    ts.iter()
-                        .any(|t| t.starts_with(e.path()) || e.path().starts_with(t))
-                })
+                && targets.as_ref().is_none_or(|ts| ts.iter().any(|t| t.starts_with(e.path()) || e.path().starts_with(t)))
         });
     let mut files = Vec::new();
     let mut skipped = Vec::new();
@@ -119,10 +111,7 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
         let rel = rel.to_string_lossy().replace('\\', "/");
         if entry.file_name() == "Cargo.toml" {
             if let Some(name) = crate_name(&abs) {
-                let dir = rel
-                    .rsplit_once('/')
-                    .map(|(d, _)| d.to_string())
-                    .unwrap_or_default();
+                let dir = rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
                 crates.insert(dir, name);
             }
             continue;
@@ -138,45 +127,20 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
             }
         };
         if meta.len() > opts.max_file_size {
-            skipped.push((
-                rel,
-                format!(
-                    "too large: {} bytes (limit {})",
-                    meta.len(),
-                    opts.max_file_size
-                ),
-            ));
+            skipped.push((rel, format!("too large: {} bytes (limit {})", meta.len(), opts.max_file_size)));
             continue;
         }
-        let mtime_ns = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-            .map(|d| d.as_nanos() as i64)
-            .unwrap_or(0);
-        files.push(Candidate {
-            path: rel,
-            abs,
-            size: meta.len(),
-            mtime_ns,
-            spec,
-        });
+        let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64).unwrap_or(0);
+        files.push(Candidate { path: rel, abs, size: meta.len(), mtime_ns, spec });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Walk {
-        files,
-        skipped,
-        crates,
-    }
+    Walk { files, skipped, crates }
 }
 
 fn crate_name(manifest: &Path) -> Option<String> {
     let text = std::fs::read_to_string(manifest).ok()?;
     let value: toml::Table = text.parse().ok()?;
-    let lib_name = value
-        .get("lib")
-        .and_then(|l| l.get("name"))
-        .and_then(|n| n.as_str());
+    let lib_name = value.get("lib").and_then(|l| l.get("name")).and_then(|n| n.as_str());
     let package = value.get("package")?.get("name")?.as_str()?;
     Some(lib_name.unwrap_or(package).replace('-', "_"))
 }
@@ -200,9 +164,7 @@ pub fn rust_module(path: &str, crates: &HashMap<String, String>) -> String {
     let inner = inner.strip_prefix("src/").unwrap_or(inner);
     let inner = inner.trim_end_matches(".rs");
     let mut segments: Vec<&str> = inner.split('/').filter(|s| !s.is_empty()).collect();
-    if matches!(segments.last(), Some(&"mod"))
-        || (segments.len() == 1 && matches!(segments[0], "lib" | "main"))
-    {
+    if matches!(segments.last(), Some(&"mod")) || (segments.len() == 1 && matches!(segments[0], "lib" | "main")) {
         segments.pop();
     }
     let mut module = krate;
@@ -214,11 +176,7 @@ pub fn rust_module(path: &str, crates: &HashMap<String, String>) -> String {
 }
 
 /// Indexes the repository at `root` into `<root>/.codeatlas/index.db`, incrementally.
-pub fn index(
-    root: &Path,
-    opts: &Options,
-    progress: &dyn Fn(usize, usize),
-) -> anyhow::Result<Summary> {
+pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
     Indexer::open(root, opts)?.full(progress)
 }
 
@@ -234,10 +192,9 @@ impl Scope {
     fn covers(&self, path: &str) -> bool {
         match self {
             Scope::All => true,
-            Scope::Under(targets) => targets.iter().any(|t| {
-                path == t
-                    || (path.starts_with(t.as_str()) && path.as_bytes().get(t.len()) == Some(&b'/'))
-            }),
+            Scope::Under(targets) => {
+                targets.iter().any(|t| path == t || (path.starts_with(t.as_str()) && path.as_bytes().get(t.len()) == Some(&b'/')))
+            }
         }
     }
 }
@@ -260,25 +217,12 @@ pub struct Indexer {
 
 impl Indexer {
     pub fn open(root: &Path, opts: &Options) -> anyhow::Result<Indexer> {
-        let root = root
-            .canonicalize()
-            .with_context(|| format!("cannot open repository {}", root.display()))?;
+        let root = root.canonicalize().with_context(|| format!("cannot open repository {}", root.display()))?;
         let store = Store::open(&root)?;
         let mut world = World::default();
         store.load_world(&mut world)?;
-        let generation = store
-            .meta("generation")?
-            .and_then(|g| g.parse().ok())
-            .unwrap_or(0);
-        Ok(Indexer {
-            root,
-            opts: opts.clone(),
-            store,
-            world,
-            crates: HashMap::new(),
-            walked: false,
-            generation,
-        })
+        let generation = store.meta("generation")?.and_then(|g| g.parse().ok()).unwrap_or(0);
+        Ok(Indexer { root, opts: opts.clone(), store, world, crates: HashMap::new(), walked: false, generation })
     }
 
     pub fn root(&self) -> &Path {
@@ -295,11 +239,7 @@ impl Indexer {
 
     /// Brings the index up to date with these paths (files or directories, existing or
     /// not). A change to an ignore file or a `Cargo.toml` reconciles everything.
-    pub fn update(
-        &mut self,
-        paths: &[PathBuf],
-        progress: &dyn Fn(usize, usize),
-    ) -> anyhow::Result<Summary> {
+    pub fn update(&mut self, paths: &[PathBuf], progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
         if !self.walked {
             return self.full(progress);
         }
@@ -312,11 +252,7 @@ impl Indexer {
             if rel.is_empty() || rel == ".git/info/exclude" {
                 return self.full(progress);
             }
-            if rel == store::INDEX_DIR
-                || rel.starts_with(".codeatlas/")
-                || rel == ".git"
-                || rel.starts_with(".git/")
-            {
+            if rel == store::INDEX_DIR || rel.starts_with(".codeatlas/") || rel == ".git" || rel.starts_with(".git/") {
                 continue;
             }
             let name = rel.rsplit('/').next().unwrap_or(&rel);
@@ -330,10 +266,7 @@ impl Indexer {
         // A path under another target adds nothing.
         let mut kept: Vec<String> = Vec::new();
         for t in targets {
-            if !kept
-                .iter()
-                .any(|k| Scope::Under(vec![k.clone()]).covers(&t))
-            {
+            if !kept.iter().any(|k| Scope::Under(vec![k.clone()]).covers(&t)) {
                 kept.push(t);
             }
         }
@@ -354,14 +287,7 @@ impl Indexer {
         progress: &dyn Fn(usize, usize),
     ) -> anyhow::Result<Summary> {
         let started = Instant::now();
-        let Indexer {
-            store,
-            world,
-            crates,
-            generation,
-            opts,
-            ..
-        } = self;
+        let Indexer { store, world, crates, generation, opts, .. } = self;
         let states = store.file_states()?;
 
         // Which files changed: size or mtime differ, then the content hash decides.
@@ -372,7 +298,10 @@ impl Indexer {
         for c in files {
             seen.insert(c.path.clone());
             let old = states.get(&c.path);
-            if let Some(old) = old {
+            // A Rust file whose crate or module path changed (a `Cargo.toml` edit, a moved
+            // crate) is extracted again even when its content is the same.
+            let module_moved = c.spec.language == Language::Rust && old.is_some_and(|o| o.module != rust_module(&c.path, crates));
+            if let Some(old) = old.filter(|_| !module_moved) {
                 if old.size == c.size as i64 && old.mtime_ns == c.mtime_ns {
                     unchanged += 1;
                     continue;
@@ -391,7 +320,7 @@ impl Indexer {
             }
             let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
             match old {
-                Some(old) if old.hash == hash => {
+                Some(old) if old.hash == hash && !module_moved => {
                     unchanged += 1;
                     touched.push((old.id, c.mtime_ns));
                 }
@@ -400,11 +329,7 @@ impl Indexer {
         }
         // Indexed files the walk spoke for but did not find (deleted, now ignored, now too
         // large or binary) leave the index.
-        let mut removed_paths: Vec<String> = states
-            .keys()
-            .filter(|p| scope.covers(p) && !seen.contains(*p))
-            .cloned()
-            .collect();
+        let mut removed_paths: Vec<String> = states.keys().filter(|p| scope.covers(p) && !seen.contains(*p)).cloned().collect();
         removed_paths.sort();
         let removed: Vec<i64> = removed_paths.iter().map(|p| states[p].id).collect();
 
@@ -495,13 +420,7 @@ impl Indexer {
                         extract.loc,
                         extract.parse_errors,
                     )?;
-                    world.add_file(
-                        file_id,
-                        FileCtx {
-                            language: c.spec.language,
-                            module: extract.module.clone(),
-                        },
-                    );
+                    world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone() });
                     let mut ids = Vec::with_capacity(extract.symbols.len());
                     for s in &extract.symbols {
                         let id = next_symbol;
@@ -513,14 +432,7 @@ impl Indexer {
                             (None, Some(info)) => crate::model::last_segment(&info.self_type),
                             (None, None) => crate::model::last_segment(&extract.module),
                         };
-                        writer.insert_symbol(&NewSymbol {
-                            id,
-                            file: file_id,
-                            parent,
-                            qname: &s.qname,
-                            owner,
-                            symbol: s,
-                        })?;
+                        writer.insert_symbol(&NewSymbol { id, file: file_id, parent, qname: &s.qname, owner, symbol: s })?;
                         world.add_symbol(
                             id,
                             Sym {
@@ -534,16 +446,8 @@ impl Indexer {
                         );
                         affected.insert(s.name.clone());
                     }
-                    for r in extract
-                        .references
-                        .iter()
-                        .filter(|r| r.kind == RefKind::Imports)
-                    {
-                        affected.insert(
-                            r.alias
-                                .clone()
-                                .unwrap_or_else(|| r.simple_name().to_string()),
-                        );
+                    for r in extract.references.iter().filter(|r| r.kind == RefKind::Imports) {
+                        affected.insert(r.alias.clone().unwrap_or_else(|| r.simple_name().to_string()));
                         world.add_import(Import {
                             file: file_id,
                             enclosing: r.enclosing.map(|e| ids[e]),
@@ -553,11 +457,7 @@ impl Indexer {
                             is_static: r.is_static,
                         });
                     }
-                    pending.push(PendingFile {
-                        file: file_id,
-                        symbol_ids: ids,
-                        extract,
-                    });
+                    pending.push(PendingFile { file: file_id, symbol_ids: ids, extract });
                 }
             }
             Ok(())
@@ -567,10 +467,7 @@ impl Indexer {
         let mut rechecked = 0;
         let old_refs = if incremental {
             // Member names of the supertypes of changed types: inherited lookups may change.
-            let changed_types: Vec<SymbolId> = pending
-                .iter()
-                .flat_map(|p| p.symbol_ids.iter().copied())
-                .collect();
+            let changed_types: Vec<SymbolId> = pending.iter().flat_map(|p| p.symbol_ids.iter().copied()).collect();
             for id in changed_types {
                 for s in world.supertypes.get(&id).cloned().unwrap_or_default() {
                     for c in world.children_of(s) {
@@ -584,14 +481,7 @@ impl Indexer {
         };
         let mut impl_members: Vec<SymbolId> = pending
             .iter()
-            .flat_map(|p| {
-                p.extract
-                    .symbols
-                    .iter()
-                    .zip(&p.symbol_ids)
-                    .filter(|(s, _)| s.impl_of.is_some())
-                    .map(|(_, id)| *id)
-            })
+            .flat_map(|p| p.extract.symbols.iter().zip(&p.symbol_ids).filter(|(s, _)| s.impl_of.is_some()).map(|(_, id)| *id))
             .collect();
         if incremental {
             impl_members.extend(writer.impl_members_to_recheck()?);
@@ -606,41 +496,19 @@ impl Indexer {
 
         // Supertypes first: member lookups through inheritance depend on them.
         let changed_files: HashSet<i64> = pending.iter().map(|p| p.file).collect();
-        let old_refs: Vec<_> = old_refs
-            .into_iter()
-            .filter(|r| !changed_files.contains(&r.file))
-            .collect();
+        let old_refs: Vec<_> = old_refs.into_iter().filter(|r| !changed_files.contains(&r.file)).collect();
         for pass in [Pass::Supertypes, Pass::Rest] {
-            let mut supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+            // Sources whose extends/implements references were written in this pass.
+            let mut touched: HashSet<SymbolId> = HashSet::new();
             for p in &pending {
                 for r in &p.extract.references {
                     if pass.includes(r.kind) {
                         let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
-                        let res = resolve_one(
-                            &world,
-                            p.file,
-                            enclosing,
-                            r.kind,
-                            &r.name,
-                            &r.receiver,
-                            r.subject.as_deref(),
-                            r.is_static,
-                            r.glob,
-                        );
+                        let res =
+                            resolve_one(&world, p.file, enclosing, r.kind, &r.name, &r.receiver, r.subject.as_deref(), r.is_static, r.glob);
                         let Some(res) = res else { continue };
-                        if pass == Pass::Supertypes {
-                            if let (Some(s), Some(t)) = (res.source, res.target) {
-                                supers.entry(s).or_default().push(t);
-                            }
-                        }
-                        writer.insert_ref(
-                            &NewRef {
-                                file: p.file,
-                                enclosing,
-                                reference: r,
-                            },
-                            &res,
-                        )?;
+                        touched.extend(res.source);
+                        writer.insert_ref(&NewRef { file: p.file, enclosing, reference: r }, &res)?;
                     }
                 }
             }
@@ -658,13 +526,10 @@ impl Indexer {
                         r.flags & FLAG_STATIC != 0,
                         r.flags & FLAG_GLOB != 0,
                     );
+                    touched.extend(r.source);
                     match res {
                         Some(res) => {
-                            if pass == Pass::Supertypes {
-                                if let (Some(s), Some(t)) = (res.source, res.target) {
-                                    supers.entry(s).or_default().push(t);
-                                }
-                            }
+                            touched.extend(res.source);
                             writer.update_ref(r.id, &res)?;
                         }
                         None => writer.delete_ref(r.id)?,
@@ -672,25 +537,21 @@ impl Indexer {
                 }
             }
             if pass == Pass::Supertypes {
-                // Types whose supertypes were resolved again get their new lists.
-                let mut sources: HashSet<SymbolId> = supers.keys().copied().collect();
+                // Member lookups through inheritance read these lists: rebuild each touched
+                // one from the stored references, which now hold the truth.
                 for p in &pending {
-                    sources.extend(p.symbol_ids.iter().copied());
+                    touched.extend(p.symbol_ids.iter().copied());
                 }
-                for s in sources {
-                    let mut list = world.supertypes.get(&s).cloned().unwrap_or_default();
-                    if let Some(new) = supers.remove(&s) {
-                        list = new;
-                    } else if pending.iter().any(|p| p.symbol_ids.contains(&s)) {
-                        list.clear();
+                for s in touched {
+                    if world.syms.contains_key(&s) {
+                        world.set_supertypes(s, writer.supertypes_of(s)?);
                     }
-                    list.sort_unstable();
-                    list.dedup();
-                    world.set_supertypes(s, list);
                 }
             }
         }
         writer.gc_externals()?;
+        writer.set_meta("next_symbol_id", &next_symbol.to_string())?;
+        writer.set_meta("next_file_id", &next_file.to_string())?;
         *generation += 1;
         writer.set_meta("generation", &generation.to_string())?;
         writer.set_meta("indexed_at", &chrono_like_now())?;
@@ -713,9 +574,7 @@ impl Indexer {
         };
         if matches!(scope, Scope::All) {
             let conn = store.conn();
-            let count = |sql: &str| -> anyhow::Result<u64> {
-                Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
-            };
+            let count = |sql: &str| -> anyhow::Result<u64> { Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
             summary.files = count("SELECT COUNT(*) FROM files")? as usize;
             summary.loc = count("SELECT COALESCE(SUM(loc), 0) FROM files")?;
             summary.symbols = count("SELECT COUNT(*) FROM symbols")?;
@@ -758,16 +617,7 @@ fn resolve_one(
     is_static: bool,
     glob: bool,
 ) -> Option<Resolved> {
-    let res = world.resolve(&RefQuery {
-        file,
-        enclosing,
-        kind,
-        name,
-        receiver,
-        subject,
-        is_static,
-        glob,
-    });
+    let res = world.resolve(&RefQuery { file, enclosing, kind, name, receiver, subject, is_static, glob });
     if !res.keep {
         return None;
     }
@@ -776,18 +626,10 @@ fn resolve_one(
         Target::External(q) => (None, Some(q)),
         Target::Nothing => (None, None),
     };
-    Some(Resolved {
-        source: res.source,
-        target,
-        external,
-        confidence: res.confidence,
-    })
+    Some(Resolved { source: res.source, target, external, confidence: res.confidence })
 }
 
-fn read_and_extract(
-    c: &Candidate,
-    crates: &HashMap<String, String>,
-) -> anyhow::Result<FileExtract> {
+fn read_and_extract(c: &Candidate, crates: &HashMap<String, String>) -> anyhow::Result<FileExtract> {
     let bytes = std::fs::read(&c.abs).with_context(|| "unreadable")?;
     let source = String::from_utf8_lossy(&bytes);
     let module = match c.spec.language {
@@ -799,10 +641,7 @@ fn read_and_extract(
 
 /// Seconds since the epoch, as text (the store keeps it for freshness reports).
 fn chrono_like_now() -> String {
-    std::time::SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs().to_string())
-        .unwrap_or_default()
+    std::time::SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs().to_string()).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -811,28 +650,12 @@ mod tests {
 
     #[test]
     fn rust_modules_follow_the_crate_layout() {
-        let crates: HashMap<String, String> = [
-            ("crates/shop-core".to_string(), "shop_core".to_string()),
-            ("".to_string(), "root".to_string()),
-        ]
-        .into_iter()
-        .collect();
-        assert_eq!(
-            rust_module("crates/shop-core/src/lib.rs", &crates),
-            "shop_core"
-        );
-        assert_eq!(
-            rust_module("crates/shop-core/src/pay/mod.rs", &crates),
-            "shop_core::pay"
-        );
-        assert_eq!(
-            rust_module("crates/shop-core/src/pay/gateway.rs", &crates),
-            "shop_core::pay::gateway"
-        );
-        assert_eq!(
-            rust_module("crates/shop-core/tests/it.rs", &crates),
-            "shop_core::tests::it"
-        );
+        let crates: HashMap<String, String> =
+            [("crates/shop-core".to_string(), "shop_core".to_string()), ("".to_string(), "root".to_string())].into_iter().collect();
+        assert_eq!(rust_module("crates/shop-core/src/lib.rs", &crates), "shop_core");
+        assert_eq!(rust_module("crates/shop-core/src/pay/mod.rs", &crates), "shop_core::pay");
+        assert_eq!(rust_module("crates/shop-core/src/pay/gateway.rs", &crates), "shop_core::pay::gateway");
+        assert_eq!(rust_module("crates/shop-core/tests/it.rs", &crates), "shop_core::tests::it");
         assert_eq!(rust_module("src/main.rs", &crates), "root");
         assert_eq!(rust_module("build.rs", &crates), "root::build");
     }

@@ -10,12 +10,7 @@ use crate::model::{Language, RefKind, SymbolKind};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{file}: query error at row {row}, column {column}: {message}")]
-    Query {
-        file: &'static str,
-        row: usize,
-        column: usize,
-        message: String,
-    },
+    Query { file: &'static str, row: usize, column: usize, message: String },
     #[error("{file}: unknown capture @{capture} (see the capture vocabulary in src/lang.rs)")]
     UnknownCapture { file: &'static str, capture: String },
 }
@@ -128,11 +123,7 @@ static REGISTRY: &[LanguageSpec] = &[
         type_separator: "::",
         member_separator: "::",
         path_kinds: &["scoped_type_identifier", "scoped_identifier"],
-        generic_kinds: &[
-            "generic_type",
-            "generic_function",
-            "generic_type_with_turbofish",
-        ],
+        generic_kinds: &["generic_type", "generic_function", "generic_type_with_turbofish"],
         comment_kinds: &["line_comment", "block_comment"],
         doc_prefixes: &["///", "/**"],
         doc_skip_kinds: &["attribute_item"],
@@ -155,10 +146,7 @@ const JAVA_LANG: &[(&str, &str)] = &[
     ("Class", "java.lang.Class"),
     ("ClassCastException", "java.lang.ClassCastException"),
     ("ClassLoader", "java.lang.ClassLoader"),
-    (
-        "CloneNotSupportedException",
-        "java.lang.CloneNotSupportedException",
-    ),
+    ("CloneNotSupportedException", "java.lang.CloneNotSupportedException"),
     ("Cloneable", "java.lang.Cloneable"),
     ("Comparable", "java.lang.Comparable"),
     ("Deprecated", "java.lang.Deprecated"),
@@ -168,15 +156,9 @@ const JAVA_LANG: &[(&str, &str)] = &[
     ("Exception", "java.lang.Exception"),
     ("Float", "java.lang.Float"),
     ("FunctionalInterface", "java.lang.FunctionalInterface"),
-    (
-        "IllegalArgumentException",
-        "java.lang.IllegalArgumentException",
-    ),
+    ("IllegalArgumentException", "java.lang.IllegalArgumentException"),
     ("IllegalStateException", "java.lang.IllegalStateException"),
-    (
-        "IndexOutOfBoundsException",
-        "java.lang.IndexOutOfBoundsException",
-    ),
+    ("IndexOutOfBoundsException", "java.lang.IndexOutOfBoundsException"),
     ("Integer", "java.lang.Integer"),
     ("InterruptedException", "java.lang.InterruptedException"),
     ("Iterable", "java.lang.Iterable"),
@@ -200,10 +182,7 @@ const JAVA_LANG: &[(&str, &str)] = &[
     ("System", "java.lang.System"),
     ("Thread", "java.lang.Thread"),
     ("Throwable", "java.lang.Throwable"),
-    (
-        "UnsupportedOperationException",
-        "java.lang.UnsupportedOperationException",
-    ),
+    ("UnsupportedOperationException", "java.lang.UnsupportedOperationException"),
     ("Void", "java.lang.Void"),
 ];
 
@@ -268,41 +247,30 @@ impl LanguageSpec {
 
     /// The compiled query, built on first use and shared by every thread.
     pub fn query(&'static self) -> Result<&'static CompiledQuery, &'static Error> {
-        static CACHE: [OnceLock<Result<CompiledQuery, Error>>; 2] =
-            [OnceLock::new(), OnceLock::new()];
+        static CACHE: [OnceLock<Result<CompiledQuery, Error>>; 2] = [OnceLock::new(), OnceLock::new()];
         let slot = &CACHE[self.language as usize];
         slot.get_or_init(|| self.compile()).as_ref()
     }
 
     fn compile(&self) -> Result<CompiledQuery, Error> {
-        let query = tree_sitter::Query::new(&self.grammar(), self.query_source).map_err(|e| {
-            Error::Query {
-                file: self.query_file,
-                row: e.row + 1,
-                column: e.column + 1,
-                message: e.message,
-            }
+        let query = tree_sitter::Query::new(&self.grammar(), self.query_source).map_err(|e| Error::Query {
+            file: self.query_file,
+            row: e.row + 1,
+            column: e.column + 1,
+            message: e.message,
         })?;
         let mut captures = Vec::new();
         for name in query.capture_names() {
             match Capture::parse(name) {
                 Some(capture) => captures.push(capture),
-                None => {
-                    return Err(Error::UnknownCapture {
-                        file: self.query_file,
-                        capture: name.to_string(),
-                    })
-                }
+                None => return Err(Error::UnknownCapture { file: self.query_file, capture: name.to_string() }),
             }
         }
         Ok(CompiledQuery { query, captures })
     }
 
     pub fn implicit(&self, name: &str) -> Option<&'static str> {
-        self.implicit_names
-            .iter()
-            .find(|(short, _)| *short == name)
-            .map(|(_, full)| *full)
+        self.implicit_names.iter().find(|(short, _)| *short == name).map(|(_, full)| *full)
     }
 }
 
@@ -312,10 +280,7 @@ pub fn all() -> &'static [LanguageSpec] {
 }
 
 pub fn spec(language: Language) -> &'static LanguageSpec {
-    REGISTRY
-        .iter()
-        .find(|spec| spec.language == language)
-        .expect("every language has a registry row")
+    REGISTRY.iter().find(|spec| spec.language == language).expect("every language has a registry row")
 }
 
 /// The language of a path, by extension.
@@ -332,11 +297,7 @@ mod tests {
     fn every_query_compiles_and_uses_known_captures() {
         for spec in all() {
             let compiled = spec.query().unwrap_or_else(|e| panic!("{e}"));
-            assert!(
-                compiled.captures.contains(&Capture::Name),
-                "{} has no @name",
-                spec.query_file
-            );
+            assert!(compiled.captures.contains(&Capture::Name), "{} has no @name", spec.query_file);
         }
     }
 
@@ -352,14 +313,8 @@ mod tests {
 
     #[test]
     fn paths_map_to_languages_by_extension() {
-        assert_eq!(
-            for_path("src/a/B.java").map(|s| s.language),
-            Some(Language::Java)
-        );
-        assert_eq!(
-            for_path("src/lib.rs").map(|s| s.language),
-            Some(Language::Rust)
-        );
+        assert_eq!(for_path("src/a/B.java").map(|s| s.language), Some(Language::Java));
+        assert_eq!(for_path("src/lib.rs").map(|s| s.language), Some(Language::Rust));
         assert_eq!(for_path("README.md").map(|s| s.language), None);
         assert_eq!(for_path("Makefile").map(|s| s.language), None);
     }

@@ -10,3 +10,4 @@ pub mod model;
 pub mod resolve;
 pub mod store;
 pub mod tools;
+pub mod watch;

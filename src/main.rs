@@ -7,11 +7,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(
-    name = "codeatlas",
-    version,
-    about = "A map of one code repository for AI coding agents."
-)]
+#[command(name = "codeatlas", version, about = "A map of one code repository for AI coding agents.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -43,6 +39,23 @@ enum Command {
         /// The repository root.
         #[arg(long, default_value = ".")]
         repo: PathBuf,
+        /// Do not follow file changes (the index is still reconciled at start).
+        #[arg(long)]
+        no_watch: bool,
+        /// Quiet time before a batch of changes is indexed, in milliseconds.
+        #[arg(long, default_value_t = 50)]
+        debounce_ms: u64,
+    },
+    /// Watch the repository and keep its index fresh, printing what each batch re-indexed.
+    ///
+    /// Example: codeatlas watch --repo ~/src/my-service
+    Watch {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
+        /// Quiet time before a batch of changes is indexed, in milliseconds.
+        #[arg(long, default_value_t = 50)]
+        debounce_ms: u64,
     },
     /// Run one tool and print its answer, exactly as an MCP client would get it.
     ///
@@ -66,63 +79,37 @@ enum Command {
 fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("CODEATLAS_LOG")
-                .unwrap_or_else(|_| "warn".into()),
-        )
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("CODEATLAS_LOG").unwrap_or_else(|_| "warn".into()))
         .init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Index {
-            repo,
-            max_file_size,
-            threads,
-            dump,
-        } => run_index(repo, max_file_size, threads, dump),
-        Command::Serve { repo } => {
-            let root = repo
-                .canonicalize()
-                .with_context(|| format!("cannot open repository {}", repo.display()))?;
-            codeatlas::mcp::serve_stdio(&root, codeatlas::index::Options::default())
+        Command::Index { repo, max_file_size, threads, dump } => run_index(repo, max_file_size, threads, dump),
+        Command::Serve { repo, no_watch, debounce_ms } => {
+            let root = repo.canonicalize().with_context(|| format!("cannot open repository {}", repo.display()))?;
+            let watch = codeatlas::watch::WatchOptions { watch: !no_watch, debounce: std::time::Duration::from_millis(debounce_ms) };
+            codeatlas::mcp::serve_stdio(&root, codeatlas::index::Options::default(), watch)
         }
-        Command::Query {
-            tool,
-            args,
-            repo,
-            json,
-        } => run_query(tool, args, repo, json),
+        Command::Watch { repo, debounce_ms } => run_watch(repo, debounce_ms),
+        Command::Query { tool, args, repo, json } => run_query(tool, args, repo, json),
         Command::Tools => {
             let tools = codeatlas::mcp::tool_list();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&serde_json::json!({ "tools": tools }))?
-            );
+            println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "tools": tools }))?);
             Ok(())
         }
     }
 }
 
-fn run_index(
-    repo: PathBuf,
-    max_file_size: u64,
-    threads: Option<usize>,
-    dump: bool,
-) -> anyhow::Result<()> {
-    let mut opts = codeatlas::index::Options {
-        max_file_size,
-        ..Default::default()
-    };
+fn run_index(repo: PathBuf, max_file_size: u64, threads: Option<usize>, dump: bool) -> anyhow::Result<()> {
+    let mut opts = codeatlas::index::Options { max_file_size, ..Default::default() };
     if let Some(t) = threads {
         opts.threads = t;
     }
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} parsing {pos}/{len} files [{bar:30}] {per_sec} eta {eta}",
-            )
-            .expect("static template")
-            .progress_chars("=> "),
+            indicatif::ProgressStyle::with_template("{spinner} parsing {pos}/{len} files [{bar:30}] {per_sec} eta {eta}")
+                .expect("static template")
+                .progress_chars("=> "),
         );
         Some(bar)
     } else {
@@ -142,8 +129,7 @@ fn run_index(
             }
         }
     };
-    let summary = codeatlas::index::index(&repo, &opts, &progress)
-        .with_context(|| format!("indexing {}", repo.display()))?;
+    let summary = codeatlas::index::index(&repo, &opts, &progress).with_context(|| format!("indexing {}", repo.display()))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -176,30 +162,18 @@ fn run_index(
     Ok(())
 }
 
-fn run_query(
-    tool: String,
-    args: Vec<String>,
-    repo: PathBuf,
-    json: Option<String>,
-) -> anyhow::Result<()> {
-    let root = repo
-        .canonicalize()
-        .with_context(|| format!("cannot open repository {}", repo.display()))?;
+fn run_query(tool: String, args: Vec<String>, repo: PathBuf, json: Option<String>) -> anyhow::Result<()> {
+    let root = repo.canonicalize().with_context(|| format!("cannot open repository {}", repo.display()))?;
     let mut object = match json {
-        Some(text) => match serde_json::from_str::<serde_json::Value>(&text)
-            .context("--json is not valid JSON")?
-        {
+        Some(text) => match serde_json::from_str::<serde_json::Value>(&text).context("--json is not valid JSON")? {
             serde_json::Value::Object(map) => map,
             _ => anyhow::bail!("--json must be a JSON object"),
         },
         None => serde_json::Map::new(),
     };
     for arg in args {
-        let Some((key, value)) = arg.split_once('=') else {
-            anyhow::bail!("argument {arg:?} is not key=value")
-        };
-        let value = serde_json::from_str(value)
-            .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
+        let Some((key, value)) = arg.split_once('=') else { anyhow::bail!("argument {arg:?} is not key=value") };
+        let value = serde_json::from_str(value).unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
         object.insert(key.to_string(), value);
     }
     if !codeatlas::store::index_path(&root).exists() {
@@ -217,5 +191,35 @@ fn run_query(
             eprintln!("error: {}", e.0);
             std::process::exit(1);
         }
+    }
+}
+
+fn run_watch(repo: PathBuf, debounce_ms: u64) -> anyhow::Result<()> {
+    use std::io::Write;
+    let root = repo.canonicalize().with_context(|| format!("cannot open repository {}", repo.display()))?;
+    let on_batch: codeatlas::watch::OnBatch = Box::new(|s| {
+        let mut out = std::io::stdout().lock();
+        if s.files > 0 {
+            let _ =
+                writeln!(out, "reconciled {} files ({} parsed, {} removed) in {} ms", s.files, s.parsed, s.removed, s.elapsed.as_millis());
+            return;
+        }
+        if s.changed_paths.is_empty() && s.removed_paths.is_empty() {
+            return;
+        }
+        let mut parts = Vec::new();
+        if !s.changed_paths.is_empty() {
+            parts.push(format!("re-indexed {}", s.changed_paths.join(", ")));
+        }
+        if !s.removed_paths.is_empty() {
+            parts.push(format!("removed {}", s.removed_paths.join(", ")));
+        }
+        let _ = writeln!(out, "{} ({} references re-resolved) in {} ms", parts.join("; "), s.rechecked, s.elapsed.as_millis());
+    });
+    let opts = codeatlas::watch::WatchOptions { watch: true, debounce: std::time::Duration::from_millis(debounce_ms) };
+    let _watch = codeatlas::watch::Watch::start(&root, codeatlas::index::Options::default(), opts, on_batch)?;
+    eprintln!("watching {} (Ctrl-C to stop)", root.display());
+    loop {
+        std::thread::park();
     }
 }

@@ -3,14 +3,12 @@
 //! query logic lives in `tools`. Logs go to stderr; stdout carries only JSON-RPC.
 
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource, ResourceContents,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -42,12 +40,7 @@ pub fn tool_list() -> Vec<Tool> {
         .iter()
         .map(|t| {
             let mut tool = Tool::new(t.name, t.description, Arc::new((t.schema)()));
-            tool.annotations = Some(
-                ToolAnnotations::new()
-                    .read_only(true)
-                    .idempotent(true)
-                    .open_world(false),
-            );
+            tool.annotations = Some(ToolAnnotations::new().read_only(true).idempotent(true).open_world(false));
             tool
         })
         .collect()
@@ -55,14 +48,9 @@ pub fn tool_list() -> Vec<Tool> {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_resources()
-                .build(),
-        )
-        .with_server_info(Implementation::new("codeatlas", env!("CARGO_PKG_VERSION")))
-        .with_instructions(INSTRUCTIONS)
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build())
+            .with_server_info(Implementation::new("codeatlas", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
     }
 
     async fn list_tools(
@@ -77,17 +65,10 @@ impl ServerHandler for Server {
         tool_list().into_iter().find(|t| t.name == name)
     }
 
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, McpError> {
+    async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
         if !TOOLS.iter().any(|t| t.name == name) {
-            return Err(McpError::invalid_params(
-                format!("unknown tool {name:?}"),
-                None,
-            ));
+            return Err(McpError::invalid_params(format!("unknown tool {name:?}"), None));
         }
         let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
         let atlas = self.atlas.clone();
@@ -104,12 +85,7 @@ impl ServerHandler for Server {
         };
         tracing::info!(tool = %name, ms = started.elapsed().as_millis() as u64, bytes = text.len(), error = is_error, "tool call");
         let content = vec![ContentBlock::text(text)];
-        Ok(if is_error {
-            CallToolResult::error(content)
-        } else {
-            CallToolResult::success(content)
-        }
-        .into())
+        Ok(if is_error { CallToolResult::error(content) } else { CallToolResult::success(content) }.into())
     }
 
     async fn list_resources(
@@ -117,8 +93,8 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        let resource = Resource::new(OVERVIEW_URI, "overview")
-            .with_description("Languages, modules, entry points and most depended-upon types.");
+        let resource =
+            Resource::new(OVERVIEW_URI, "overview").with_description("Languages, modules, entry points and most depended-upon types.");
         Ok(ListResourcesResult::with_all_items(vec![resource]))
     }
 
@@ -128,66 +104,34 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         if request.uri != OVERVIEW_URI {
-            return Err(McpError::resource_not_found(
-                format!(
-                    "no resource {}; the only one is {OVERVIEW_URI}",
-                    request.uri
-                ),
-                None,
-            ));
+            return Err(McpError::resource_not_found(format!("no resource {}; the only one is {OVERVIEW_URI}", request.uri), None));
         }
         let atlas = self.atlas.clone();
-        let text =
-            tokio::task::spawn_blocking(move || atlas.call("repo_overview", serde_json::json!({})))
-                .await
-                .map_err(|e| McpError::internal_error(e.to_string(), None))?
-                .map_err(|e| McpError::internal_error(e.0, None))?;
+        let text = tokio::task::spawn_blocking(move || atlas.call("repo_overview", serde_json::json!({})))
+            .await
+            .map_err(|e| McpError::internal_error(e.to_string(), None))?
+            .map_err(|e| McpError::internal_error(e.0, None))?;
         Ok(ReadResourceResult::new(vec![ResourceContents::text(text, OVERVIEW_URI)]).into())
     }
 }
 
 /// Serves the repository over stdio until the client goes away. The index is brought up
-/// to date in the background; tools answer from the last complete index meanwhile.
-pub fn serve_stdio(root: &Path, opts: crate::index::Options) -> anyhow::Result<()> {
-    let atlas = Arc::new(Atlas::new(root));
-    start_background_index(atlas.clone(), opts);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+/// to date at start and then follows the file system (unless `watch.watch` is false);
+/// tools answer from the last committed index meanwhile.
+pub fn serve_stdio(root: &Path, opts: crate::index::Options, watch: crate::watch::WatchOptions) -> anyhow::Result<()> {
+    let on_batch: crate::watch::OnBatch = Box::new(|s| {
+        if !s.changed_paths.is_empty() || !s.removed_paths.is_empty() {
+            tracing::info!(parsed = s.parsed, removed = s.removed, ms = s.elapsed.as_millis() as u64, "index updated");
+        }
+    });
+    let watcher = crate::watch::Watch::start(root, opts, watch, on_batch)?;
+    let atlas = Arc::new(Atlas::with_indexer(root, watcher.status.clone(), watcher.syncer()));
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async move {
         let service = Server::new(atlas).serve(rmcp::transport::stdio()).await?;
         service.waiting().await?;
         anyhow::Ok(())
-    })
-}
-
-fn start_background_index(atlas: Arc<Atlas>, opts: crate::index::Options) {
-    let status = atlas.status.clone();
-    status.building.store(true, Ordering::SeqCst);
-    std::thread::Builder::new()
-        .name("codeatlas-index".into())
-        .spawn(move || {
-            let progress = |done: usize, total: usize| {
-                status.done.store(done, Ordering::Relaxed);
-                status.total.store(total, Ordering::Relaxed);
-            };
-            match crate::index::index(atlas.root(), &opts, &progress) {
-                Ok(s) => {
-                    tracing::info!(
-                        files = s.files,
-                        parsed = s.parsed,
-                        ms = s.elapsed.as_millis() as u64,
-                        "index up to date"
-                    );
-                    *status.error.lock().expect("status lock") = None;
-                }
-                Err(e) => {
-                    tracing::error!("indexing failed: {e:#}");
-                    *status.error.lock().expect("status lock") = Some(format!("{e:#}"));
-                }
-            }
-            status.building.store(false, Ordering::SeqCst);
-        })
-        .expect("spawning the index thread");
+    })?;
+    drop(watcher);
+    Ok(())
 }

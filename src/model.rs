@@ -80,10 +80,7 @@ const SYMBOL_KINDS: &[(SymbolKind, &str, bool, bool)] = &[
 
 impl SymbolKind {
     fn row(self) -> &'static (SymbolKind, &'static str, bool, bool) {
-        SYMBOL_KINDS
-            .iter()
-            .find(|row| row.0 == self)
-            .expect("every kind has a row")
+        SYMBOL_KINDS.iter().find(|row| row.0 == self).expect("every kind has a row")
     }
     pub fn as_str(self) -> &'static str {
         self.row().1
@@ -100,10 +97,7 @@ impl SymbolKind {
         self.row().3
     }
     pub fn is_callable(self) -> bool {
-        matches!(
-            self,
-            SymbolKind::Method | SymbolKind::Constructor | SymbolKind::Function
-        )
+        matches!(self, SymbolKind::Method | SymbolKind::Constructor | SymbolKind::Function)
     }
     pub fn all() -> impl Iterator<Item = SymbolKind> {
         SYMBOL_KINDS.iter().map(|row| row.0)
@@ -151,10 +145,7 @@ const REF_KINDS: &[(RefKind, &str, u8)] = &[
 
 impl RefKind {
     fn row(self) -> &'static (RefKind, &'static str, u8) {
-        REF_KINDS
-            .iter()
-            .find(|row| row.0 == self)
-            .expect("every kind has a row")
+        REF_KINDS.iter().find(|row| row.0 == self).expect("every kind has a row")
     }
     pub fn as_str(self) -> &'static str {
         self.row().1
@@ -167,14 +158,7 @@ impl RefKind {
     }
     /// The reference names a type (as opposed to a callable or an import).
     pub fn is_type_use(self) -> bool {
-        matches!(
-            self,
-            RefKind::Extends
-                | RefKind::Implements
-                | RefKind::UsesType
-                | RefKind::Instantiates
-                | RefKind::Annotates
-        )
+        matches!(self, RefKind::Extends | RefKind::Implements | RefKind::UsesType | RefKind::Instantiates | RefKind::Annotates)
     }
     pub fn all() -> impl Iterator<Item = RefKind> {
         REF_KINDS.iter().map(|row| row.0)
@@ -332,9 +316,7 @@ pub fn name_words(name: &str) -> String {
         }
         let boundary = c.is_uppercase()
             && !current.is_empty()
-            && (chars[i - 1].is_lowercase()
-                || chars[i - 1].is_ascii_digit()
-                || chars.get(i + 1).is_some_and(|n| n.is_lowercase()));
+            && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit() || chars.get(i + 1).is_some_and(|n| n.is_lowercase()));
         if boundary {
             words.push(std::mem::take(&mut current));
         }
@@ -356,20 +338,11 @@ mod tests {
 
     #[test]
     fn name_words_split_camel_and_snake_case() {
-        assert_eq!(
-            name_words("PaymentGateway"),
-            "payment gateway paymentgateway"
-        );
+        assert_eq!(name_words("PaymentGateway"), "payment gateway paymentgateway");
         assert_eq!(name_words("HTTPServer"), "http server httpserver");
-        assert_eq!(
-            name_words("parse_http2_url"),
-            "parse http2 url parse_http2_url"
-        );
+        assert_eq!(name_words("parse_http2_url"), "parse http2 url parse_http2_url");
         assert_eq!(name_words("main"), "main");
-        assert_eq!(
-            name_words("ConcurrentHashMap"),
-            "concurrent hash map concurrenthashmap"
-        );
+        assert_eq!(name_words("ConcurrentHashMap"), "concurrent hash map concurrenthashmap");
     }
 
     #[test]

@@ -38,9 +38,7 @@ pub struct Import {
 impl Import {
     /// The name the import brings into scope.
     pub fn visible_name(&self) -> &str {
-        self.alias
-            .as_deref()
-            .unwrap_or_else(|| last_segment(&self.path))
+        self.alias.as_deref().unwrap_or_else(|| last_segment(&self.path))
     }
 }
 
@@ -120,19 +118,12 @@ impl World {
 
     pub fn add_import(&mut self, import: Import) {
         let file = import.file;
-        let rust_module = self
-            .files
-            .get(&file)
-            .filter(|f| f.language == Language::Rust)
-            .map(|_| self.module_of(file, import.enclosing));
+        let rust_module = self.files.get(&file).filter(|f| f.language == Language::Rust).map(|_| self.module_of(file, import.enclosing));
         let list = self.imports.entry(file).or_default();
         list.push(import);
         let idx = list.len() - 1;
         if let Some(module) = rust_module {
-            self.module_imports
-                .entry(module)
-                .or_default()
-                .push((file, idx));
+            self.module_imports.entry(module).or_default().push((file, idx));
         }
     }
 
@@ -202,19 +193,10 @@ impl World {
         let impl_type = sym.impl_type.clone()?;
         let module = self.module_of(sym.file, None);
         let (new_parent, new_qname) = match self.rust_path(&impl_type, sym.file, &module, 0) {
-            Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => {
-                (Some(t), format!("{}::{}", self.syms[&t].qname, sym.name))
-            }
+            Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => (Some(t), format!("{}::{}", self.syms[&t].qname, sym.name)),
             _ => (
                 None,
-                format!(
-                    "{}::{}::{}",
-                    module_prefix(&module),
-                    last_segment(&impl_type),
-                    sym.name
-                )
-                .trim_start_matches("::")
-                .to_string(),
+                format!("{}::{}::{}", module_prefix(&module), last_segment(&impl_type), sym.name).trim_start_matches("::").to_string(),
             ),
         };
         if new_parent == sym.parent && new_qname == sym.qname {
@@ -242,10 +224,7 @@ impl World {
             }
             cur = sym.parent;
         }
-        self.files
-            .get(&file)
-            .map(|f| f.module.clone())
-            .unwrap_or_default()
+        self.files.get(&file).map(|f| f.module.clone()).unwrap_or_default()
     }
 
     /// The innermost enclosing type (then the next one out, and so on).
@@ -273,11 +252,7 @@ impl World {
                         || kind == SymbolKind::Variant
                         || kind.is_type()
                         || (kind == SymbolKind::Field
-                            && self.syms[*id].parent.is_some_and(|p| {
-                                self.syms
-                                    .get(&p)
-                                    .is_some_and(|s| s.kind == SymbolKind::Record)
-                            }))
+                            && self.syms[*id].parent.is_some_and(|p| self.syms.get(&p).is_some_and(|s| s.kind == SymbolKind::Record)))
                 }
                 Want::Any => true,
             }
@@ -288,19 +263,12 @@ impl World {
     }
 
     fn lookup(&self, qname: &str, want: Want) -> Option<SymbolId> {
-        self.by_qname
-            .get(qname)
-            .and_then(|ids| self.pick(ids, want))
+        self.by_qname.get(qname).and_then(|ids| self.pick(ids, want))
     }
 
     /// A member named `name` of type `t` or, failing that, of its supertypes.
     fn member(&self, t: SymbolId, name: &str, want: Want, depth: usize) -> Option<SymbolId> {
-        let found: Vec<SymbolId> = self
-            .children_of(t)
-            .iter()
-            .filter(|c| self.syms[*c].name == name)
-            .copied()
-            .collect();
+        let found: Vec<SymbolId> = self.children_of(t).iter().filter(|c| self.syms[*c].name == name).copied().collect();
         if let Some(id) = self.pick(&found, want) {
             return Some(id);
         }
@@ -318,32 +286,20 @@ impl World {
     pub fn resolve(&self, r: &RefQuery) -> Resolution {
         self.memo.borrow_mut().clear();
         let Some(file) = self.files.get(&r.file) else {
-            return Resolution {
-                target: Target::Nothing,
-                confidence: Confidence::Unresolved,
-                source: r.enclosing,
-                keep: true,
-            };
+            return Resolution { target: Target::Nothing, confidence: Confidence::Unresolved, source: r.enclosing, keep: true };
         };
         let (target, confidence, keep) = match file.language {
             Language::Java => self.resolve_java(r, &file.module),
             Language::Rust => self.resolve_rust(r),
         };
         let source = match r.subject {
-            Some(subject) => {
-                match self.rust_path(subject, r.file, &self.module_of(r.file, r.enclosing), 0) {
-                    Some(PathHit::Symbol(id)) => Some(id),
-                    _ => r.enclosing,
-                }
-            }
+            Some(subject) => match self.rust_path(subject, r.file, &self.module_of(r.file, r.enclosing), 0) {
+                Some(PathHit::Symbol(id)) => Some(id),
+                _ => r.enclosing,
+            },
             None => r.enclosing,
         };
-        Resolution {
-            target,
-            confidence,
-            source,
-            keep,
-        }
+        Resolution { target, confidence, source, keep }
     }
 
     // ---------------------------------------------------------------- Java
@@ -368,14 +324,8 @@ impl World {
             // An on-demand import names a package or a type; only a type is a node.
             return match self.lookup(r.name, Want::Type) {
                 Some(id) => (Target::Symbol(id), Confidence::Exact, true),
-                None if self.modules.contains_key(r.name) => {
-                    (Target::Nothing, Confidence::Exact, true)
-                }
-                None => (
-                    Target::External(r.name.to_string()),
-                    Confidence::External,
-                    true,
-                ),
+                None if self.modules.contains_key(r.name) => (Target::Nothing, Confidence::Exact, true),
+                None => (Target::External(r.name.to_string()), Confidence::External, true),
             };
         }
         if let Some(id) = self.lookup(r.name, Want::Type) {
@@ -388,28 +338,14 @@ impl World {
                         return (Target::Symbol(m), Confidence::Exact, true);
                     }
                 }
-                return (
-                    Target::External(format!("{owner}#{member}")),
-                    Confidence::External,
-                    true,
-                );
+                return (Target::External(format!("{owner}#{member}")), Confidence::External, true);
             }
         }
-        (
-            Target::External(r.name.to_string()),
-            Confidence::External,
-            true,
-        )
+        (Target::External(r.name.to_string()), Confidence::External, true)
     }
 
     /// Resolves a type name as written in a Java file.
-    fn java_type(
-        &self,
-        name: &str,
-        file: FileId,
-        enclosing: Option<SymbolId>,
-        package: &str,
-    ) -> Option<Target> {
+    fn java_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
         let mut segments = name.split('.');
         let first = segments.next()?;
         let rest: Vec<&str> = segments.collect();
@@ -419,13 +355,7 @@ impl World {
                 for (i, seg) in rest.iter().enumerate() {
                     match self.member(id, seg, Want::Type, 0) {
                         Some(next) => id = next,
-                        None => {
-                            return Some(Target::External(format!(
-                                "{}.{}",
-                                self.syms[&id].qname,
-                                rest[i..].join(".")
-                            )))
-                        }
+                        None => return Some(Target::External(format!("{}.{}", self.syms[&id].qname, rest[i..].join(".")))),
                     }
                 }
                 Some(Target::Symbol(id))
@@ -454,13 +384,7 @@ impl World {
         }
     }
 
-    fn java_simple_type(
-        &self,
-        name: &str,
-        file: FileId,
-        enclosing: Option<SymbolId>,
-        package: &str,
-    ) -> Option<Target> {
+    fn java_simple_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
         // 1. The enclosing types themselves, their member types and inherited member types.
         for t in self.enclosing_types(enclosing) {
             if self.syms[&t].name == name {
@@ -472,10 +396,7 @@ impl World {
         }
         let imports = self.imports.get(&file).map(Vec::as_slice).unwrap_or(&[]);
         // 2. Single-type imports.
-        for import in imports
-            .iter()
-            .filter(|i| !i.glob && i.visible_name() == name)
-        {
+        for import in imports.iter().filter(|i| !i.glob && i.visible_name() == name) {
             return Some(match self.java_type_by_qname(&import.path) {
                 Some(id) => Target::Symbol(id),
                 None => Target::External(import.path.clone()),
@@ -501,12 +422,7 @@ impl World {
         // 6. One on-demand import of a package outside the repository: it must come from there.
         let outside: Vec<&Import> = imports
             .iter()
-            .filter(|i| {
-                i.glob
-                    && !i.is_static
-                    && !self.modules.contains_key(&i.path)
-                    && self.lookup(&i.path, Want::Type).is_none()
-            })
+            .filter(|i| i.glob && !i.is_static && !self.modules.contains_key(&i.path) && self.lookup(&i.path, Want::Type).is_none())
             .collect();
         if outside.len() == 1 && name.starts_with(char::is_uppercase) {
             return Some(Target::External(format!("{}.{}", outside[0].path, name)));
@@ -548,13 +464,7 @@ impl World {
                                 return (Target::Symbol(m), Confidence::Exact, true);
                             }
                         }
-                        None if !import.glob => {
-                            return (
-                                Target::External(format!("{owner}#{name}")),
-                                Confidence::External,
-                                true,
-                            )
-                        }
+                        None if !import.glob => return (Target::External(format!("{owner}#{name}")), Confidence::External, true),
                         None => {}
                     }
                 }
@@ -564,19 +474,11 @@ impl World {
                 Some(Target::Symbol(id)) => match self.member(id, name, Want::Callable, 0) {
                     Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                     None => match self.external_super(id) {
-                        Some(q) => (
-                            Target::External(format!("{q}#{name}")),
-                            Confidence::External,
-                            true,
-                        ),
+                        Some(q) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
                         None => self.guess(name, Want::Callable),
                     },
                 },
-                Some(Target::External(q)) => (
-                    Target::External(format!("{q}#{name}")),
-                    Confidence::External,
-                    true,
-                ),
+                Some(Target::External(q)) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
                 _ => self.guess(name, Want::Callable),
             },
             Receiver::Unknown => self.guess(name, Want::Callable),
@@ -631,17 +533,11 @@ impl World {
             match r.receiver {
                 Receiver::Type(t) => {
                     return match self.rust_path(t, r.file, &module, 0) {
-                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => {
-                            match self.rust_member(id, r.name) {
-                                Some(m) => (Target::Symbol(m), Confidence::Exact, true),
-                                None => self.guess(r.name, Want::Callable),
-                            }
-                        }
-                        Some(PathHit::External(q)) => (
-                            Target::External(format!("{q}::{}", r.name)),
-                            Confidence::External,
-                            true,
-                        ),
+                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.rust_member(id, r.name) {
+                            Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                            None => self.guess(r.name, Want::Callable),
+                        },
+                        Some(PathHit::External(q)) => (Target::External(format!("{q}::{}", r.name)), Confidence::External, true),
                         _ => self.guess(r.name, Want::Callable),
                     };
                 }
@@ -666,18 +562,11 @@ impl World {
         self.hit_to_target(hit, r.name, want)
     }
 
-    fn hit_to_target(
-        &self,
-        hit: Option<PathHit>,
-        name: &str,
-        want: Want,
-    ) -> (Target, Confidence, bool) {
+    fn hit_to_target(&self, hit: Option<PathHit>, name: &str, want: Want) -> (Target, Confidence, bool) {
         match hit {
             Some(PathHit::Symbol(id)) => (Target::Symbol(id), Confidence::Exact, true),
             Some(PathHit::External(q)) => (Target::External(q), Confidence::External, true),
-            Some(PathHit::Module) | Some(PathHit::ModulePath(_)) => {
-                (Target::Nothing, Confidence::Exact, true)
-            }
+            Some(PathHit::Module) | Some(PathHit::ModulePath(_)) => (Target::Nothing, Confidence::Exact, true),
             None => self.guess(name, want),
         }
     }
@@ -744,13 +633,7 @@ impl World {
 
     /// The first segment of a relative path: an item of the module, a name a `use` brings
     /// in, a glob import, a crate of the workspace, the prelude, or an external crate.
-    fn rust_first_segment(
-        &self,
-        first: &str,
-        file: FileId,
-        module: &str,
-        depth: usize,
-    ) -> Option<PathHit> {
+    fn rust_first_segment(&self, first: &str, file: FileId, module: &str, depth: usize) -> Option<PathHit> {
         if let Some(hit) = self.rust_in_module(module, first, depth) {
             return Some(hit);
         }
@@ -805,10 +688,7 @@ impl World {
             if import.glob {
                 let inner = format!("{}::{name}", import.path);
                 if let Some(hit) = self.rust_path(&inner, *file, module, depth + 1) {
-                    if !matches!(hit, PathHit::External(_))
-                        || !import.path.starts_with(char::is_lowercase)
-                        || depth == 0
-                    {
+                    if !matches!(hit, PathHit::External(_)) || !import.path.starts_with(char::is_lowercase) || depth == 0 {
                         if let PathHit::External(_) = hit {
                             continue;
                         }
@@ -855,10 +735,7 @@ fn join_java(package: &str, name: &str) -> String {
 }
 
 fn parent_module(module: &str) -> String {
-    module
-        .rsplit_once("::")
-        .map(|(p, _)| p.to_string())
-        .unwrap_or_default()
+    module.rsplit_once("::").map(|(p, _)| p.to_string()).unwrap_or_default()
 }
 
 fn module_prefix(module: &str) -> &str {

@@ -208,22 +208,11 @@ pub fn lean_schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
 
 fn strip(value: &mut Value) {
     if let Value::Object(map) = value {
-        for key in [
-            "$schema",
-            "title",
-            "format",
-            "minimum",
-            "default",
-            "additionalProperties",
-        ] {
+        for key in ["$schema", "title", "format", "minimum", "default", "additionalProperties"] {
             map.remove(key);
         }
         if let Some(Value::Array(types)) = map.get("type") {
-            let non_null: Vec<Value> = types
-                .iter()
-                .filter(|t| t.as_str() != Some("null"))
-                .cloned()
-                .collect();
+            let non_null: Vec<Value> = types.iter().filter(|t| t.as_str() != Some("null")).cloned().collect();
             if non_null.len() == 1 {
                 map.insert("type".into(), non_null[0].clone());
             }
@@ -244,6 +233,8 @@ pub struct IndexStatus {
     pub building: AtomicBool,
     pub done: AtomicUsize,
     pub total: AtomicUsize,
+    /// Changed paths seen by the watcher and not yet in the index.
+    pub pending: AtomicUsize,
     pub error: Mutex<Option<String>>,
 }
 
@@ -254,7 +245,12 @@ pub struct Atlas {
     graphs: Mutex<HashMap<Level, (String, Arc<Graph>)>>,
     names: Mutex<Option<(String, Arc<Vec<String>>)>>,
     pub status: Arc<IndexStatus>,
+    /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
+    syncer: Option<Syncer>,
 }
+
+/// Asks the indexer to bring these files up to date and waits until it has.
+pub type Syncer = Arc<dyn Fn(Vec<PathBuf>) + Send + Sync>;
 
 /// A tool's failure, as a message for the model.
 #[derive(Debug)]
@@ -286,7 +282,32 @@ impl Atlas {
             graphs: Mutex::new(HashMap::new()),
             names: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
+            syncer: None,
         }
+    }
+
+    /// An atlas sharing an indexer's status, which re-indexes changed files before reads.
+    pub fn with_indexer(root: &Path, status: Arc<IndexStatus>, syncer: Syncer) -> Atlas {
+        Atlas { status, syncer: Some(syncer), ..Atlas::new(root) }
+    }
+
+    /// Read-your-writes: when the file on disk differs from what the index saw (size or
+    /// modification time), re-index it before answering. True if it did.
+    fn refresh(&self, file: &FileInfo) -> bool {
+        let Some(syncer) = &self.syncer else { return false };
+        let full = self.root.join(&file.path);
+        let fresh = match std::fs::metadata(&full) {
+            Ok(m) => {
+                let mtime =
+                    m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64).unwrap_or(0);
+                m.len() as i64 == file.size && mtime == file.mtime_ns
+            }
+            Err(_) => false,
+        };
+        if !fresh {
+            syncer(vec![full]);
+        }
+        !fresh
     }
 
     pub fn root(&self) -> &Path {
@@ -295,11 +316,7 @@ impl Atlas {
 
     /// Runs a tool by name with JSON arguments.
     pub fn call(&self, name: &str, args: Value) -> Answer {
-        let args = if args.is_null() {
-            Value::Object(Default::default())
-        } else {
-            args
-        };
+        let args = if args.is_null() { Value::Object(Default::default()) } else { args };
         let store = self.store()?;
         let result = match name {
             "repo_overview" => parse(args).and_then(|a| self.repo_overview(&store, a)),
@@ -308,23 +325,16 @@ impl Atlas {
             "change_impact" => parse(args).and_then(|a| self.change_impact(&store, a)),
             "search_symbols" => parse(args).and_then(|a| self.search_symbols(&store, a)),
             "get_symbol" => parse(args).and_then(|a| self.get_symbol(&store, a)),
-            "find_implementations" => {
-                parse(args).and_then(|a| self.find_implementations(&store, a))
-            }
+            "find_implementations" => parse(args).and_then(|a| self.find_implementations(&store, a)),
             "find_references" => parse(args).and_then(|a| self.find_references(&store, a)),
             "file_outline" => parse(args).and_then(|a| self.file_outline(&store, a)),
             "read_source" => parse(args).and_then(|a| self.read_source(&store, a)),
             "read_symbol" => parse(args).and_then(|a| self.read_symbol(&store, a)),
             "search_text" => parse(args).and_then(|a| self.search_text(&store, a)),
-            _ => fail(format!(
-                "unknown tool {name:?}; tools: {}",
-                TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
-            )),
+            _ => fail(format!("unknown tool {name:?}; tools: {}", TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", "))),
         };
         self.pool.lock().expect("pool lock").push(store);
-        result
-            .map(|text| self.with_freshness(text))
-            .map_err(|e| ToolError(self.with_freshness(e.0)))
+        result.map(|text| self.with_freshness(text)).map_err(|e| ToolError(self.with_freshness(e.0)))
     }
 
     fn store(&self) -> Result<Store, ToolError> {
@@ -333,28 +343,25 @@ impl Atlas {
         }
         match Store::open_read(&self.root) {
             Ok(store) => Ok(store),
-            Err(store::Error::Missing(_)) if self.status.building.load(Ordering::Relaxed) => {
-                fail(format!(
-                    "the index is being built ({}/{} files parsed); try again in a few seconds",
-                    self.status.done.load(Ordering::Relaxed),
-                    self.status.total.load(Ordering::Relaxed)
-                ))
-            }
+            Err(store::Error::Missing(_)) if self.status.building.load(Ordering::Relaxed) => fail(format!(
+                "the index is being built ({}/{} files parsed); try again in a few seconds",
+                self.status.done.load(Ordering::Relaxed),
+                self.status.total.load(Ordering::Relaxed)
+            )),
             Err(e) => fail(format!("{e}")),
         }
     }
 
     fn with_freshness(&self, mut text: String) -> String {
         if self.status.building.load(Ordering::Relaxed) {
-            let (done, total) = (
-                self.status.done.load(Ordering::Relaxed),
-                self.status.total.load(Ordering::Relaxed),
-            );
+            let (done, total) = (self.status.done.load(Ordering::Relaxed), self.status.total.load(Ordering::Relaxed));
             if total == 0 {
                 text.push_str("\n[index updating: checking files for changes; answers reflect the last complete index]");
             } else {
                 let _ = write!(text, "\n[index updating: {done}/{total} changed files parsed; answers reflect the last complete index]");
             }
+        } else if self.status.pending.load(Ordering::Relaxed) > 0 {
+            let _ = write!(text, "\n[{} changed paths waiting to be re-indexed]", self.status.pending.load(Ordering::Relaxed));
         } else if let Some(e) = self.status.error.lock().expect("status lock").as_ref() {
             let _ = write!(text, "\n[index update failed: {e}]");
         }
@@ -362,7 +369,7 @@ impl Atlas {
     }
 
     fn graph(&self, store: &Store, level: Level) -> Result<Arc<Graph>, ToolError> {
-        let stamp = store.meta("indexed_at")?.unwrap_or_default();
+        let stamp = store.meta("generation")?.unwrap_or_default();
         let mut graphs = self.graphs.lock().expect("graph lock");
         if let Some((s, g)) = graphs.get(&level) {
             if *s == stamp {
@@ -376,7 +383,7 @@ impl Atlas {
     }
 
     fn all_names(&self, store: &Store) -> Result<Arc<Vec<String>>, ToolError> {
-        let stamp = store.meta("indexed_at")?.unwrap_or_default();
+        let stamp = store.meta("generation")?.unwrap_or_default();
         let mut names = self.names.lock().expect("names lock");
         if let Some((s, n)) = names.as_ref() {
             if *s == stamp {
@@ -401,9 +408,7 @@ impl Atlas {
             if let (Ok(line), false) = (line.parse::<u32>(), path.ends_with(':')) {
                 let path = normalize_path(path)?;
                 let Some(file) = store.file_by_path(&path)? else {
-                    return fail(format!(
-                        "no indexed file {path:?}; paths are relative to the repository root"
-                    ));
+                    return fail(format!("no indexed file {path:?}; paths are relative to the repository root"));
                 };
                 return match store.symbol_at(&file.path, line)? {
                     Some(s) => Ok(Handle::Symbol(s)),
@@ -413,9 +418,7 @@ impl Atlas {
         }
         // `Outer.method` may be written with a dot instead of Java's `#`.
         let member_form = match handle.rsplit_once('.') {
-            Some((owner, member)) if !handle.contains("::") && !handle.contains('#') => {
-                Some(format!("{owner}#{member}"))
-            }
+            Some((owner, member)) if !handle.contains("::") && !handle.contains('#') => Some(format!("{owner}#{member}")),
             _ => None,
         };
         let mut candidates = store.symbols_by_qname(handle)?;
@@ -454,21 +457,14 @@ impl Atlas {
             0 => {
                 let suggestions = self.suggest(store, handle)?;
                 if suggestions.is_empty() {
-                    fail(format!(
-                        "no symbol {handle:?}; try search_symbols {{\"query\": \"{}\"}}",
-                        crate::model::last_segment(handle)
-                    ))
+                    fail(format!("no symbol {handle:?}; try search_symbols {{\"query\": \"{}\"}}", crate::model::last_segment(handle)))
                 } else {
-                    fail(format!(
-                        "no symbol {handle:?}; did you mean: {}",
-                        suggestions.join(", ")
-                    ))
+                    fail(format!("no symbol {handle:?}; did you mean: {}", suggestions.join(", ")))
                 }
             }
             1 => Ok(Handle::Symbol(candidates.remove(0))),
             n => {
-                let mut msg =
-                    format!("{handle:?} is ambiguous ({n} symbols); pass one of these handles:\n");
+                let mut msg = format!("{handle:?} is ambiguous ({n} symbols); pass one of these handles:\n");
                 for c in candidates.iter().take(10) {
                     let _ = writeln!(msg, "  {} {}  {}", c.kind, c.qname, location(c));
                 }
@@ -483,7 +479,9 @@ impl Atlas {
     fn resolve_symbol(&self, store: &Store, handle: &str) -> Result<SymbolInfo, ToolError> {
         match self.resolve(store, handle)? {
             Handle::Symbol(s) => Ok(s),
-            Handle::External(_, q) => fail(format!("{q} is outside the repository (no source); it can be used with find_references and find_implementations")),
+            Handle::External(_, q) => {
+                fail(format!("{q} is outside the repository (no source); it can be used with find_references and find_implementations"))
+            }
         }
     }
 
@@ -491,16 +489,9 @@ impl Atlas {
     fn suggest(&self, store: &Store, handle: &str) -> Result<Vec<String>, ToolError> {
         let simple = crate::model::last_segment(handle).to_lowercase();
         let names = self.all_names(store)?;
-        let mut scored: Vec<(f64, &String)> = names
-            .iter()
-            .map(|n| (strsim::jaro_winkler(&simple, &n.to_lowercase()), n))
-            .filter(|(s, _)| *s > 0.85)
-            .collect();
-        scored.sort_by(|a, b| {
-            b.0.partial_cmp(&a.0)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(a.1.cmp(b.1))
-        });
+        let mut scored: Vec<(f64, &String)> =
+            names.iter().map(|n| (strsim::jaro_winkler(&simple, &n.to_lowercase()), n)).filter(|(s, _)| *s > 0.85).collect();
+        scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(b.1)));
         let mut out = Vec::new();
         for (_, name) in scored.into_iter().take(5) {
             for s in store.symbols_by_name(name)?.into_iter().take(2) {
@@ -516,9 +507,7 @@ impl Atlas {
     fn node(&self, store: &Store, graph: &Graph, target: &str) -> Result<Node, ToolError> {
         match graph.level {
             Level::Symbol => match self.resolve(store, target)? {
-                Handle::Symbol(s) => graph
-                    .node_of_symbol(s.id)
-                    .ok_or_else(|| ToolError(format!("{} is not in the graph", s.qname))),
+                Handle::Symbol(s) => graph.node_of_symbol(s.id).ok_or_else(|| ToolError(format!("{} is not in the graph", s.qname))),
                 Handle::External(id, _) => Ok(Node::External(id)),
             },
             Level::File => {
@@ -528,9 +517,7 @@ impl Atlas {
                 }
                 match self.resolve(store, target) {
                     Ok(Handle::Symbol(s)) => Ok(Node::File(s.file_id)),
-                    _ => fail(format!(
-                        "no indexed file {path:?} (level=file takes a path relative to the root)"
-                    )),
+                    _ => fail(format!("no indexed file {path:?} (level=file takes a path relative to the root)")),
                 }
             }
             Level::Module => {
@@ -540,9 +527,7 @@ impl Atlas {
                 }
                 match self.resolve(store, target) {
                     Ok(Handle::Symbol(s)) => {
-                        let f = store
-                            .file(s.file_id)?
-                            .ok_or_else(|| ToolError("file vanished".into()))?;
+                        let f = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished".into()))?;
                         Ok(Node::Module(f.module))
                     }
                     _ => fail(format!("no module {target:?}; repo_overview lists modules")),
@@ -557,21 +542,12 @@ impl Atlas {
                 Some(s) => (format!("{} {}", s.kind, s.qname), location(&s)),
                 None => (format!("symbol #{id}"), String::new()),
             },
-            Node::External(id) => (
-                format!(
-                    "external {}",
-                    store.external_qname(*id)?.unwrap_or_default()
-                ),
-                String::new(),
-            ),
+            Node::External(id) => (format!("external {}", store.external_qname(*id)?.unwrap_or_default()), String::new()),
             Node::File(id) => match store.file(*id)? {
                 Some(f) => (format!("file {}", f.path), format!("{} LOC", f.loc)),
                 None => (format!("file #{id}"), String::new()),
             },
-            Node::Module(m) => (
-                format!("module {}", if m.is_empty() { "(default)" } else { m }),
-                String::new(),
-            ),
+            Node::Module(m) => (format!("module {}", if m.is_empty() { "(default)" } else { m }), String::new()),
         })
     }
 
@@ -591,17 +567,11 @@ impl Atlas {
         let text = std::fs::read_to_string(self.root.join(&file.path)).unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
         let (start, end) = range.unwrap_or((1, lines.len() as u32));
-        let body: &[&str] = lines
-            .get(start.saturating_sub(1) as usize..(end as usize).min(lines.len()))
-            .unwrap_or(&[]);
+        let body: &[&str] = lines.get(start.saturating_sub(1) as usize..(end as usize).min(lines.len())).unwrap_or(&[]);
         let loc = body.iter().filter(|l| !l.trim().is_empty()).count();
         let branches = count_branches(body);
         let fan_out = graph.degree(node, petgraph::Direction::Outgoing);
-        Ok(format!(
-            "loc={loc} complexity={} modified={}",
-            complexity(loc, branches, fan_out),
-            date_of(file.mtime_ns)
-        ))
+        Ok(format!("loc={loc} complexity={} modified={}", complexity(loc, branches, fan_out), date_of(file.mtime_ns)))
     }
 
     // ------------------------------------------------------------ tier 1
@@ -617,40 +587,21 @@ impl Atlas {
         if langs.is_empty() {
             return fail(format!("no indexed files under {prefix:?}"));
         }
-        let name = self
-            .root
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        let (files, loc, symbols) = langs
-            .iter()
-            .fold((0, 0, 0), |acc, l| (acc.0 + l.1, acc.1 + l.2, acc.2 + l.3));
+        let name = self.root.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let (files, loc, symbols) = langs.iter().fold((0, 0, 0), |acc, l| (acc.0 + l.1, acc.1 + l.2, acc.2 + l.3));
         let _ = writeln!(
             out,
             "repo {name}{}: {files} files, {loc} LOC, {symbols} symbols",
-            if prefix.is_empty() {
-                String::new()
-            } else {
-                format!(" ({prefix})")
-            }
+            if prefix.is_empty() { String::new() } else { format!(" ({prefix})") }
         );
         out.push_str("languages:\n");
         for (lang, f, l, s) in &langs {
             let _ = writeln!(out, "  {lang}: {f} files, {l} LOC, {s} symbols");
         }
         let modules = store.module_counts(&prefix)?;
-        let _ = writeln!(
-            out,
-            "modules ({} in all, top {} by symbols):",
-            modules.len(),
-            limit.min(modules.len())
-        );
+        let _ = writeln!(out, "modules ({} in all, top {} by symbols):", modules.len(), limit.min(modules.len()));
         for (m, f, s) in modules.iter().take(limit) {
-            let _ = writeln!(
-                out,
-                "  {}  {f} files, {s} symbols",
-                if m.is_empty() { "(default)" } else { m }
-            );
+            let _ = writeln!(out, "  {}  {f} files, {s} symbols", if m.is_empty() { "(default)" } else { m });
         }
         let entries = store.entry_points(&prefix)?;
         if !entries.is_empty() {
@@ -675,19 +626,10 @@ impl Atlas {
                 }
             }
         }
-        let indexed = store
-            .meta("indexed_at")?
-            .and_then(|s| s.parse::<i64>().ok())
-            .map(|s| date_time_of(s * 1_000_000_000))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "index: {} files, last indexed {indexed}",
-            store.count_files()?
-        );
-        out.push_str(
-            "next: dependency_graph {target}, search_symbols {query}, file_outline {path}",
-        );
+        let indexed =
+            store.meta("indexed_at")?.and_then(|s| s.parse::<i64>().ok()).map(|s| date_time_of(s * 1_000_000_000)).unwrap_or_default();
+        let _ = writeln!(out, "index: {} files, last indexed {indexed}", store.count_files()?);
+        out.push_str("next: dependency_graph {target}, search_symbols {query}, file_outline {path}");
         Ok(cap(out, SUMMARY_BUDGET))
     }
 
@@ -716,24 +658,11 @@ impl Atlas {
         for r in reached.iter().take(limit) {
             items.push(self.reached_line(store, &graph, r, true)?);
         }
-        page(
-            &mut out,
-            &items,
-            reached.len(),
-            None,
-            SUMMARY_BUDGET,
-            "raise limit, or use level=file/module",
-        );
+        page(&mut out, &items, reached.len(), None, SUMMARY_BUDGET, "raise limit, or use level=file/module");
         Ok(out)
     }
 
-    fn reached_line(
-        &self,
-        store: &Store,
-        graph: &Graph,
-        r: &Reached,
-        with_direction: bool,
-    ) -> Result<String, ToolError> {
+    fn reached_line(&self, store: &Store, graph: &Graph, r: &Reached, with_direction: bool) -> Result<String, ToolError> {
         let (label, loc) = self.node_label(store, &r.node)?;
         let edges: Vec<String> = r.edges.iter().map(|(k, w)| format!("{k} {w}")).collect();
         let dir = if with_direction {
@@ -750,11 +679,7 @@ impl Atlas {
             Some(v) => format!("  via {}", self.node_label(store, v)?.0),
             None => String::new(),
         };
-        let line = format!(
-            "{}{dir} {label}  [{}]  {loc}  {facts}{via}",
-            "  ".repeat(r.distance),
-            edges.join(", ")
-        );
+        let line = format!("{}{dir} {label}  [{}]  {loc}  {facts}{via}", "  ".repeat(r.distance), edges.join(", "));
         Ok(line.trim_end().replace("    ", "  ").replace("   ", "  "))
     }
 
@@ -771,16 +696,9 @@ impl Atlas {
                 Some(n) => format!("; the other way there is a path of {n} hops (dependency_path with from and to swapped)"),
                 None => String::new(),
             };
-            return Ok(format!(
-                "no path: {from_label} does not depend on {to_label} at level={}{hint}",
-                level.as_str()
-            ));
+            return Ok(format!("no path: {from_label} does not depend on {to_label} at level={}{hint}", level.as_str()));
         };
-        let mut out = format!(
-            "{from_label} -> {to_label}: {} hops (level={})\n",
-            hops.len(),
-            level.as_str()
-        );
+        let mut out = format!("{from_label} -> {to_label}: {} hops (level={})\n", hops.len(), level.as_str());
         for h in &hops {
             let path = store.file(h.edge.file)?.map(|f| f.path).unwrap_or_default();
             let _ = writeln!(
@@ -821,34 +739,22 @@ impl Atlas {
                 items.push(format!("d{} {}", r.distance, line.trim_start()));
             }
         }
-        let rings: Vec<String> = by_distance
-            .iter()
-            .map(|(d, n)| format!("d{d}: {n}"))
-            .collect();
+        let rings: Vec<String> = by_distance.iter().map(|(d, n)| format!("d{d}: {n}")).collect();
         let mut out = format!(
             "change_impact {label}  {loc}  level={} depth={depth}\naffected: {} ({}); tests: {tests}\n",
             level.as_str(),
             reached.len(),
             if rings.is_empty() { "nothing depends on it".to_string() } else { rings.join(", ") }
         );
-        page(
-            &mut out,
-            &items,
-            reached.len(),
-            None,
-            SUMMARY_BUDGET,
-            "raise limit, lower depth, or use level=file/module",
-        );
+        page(&mut out, &items, reached.len(), None, SUMMARY_BUDGET, "raise limit, lower depth, or use level=file/module");
         Ok(out)
     }
 
     fn node_is_test(&self, store: &Store, node: &Node) -> Result<bool, ToolError> {
         Ok(match node {
-            Node::Symbol(id) => store.symbol(*id)?.is_some_and(|s| {
-                is_test_path(&s.path)
-                    || s.qname.contains("::tests::")
-                    || s.qname.ends_with("::tests")
-            }),
+            Node::Symbol(id) => {
+                store.symbol(*id)?.is_some_and(|s| is_test_path(&s.path) || s.qname.contains("::tests::") || s.qname.ends_with("::tests"))
+            }
             Node::File(id) => store.file(*id)?.is_some_and(|f| is_test_path(&f.path)),
             _ => false,
         })
@@ -865,13 +771,7 @@ impl Atlas {
         let offset = a.offset.unwrap_or(0) as usize;
         let kind = match &a.kind {
             Some(k) => Some(SymbolKind::parse(k).ok_or_else(|| {
-                ToolError(format!(
-                    "unknown kind {k:?}; kinds: {}",
-                    SymbolKind::all()
-                        .map(|k| k.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
+                ToolError(format!("unknown kind {k:?}; kinds: {}", SymbolKind::all().map(|k| k.as_str()).collect::<Vec<_>>().join(", ")))
             })?),
             None => None,
         };
@@ -888,14 +788,7 @@ impl Atlas {
         let simple = crate::model::last_segment(query);
         // (weight, ranked ids): exact names count most, doc words least.
         let mut lists: Vec<(f64, Vec<i64>)> = Vec::new();
-        lists.push((
-            4.0,
-            store
-                .symbols_by_qname(query)?
-                .into_iter()
-                .map(|s| s.id)
-                .collect(),
-        ));
+        lists.push((4.0, store.symbols_by_qname(query)?.into_iter().map(|s| s.id).collect()));
         lists.push((4.0, store.names_like(simple, false, DEPTH)?));
         lists.push((2.0, store.names_like(simple, true, DEPTH)?));
         let words = fts_words(query);
@@ -920,23 +813,15 @@ impl Atlas {
             .iter()
             .filter_map(|n| {
                 let lower = n.to_lowercase();
-                let whole = if n.len().abs_diff(lowered.len()) <= max_edits {
-                    strsim::damerau_levenshtein(&lowered, &lower)
-                } else {
-                    usize::MAX
-                };
+                let whole =
+                    if n.len().abs_diff(lowered.len()) <= max_edits { strsim::damerau_levenshtein(&lowered, &lower) } else { usize::MAX };
                 if whole <= max_edits {
                     return Some((whole, n.len(), n));
                 }
                 let q = lowered.chars().count();
                 if q >= 4 && lower.chars().count() > q {
                     let d = (q - 1..=q + 1)
-                        .map(|len| {
-                            strsim::damerau_levenshtein(
-                                &lowered,
-                                &lower.chars().take(len).collect::<String>(),
-                            )
-                        })
+                        .map(|len| strsim::damerau_levenshtein(&lowered, &lower.chars().take(len).collect::<String>()))
                         .min()
                         .unwrap_or(usize::MAX);
                     if d <= 1 {
@@ -977,19 +862,13 @@ impl Atlas {
             ranked.push((s, sym));
         }
         ranked.sort_by(|a, b| {
-            b.0.partial_cmp(&a.0)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(a.1.qname.cmp(&b.1.qname))
-                .then(a.1.id.cmp(&b.1.id))
+            b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.qname.cmp(&b.1.qname)).then(a.1.id.cmp(&b.1.id))
         });
         let total = ranked.len();
         if total == 0 {
             return Ok(format!("no symbols match {query:?}; try fewer words, search_text for text in files, or repo_overview"));
         }
-        let mut out = format!(
-            "{total} symbol{} match {query:?}\n",
-            if total == 1 { "" } else { "s" }
-        );
+        let mut out = format!("{total} symbol{} match {query:?}\n", if total == 1 { "" } else { "s" });
         let items: Vec<String> = ranked
             .iter()
             .skip(offset)
@@ -1021,76 +900,39 @@ impl Atlas {
             out,
             "  visibility: {}{}",
             s.visibility,
-            if s.modifiers.is_empty() {
-                String::new()
-            } else {
-                format!("  modifiers: {}", s.modifiers)
-            }
+            if s.modifiers.is_empty() { String::new() } else { format!("  modifiers: {}", s.modifiers) }
         );
         if !s.doc.is_empty() {
             let _ = writeln!(out, "  doc: {}", s.doc);
         }
         let parent = match s.parent {
-            Some(p) => store
-                .symbol(p)?
-                .map(|p| format!("{} {}", p.kind, p.qname))
-                .unwrap_or_default(),
-            None => format!(
-                "module {}",
-                store.file(s.file_id)?.map(|f| f.module).unwrap_or_default()
-            ),
+            Some(p) => store.symbol(p)?.map(|p| format!("{} {}", p.kind, p.qname)).unwrap_or_default(),
+            None => format!("module {}", store.file(s.file_id)?.map(|f| f.module).unwrap_or_default()),
         };
         let _ = writeln!(out, "  parent: {parent}");
         let supers = store.supertypes(s.id)?;
         if !supers.is_empty() {
-            let list: Vec<String> = supers
-                .iter()
-                .map(|(n, k, internal)| {
-                    format!("{n} ({k}{})", if *internal { "" } else { ", external" })
-                })
-                .collect();
+            let list: Vec<String> =
+                supers.iter().map(|(n, k, internal)| format!("{n} ({k}{})", if *internal { "" } else { ", external" })).collect();
             let _ = writeln!(out, "  supertypes: {}", list.join(", "));
         }
         let counts = store.reference_counts(Target::Symbol(s.id))?;
         let impls = self.implementations(store, &s, false)?;
-        let _ = writeln!(
-            out,
-            "  references: {}  implementations: {}",
-            format_counts(&counts),
-            impls.len()
-        );
+        let _ = writeln!(out, "  references: {}  implementations: {}", format_counts(&counts), impls.len());
         let members = store.children(s.id)?;
         if !members.is_empty() {
             let _ = writeln!(out, "  members ({}):", members.len());
-            let items: Vec<String> = members
-                .iter()
-                .map(|m| format!("    {} {}  {}", m.kind, m.name, lines_of(m)))
-                .collect();
-            page(
-                &mut out,
-                &items,
-                members.len(),
-                None,
-                SUMMARY_BUDGET,
-                "file_outline shows them all",
-            );
+            let items: Vec<String> = members.iter().map(|m| format!("    {} {}  {}", m.kind, m.name, lines_of(m))).collect();
+            page(&mut out, &items, members.len(), None, SUMMARY_BUDGET, "file_outline shows them all");
         } else {
-            out.push_str(&format!(
-                "next: read_symbol {{\"symbol\": \"{}\"}}",
-                handle_of(&s)
-            ));
+            out.push_str(&format!("next: read_symbol {{\"symbol\": \"{}\"}}", handle_of(&s)));
         }
         Ok(cap(out.trim_end().to_string(), SUMMARY_BUDGET))
     }
 
     /// Types implementing/extending a type, or methods implementing a method:
     /// (symbol, depth, how).
-    fn implementations(
-        &self,
-        store: &Store,
-        s: &SymbolInfo,
-        transitive: bool,
-    ) -> Result<Vec<(SymbolInfo, usize, RefKind)>, ToolError> {
+    fn implementations(&self, store: &Store, s: &SymbolInfo, transitive: bool) -> Result<Vec<(SymbolInfo, usize, RefKind)>, ToolError> {
         let (root, member) = if s.kind.is_type() {
             (Target::Symbol(s.id), None)
         } else if s.kind.is_callable() {
@@ -1129,11 +971,7 @@ impl Atlas {
                 match member {
                     None => out.push((sub, depth + 1, how)),
                     Some(name) => {
-                        for m in store
-                            .children(id)?
-                            .into_iter()
-                            .filter(|m| m.name == name && m.kind.is_callable())
-                        {
+                        for m in store.children(id)?.into_iter().filter(|m| m.name == name && m.kind.is_callable()) {
                             out.push((m, depth + 1, how));
                         }
                     }
@@ -1149,61 +987,30 @@ impl Atlas {
         let (label, found) = match self.resolve(store, &a.symbol)? {
             Handle::Symbol(s) => {
                 if !s.kind.is_type() && !s.kind.is_callable() {
-                    return fail(format!(
-                        "{} is a {}; find_implementations takes a type or a method",
-                        s.qname, s.kind
-                    ));
+                    return fail(format!("{} is a {}; find_implementations takes a type or a method", s.qname, s.kind));
                 }
-                (
-                    format!("{} {}", s.kind, s.qname),
-                    self.implementations(store, &s, transitive)?,
-                )
+                (format!("{} {}", s.kind, s.qname), self.implementations(store, &s, transitive)?)
             }
-            Handle::External(id, q) => (
-                format!("external {q}"),
-                self.subtypes(store, Target::External(id), None, transitive)?,
-            ),
+            Handle::External(id, q) => (format!("external {q}"), self.subtypes(store, Target::External(id), None, transitive)?),
         };
         if found.is_empty() {
-            return Ok(format!(
-                "no implementations of {label}{}",
-                if transitive {
-                    ""
-                } else {
-                    " (direct; try transitive: true)"
-                }
-            ));
+            return Ok(format!("no implementations of {label}{}", if transitive { "" } else { " (direct; try transitive: true)" }));
         }
-        let mut out = format!(
-            "{} implementations of {label}{}\n",
-            found.len(),
-            if transitive { " (transitive)" } else { "" }
-        );
+        let mut out = format!("{} implementations of {label}{}\n", found.len(), if transitive { " (transitive)" } else { "" });
         let items: Vec<String> = found
             .iter()
             .take(limit)
             .map(|(s, depth, how)| {
                 format!(
                     "  {}{} {}  {}  ({how})",
-                    if transitive {
-                        format!("d{depth} ")
-                    } else {
-                        String::new()
-                    },
+                    if transitive { format!("d{depth} ") } else { String::new() },
                     s.kind,
                     s.qname,
                     location(s)
                 )
             })
             .collect();
-        page(
-            &mut out,
-            &items,
-            found.len(),
-            None,
-            SUMMARY_BUDGET,
-            "raise limit",
-        );
+        page(&mut out, &items, found.len(), None, SUMMARY_BUDGET, "raise limit");
         Ok(out)
     }
 
@@ -1211,20 +1018,11 @@ impl Atlas {
         let kinds: Vec<RefKind> = match a.kind.as_deref().unwrap_or("all") {
             "all" => RefKind::all().collect(),
             "call" | "calls" => vec![RefKind::Calls, RefKind::Expands],
-            "type" | "types" => vec![
-                RefKind::UsesType,
-                RefKind::Extends,
-                RefKind::Implements,
-                RefKind::Instantiates,
-                RefKind::Annotates,
-                RefKind::Accesses,
-            ],
-            "import" | "imports" => vec![RefKind::Imports],
-            other => {
-                return fail(format!(
-                    "kind must be all, call, type or import (got {other:?})"
-                ))
+            "type" | "types" => {
+                vec![RefKind::UsesType, RefKind::Extends, RefKind::Implements, RefKind::Instantiates, RefKind::Annotates, RefKind::Accesses]
             }
+            "import" | "imports" => vec![RefKind::Imports],
+            other => return fail(format!("kind must be all, call, type or import (got {other:?})")),
         };
         let limit = clamp(a.limit, 50, 1, 500);
         let offset = a.offset.unwrap_or(0) as usize;
@@ -1241,10 +1039,7 @@ impl Atlas {
                 format_counts(&counts)
             ));
         }
-        let mut out = format!(
-            "{total} references to {label} ({})\n",
-            format_counts(&counts)
-        );
+        let mut out = format!("{total} references to {label} ({})\n", format_counts(&counts));
         let mut items = Vec::new();
         let mut last_path = String::new();
         for r in &refs {
@@ -1253,13 +1048,7 @@ impl Atlas {
                 let _ = writeln!(line, "{}", r.path);
                 last_path = r.path.clone();
             }
-            let _ = write!(
-                line,
-                "  {} {}  in {}",
-                r.line,
-                r.kind,
-                r.enclosing.as_deref().unwrap_or("(file)")
-            );
+            let _ = write!(line, "  {} {}  in {}", r.line, r.kind, r.enclosing.as_deref().unwrap_or("(file)"));
             if r.confidence == "guess" {
                 line.push_str("  [guess: name match only]");
             }
@@ -1270,60 +1059,32 @@ impl Atlas {
     }
 
     fn file_outline(&self, store: &Store, a: PathOnlyArgs) -> Answer {
-        let file = self.indexed_file(store, &a.path)?;
+        let mut file = self.indexed_file(store, &a.path)?;
+        if self.refresh(&file) {
+            file = self.indexed_file(store, &a.path)?;
+        }
         let symbols = store.file_symbols(file.id)?;
-        let total_lines = std::fs::read_to_string(self.root.join(&file.path))
-            .map(|t| t.lines().count())
-            .unwrap_or(0);
+        let total_lines = std::fs::read_to_string(self.root.join(&file.path)).map(|t| t.lines().count()).unwrap_or(0);
         let mut out = format!(
             "{} ({}, {total_lines} lines, {} {}{})\n",
             file.path,
             file.language,
-            if file.language == "java" {
-                "package"
-            } else {
-                "module"
-            },
-            if file.module.is_empty() {
-                "(default)"
-            } else {
-                &file.module
-            },
-            if file.parse_errors > 0 {
-                format!(", {} syntax errors", file.parse_errors)
-            } else {
-                String::new()
-            }
+            if file.language == "java" { "package" } else { "module" },
+            if file.module.is_empty() { "(default)" } else { &file.module },
+            if file.parse_errors > 0 { format!(", {} syntax errors", file.parse_errors) } else { String::new() }
         );
         let mut depth: HashMap<i64, usize> = HashMap::new();
         let mut items = Vec::new();
         for s in &symbols {
-            let d = s
-                .parent
-                .and_then(|p| depth.get(&p).map(|d| d + 1))
-                .unwrap_or(0);
+            let d = s.parent.and_then(|p| depth.get(&p).map(|d| d + 1)).unwrap_or(0);
             depth.insert(s.id, d);
-            items.push(format!(
-                "{}{} {}  {}  {}",
-                "  ".repeat(d + 1),
-                s.kind,
-                s.name,
-                lines_of(s),
-                s.signature
-            ));
+            items.push(format!("{}{} {}  {}  {}", "  ".repeat(d + 1), s.kind, s.name, lines_of(s), s.signature));
         }
         if items.is_empty() {
             out.push_str("  (no symbols)");
             return Ok(out);
         }
-        page(
-            &mut out,
-            &items,
-            items.len(),
-            None,
-            SUMMARY_BUDGET,
-            "get_symbol on a type lists its members",
-        );
+        page(&mut out, &items, items.len(), None, SUMMARY_BUDGET, "get_symbol on a type lists its members");
         Ok(out)
     }
 
@@ -1343,12 +1104,11 @@ impl Atlas {
                     .take(5)
                     .collect();
                 if similar.is_empty() {
-                    fail(format!("no indexed file {path:?}; paths are relative to the repository root (search_symbols or repo_overview find them)"))
-                } else {
                     fail(format!(
-                        "no indexed file {path:?}; did you mean: {}",
-                        similar.join(", ")
+                        "no indexed file {path:?}; paths are relative to the repository root (search_symbols or repo_overview find them)"
                     ))
+                } else {
+                    fail(format!("no indexed file {path:?}; did you mean: {}", similar.join(", ")))
                 }
             }
         }
@@ -1357,20 +1117,14 @@ impl Atlas {
     /// The file's text, read only if it is an indexed file inside the root.
     fn read_file(&self, file: &FileInfo) -> Result<String, ToolError> {
         let root = self.root.canonicalize()?;
-        let full = root.join(&file.path).canonicalize().map_err(|_| {
-            ToolError(format!(
-                "{} cannot be read (deleted or moved since indexing)",
-                file.path
-            ))
-        })?;
+        let full = root
+            .join(&file.path)
+            .canonicalize()
+            .map_err(|_| ToolError(format!("{} cannot be read (deleted or moved since indexing)", file.path)))?;
         if !full.starts_with(&root) {
-            return fail(format!(
-                "{} resolves outside the repository; refused",
-                file.path
-            ));
+            return fail(format!("{} resolves outside the repository; refused", file.path));
         }
-        let bytes =
-            std::fs::read(&full).map_err(|e| ToolError(format!("{}: {}", file.path, e.kind())))?;
+        let bytes = std::fs::read(&full).map_err(|e| ToolError(format!("{}: {}", file.path, e.kind())))?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
@@ -1381,10 +1135,7 @@ impl Atlas {
             return Ok(format!("{} is empty", file.path));
         }
         if start == 0 || start > total || end < start {
-            return fail(format!(
-                "invalid range {start}-{end}: {} has lines 1-{total}; start_line <= end_line",
-                file.path
-            ));
+            return fail(format!("invalid range {start}-{end}: {} has lines 1-{total}; start_line <= end_line", file.path));
         }
         let end = end.min(total);
         let width = end.to_string().len();
@@ -1393,9 +1144,7 @@ impl Atlas {
         for n in start..=end {
             let line = lines[(n - 1) as usize];
             let row = format!("{n:>width$}| {line}\n");
-            if out.len() + row.len() + FOOTER_ROOM > READ_BUDGET
-                || (n - start) as usize >= READ_LINES
-            {
+            if out.len() + row.len() + FOOTER_ROOM > READ_BUDGET || (n - start) as usize >= READ_LINES {
                 break;
             }
             out.push_str(&row);
@@ -1409,27 +1158,22 @@ impl Atlas {
     }
 
     fn read_source(&self, store: &Store, a: ReadArgs) -> Answer {
-        let file = self.indexed_file(store, &a.path)?;
+        let mut file = self.indexed_file(store, &a.path)?;
+        if self.refresh(&file) {
+            file = self.indexed_file(store, &a.path)?;
+        }
         let text = self.read_file(&file)?;
         self.numbered(&file, &text, a.start_line, a.end_line, "")
     }
 
     fn read_symbol(&self, store: &Store, a: ReadSymbolArgs) -> Answer {
         let s = self.resolve_symbol(store, &a.symbol)?;
-        let file = store
-            .file(s.file_id)?
-            .ok_or_else(|| ToolError("file vanished from the index".into()))?;
+        let file = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished from the index".into()))?;
         let text = self.read_file(&file)?;
         let context = a.context_lines.unwrap_or(0).min(50);
         let start = s.start_line.saturating_sub(context).max(1);
         let end = s.end_line.saturating_add(context);
-        self.numbered(
-            &file,
-            &text,
-            start,
-            end,
-            &format!(" ({} {})", s.kind, s.qname),
-        )
+        self.numbered(&file, &text, start, end, &format!(" ({} {})", s.kind, s.qname))
     }
 
     fn search_text(&self, store: &Store, a: TextArgs) -> Answer {
@@ -1464,11 +1208,8 @@ impl Atlas {
                     total += 1;
                     if hits.len() < limit {
                         let text = text.trim_end();
-                        let text: String = if text.chars().count() > 200 {
-                            text.chars().take(199).chain(['…']).collect()
-                        } else {
-                            text.to_string()
-                        };
+                        let text: String =
+                            if text.chars().count() > 200 { text.chars().take(199).chain(['…']).collect() } else { text.to_string() };
                         hits.push(format!("{}:{line}: {text}", f.path));
                     }
                     Ok(total < 100_000)
@@ -1476,25 +1217,10 @@ impl Atlas {
             );
         }
         if total == 0 {
-            return Ok(format!(
-                "no lines match {:?} in {} indexed files",
-                a.query,
-                files.len()
-            ));
+            return Ok(format!("no lines match {:?} in {} indexed files", a.query, files.len()));
         }
-        let mut out = format!(
-            "{total} matching lines for {:?} in {} files searched\n",
-            a.query,
-            files.len()
-        );
-        page(
-            &mut out,
-            &hits,
-            total,
-            None,
-            SUMMARY_BUDGET,
-            "narrow with path, or raise limit",
-        );
+        let mut out = format!("{total} matching lines for {:?} in {} files searched\n", a.query, files.len());
+        page(&mut out, &hits, total, None, SUMMARY_BUDGET, "narrow with path, or raise limit");
         Ok(out)
     }
 }
@@ -1505,24 +1231,14 @@ fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
 
 fn parse_level(level: Option<&str>) -> Result<Level, ToolError> {
     let level = level.unwrap_or("symbol");
-    Level::parse(level).ok_or_else(|| {
-        ToolError(format!(
-            "level must be symbol, file or module (got {level:?})"
-        ))
-    })
+    Level::parse(level).ok_or_else(|| ToolError(format!("level must be symbol, file or module (got {level:?})")))
 }
 
 fn clamp(v: Option<u32>, default: usize, min: usize, max: usize) -> usize {
     v.map(|v| v as usize).unwrap_or(default).clamp(min, max)
 }
 
-fn clamp_checked(
-    v: Option<u32>,
-    default: usize,
-    min: usize,
-    max: usize,
-    name: &str,
-) -> Result<usize, ToolError> {
+fn clamp_checked(v: Option<u32>, default: usize, min: usize, max: usize, name: &str) -> Result<usize, ToolError> {
     let v = v.map(|v| v as usize).unwrap_or(default);
     if v < min || v > max {
         return fail(format!("{name} must be between {min} and {max} (got {v})"));
@@ -1548,9 +1264,7 @@ pub fn normalize_path(path: &str) -> Result<String, ToolError> {
         match part {
             "" | "." => {}
             ".." => return fail(format!("{path:?} leaves the repository root; refused")),
-            ".git" | store::INDEX_DIR => {
-                return fail(format!("{path:?} is inside {part}/, which is not readable"))
-            }
+            ".git" | store::INDEX_DIR => return fail(format!("{path:?} is inside {part}/, which is not readable")),
             _ => parts.push(part),
         }
     }
@@ -1559,14 +1273,7 @@ pub fn normalize_path(path: &str) -> Result<String, ToolError> {
 
 /// Appends list items while the budget allows, then a line saying what was cut.
 /// `offset` is the tool's `offset` argument, for tools that page with one.
-fn page(
-    out: &mut String,
-    items: &[String],
-    total: usize,
-    offset: Option<usize>,
-    budget: usize,
-    hint: &str,
-) {
+fn page(out: &mut String, items: &[String], total: usize, offset: Option<usize>, budget: usize, hint: &str) {
     let paged = offset.is_some();
     let offset = offset.unwrap_or(0);
     let mut shown = 0;
@@ -1581,11 +1288,7 @@ fn page(
     let remaining = total.saturating_sub(offset + shown);
     if remaining > 0 {
         if paged {
-            let _ = write!(
-                out,
-                "... {remaining} more; next page: offset={}",
-                offset + shown
-            );
+            let _ = write!(out, "... {remaining} more; next page: offset={}", offset + shown);
         } else {
             let _ = write!(out, "... {remaining} more not shown");
         }
@@ -1633,31 +1336,17 @@ fn format_counts(counts: &[(RefKind, usize)]) -> String {
     if counts.is_empty() {
         return "0".into();
     }
-    counts
-        .iter()
-        .map(|(k, n)| format!("{k} {n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    counts.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
 }
 
 /// Words for an FTS5 query: alphanumeric runs of the query, split like symbol names,
 /// each quoted (so no FTS syntax gets through), joined with OR.
 fn fts_words(query: &str) -> String {
-    let words = crate::model::name_words(
-        &query
-            .replace(['.', ':', '#'], " ")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join("_"),
-    );
+    let words = crate::model::name_words(&query.replace(['.', ':', '#'], " ").split_whitespace().collect::<Vec<_>>().join("_"));
     let mut seen = HashSet::new();
     words
         .split_whitespace()
-        .map(|w| {
-            w.chars()
-                .filter(|c| c.is_alphanumeric())
-                .collect::<String>()
-        })
+        .map(|w| w.chars().filter(|c| c.is_alphanumeric()).collect::<String>())
         .filter(|w| !w.is_empty() && seen.insert(w.clone()))
         .map(|w| format!("\"{w}\""))
         .collect::<Vec<_>>()
@@ -1718,11 +1407,7 @@ fn date_time_of(ns: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        rem / 3600,
-        rem % 3600 / 60
-    )
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
 }
 
 #[cfg(test)]
@@ -1751,14 +1436,8 @@ mod tests {
     #[test]
     fn dates_are_civil() {
         assert_eq!(date_time_of(0), "1970-01-01 00:00 UTC");
-        assert_eq!(
-            date_time_of(1_795_996_800 * 1_000_000_000),
-            "2026-11-30 00:00 UTC"
-        );
-        assert_eq!(
-            date_time_of(951_782_400 * 1_000_000_000),
-            "2000-02-29 00:00 UTC"
-        );
+        assert_eq!(date_time_of(1_795_996_800 * 1_000_000_000), "2026-11-30 00:00 UTC");
+        assert_eq!(date_time_of(951_782_400 * 1_000_000_000), "2000-02-29 00:00 UTC");
     }
 
     #[test]
@@ -1770,10 +1449,7 @@ mod tests {
 
     #[test]
     fn fts_words_quote_every_word() {
-        assert_eq!(
-            fts_words("ConcurrentHashMap"),
-            "\"concurrent\" OR \"hash\" OR \"map\" OR \"concurrenthashmap\""
-        );
+        assert_eq!(fts_words("ConcurrentHashMap"), "\"concurrent\" OR \"hash\" OR \"map\" OR \"concurrenthashmap\"");
         assert_eq!(fts_words("' OR 1=1--"), "\"or\" OR \"11\" OR \"or11\"");
     }
 
@@ -1781,18 +1457,8 @@ mod tests {
     fn every_schema_is_lean() {
         for t in TOOLS {
             let schema = Value::Object((t.schema)()).to_string();
-            assert!(
-                !schema.contains("$schema")
-                    && !schema.contains("\"format\"")
-                    && !schema.contains("null"),
-                "{}: {schema}",
-                t.name
-            );
-            assert!(
-                t.description.len() <= 100,
-                "{} description too long",
-                t.name
-            );
+            assert!(!schema.contains("$schema") && !schema.contains("\"format\"") && !schema.contains("null"), "{}: {schema}", t.name);
+            assert!(t.description.len() <= 100, "{} description too long", t.name);
         }
     }
 }

@@ -30,17 +30,8 @@ fn java_shop_extraction() {
 fn rust_shop_extraction() {
     // Module paths come from the index's crate layout; here a fixed stand-in per file.
     let actual = render_fixture("rust-shop", |rel| {
-        let module = rel
-            .trim_end_matches(".rs")
-            .replace("/src/", "::")
-            .replace('/', "::")
-            .replace('-', "_");
-        module
-            .trim_start_matches("crates::")
-            .trim_end_matches("::lib")
-            .trim_end_matches("::mod")
-            .trim_end_matches("::main")
-            .to_string()
+        let module = rel.trim_end_matches(".rs").replace("/src/", "::").replace('/', "::").replace('-', "_");
+        module.trim_start_matches("crates::").trim_end_matches("::lib").trim_end_matches("::mod").trim_end_matches("::main").to_string()
     });
     expect_file!["snapshots/rust-shop.extract.txt"].assert_eq(&actual);
 }

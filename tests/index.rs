@@ -11,22 +11,11 @@ use expect_test::expect_file;
 use crate::util::temp_copy;
 
 fn run(root: &Path) -> Summary {
-    index(
-        root,
-        &Options {
-            threads: 2,
-            ..Options::default()
-        },
-        &|_, _| {},
-    )
-    .unwrap()
+    index(root, &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap()
 }
 
 fn dump(root: &Path) -> String {
-    Store::open_read(&root.canonicalize().unwrap())
-        .unwrap()
-        .dump()
-        .unwrap()
+    Store::open_read(&root.canonicalize().unwrap()).unwrap().dump().unwrap()
 }
 
 /// Indexes the tree from nothing and returns the dump.
@@ -40,10 +29,7 @@ fn fresh_dump(root: &Path) -> String {
 fn java_shop_store_snapshot() {
     let tmp = temp_copy("java-shop");
     let summary = run(tmp.path());
-    assert_eq!(
-        (summary.files, summary.parsed, summary.parse_errors),
-        (17, 17, 0)
-    );
+    assert_eq!((summary.files, summary.parsed, summary.parse_errors), (17, 17, 0));
     expect_file!["snapshots/java-shop.store.txt"].assert_eq(&dump(tmp.path()));
 }
 
@@ -51,10 +37,7 @@ fn java_shop_store_snapshot() {
 fn rust_shop_store_snapshot() {
     let tmp = temp_copy("rust-shop");
     let summary = run(tmp.path());
-    assert_eq!(
-        (summary.files, summary.parsed, summary.parse_errors),
-        (7, 7, 0)
-    );
+    assert_eq!((summary.files, summary.parsed, summary.parse_errors), (7, 7, 0));
     expect_file!["snapshots/rust-shop.store.txt"].assert_eq(&dump(tmp.path()));
 }
 
@@ -64,15 +47,7 @@ fn second_run_on_an_unchanged_tree_parses_nothing() {
     run(tmp.path());
     let before = dump(tmp.path());
     let again = run(tmp.path());
-    assert_eq!(
-        (
-            again.parsed,
-            again.unchanged,
-            again.removed,
-            again.rechecked
-        ),
-        (0, 17, 0, 0)
-    );
+    assert_eq!((again.parsed, again.unchanged, again.removed, again.rechecked), (0, 17, 0, 0));
     assert_eq!(dump(tmp.path()), before);
 }
 
@@ -85,14 +60,8 @@ fn incremental_java_edits_equal_a_fresh_index() {
 
     // Edit: a new method on the interface, called from the service.
     let gateway = fs::read_to_string(pay.join("PaymentGateway.java")).unwrap();
-    fs::write(
-        pay.join("PaymentGateway.java"),
-        gateway.replace(
-            "default boolean",
-            "void refund(String receipt);\n\n    default boolean",
-        ),
-    )
-    .unwrap();
+    fs::write(pay.join("PaymentGateway.java"), gateway.replace("default boolean", "void refund(String receipt);\n\n    default boolean"))
+        .unwrap();
     // Addition: a third gateway.
     fs::write(
         pay.join("AdyenGateway.java"),
@@ -115,22 +84,12 @@ fn incremental_java_edits_equal_a_fresh_index() {
     assert_eq!(incremental, fresh_dump(root));
 
     // And back: the class the application imports exists again.
-    fs::rename(
-        pay.join("StripeV2Gateway.java"),
-        pay.join("StripeGateway.java"),
-    )
-    .unwrap();
+    fs::rename(pay.join("StripeV2Gateway.java"), pay.join("StripeGateway.java")).unwrap();
     let text = fs::read_to_string(pay.join("StripeGateway.java")).unwrap();
-    fs::write(
-        pay.join("StripeGateway.java"),
-        text.replace("StripeV2Gateway", "StripeGateway"),
-    )
-    .unwrap();
+    fs::write(pay.join("StripeGateway.java"), text.replace("StripeV2Gateway", "StripeGateway")).unwrap();
     run(root);
     let incremental = dump(root);
-    assert!(incremental.contains(
-        "imports com.acme.pay.StripeGateway from=- to=com.acme.pay.StripeGateway (exact)"
-    ));
+    assert!(incremental.contains("imports com.acme.pay.StripeGateway from=- to=com.acme.pay.StripeGateway (exact)"));
     assert_eq!(incremental, fresh_dump(root));
 }
 
@@ -143,18 +102,22 @@ fn incremental_rust_edits_equal_a_fresh_index() {
 
     // A re-export changes: the alias now points at another trait.
     let lib = fs::read_to_string(core.join("lib.rs")).unwrap();
-    fs::write(core.join("lib.rs"), lib.replace("pub use pay::gateway::Gateway as PaymentGateway;", "pub use pay::gateway::Gateway as PaymentGateway;\npub use inventory::Store as StockStore;")).unwrap();
+    fs::write(
+        core.join("lib.rs"),
+        lib.replace(
+            "pub use pay::gateway::Gateway as PaymentGateway;",
+            "pub use pay::gateway::Gateway as PaymentGateway;\npub use inventory::Store as StockStore;",
+        ),
+    )
+    .unwrap();
     // The gateway module moves into a new directory module.
     fs::create_dir_all(core.join("pay/gateway")).unwrap();
     fs::rename(core.join("pay/gateway.rs"), core.join("pay/gateway/mod.rs")).unwrap();
     // A new impl in another file attaches to a type declared elsewhere.
-    fs::write(core.join("extra.rs"), "use crate::pay::gateway::Stripe;\n\nimpl Stripe {\n    pub fn region(&self) -> &str { \"eu\" }\n}\n").unwrap();
+    fs::write(core.join("extra.rs"), "use crate::pay::gateway::Stripe;\n\nimpl Stripe {\n    pub fn region(&self) -> &str { \"eu\" }\n}\n")
+        .unwrap();
     let lib = fs::read_to_string(core.join("lib.rs")).unwrap();
-    fs::write(
-        core.join("lib.rs"),
-        lib.replace("pub mod pay;", "pub mod pay;\nmod extra;"),
-    )
-    .unwrap();
+    fs::write(core.join("lib.rs"), lib.replace("pub mod pay;", "pub mod pay;\nmod extra;")).unwrap();
     run(root);
     let incremental = dump(root);
     assert!(incremental.contains("symbol crates/shop-core/src/extra.rs:4-4 method shop_core::pay::gateway::Stripe::region parent=shop_core::pay::gateway::Stripe"), "{incremental}");
@@ -162,17 +125,10 @@ fn incremental_rust_edits_equal_a_fresh_index() {
 
     // The type the impl attaches to is deleted: the member falls back to its own module.
     let gateway = fs::read_to_string(core.join("pay/gateway/mod.rs")).unwrap();
-    fs::write(
-        core.join("pay/gateway/mod.rs"),
-        gateway.replace("pub struct Stripe;", ""),
-    )
-    .unwrap();
+    fs::write(core.join("pay/gateway/mod.rs"), gateway.replace("pub struct Stripe;", "")).unwrap();
     run(root);
     let incremental = dump(root);
-    assert!(
-        incremental.contains("method shop_core::extra::Stripe::region parent=-"),
-        "{incremental}"
-    );
+    assert!(incremental.contains("method shop_core::extra::Stripe::region parent=-"), "{incremental}");
     assert_eq!(incremental, fresh_dump(root));
 }
 
@@ -187,53 +143,23 @@ fn walker_honours_ignore_files_and_skips_what_it_must() {
     fs::write(root.join(".codeatlasignore"), "gen/\n").unwrap();
     fs::write(root.join("src/lib.rs"), "pub fn kept() {}\n").unwrap();
     fs::write(root.join("target/out.rs"), "pub fn ignored_by_git() {}\n").unwrap();
-    fs::write(
-        root.join("gen/out.rs"),
-        "pub fn ignored_by_codeatlas() {}\n",
-    )
-    .unwrap();
-    fs::write(
-        root.join("src/big.rs"),
-        format!("// {}\n", "x".repeat(2000)),
-    )
-    .unwrap();
+    fs::write(root.join("gen/out.rs"), "pub fn ignored_by_codeatlas() {}\n").unwrap();
+    fs::write(root.join("src/big.rs"), format!("// {}\n", "x".repeat(2000))).unwrap();
     fs::write(root.join("src/bin.rs"), b"fn a() {}\0\0binary").unwrap();
     #[cfg(unix)]
     {
         let outside = tempfile::tempdir().unwrap();
         fs::write(outside.path().join("secret.rs"), "pub fn outside() {}\n").unwrap();
-        std::os::unix::fs::symlink(outside.path().join("secret.rs"), root.join("src/link.rs"))
-            .unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.rs"), root.join("src/link.rs")).unwrap();
         std::os::unix::fs::symlink(outside.path(), root.join("linked_dir")).unwrap();
     }
-    let summary = index(
-        root,
-        &Options {
-            max_file_size: 1000,
-            threads: 1,
-        },
-        &|_, _| {},
-    )
-    .unwrap();
-    let mut skipped: Vec<String> = summary
-        .skipped
-        .iter()
-        .map(|(p, r)| format!("{p}: {r}"))
-        .collect();
+    let summary = index(root, &Options { max_file_size: 1000, threads: 1 }, &|_, _| {}).unwrap();
+    let mut skipped: Vec<String> = summary.skipped.iter().map(|(p, r)| format!("{p}: {r}")).collect();
     skipped.sort();
-    assert_eq!(
-        skipped,
-        vec![
-            "src/big.rs: too large: 2004 bytes (limit 1000)".to_string(),
-            "src/bin.rs: binary (NUL byte)".to_string()
-        ]
-    );
+    assert_eq!(skipped, vec!["src/big.rs: too large: 2004 bytes (limit 1000)".to_string(), "src/bin.rs: binary (NUL byte)".to_string()]);
     let dump = dump(root);
     let files: Vec<&str> = dump.lines().filter(|l| l.starts_with("file ")).collect();
-    assert_eq!(
-        files,
-        vec!["file src/lib.rs rust module=crate loc=1 errors=0"]
-    );
+    assert_eq!(files, vec!["file src/lib.rs rust module=crate loc=1 errors=0"]);
 }
 
 #[test]
@@ -243,11 +169,7 @@ fn a_broken_or_foreign_index_is_rebuilt() {
     run(root);
     let expected = dump(root);
     let db = root.join(".codeatlas/index.db");
-    for garbage in [
-        &b""[..],
-        b"not a database at all",
-        b"SQLite format 3\0truncated",
-    ] {
+    for garbage in [&b""[..], b"not a database at all", b"SQLite format 3\0truncated"] {
         for suffix in ["-wal", "-shm"] {
             let _ = fs::remove_file(format!("{}{suffix}", db.display()));
         }
@@ -262,15 +184,11 @@ fn a_broken_or_foreign_index_is_rebuilt() {
     }
     fs::remove_file(&db).unwrap();
     let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute_batch("CREATE TABLE files(x); PRAGMA user_version = 99;")
-        .unwrap();
+    conn.execute_batch("CREATE TABLE files(x); PRAGMA user_version = 99;").unwrap();
     drop(conn);
     run(root);
     assert_eq!(dump(root), expected);
-    assert_eq!(
-        fs::read_to_string(root.join(".codeatlas/.gitignore")).unwrap(),
-        "*\n"
-    );
+    assert_eq!(fs::read_to_string(root.join(".codeatlas/.gitignore")).unwrap(), "*\n");
 }
 
 #[test]
@@ -280,11 +198,7 @@ fn rust_glob_import_cycles_resolve_and_terminate() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
     fs::create_dir_all(root.join("src")).unwrap();
-    fs::write(
-        root.join("Cargo.toml"),
-        "[package]\nname = \"cyc\"\nversion = \"0.1.0\"\n",
-    )
-    .unwrap();
+    fs::write(root.join("Cargo.toml"), "[package]\nname = \"cyc\"\nversion = \"0.1.0\"\n").unwrap();
     let mut lib = String::from("pub use a::*;\npub use f::*;\n");
     for m in ["a", "b", "c", "d", "e", "f"] {
         lib.push_str(&format!("pub mod {m} {{\n    use super::*;\n    pub use crate::{m}_next::*;\n    pub struct T{m};\n}}\npub mod {m}_next {{\n    pub use super::*;\n}}\n"));
@@ -293,12 +207,6 @@ fn rust_glob_import_cycles_resolve_and_terminate() {
     fs::write(root.join("src/lib.rs"), lib).unwrap();
     run(root);
     let dump = dump(root);
-    assert!(
-        dump.contains("ref src/lib.rs:51 uses_type Tf from=cyc::user to=cyc::f::Tf (exact)"),
-        "{dump}"
-    );
-    assert!(
-        dump.contains("ref src/lib.rs:51 uses_type Missing from=cyc::user to=- (unresolved)"),
-        "{dump}"
-    );
+    assert!(dump.contains("ref src/lib.rs:51 uses_type Tf from=cyc::user to=cyc::f::Tf (exact)"), "{dump}");
+    assert!(dump.contains("ref src/lib.rs:51 uses_type Missing from=cyc::user to=- (unresolved)"), "{dump}");
 }

@@ -15,12 +15,7 @@ use serde_json::{json, Value};
 use crate::util::temp_copy;
 
 fn text_of(result: &rmcp::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
+    result.content.iter().filter_map(|c| c.as_text().map(|t| t.text.clone())).collect::<Vec<_>>().join("\n")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -30,22 +25,12 @@ async fn serves_every_tool_over_stdio() {
     let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"));
     let mut command = command;
     command.arg("serve").arg("--repo").arg(repo.path());
-    let (transport, _) = TokioChildProcess::builder(command)
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let (transport, _) = TokioChildProcess::builder(command).stderr(Stdio::null()).spawn().unwrap();
     let client = ().serve(transport).await.unwrap();
 
     let info = client.peer_info().unwrap();
-    assert_eq!(
-        info.server_info.as_ref().map(|s| s.name.as_str()),
-        Some("codeatlas")
-    );
-    assert!(info
-        .instructions
-        .as_deref()
-        .unwrap_or("")
-        .contains("Walk down the tiers"));
+    assert_eq!(info.server_info.as_ref().map(|s| s.name.as_str()), Some("codeatlas"));
+    assert!(info.instructions.as_deref().unwrap_or("").contains("Walk down the tiers"));
 
     // The tool list: twelve tools, read-only, small.
     let tools = client.list_tools(None).await.unwrap().tools;
@@ -55,19 +40,13 @@ async fn serves_every_tool_over_stdio() {
     assert!(listed.len() < 6_000, "tools/list is {} bytes", listed.len());
     for t in &tools {
         let a = t.annotations.as_ref().unwrap();
-        assert_eq!(
-            (a.read_only_hint, a.idempotent_hint, a.open_world_hint),
-            (Some(true), Some(true), Some(false)),
-            "{}",
-            t.name
-        );
+        assert_eq!((a.read_only_hint, a.idempotent_hint, a.open_world_hint), (Some(true), Some(true), Some(false)), "{}", t.name);
         assert!(t.description.as_ref().unwrap().len() <= 100);
     }
 
     // The server reconciles the index in the background at start; wait until it is done.
     let call = |name: &'static str, args: Value| {
-        let params =
-            CallToolRequestParams::new(name).with_arguments(args.as_object().unwrap().clone());
+        let params = CallToolRequestParams::new(name).with_arguments(args.as_object().unwrap().clone());
         client.call_tool(params)
     };
     for _ in 0..100 {
@@ -81,81 +60,28 @@ async fn serves_every_tool_over_stdio() {
     let atlas = Atlas::new(&repo.path().canonicalize().unwrap());
     let calls: Vec<(&str, Value, bool)> = vec![
         ("repo_overview", json!({}), false),
-        (
-            "dependency_graph",
-            json!({"target": "com.acme.order.OrderService", "direction": "out"}),
-            false,
-        ),
-        (
-            "dependency_path",
-            json!({"from": "com.acme.Application", "to": "com.acme.pay.PaymentGateway"}),
-            false,
-        ),
-        (
-            "change_impact",
-            json!({"target": "com.acme.pay.StripeGateway"}),
-            false,
-        ),
+        ("dependency_graph", json!({"target": "com.acme.order.OrderService", "direction": "out"}), false),
+        ("dependency_path", json!({"from": "com.acme.Application", "to": "com.acme.pay.PaymentGateway"}), false),
+        ("change_impact", json!({"target": "com.acme.pay.StripeGateway"}), false),
         ("search_symbols", json!({"query": "gateway"}), false),
-        (
-            "get_symbol",
-            json!({"symbol": "com.acme.pay.PaymentGateway"}),
-            false,
-        ),
-        (
-            "find_implementations",
-            json!({"symbol": "com.acme.pay.PaymentGateway", "transitive": true}),
-            false,
-        ),
-        (
-            "find_references",
-            json!({"symbol": "com.acme.pay.PaymentService"}),
-            false,
-        ),
-        (
-            "file_outline",
-            json!({"path": "src/main/java/com/acme/order/Order.java"}),
-            false,
-        ),
-        (
-            "read_source",
-            json!({"path": "src/main/java/com/acme/Application.java", "start_line": 8, "end_line": 13}),
-            false,
-        ),
-        (
-            "read_symbol",
-            json!({"symbol": "com.acme.order.OrderService#place"}),
-            false,
-        ),
-        (
-            "search_text",
-            json!({"query": "throws PaymentException"}),
-            false,
-        ),
+        ("get_symbol", json!({"symbol": "com.acme.pay.PaymentGateway"}), false),
+        ("find_implementations", json!({"symbol": "com.acme.pay.PaymentGateway", "transitive": true}), false),
+        ("find_references", json!({"symbol": "com.acme.pay.PaymentService"}), false),
+        ("file_outline", json!({"path": "src/main/java/com/acme/order/Order.java"}), false),
+        ("read_source", json!({"path": "src/main/java/com/acme/Application.java", "start_line": 8, "end_line": 13}), false),
+        ("read_symbol", json!({"symbol": "com.acme.order.OrderService#place"}), false),
+        ("search_text", json!({"query": "throws PaymentException"}), false),
         ("get_symbol", json!({"symbol": "NoSuchThing"}), true),
         ("get_symbol", json!({"symbol": "User"}), true),
-        (
-            "read_source",
-            json!({"path": "src/main/java/com/acme/Application.java", "start_line": 20, "end_line": 10}),
-            true,
-        ),
-        (
-            "read_source",
-            json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 3}),
-            true,
-        ),
+        ("read_source", json!({"path": "src/main/java/com/acme/Application.java", "start_line": 20, "end_line": 10}), true),
+        ("read_source", json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 3}), true),
         ("find_references", json!({"symbol": 42}), true),
     ];
     let mut seen = std::collections::HashSet::new();
     for (name, args, is_error) in calls {
         seen.insert(name);
         let result = call(name, args.clone()).await.unwrap();
-        assert_eq!(
-            result.is_error,
-            Some(is_error),
-            "{name} {args}: {}",
-            text_of(&result)
-        );
+        assert_eq!(result.is_error, Some(is_error), "{name} {args}: {}", text_of(&result));
         let expected = match atlas.call(name, args.clone()) {
             Ok(t) => t,
             Err(e) => e.0,
@@ -165,26 +91,13 @@ async fn serves_every_tool_over_stdio() {
     assert_eq!(seen.len(), 12, "every tool is called");
 
     // Exact answers for a few, so that the comparison above is not vacuous.
-    let r = call(
-        "find_implementations",
-        json!({"symbol": "com.acme.pay.PaymentGateway"}),
-    )
-    .await
-    .unwrap();
+    let r = call("find_implementations", json!({"symbol": "com.acme.pay.PaymentGateway"})).await.unwrap();
     assert_eq!(
         text_of(&r),
         "2 implementations of interface com.acme.pay.PaymentGateway\n  class com.acme.pay.AbstractGateway  src/main/java/com/acme/pay/AbstractGateway.java:8-21  (implements)\n  class com.acme.pay.PaypalGateway  src/main/java/com/acme/pay/PaypalGateway.java:5-10  (implements)"
     );
-    let r = call(
-        "read_source",
-        json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 3}),
-    )
-    .await
-    .unwrap();
-    assert_eq!(
-        text_of(&r),
-        "\"../../etc/passwd\" leaves the repository root; refused"
-    );
+    let r = call("read_source", json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 3})).await.unwrap();
+    assert_eq!(text_of(&r), "\"../../etc/passwd\" leaves the repository root; refused");
     let r = call("get_symbol", json!({"symbol": "User"})).await.unwrap();
     assert!(text_of(&r).starts_with("\"User\" is ambiguous (2 symbols); pass one of these handles:\n  class com.acme.legacy.User"));
 
@@ -192,10 +105,7 @@ async fn serves_every_tool_over_stdio() {
     assert!(call("drop_tables", json!({})).await.is_err());
 
     // The overview is also a resource.
-    let resource = client
-        .read_resource(ReadResourceRequestParams::new("codeatlas://overview"))
-        .await
-        .unwrap();
+    let resource = client.read_resource(ReadResourceRequestParams::new("codeatlas://overview")).await.unwrap();
     let text = match &resource.contents[0] {
         rmcp::model::ResourceContents::TextResourceContents { text, .. } => text.clone(),
         other => panic!("{other:?}"),
@@ -235,10 +145,7 @@ fn speaks_both_protocol_eras_and_only_json_on_stdout() {
             if reader.read_line(&mut line).unwrap() == 0 {
                 break;
             }
-            out.push(
-                serde_json::from_str::<Value>(&line)
-                    .unwrap_or_else(|e| panic!("not JSON on stdout: {line:?}: {e}")),
-            );
+            out.push(serde_json::from_str::<Value>(&line).unwrap_or_else(|e| panic!("not JSON on stdout: {line:?}: {e}")));
         }
         drop(stdin);
         child.wait().unwrap();
@@ -255,14 +162,7 @@ fn speaks_both_protocol_eras_and_only_json_on_stdout() {
     assert_eq!(classic[0]["result"]["protocolVersion"], "2025-11-25");
     assert_eq!(classic[0]["result"]["serverInfo"]["name"], "codeatlas");
     assert_eq!(classic[1]["result"]["isError"], false);
-    assert!(
-        classic[1]["result"]["content"][0]["text"]
-            .as_str()
-            .unwrap()
-            .starts_with(expected_start),
-        "{}",
-        classic[1]
-    );
+    assert!(classic[1]["result"]["content"][0]["text"].as_str().unwrap().starts_with(expected_start), "{}", classic[1]);
 
     let meta = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -274,12 +174,5 @@ fn speaks_both_protocol_eras_and_only_json_on_stdout() {
     ]);
     assert_eq!(stateless[0]["id"], 7);
     assert_eq!(stateless[0]["result"]["isError"], false);
-    assert!(
-        stateless[0]["result"]["content"][0]["text"]
-            .as_str()
-            .unwrap()
-            .starts_with(expected_start),
-        "{}",
-        stateless[0]
-    );
+    assert!(stateless[0]["result"]["content"][0]["text"].as_str().unwrap().starts_with(expected_start), "{}", stateless[0]);
 }

@@ -6,3 +6,4 @@ mod mcp;
 mod tidy;
 mod tools;
 mod util;
+mod watch;

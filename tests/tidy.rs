@@ -11,11 +11,7 @@ fn every_source_file_starts_with_a_module_doc() {
     let missing: Vec<String> = files_under(&src)
         .into_iter()
         .filter(|f| f.ends_with(".rs"))
-        .filter(|f| {
-            !std::fs::read_to_string(src.join(f))
-                .unwrap()
-                .starts_with("//!")
-        })
+        .filter(|f| !std::fs::read_to_string(src.join(f)).unwrap().starts_with("//!"))
         .collect();
     assert_eq!(missing, Vec::<String>::new(), "files without a //! header");
 }
@@ -26,19 +22,9 @@ fn architecture_md_names_every_module() {
     let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
     let missing: Vec<String> = files_under(&root.join("src"))
         .into_iter()
-        .map(|f| {
-            f.trim_end_matches(".rs")
-                .split('/')
-                .next()
-                .unwrap()
-                .to_string()
-        })
+        .map(|f| f.trim_end_matches(".rs").split('/').next().unwrap().to_string())
         .filter(|m| m != "main" && m != "lib")
         .filter(|m| !architecture.contains(&format!("`{m}`")))
         .collect();
-    assert_eq!(
-        missing,
-        Vec::<String>::new(),
-        "modules missing from ARCHITECTURE.md"
-    );
+    assert_eq!(missing, Vec::<String>::new(), "modules missing from ARCHITECTURE.md");
 }

@@ -14,16 +14,8 @@ pub fn scrub_dates(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
-    let is_date = |s: &[u8]| {
-        s.len() >= 10
-            && s[..10].iter().enumerate().all(|(k, c)| {
-                if k == 4 || k == 7 {
-                    *c == b'-'
-                } else {
-                    c.is_ascii_digit()
-                }
-            })
-    };
+    let is_date =
+        |s: &[u8]| s.len() >= 10 && s[..10].iter().enumerate().all(|(k, c)| if k == 4 || k == 7 { *c == b'-' } else { c.is_ascii_digit() });
     while i < bytes.len() {
         if is_date(&bytes[i..]) {
             out.push_str("<date>");
@@ -47,15 +39,7 @@ pub fn scrub_dates(text: &str) -> String {
 
 fn run_calls(fixture: &str, calls: &[(&str, Value)]) -> String {
     let tmp = temp_copy(fixture);
-    index(
-        tmp.path(),
-        &Options {
-            threads: 2,
-            ..Options::default()
-        },
-        &|_, _| {},
-    )
-    .unwrap();
+    index(tmp.path(), &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
     let atlas = Atlas::new(&tmp.path().canonicalize().unwrap());
     let mut out = String::new();
     for (tool, args) in calls {
@@ -64,16 +48,8 @@ fn run_calls(fixture: &str, calls: &[(&str, Value)]) -> String {
             Ok(t) => t.clone(),
             Err(e) => format!("ERROR: {}", e.0),
         };
-        let budget = if tool.starts_with("read_") {
-            READ_BUDGET
-        } else {
-            SUMMARY_BUDGET
-        };
-        assert!(
-            text.len() <= budget,
-            "{tool} {args}: {} bytes over budget {budget}",
-            text.len()
-        );
+        let budget = if tool.starts_with("read_") { READ_BUDGET } else { SUMMARY_BUDGET };
+        assert!(text.len() <= budget, "{tool} {args}: {} bytes over budget {budget}", text.len());
         out.push_str(&format!("### {tool} {args}\n{}\n\n", scrub_dates(&text)));
     }
     out
@@ -83,147 +59,51 @@ fn run_calls(fixture: &str, calls: &[(&str, Value)]) -> String {
 fn java_shop_tool_answers() {
     let calls = vec![
         ("repo_overview", json!({})),
-        (
-            "repo_overview",
-            json!({"path": "src/main/java/com/acme/pay", "limit": 3}),
-        ),
+        ("repo_overview", json!({"path": "src/main/java/com/acme/pay", "limit": 3})),
         ("dependency_graph", json!({"target": "OrderService"})),
-        (
-            "dependency_graph",
-            json!({"target": "com.acme.order", "level": "module", "direction": "out"}),
-        ),
-        (
-            "dependency_graph",
-            json!({"target": "src/main/java/com/acme/order/Order.java", "level": "file", "direction": "in", "depth": 2}),
-        ),
-        (
-            "dependency_path",
-            json!({"from": "com.acme.Application", "to": "com.acme.pay.PaymentGateway"}),
-        ),
-        (
-            "dependency_path",
-            json!({"from": "PaymentGateway", "to": "com.acme.Application"}),
-        ),
-        (
-            "change_impact",
-            json!({"target": "com.acme.pay.StripeGateway"}),
-        ),
-        (
-            "change_impact",
-            json!({"target": "com.acme.common", "level": "module"}),
-        ),
+        ("dependency_graph", json!({"target": "com.acme.order", "level": "module", "direction": "out"})),
+        ("dependency_graph", json!({"target": "src/main/java/com/acme/order/Order.java", "level": "file", "direction": "in", "depth": 2})),
+        ("dependency_path", json!({"from": "com.acme.Application", "to": "com.acme.pay.PaymentGateway"})),
+        ("dependency_path", json!({"from": "PaymentGateway", "to": "com.acme.Application"})),
+        ("change_impact", json!({"target": "com.acme.pay.StripeGateway"})),
+        ("change_impact", json!({"target": "com.acme.common", "level": "module"})),
         ("search_symbols", json!({"query": "paymnt"})),
-        (
-            "search_symbols",
-            json!({"query": "gateway", "kind": "class", "limit": 2}),
-        ),
-        (
-            "search_symbols",
-            json!({"query": "gateway", "kind": "class", "limit": 2, "offset": 2}),
-        ),
+        ("search_symbols", json!({"query": "gateway", "kind": "class", "limit": 2})),
+        ("search_symbols", json!({"query": "gateway", "kind": "class", "limit": 2, "offset": 2})),
         ("search_symbols", json!({"query": "audit log"})),
         ("search_symbols", json!({"query": "' OR 1=1--"})),
         ("search_symbols", json!({"query": "%"})),
-        (
-            "get_symbol",
-            json!({"symbol": "com.acme.pay.AbstractGateway"}),
-        ),
-        (
-            "get_symbol",
-            json!({"symbol": "src/main/java/com/acme/order/OrderService.java:25"}),
-        ),
+        ("get_symbol", json!({"symbol": "com.acme.pay.AbstractGateway"})),
+        ("get_symbol", json!({"symbol": "src/main/java/com/acme/order/OrderService.java:25"})),
         ("get_symbol", json!({"symbol": "java.util.List"})),
-        (
-            "find_implementations",
-            json!({"symbol": "com.acme.pay.PaymentGateway"}),
-        ),
-        (
-            "find_implementations",
-            json!({"symbol": "com.acme.pay.PaymentGateway", "transitive": true}),
-        ),
-        (
-            "find_implementations",
-            json!({"symbol": "com.acme.pay.PaymentGateway#charge"}),
-        ),
-        (
-            "find_references",
-            json!({"symbol": "com.acme.pay.PaymentService"}),
-        ),
-        (
-            "find_references",
-            json!({"symbol": "com.acme.pay.PaymentService", "limit": 2, "offset": 2}),
-        ),
-        (
-            "find_references",
-            json!({"symbol": "Order.total", "kind": "call"}),
-        ),
-        (
-            "find_references",
-            json!({"symbol": "com.acme.user.User#id"}),
-        ),
-        (
-            "find_references",
-            json!({"symbol": "src/main/java/com/acme/user/User.java:11"}),
-        ),
-        (
-            "file_outline",
-            json!({"path": "src/main/java/com/acme/pay/PaymentService.java"}),
-        ),
-        (
-            "read_source",
-            json!({"path": "./src/main/java/com/acme/Application.java", "start_line": 1, "end_line": 4}),
-        ),
-        (
-            "read_symbol",
-            json!({"symbol": "com.acme.pay.PaymentService#pay", "context_lines": 1}),
-        ),
-        (
-            "search_text",
-            json!({"query": "gateway", "path": "src/main/java/com/acme/pay/Pay", "limit": 3}),
-        ),
-        (
-            "search_text",
-            json!({"query": "charge\\(", "regex": true, "case_sensitive": true}),
-        ),
+        ("find_implementations", json!({"symbol": "com.acme.pay.PaymentGateway"})),
+        ("find_implementations", json!({"symbol": "com.acme.pay.PaymentGateway", "transitive": true})),
+        ("find_implementations", json!({"symbol": "com.acme.pay.PaymentGateway#charge"})),
+        ("find_references", json!({"symbol": "com.acme.pay.PaymentService"})),
+        ("find_references", json!({"symbol": "com.acme.pay.PaymentService", "limit": 2, "offset": 2})),
+        ("find_references", json!({"symbol": "Order.total", "kind": "call"})),
+        ("find_references", json!({"symbol": "com.acme.user.User#id"})),
+        ("find_references", json!({"symbol": "src/main/java/com/acme/user/User.java:11"})),
+        ("file_outline", json!({"path": "src/main/java/com/acme/pay/PaymentService.java"})),
+        ("read_source", json!({"path": "./src/main/java/com/acme/Application.java", "start_line": 1, "end_line": 4})),
+        ("read_symbol", json!({"symbol": "com.acme.pay.PaymentService#pay", "context_lines": 1})),
+        ("search_text", json!({"query": "gateway", "path": "src/main/java/com/acme/pay/Pay", "limit": 3})),
+        ("search_text", json!({"query": "charge\\(", "regex": true, "case_sensitive": true})),
         // Errors the model can act on.
         ("no_such_tool", json!({})),
         ("get_symbol", json!({"symbol": "PaymentGatway"})),
         ("get_symbol", json!({"symbol": "User"})),
         ("get_symbol", json!({"symbol": "x", "extra": 1})),
         ("get_symbol", json!({})),
-        (
-            "read_source",
-            json!({"path": "src/main/java/com/acme/Application.java", "start_line": 10, "end_line": 5}),
-        ),
-        (
-            "read_source",
-            json!({"path": "src/main/java/com/acme/Application.java", "start_line": 99, "end_line": 100}),
-        ),
-        (
-            "read_source",
-            json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 5}),
-        ),
-        (
-            "read_source",
-            json!({"path": "/etc/passwd", "start_line": 1, "end_line": 5}),
-        ),
-        (
-            "read_source",
-            json!({"path": ".codeatlas/index.db", "start_line": 1, "end_line": 5}),
-        ),
-        (
-            "read_source",
-            json!({"path": "Application.java", "start_line": 1, "end_line": 5}),
-        ),
+        ("read_source", json!({"path": "src/main/java/com/acme/Application.java", "start_line": 10, "end_line": 5})),
+        ("read_source", json!({"path": "src/main/java/com/acme/Application.java", "start_line": 99, "end_line": 100})),
+        ("read_source", json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 5})),
+        ("read_source", json!({"path": "/etc/passwd", "start_line": 1, "end_line": 5})),
+        ("read_source", json!({"path": ".codeatlas/index.db", "start_line": 1, "end_line": 5})),
+        ("read_source", json!({"path": "Application.java", "start_line": 1, "end_line": 5})),
         ("search_text", json!({"query": "(", "regex": true})),
-        (
-            "dependency_graph",
-            json!({"target": "OrderService", "depth": 9}),
-        ),
-        (
-            "dependency_graph",
-            json!({"target": "OrderService", "depth": -1}),
-        ),
+        ("dependency_graph", json!({"target": "OrderService", "depth": 9})),
+        ("dependency_graph", json!({"target": "OrderService", "depth": -1})),
         ("search_symbols", json!({"query": "x", "kind": "klass"})),
     ];
     expect_file!["snapshots/java-shop.tools.txt"].assert_eq(&run_calls("java-shop", &calls));
@@ -233,53 +113,20 @@ fn java_shop_tool_answers() {
 fn rust_shop_tool_answers() {
     let calls = vec![
         ("repo_overview", json!({})),
-        (
-            "dependency_graph",
-            json!({"target": "shop_core::order::OrderService", "depth": 2}),
-        ),
-        (
-            "dependency_path",
-            json!({"from": "shop_cli::main", "to": "shop_core::pay::gateway::Gateway"}),
-        ),
-        (
-            "change_impact",
-            json!({"target": "shop_core::pay::gateway::Stripe"}),
-        ),
-        (
-            "change_impact",
-            json!({"target": "shop_core::inventory::store", "level": "module"}),
-        ),
+        ("dependency_graph", json!({"target": "shop_core::order::OrderService", "depth": 2})),
+        ("dependency_path", json!({"from": "shop_cli::main", "to": "shop_core::pay::gateway::Gateway"})),
+        ("change_impact", json!({"target": "shop_core::pay::gateway::Stripe"})),
+        ("change_impact", json!({"target": "shop_core::inventory::store", "level": "module"})),
         ("search_symbols", json!({"query": "store"})),
-        (
-            "get_symbol",
-            json!({"symbol": "shop_core::pay::gateway::Gateway"}),
-        ),
+        ("get_symbol", json!({"symbol": "shop_core::pay::gateway::Gateway"})),
         ("get_symbol", json!({"symbol": "pay::PaymentService"})),
         ("find_implementations", json!({"symbol": "Gateway"})),
-        (
-            "find_implementations",
-            json!({"symbol": "shop_core::inventory::store::Store::count"}),
-        ),
-        (
-            "find_references",
-            json!({"symbol": "shop_core::pay::gateway::Gateway"}),
-        ),
-        (
-            "find_references",
-            json!({"symbol": "shop_core::pay::gateway::Gateway::charge", "kind": "call"}),
-        ),
-        (
-            "file_outline",
-            json!({"path": "crates/shop-core/src/pay/gateway.rs"}),
-        ),
-        (
-            "read_symbol",
-            json!({"symbol": "shop_core::inventory::Inventory::reserve"}),
-        ),
-        (
-            "search_text",
-            json!({"query": "impl .* for", "regex": true}),
-        ),
+        ("find_implementations", json!({"symbol": "shop_core::inventory::store::Store::count"})),
+        ("find_references", json!({"symbol": "shop_core::pay::gateway::Gateway"})),
+        ("find_references", json!({"symbol": "shop_core::pay::gateway::Gateway::charge", "kind": "call"})),
+        ("file_outline", json!({"path": "crates/shop-core/src/pay/gateway.rs"})),
+        ("read_symbol", json!({"symbol": "shop_core::inventory::Inventory::reserve"})),
+        ("search_text", json!({"query": "impl .* for", "regex": true})),
         ("get_symbol", json!({"symbol": "PaymentGateway"})),
     ];
     expect_file!["snapshots/rust-shop.tools.txt"].assert_eq(&run_calls("rust-shop", &calls));
@@ -297,16 +144,8 @@ fn long_reads_are_cut_with_a_continuation() {
     std::fs::write(tmp.path().join("src/lib.rs"), body).unwrap();
     index(tmp.path(), &Options::default(), &|_, _| {}).unwrap();
     let atlas = Atlas::new(&tmp.path().canonicalize().unwrap());
-    let text = atlas
-        .call("read_symbol", json!({"symbol": "long"}))
-        .unwrap();
-    assert!(
-        text.starts_with(
-            "src/lib.rs:1-1002 of 1002 lines (function crate::long)\n```\n   1| pub fn long() {\n"
-        ),
-        "{}",
-        &text[..200]
-    );
+    let text = atlas.call("read_symbol", json!({"symbol": "long"})).unwrap();
+    assert!(text.starts_with("src/lib.rs:1-1002 of 1002 lines (function crate::long)\n```\n   1| pub fn long() {\n"), "{}", &text[..200]);
     assert!(text.ends_with("```\ncut at line 400 (budget 400 lines / 16000 bytes); next: read_source {\"path\": \"src/lib.rs\", \"start_line\": 401, \"end_line\": 1002}"), "{}", &text[text.len() - 300..]);
     assert!(text.len() <= READ_BUDGET);
 }

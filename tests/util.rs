@@ -3,9 +3,7 @@
 use std::path::{Path, PathBuf};
 
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(name)
 }
 
 /// Every file under `dir`, as sorted paths relative to it, with `/` separators.
@@ -18,12 +16,7 @@ pub fn files_under(dir: &Path) -> Vec<String> {
             if path.is_dir() {
                 stack.push(path);
             } else {
-                out.push(
-                    path.strip_prefix(dir)
-                        .unwrap()
-                        .to_string_lossy()
-                        .replace('\\', "/"),
-                );
+                out.push(path.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/"));
             }
         }
     }
@@ -50,10 +43,7 @@ pub fn temp_copy(name: &str) -> TempRepo {
     let root = tmp.path().join(name);
     let src = fixture(name);
     // A fixture someone indexed or served by hand has an index of its own: not copied.
-    for rel in files_under(&src)
-        .into_iter()
-        .filter(|r| !r.starts_with(".codeatlas/"))
-    {
+    for rel in files_under(&src).into_iter().filter(|r| !r.starts_with(".codeatlas/")) {
         let to = root.join(&rel);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(src.join(&rel), to).unwrap();

@@ -20,10 +20,7 @@ pub enum Error {
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     #[error("no index at {0}; run `codeatlas index` first")]
     Missing(PathBuf),
 }
@@ -111,6 +108,7 @@ pub struct FileState {
     pub size: i64,
     pub mtime_ns: i64,
     pub hash: String,
+    pub module: String,
 }
 
 /// A stored reference, as the resolver needs it to resolve it again.
@@ -119,6 +117,8 @@ pub struct StoredRef {
     pub id: i64,
     pub file: FileId,
     pub enclosing: Option<SymbolId>,
+    /// The source the edge had before resolving again.
+    pub source: Option<SymbolId>,
     pub kind: RefKind,
     pub name: String,
     pub receiver: Receiver,
@@ -151,49 +151,29 @@ impl Store {
     /// version, not a database, or unreadable.
     pub fn open(root: &Path) -> Result<Store> {
         let dir = root.join(INDEX_DIR);
-        std::fs::create_dir_all(&dir).map_err(|source| Error::Io {
-            path: dir.clone(),
-            source,
-        })?;
+        std::fs::create_dir_all(&dir).map_err(|source| Error::Io { path: dir.clone(), source })?;
         let ignore = dir.join(".gitignore");
         if !ignore.exists() {
-            std::fs::write(&ignore, "*\n").map_err(|source| Error::Io {
-                path: ignore.clone(),
-                source,
-            })?;
+            std::fs::write(&ignore, "*\n").map_err(|source| Error::Io { path: ignore.clone(), source })?;
         }
         let path = dir.join(INDEX_FILE);
         match Self::open_existing(&path) {
-            Ok(Some(conn)) => {
-                return Ok(Store {
-                    conn,
-                    root: root.to_path_buf(),
-                })
-            }
+            Ok(Some(conn)) => return Ok(Store { conn, root: root.to_path_buf() }),
             Ok(None) => tracing::info!("creating a new index at {}", path.display()),
             Err(e) => tracing::warn!("rebuilding the index at {}: {e}", path.display()),
         }
         for suffix in ["", "-wal", "-shm"] {
             let p = PathBuf::from(format!("{}{suffix}", path.display()));
             if p.exists() {
-                std::fs::remove_file(&p).map_err(|source| Error::Io {
-                    path: p.clone(),
-                    source,
-                })?;
+                std::fs::remove_file(&p).map_err(|source| Error::Io { path: p.clone(), source })?;
             }
         }
         let conn = Connection::open(&path)?;
         Self::configure(&conn)?;
         conn.execute_batch(SCHEMA)?;
-        conn.execute(
-            "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)",
-            [SCHEMA_VERSION.to_string()],
-        )?;
+        conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        Ok(Store {
-            conn,
-            root: root.to_path_buf(),
-        })
+        Ok(Store { conn, root: root.to_path_buf() })
     }
 
     /// The existing database if it is ours and of this version; None if there is none.
@@ -203,20 +183,12 @@ impl Store {
         }
         let conn = Connection::open(path).map_err(|e| e.to_string())?;
         Self::configure(&conn).map_err(|e| e.to_string())?;
-        let version: i64 = conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .map_err(|e| e.to_string())?;
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(|e| e.to_string())?;
         if version != SCHEMA_VERSION {
-            return Err(format!(
-                "schema version {version}, expected {SCHEMA_VERSION}"
-            ));
+            return Err(format!("schema version {version}, expected {SCHEMA_VERSION}"));
         }
         let stored: Option<String> = conn
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'schema_version'",
-                [],
-                |r| r.get(0),
-            )
+            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
             .optional()
             .map_err(|e| e.to_string())?;
         if stored.as_deref() != Some(SCHEMA_VERSION.to_string().as_str()) {
@@ -241,15 +213,9 @@ impl Store {
         if !path.exists() {
             return Err(Error::Missing(path));
         }
-        let conn = Connection::open_with_flags(
-            &path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )?;
+        let conn = Connection::open_with_flags(&path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
-        Ok(Store {
-            conn,
-            root: root.to_path_buf(),
-        })
+        Ok(Store { conn, root: root.to_path_buf() })
     }
 
     pub fn root(&self) -> &Path {
@@ -261,60 +227,38 @@ impl Store {
     }
 
     pub fn file_states(&self) -> Result<HashMap<String, FileState>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, path, size, mtime_ns, hash FROM files")?;
+        let mut stmt = self.conn.prepare("SELECT id, path, size, mtime_ns, hash, module FROM files")?;
         let rows = stmt.query_map([], |r| {
             Ok((
                 r.get::<_, String>(1)?,
-                FileState {
-                    id: r.get(0)?,
-                    size: r.get(2)?,
-                    mtime_ns: r.get(3)?,
-                    hash: r.get(4)?,
-                },
+                FileState { id: r.get(0)?, size: r.get(2)?, mtime_ns: r.get(3)?, hash: r.get(4)?, module: r.get(5)? },
             ))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The next free symbol and file ids. Ids are never reused: a reference still pointing
+    /// at a deleted symbol must not silently point at a new one.
     pub fn next_ids(&self) -> Result<(i64, i64)> {
-        let sym: i64 =
-            self.conn
-                .query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM symbols", [], |r| {
-                    r.get(0)
-                })?;
-        let file: i64 =
-            self.conn
-                .query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM files", [], |r| {
-                    r.get(0)
-                })?;
-        Ok((sym, file))
+        let stored = |key: &str| -> Result<i64> { Ok(self.meta(key)?.and_then(|v| v.parse().ok()).unwrap_or(0)) };
+        let sym: i64 = self.conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM symbols", [], |r| r.get(0))?;
+        let file: i64 = self.conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM files", [], |r| r.get(0))?;
+        Ok((sym.max(stored("next_symbol_id")?), file.max(stored("next_file_id")?)))
     }
 
     /// Fills a resolver world with every file, symbol, import and supertype edge.
     pub fn load_world(&self, world: &mut World) -> Result<()> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, language, module FROM files")?;
+        let mut stmt = self.conn.prepare("SELECT id, language, module FROM files")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let lang: String = r.get(1)?;
             let Some(language) = crate::model::Language::parse(&lang) else {
                 continue;
             };
-            world.add_file(
-                r.get(0)?,
-                FileCtx {
-                    language,
-                    module: r.get(2)?,
-                },
-            );
+            world.add_file(r.get(0)?, FileCtx { language, module: r.get(2)? });
         }
         // Parents before children, so that child lists are complete.
-        let mut stmt = self.conn.prepare(
-            "SELECT id, file_id, parent_id, kind, name, qname, impl_type FROM symbols ORDER BY id",
-        )?;
+        let mut stmt = self.conn.prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type FROM symbols ORDER BY id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let kind: String = r.get(3)?;
@@ -323,17 +267,11 @@ impl Store {
             };
             world.add_symbol(
                 r.get(0)?,
-                Sym {
-                    file: r.get(1)?,
-                    parent: r.get(2)?,
-                    kind,
-                    name: r.get(4)?,
-                    qname: r.get(5)?,
-                    impl_type: r.get(6)?,
-                },
+                Sym { file: r.get(1)?, parent: r.get(2)?, kind, name: r.get(4)?, qname: r.get(5)?, impl_type: r.get(6)? },
             );
         }
-        let mut stmt = self.conn.prepare("SELECT file_id, enclosing_id, name, alias, flags FROM refs WHERE kind = 'imports' ORDER BY id")?;
+        let mut stmt =
+            self.conn.prepare("SELECT file_id, enclosing_id, name, alias, flags FROM refs WHERE kind = 'imports' ORDER BY id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let flags: i64 = r.get(4)?;
@@ -354,7 +292,11 @@ impl Store {
         while let Some(r) = rows.next()? {
             supers.entry(r.get(0)?).or_default().push(r.get(1)?);
         }
-        for (id, list) in supers {
+        for (id, mut list) in supers {
+            // Sorted as `Writer::supertypes_of` returns them, so that lookups through
+            // inheritance visit supertypes in one order however the world was built.
+            list.sort_unstable();
+            list.dedup();
             world.set_supertypes(id, list);
         }
         Ok(())
@@ -364,9 +306,7 @@ impl Store {
     /// tree dump the same, however they were built.
     pub fn dump(&self) -> Result<String> {
         let mut lines: Vec<String> = Vec::new();
-        let mut stmt = self
-            .conn
-            .prepare("SELECT path, language, module, loc, parse_errors FROM files")?;
+        let mut stmt = self.conn.prepare("SELECT path, language, module, loc, parse_errors FROM files")?;
         let rows = stmt.query_map([], |r| {
             Ok(format!(
                 "file {} {} module={} loc={} errors={}",
@@ -428,27 +368,18 @@ impl Store {
     }
 
     pub fn transaction(&mut self) -> Result<Writer<'_>> {
-        Ok(Writer {
-            tx: self.conn.transaction()?,
-            externals: HashMap::new(),
-        })
+        Ok(Writer { tx: self.conn.transaction()?, externals: HashMap::new() })
     }
 
     /// Replaces the skipped rows at or under `targets` with `skipped`.
-    pub fn update_skipped(
-        &mut self,
-        targets: &[String],
-        skipped: &[(String, String)],
-    ) -> Result<()> {
+    pub fn update_skipped(&mut self, targets: &[String], skipped: &[(String, String)]) -> Result<()> {
         let tx = self.conn.transaction()?;
         {
-            let mut delete =
-                tx.prepare("DELETE FROM skipped WHERE path = ?1 OR path LIKE ?2 ESCAPE '\\'")?;
+            let mut delete = tx.prepare("DELETE FROM skipped WHERE path = ?1 OR path LIKE ?2 ESCAPE '\\'")?;
             for t in targets {
                 delete.execute(params![t, format!("{}/%", queries::like_escape(t))])?;
             }
-            let mut insert =
-                tx.prepare("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?1, ?2)")?;
+            let mut insert = tx.prepare("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?1, ?2)")?;
             for (path, reason) in skipped {
                 insert.execute(params![path, reason])?;
             }
@@ -461,8 +392,7 @@ impl Store {
         let tx = self.conn.transaction()?;
         tx.execute("DELETE FROM skipped", [])?;
         {
-            let mut stmt =
-                tx.prepare("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?1, ?2)")?;
+            let mut stmt = tx.prepare("INSERT OR REPLACE INTO skipped(path, reason) VALUES (?1, ?2)")?;
             for (path, reason) in skipped {
                 stmt.execute(params![path, reason])?;
             }
@@ -531,25 +461,17 @@ impl Writer<'_> {
     }
 
     pub fn touch_file(&self, id: FileId, mtime_ns: i64) -> Result<()> {
-        self.tx
-            .prepare_cached("UPDATE files SET mtime_ns = ?2 WHERE id = ?1")?
-            .execute(params![id, mtime_ns])?;
+        self.tx.prepare_cached("UPDATE files SET mtime_ns = ?2 WHERE id = ?1")?.execute(params![id, mtime_ns])?;
         Ok(())
     }
 
     /// Removes a file's symbols and references (and the file row when `forget`).
     pub fn clear_file(&self, id: FileId, forget: bool) -> Result<()> {
         self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?1)")?.execute([id])?;
-        self.tx
-            .prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?
-            .execute([id])?;
-        self.tx
-            .prepare_cached("DELETE FROM refs WHERE file_id = ?1")?
-            .execute([id])?;
+        self.tx.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?.execute([id])?;
+        self.tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1")?.execute([id])?;
         if forget {
-            self.tx
-                .prepare_cached("DELETE FROM files WHERE id = ?1")?
-                .execute([id])?;
+            self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
         }
         Ok(())
     }
@@ -557,18 +479,12 @@ impl Writer<'_> {
     /// The simple names a file's symbols and imports bring into scope, before it changes.
     pub fn names_of_file(&self, id: FileId) -> Result<Vec<String>> {
         let mut out = Vec::new();
-        let mut stmt = self
-            .tx
-            .prepare_cached("SELECT name FROM symbols WHERE file_id = ?1")?;
+        let mut stmt = self.tx.prepare_cached("SELECT name FROM symbols WHERE file_id = ?1")?;
         for name in stmt.query_map([id], |r| r.get::<_, String>(0))? {
             out.push(name?);
         }
-        let mut stmt = self.tx.prepare_cached(
-            "SELECT simple, alias FROM refs WHERE file_id = ?1 AND kind = 'imports'",
-        )?;
-        for row in stmt.query_map([id], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
-        })? {
+        let mut stmt = self.tx.prepare_cached("SELECT simple, alias FROM refs WHERE file_id = ?1 AND kind = 'imports'")?;
+        for row in stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))? {
             let (simple, alias) = row?;
             out.push(alias.unwrap_or(simple));
         }
@@ -602,28 +518,17 @@ impl Writer<'_> {
                 impl_type,
                 impl_trait
             ])?;
-        self.tx
-            .prepare_cached(
-                "INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![
-                s.id,
-                crate::model::name_words(&sym.name),
-                crate::model::name_words(s.owner),
-                sym.doc
-            ])?;
+        self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
+            s.id,
+            crate::model::name_words(&sym.name),
+            crate::model::name_words(s.owner),
+            sym.doc
+        ])?;
         Ok(())
     }
 
-    pub fn update_symbol_owner(
-        &self,
-        id: SymbolId,
-        parent: Option<SymbolId>,
-        qname: &str,
-    ) -> Result<()> {
-        self.tx
-            .prepare_cached("UPDATE symbols SET parent_id = ?2, qname = ?3 WHERE id = ?1")?
-            .execute(params![id, parent, qname])?;
+    pub fn update_symbol_owner(&self, id: SymbolId, parent: Option<SymbolId>, qname: &str) -> Result<()> {
+        self.tx.prepare_cached("UPDATE symbols SET parent_id = ?2, qname = ?3 WHERE id = ?1")?.execute(params![id, parent, qname])?;
         Ok(())
     }
 
@@ -631,13 +536,8 @@ impl Writer<'_> {
         if let Some(id) = self.externals.get(qname) {
             return Ok(*id);
         }
-        self.tx
-            .prepare_cached("INSERT OR IGNORE INTO externals(qname) VALUES (?1)")?
-            .execute([qname])?;
-        let id: i64 = self
-            .tx
-            .prepare_cached("SELECT id FROM externals WHERE qname = ?1")?
-            .query_row([qname], |r| r.get(0))?;
+        self.tx.prepare_cached("INSERT OR IGNORE INTO externals(qname) VALUES (?1)")?.execute([qname])?;
+        let id: i64 = self.tx.prepare_cached("SELECT id FROM externals WHERE qname = ?1")?.query_row([qname], |r| r.get(0))?;
         self.externals.insert(qname.to_string(), id);
         Ok(id)
     }
@@ -648,9 +548,8 @@ impl Writer<'_> {
             Some(q) => Some(self.external_id(q)?),
             None => None,
         };
-        let flags = (reference.glob as i64) * FLAG_GLOB
-            + (reference.is_static as i64) * FLAG_STATIC
-            + (reference.reexport as i64) * FLAG_REEXPORT;
+        let flags =
+            (reference.glob as i64) * FLAG_GLOB + (reference.is_static as i64) * FLAG_STATIC + (reference.reexport as i64) * FLAG_REEXPORT;
         self.tx
             .prepare_cached(
                 "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence)
@@ -687,35 +586,28 @@ impl Writer<'_> {
     }
 
     pub fn delete_ref(&self, id: i64) -> Result<()> {
-        self.tx
-            .prepare_cached("DELETE FROM refs WHERE id = ?1")?
-            .execute([id])?;
+        self.tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([id])?;
         Ok(())
     }
 
     /// References in files other than `exclude` that may resolve differently now: those
     /// whose last name segment or receiver type is one of `names`, or whose target is gone.
-    pub fn refs_to_recheck(
-        &self,
-        names: &std::collections::HashSet<String>,
-    ) -> Result<Vec<StoredRef>> {
+    pub fn refs_to_recheck(&self, names: &std::collections::HashSet<String>) -> Result<Vec<StoredRef>> {
         self.tx.execute_batch("CREATE TEMP TABLE IF NOT EXISTS recheck_names(name TEXT PRIMARY KEY); DELETE FROM recheck_names;")?;
         {
-            let mut stmt = self
-                .tx
-                .prepare_cached("INSERT OR IGNORE INTO recheck_names(name) VALUES (?1)")?;
+            let mut stmt = self.tx.prepare_cached("INSERT OR IGNORE INTO recheck_names(name) VALUES (?1)")?;
             for n in names {
                 stmt.execute([n])?;
             }
         }
         let mut stmt = self.tx.prepare_cached(
-            "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags FROM refs
+            "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id FROM refs
              WHERE simple IN (SELECT name FROM recheck_names)
                 OR alias IN (SELECT name FROM recheck_names)
                 OR (target_id IS NOT NULL AND target_id NOT IN (SELECT id FROM symbols))
                 OR (source_id IS NOT NULL AND source_id NOT IN (SELECT id FROM symbols))
              UNION
-             SELECT r.id, r.file_id, r.enclosing_id, r.kind, r.name, r.receiver, r.subject, r.flags FROM refs r
+             SELECT r.id, r.file_id, r.enclosing_id, r.kind, r.name, r.receiver, r.subject, r.flags, r.source_id FROM refs r
              JOIN recheck_names n ON r.receiver = n.name OR r.receiver LIKE '%.' || n.name OR r.receiver LIKE '%::' || n.name
                  OR r.name LIKE n.name || '.%' OR r.name LIKE n.name || '::%' OR r.subject = n.name",
         )?;
@@ -730,6 +622,7 @@ impl Writer<'_> {
                 receiver: decode_receiver(r.get(5)?),
                 subject: r.get(6)?,
                 flags: r.get(7)?,
+                source: r.get(8)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -746,15 +639,22 @@ impl Writer<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The resolved supertypes of a type, in id order (the same as `load_world` reads).
+    pub fn supertypes_of(&self, id: SymbolId) -> Result<Vec<SymbolId>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN ('extends', 'implements') AND target_id IS NOT NULL ORDER BY target_id",
+        )?;
+        let rows = stmt.query_map([id], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn gc_externals(&self) -> Result<()> {
         self.tx.execute("DELETE FROM externals WHERE id NOT IN (SELECT external_id FROM refs WHERE external_id IS NOT NULL)", [])?;
         Ok(())
     }
 
     pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.tx
-            .prepare_cached("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)")?
-            .execute(params![key, value])?;
+        self.tx.prepare_cached("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)")?.execute(params![key, value])?;
         Ok(())
     }
 }

@@ -99,11 +99,7 @@ pub fn like_escape(text: &str) -> String {
 }
 
 impl Store {
-    fn symbols_where(
-        &self,
-        clause: &str,
-        params: impl rusqlite::Params,
-    ) -> Result<Vec<SymbolInfo>> {
+    fn symbols_where(&self, clause: &str, params: impl rusqlite::Params) -> Result<Vec<SymbolInfo>> {
         let sql = format!("SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {clause}");
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params, symbol_row)?;
@@ -152,27 +148,17 @@ impl Store {
 
     pub fn file_by_path(&self, path: &str) -> Result<Option<FileInfo>> {
         let sql = format!("SELECT {FILE_COLUMNS} FROM files WHERE path = ?1");
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([path], file_row)
-            .optional()?)
+        Ok(self.conn.prepare_cached(&sql)?.query_row([path], file_row).optional()?)
     }
 
     pub fn file(&self, id: i64) -> Result<Option<FileInfo>> {
         let sql = format!("SELECT {FILE_COLUMNS} FROM files WHERE id = ?1");
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([id], file_row)
-            .optional()?)
+        Ok(self.conn.prepare_cached(&sql)?.query_row([id], file_row).optional()?)
     }
 
     /// Indexed files whose path starts with `prefix` ("" for all), sorted.
     pub fn files_under(&self, prefix: &str) -> Result<Vec<FileInfo>> {
-        let sql = format!(
-            "SELECT {FILE_COLUMNS} FROM files WHERE path LIKE ?1 ESCAPE '\\' ORDER BY path"
-        );
+        let sql = format!("SELECT {FILE_COLUMNS} FROM files WHERE path LIKE ?1 ESCAPE '\\' ORDER BY path");
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([format!("{}%", like_escape(prefix))], file_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -180,55 +166,35 @@ impl Store {
 
     /// Symbols that imports name with this alias (`use a::B as Alias`).
     pub fn alias_targets(&self, alias: &str) -> Result<Vec<i64>> {
-        let mut stmt = self.conn.prepare_cached("SELECT DISTINCT target_id FROM refs WHERE kind = 'imports' AND alias = ?1 AND target_id IS NOT NULL")?;
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT DISTINCT target_id FROM refs WHERE kind = 'imports' AND alias = ?1 AND target_id IS NOT NULL")?;
         let rows = stmt.query_map([alias], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     pub fn external_qname(&self, id: i64) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT qname FROM externals WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
-            .optional()?)
+        Ok(self.conn.prepare_cached("SELECT qname FROM externals WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?)
     }
 
     pub fn external_by_qname(&self, qname: &str) -> Result<Option<i64>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT id FROM externals WHERE qname = ?1")?
-            .query_row([qname], |r| r.get(0))
-            .optional()?)
+        Ok(self.conn.prepare_cached("SELECT id FROM externals WHERE qname = ?1")?.query_row([qname], |r| r.get(0)).optional()?)
     }
 
     pub fn meta(&self, key: &str) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
-            .query_row([key], |r| r.get(0))
-            .optional()?)
+        Ok(self.conn.prepare_cached("SELECT value FROM meta WHERE key = ?1")?.query_row([key], |r| r.get(0)).optional()?)
     }
 
     /// References to a symbol (or an external), filtered by kind, in file and line order.
     /// Returns one page and the total.
-    pub fn references(
-        &self,
-        target: Target,
-        kinds: &[RefKind],
-        limit: usize,
-        offset: usize,
-    ) -> Result<(Vec<RefInfo>, usize)> {
+    pub fn references(&self, target: Target, kinds: &[RefKind], limit: usize, offset: usize) -> Result<(Vec<RefInfo>, usize)> {
         let (column, id) = match target {
             Target::Symbol(id) => ("r.target_id", id),
             Target::External(id) => ("r.external_id", id),
         };
         let kinds: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.as_str())).collect();
         let filter = format!("{column} = ?1 AND r.kind IN ({})", kinds.join(","));
-        let total: i64 = self.conn.query_row(
-            &format!("SELECT COUNT(*) FROM refs r WHERE {filter}"),
-            [id],
-            |r| r.get(0),
-        )?;
+        let total: i64 = self.conn.query_row(&format!("SELECT COUNT(*) FROM refs r WHERE {filter}"), [id], |r| r.get(0))?;
         let sql = format!(
             "SELECT f.path, r.line, r.kind, e.qname, r.confidence FROM refs r JOIN files f ON f.id = r.file_id
              LEFT JOIN symbols e ON e.id = r.enclosing_id WHERE {filter} ORDER BY f.path, r.line, r.kind LIMIT ?2 OFFSET ?3"
@@ -253,9 +219,7 @@ impl Store {
             Target::Symbol(id) => ("target_id", id),
             Target::External(id) => ("external_id", id),
         };
-        let sql = format!(
-            "SELECT kind, COUNT(*) FROM refs WHERE {column} = ?1 GROUP BY kind ORDER BY kind"
-        );
+        let sql = format!("SELECT kind, COUNT(*) FROM refs WHERE {column} = ?1 GROUP BY kind ORDER BY kind");
         let mut stmt = self.conn.prepare(&sql)?;
         let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
         let mut out = Vec::new();
@@ -294,30 +258,18 @@ impl Store {
              LEFT JOIN symbols t ON t.id = r.target_id LEFT JOIN externals e ON e.id = r.external_id
              WHERE r.source_id = ?1 AND r.kind IN ('extends', 'implements') ORDER BY r.kind, 1",
         )?;
-        let rows = stmt.query_map([id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, bool>(2)?,
-            ))
-        })?;
+        let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, bool>(2)?)))?;
         let mut out = Vec::new();
         for row in rows {
             let (name, kind, internal) = row?;
-            out.push((
-                name,
-                RefKind::parse(&kind).unwrap_or(RefKind::Extends),
-                internal,
-            ));
+            out.push((name, RefKind::parse(&kind).unwrap_or(RefKind::Extends), internal));
         }
         Ok(out)
     }
 
     /// Every distinct symbol name (for typo-tolerant matching).
     pub fn distinct_names(&self) -> Result<Vec<String>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT DISTINCT name FROM symbols")?;
+        let mut stmt = self.conn.prepare_cached("SELECT DISTINCT name FROM symbols")?;
         let rows = stmt.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -332,21 +284,18 @@ impl Store {
 
     /// Symbol ids matching a whole FTS5 query expression, best first.
     pub fn fts_query(&self, expression: &str, limit: usize) -> Result<Vec<i64>> {
-        let mut stmt = self.conn.prepare_cached("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts) LIMIT ?2")?;
+        let mut stmt =
+            self.conn.prepare_cached("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts) LIMIT ?2")?;
         let rows = stmt.query_map(params![expression, limit as i64], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Symbol ids whose name equals (ignoring case) or starts with `text`.
     pub fn names_like(&self, text: &str, prefix: bool, limit: usize) -> Result<Vec<i64>> {
-        let pattern = if prefix {
-            format!("{}%", like_escape(text))
-        } else {
-            like_escape(text)
-        };
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id FROM symbols WHERE name LIKE ?1 ESCAPE '\\' COLLATE NOCASE ORDER BY length(name), qname LIMIT ?2",
-        )?;
+        let pattern = if prefix { format!("{}%", like_escape(text)) } else { like_escape(text) };
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT id FROM symbols WHERE name LIKE ?1 ESCAPE '\\' COLLATE NOCASE ORDER BY length(name), qname LIMIT ?2")?;
         let rows = stmt.query_map(params![pattern, limit as i64], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -358,12 +307,7 @@ impl Store {
              FROM files f WHERE f.path LIKE ?1 ESCAPE '\\' GROUP BY f.language ORDER BY f.language",
         )?;
         let rows = stmt.query_map([format!("{}%", like_escape(prefix))], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, i64>(1)? as usize,
-                r.get::<_, i64>(2)? as u64,
-                r.get::<_, i64>(3)? as usize,
-            ))
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize, r.get::<_, i64>(2)? as u64, r.get::<_, i64>(3)? as usize))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -375,11 +319,7 @@ impl Store {
              WHERE f.path LIKE ?1 ESCAPE '\\' GROUP BY f.module ORDER BY COUNT(s.id) DESC, f.module",
         )?;
         let rows = stmt.query_map([format!("{}%", like_escape(prefix))], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, i64>(1)? as usize,
-                r.get::<_, i64>(2)? as usize,
-            ))
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize, r.get::<_, i64>(2)? as usize))
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -393,17 +333,12 @@ impl Store {
     }
 
     pub fn count_files(&self) -> Result<usize> {
-        Ok(self
-            .conn
-            .query_row("SELECT COUNT(*) FROM files", [], |r| r.get::<_, i64>(0))?
-            as usize)
+        Ok(self.conn.query_row("SELECT COUNT(*) FROM files", [], |r| r.get::<_, i64>(0))? as usize)
     }
 
     /// The rows the dependency graph is built from.
     pub fn graph_rows(&self) -> Result<(Vec<SymbolRow>, Vec<FileRow>, Vec<EdgeRow>)> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, file_id, parent_id, kind FROM symbols")?;
+        let mut stmt = self.conn.prepare("SELECT id, file_id, parent_id, kind FROM symbols")?;
         let symbols = stmt
             .query_map([], |r| {
                 let kind: String = r.get(3)?;
@@ -416,14 +351,7 @@ impl Store {
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         let mut stmt = self.conn.prepare("SELECT id, module FROM files")?;
-        let files = stmt
-            .query_map([], |r| {
-                Ok(FileRow {
-                    id: r.get(0)?,
-                    module: r.get(1)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let files = stmt.query_map([], |r| Ok(FileRow { id: r.get(0)?, module: r.get(1)? }))?.collect::<rusqlite::Result<Vec<_>>>()?;
         let mut stmt = self.conn.prepare(
             "SELECT file_id, source_id, target_id, external_id, kind, COUNT(*), MIN(line) FROM refs
              WHERE (target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != 'imports'

@@ -1,0 +1,320 @@
+//! Watch mode: notify events -> a short debounce -> batches of paths -> the long-lived
+//! `Indexer`, on one indexer thread. Queries never wait for it: they read the last
+//! committed state (SQLite WAL), and every batch commits as one transaction. When the OS
+//! watcher overflows or asks for a rescan, or cannot watch at all, it falls back to a full
+//! reconcile or to polling, and says so in the log; it never silently stops watching.
+//!
+//! The debounce is hand-written (a channel and `recv_timeout`) rather than taken from
+//! `notify-debouncer-*`: the indexer re-stats every path anyway, so rename pairing and
+//! event merging would buy nothing, and a hard cap on how long a storm may delay a batch
+//! is one line here.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use notify::{RecursiveMode, Watcher as _};
+
+use crate::index::{Indexer, Options, Summary};
+use crate::store;
+use crate::tools::IndexStatus;
+
+/// How long the tree must be quiet before a batch is indexed.
+pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(50);
+/// The longest a stream of events may hold a batch back.
+const MAX_BATCH_DELAY: Duration = Duration::from_millis(1000);
+/// Batches with more paths than this are a full reconcile (a `git checkout`).
+const FULL_RECONCILE_PATHS: usize = 5_000;
+
+#[derive(Clone, Debug)]
+pub struct WatchOptions {
+    /// Watch the file system (false: only the start-up reconcile and explicit syncs).
+    pub watch: bool,
+    pub debounce: Duration,
+}
+
+impl Default for WatchOptions {
+    fn default() -> Self {
+        WatchOptions { watch: true, debounce: DEFAULT_DEBOUNCE }
+    }
+}
+
+enum Job {
+    Paths(Vec<PathBuf>),
+    Full(&'static str),
+    /// Read-your-writes: index these now and signal when done.
+    Sync(Vec<PathBuf>, Sender<()>),
+}
+
+/// Counters that tell when everything seen has been indexed.
+#[derive(Default)]
+struct Progress {
+    events: AtomicU64,
+    batches_sent: AtomicU64,
+    batches_done: AtomicU64,
+    ready: AtomicBool,
+}
+
+/// A running indexer thread and, optionally, the file watcher feeding it.
+pub struct Watch {
+    jobs: Sender<Job>,
+    progress: Arc<Progress>,
+    pub status: Arc<IndexStatus>,
+    debounce: Duration,
+    _watcher: Option<Box<dyn notify::Watcher + Send>>,
+}
+
+/// Called after each batch with what it did.
+pub type OnBatch = Box<dyn Fn(&Summary) + Send>;
+
+impl Watch {
+    /// Starts the indexer thread, which first reconciles the whole tree (finding what
+    /// changed while nothing was watching), then the watcher if `opts.watch`.
+    pub fn start(root: &Path, index_opts: Options, opts: WatchOptions, on_batch: OnBatch) -> anyhow::Result<Watch> {
+        let root = root.canonicalize()?;
+        let status = Arc::new(IndexStatus::default());
+        let progress = Arc::new(Progress::default());
+        let (jobs, job_rx) = crossbeam_channel::unbounded::<Job>();
+        {
+            let (root, status, progress) = (root.clone(), status.clone(), progress.clone());
+            std::thread::Builder::new()
+                .name("codeatlas-indexer".into())
+                .spawn(move || indexer_loop(&root, index_opts, job_rx, &status, &progress, on_batch))?;
+        }
+        let watcher = if opts.watch {
+            let (raw_tx, raw_rx) = crossbeam_channel::unbounded::<notify::Result<notify::Event>>();
+            let watcher = start_watcher(&root, raw_tx)?;
+            let (jobs, status, progress, debounce, root) = (jobs.clone(), status.clone(), progress.clone(), opts.debounce, root.clone());
+            std::thread::Builder::new()
+                .name("codeatlas-debounce".into())
+                .spawn(move || debounce_loop(&root, raw_rx, jobs, &status, &progress, debounce))?;
+            Some(watcher)
+        } else {
+            None
+        };
+        Ok(Watch { jobs, progress, status, debounce: opts.debounce, _watcher: watcher })
+    }
+
+    /// Indexes these paths now and waits until they are in the index (or `timeout`).
+    pub fn sync(&self, paths: Vec<PathBuf>, timeout: Duration) -> bool {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.progress.batches_sent.fetch_add(1, Ordering::SeqCst);
+        if self.jobs.send(Job::Sync(paths, tx)).is_err() {
+            return false;
+        }
+        rx.recv_timeout(timeout).is_ok()
+    }
+
+    /// A function tools can call for read-your-writes.
+    pub fn syncer(&self) -> crate::tools::Syncer {
+        let jobs = self.jobs.clone();
+        let progress = self.progress.clone();
+        Arc::new(move |paths: Vec<PathBuf>| {
+            let (tx, rx) = crossbeam_channel::bounded(1);
+            progress.batches_sent.fetch_add(1, Ordering::SeqCst);
+            if jobs.send(Job::Sync(paths, tx)).is_ok() {
+                let _ = rx.recv_timeout(Duration::from_secs(5));
+            }
+        })
+    }
+
+    /// Waits until the start-up reconcile is done, every event seen has been indexed, and
+    /// the tree has been quiet for a few debounce periods. False on `timeout`.
+    pub fn settle(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let quiet = self.debounce * 4 + Duration::from_millis(50);
+        let mut last_events = u64::MAX;
+        let mut quiet_since = Instant::now();
+        while Instant::now() < deadline {
+            let events = self.progress.events.load(Ordering::SeqCst);
+            let idle = self.progress.ready.load(Ordering::SeqCst)
+                && self.progress.batches_sent.load(Ordering::SeqCst) == self.progress.batches_done.load(Ordering::SeqCst);
+            if events != last_events || !idle {
+                last_events = events;
+                quiet_since = Instant::now();
+            } else if quiet_since.elapsed() >= quiet {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+}
+
+fn start_watcher(root: &Path, raw_tx: Sender<notify::Result<notify::Event>>) -> anyhow::Result<Box<dyn notify::Watcher + Send>> {
+    let tx = raw_tx.clone();
+    let native = notify::recommended_watcher(move |event| {
+        let _ = tx.send(event);
+    });
+    match native.and_then(|mut w| w.watch(root, RecursiveMode::Recursive).map(|_| w)) {
+        Ok(w) => Ok(Box::new(w)),
+        Err(e) => {
+            // Typically the inotify watch limit (fs.inotify.max_user_watches).
+            tracing::warn!("the native file watcher failed ({e}); polling the tree every 2 s instead");
+            let config = notify::Config::default().with_poll_interval(Duration::from_secs(2));
+            let mut poll = notify::PollWatcher::new(
+                move |event| {
+                    let _ = raw_tx.send(event);
+                },
+                config,
+            )?;
+            poll.watch(root, RecursiveMode::Recursive)?;
+            Ok(Box::new(poll))
+        }
+    }
+}
+
+/// True for paths the index itself writes, or git's own files: never a reason to index.
+fn is_own_noise(root: &Path, path: &Path) -> bool {
+    let Ok(rel) = path.strip_prefix(root) else { return true };
+    let mut parts = rel.components();
+    match parts.next().map(|c| c.as_os_str().to_string_lossy().to_string()) {
+        Some(first) if first == store::INDEX_DIR => true,
+        Some(first) if first == ".git" => rel != Path::new(".git/info/exclude"),
+        _ => false,
+    }
+}
+
+fn debounce_loop(
+    root: &Path,
+    raw: Receiver<notify::Result<notify::Event>>,
+    jobs: Sender<Job>,
+    status: &IndexStatus,
+    progress: &Progress,
+    debounce: Duration,
+) {
+    loop {
+        let Ok(first) = raw.recv() else { return };
+        let started = Instant::now();
+        let mut paths: BTreeSet<PathBuf> = BTreeSet::new();
+        let mut rescan = false;
+        let mut take = |event: notify::Result<notify::Event>, paths: &mut BTreeSet<PathBuf>| match event {
+            Ok(event) => {
+                if event.need_rescan() {
+                    rescan = true;
+                }
+                // Reads (ours included: the walk opens ignore files) change nothing.
+                if matches!(event.kind, notify::EventKind::Access(a) if a != notify::event::AccessKind::Close(notify::event::AccessMode::Write))
+                {
+                    return;
+                }
+                for p in event.paths {
+                    if !is_own_noise(root, &p) {
+                        paths.insert(p);
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::warn!("file watcher error ({e}); reconciling the whole tree");
+                rescan = true;
+            }
+        };
+        take(first, &mut paths);
+        progress.events.fetch_add(1, Ordering::SeqCst);
+        loop {
+            match raw.recv_timeout(debounce) {
+                Ok(event) => {
+                    progress.events.fetch_add(1, Ordering::SeqCst);
+                    take(event, &mut paths);
+                    if started.elapsed() > MAX_BATCH_DELAY {
+                        break;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+        if rescan {
+            tracing::info!("the watcher asked for a rescan; reconciling the whole tree");
+        }
+        if !rescan && paths.is_empty() {
+            continue;
+        }
+        status.pending.fetch_add(paths.len().max(1), Ordering::SeqCst);
+        progress.batches_sent.fetch_add(1, Ordering::SeqCst);
+        let job = if rescan || paths.len() > FULL_RECONCILE_PATHS {
+            Job::Full("watcher rescan or a large batch")
+        } else {
+            Job::Paths(paths.into_iter().collect())
+        };
+        if jobs.send(job).is_err() {
+            return;
+        }
+    }
+}
+
+fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexStatus, progress: &Progress, on_batch: OnBatch) {
+    let report = |done: usize, total: usize| {
+        status.done.store(done, Ordering::Relaxed);
+        status.total.store(total, Ordering::Relaxed);
+    };
+    status.building.store(true, Ordering::SeqCst);
+    let mut indexer = match Indexer::open(root, &opts) {
+        Ok(i) => i,
+        Err(e) => {
+            tracing::error!("cannot open the index: {e:#}");
+            *status.error.lock().expect("status lock") = Some(format!("{e:#}"));
+            status.building.store(false, Ordering::SeqCst);
+            progress.ready.store(true, Ordering::SeqCst);
+            return;
+        }
+    };
+    run(&mut indexer, None, status, &report, &on_batch);
+    progress.ready.store(true, Ordering::SeqCst);
+    while let Ok(job) = jobs.recv() {
+        // Coalesce whatever else is queued into one batch.
+        let mut paths: BTreeSet<PathBuf> = BTreeSet::new();
+        let mut full = false;
+        let mut waiters = Vec::new();
+        let mut batches = 0u64;
+        let mut absorb = |job: Job| {
+            batches += 1;
+            match job {
+                Job::Paths(p) => paths.extend(p),
+                Job::Full(reason) => {
+                    tracing::info!("full reconcile: {reason}");
+                    full = true;
+                }
+                Job::Sync(p, done) => {
+                    paths.extend(p);
+                    waiters.push(done);
+                }
+            }
+        };
+        absorb(job);
+        while let Ok(job) = jobs.try_recv() {
+            absorb(job);
+        }
+        status.building.store(true, Ordering::SeqCst);
+        let paths: Vec<PathBuf> = paths.into_iter().collect();
+        run(&mut indexer, if full { None } else { Some(&paths) }, status, &report, &on_batch);
+        status.pending.store(0, Ordering::SeqCst);
+        for w in waiters {
+            let _ = w.send(());
+        }
+        progress.batches_done.fetch_add(batches, Ordering::SeqCst);
+    }
+}
+
+fn run(indexer: &mut Indexer, paths: Option<&[PathBuf]>, status: &IndexStatus, report: &dyn Fn(usize, usize), on_batch: &OnBatch) {
+    status.building.store(true, Ordering::SeqCst);
+    report(0, 0);
+    let result = match paths {
+        None => indexer.full(report),
+        Some(paths) => indexer.update(paths, report),
+    };
+    match result {
+        Ok(summary) => {
+            *status.error.lock().expect("status lock") = None;
+            on_batch(&summary);
+        }
+        Err(e) => {
+            tracing::error!("indexing failed: {e:#}");
+            *status.error.lock().expect("status lock") = Some(format!("{e:#}"));
+        }
+    }
+    status.building.store(false, Ordering::SeqCst);
+}
