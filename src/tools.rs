@@ -1167,8 +1167,12 @@ impl Atlas {
     }
 
     fn read_symbol(&self, store: &Store, a: ReadSymbolArgs) -> Answer {
-        let s = self.resolve_symbol(store, &a.symbol)?;
-        let file = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished from the index".into()))?;
+        let mut s = self.resolve_symbol(store, &a.symbol)?;
+        let mut file = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished from the index".into()))?;
+        if self.refresh(&file) {
+            s = self.resolve_symbol(store, &a.symbol)?;
+            file = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished from the index".into()))?;
+        }
         let text = self.read_file(&file)?;
         let context = a.context_lines.unwrap_or(0).min(50);
         let start = s.start_line.saturating_sub(context).max(1);

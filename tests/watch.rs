@@ -259,3 +259,29 @@ fn random_edits_keep_the_watched_index_equal_to_a_fresh_one() {
     }
     assert_eq!(edits, 300);
 }
+
+/// Read-your-writes: with the watcher off, `read_symbol`, `read_source` and
+/// `file_outline` still see a file changed a moment ago, because they re-index it first.
+#[test]
+fn reads_reindex_a_changed_file_before_answering() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path().canonicalize().unwrap();
+    let opts = WatchOptions { watch: false, debounce: Duration::from_millis(20) };
+    let watch = Watch::start(&root, Options::default(), opts, Box::new(|_| {})).unwrap();
+    assert!(watch.settle(SETTLE));
+    let atlas = codeatlas::tools::Atlas::with_indexer(&root, watch.status.clone(), watch.syncer());
+    let user = root.join("src/main/java/com/acme/user/User.java");
+    let text = fs::read_to_string(&user).unwrap();
+    // Two lines inserted above `id()`: its lines move from 11-13 to 13-15.
+    fs::write(&user, text.replace("    public String id() {", "    // moved\n    // down\n    public String id() {")).unwrap();
+    let answer = atlas.call("read_symbol", serde_json::json!({"symbol": "com.acme.user.User#id"})).unwrap_err();
+    assert!(answer.0.starts_with("\"com.acme.user.User#id\" is ambiguous"), "{}", answer.0);
+    let answer = atlas.call("read_symbol", serde_json::json!({"symbol": "src/main/java/com/acme/user/User.java:13"})).unwrap();
+    assert_eq!(
+        answer,
+        "src/main/java/com/acme/user/User.java:13-15 of 16 lines (method com.acme.user.User#id)\n```\n13|     public String id() {\n14|         return id;\n15|     }\n```"
+    );
+    fs::write(&user, text.replace("public class User {", "public class Customer {")).unwrap();
+    let outline = atlas.call("file_outline", serde_json::json!({"path": "src/main/java/com/acme/user/User.java"})).unwrap();
+    assert!(outline.contains("\n  class Customer  4-14  public class Customer"), "{outline}");
+}
