@@ -3,7 +3,7 @@
 //! and only references whose resolution those changes can affect are resolved again.
 //! One bad file never stops a run: it is counted and reported as skipped.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, UNIX_EPOCH};
@@ -14,7 +14,7 @@ use crate::extract;
 use crate::lang::{self, LanguageSpec};
 use crate::model::{FileExtract, Language, Receiver, RefKind};
 use crate::resolve::{FileCtx, Import, RefQuery, Sym, SymbolId, Target, World};
-use crate::store::{self, NewRef, NewSymbol, Resolved, Store, FLAG_GLOB, FLAG_STATIC};
+use crate::store::{self, NewRef, NewSymbol, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
 /// Files that usually hold secrets are never indexed.
@@ -333,20 +333,32 @@ impl Indexer {
         removed_paths.sort();
         let removed: Vec<i64> = removed_paths.iter().map(|p| states[p].id).collect();
 
-        // Parse on every core while this thread writes what arrives.
         let (mut next_symbol, mut next_file) = store.next_ids()?;
         let incremental = !world.files.is_empty();
         let total = to_parse.len();
         let mut writer = store.transaction()?;
+        // Names whose symbols appeared or disappeared, and symbols that are gone: the
+        // references they can affect are resolved again.
         let mut affected: HashSet<String> = HashSet::new();
+        let mut gone: Vec<SymbolId> = Vec::new();
         for id in &removed {
             affected.extend(writer.names_of_file(*id)?);
+            gone.extend(world.remove_file(*id));
             writer.clear_file(*id, true)?;
-            world.remove_file(*id);
         }
+        // A changed file's symbols keep their ids when parsed again (same kind and
+        // qualified name), so references elsewhere that point at them stay valid.
+        let mut previous: HashMap<i64, Previous> = HashMap::new();
+        let mut old_supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
         for (_, _, old) in &to_parse {
             if let Some(id) = old {
-                affected.extend(writer.names_of_file(*id)?);
+                let mut keys: HashMap<(String, String), VecDeque<(SymbolId, String)>> = HashMap::new();
+                for (sid, kind, xqname, name) in writer.symbol_keys(*id)? {
+                    old_supers.insert(sid, world.supertypes.get(&sid).cloned().unwrap_or_default());
+                    keys.entry((kind, xqname)).or_default().push_back((sid, name));
+                }
+                let imports = writer.import_keys(*id)?.into_iter().collect();
+                previous.insert(*id, Previous { keys, imports });
                 writer.clear_file(*id, false)?;
                 world.remove_file(*id);
             }
@@ -355,6 +367,7 @@ impl Indexer {
             writer.touch_file(*id, *mtime)?;
         }
 
+        // Parse on every core while this thread writes what arrives.
         let cursor = AtomicUsize::new(0);
         let threads = opts.threads.max(1);
         let (tx, rx) = crossbeam_channel::bounded::<(usize, anyhow::Result<FileExtract>)>(256);
@@ -421,10 +434,18 @@ impl Indexer {
                         extract.parse_errors,
                     )?;
                     world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone() });
+                    let mut prev = old.and_then(|id| previous.remove(&id));
                     let mut ids = Vec::with_capacity(extract.symbols.len());
                     for s in &extract.symbols {
-                        let id = next_symbol;
-                        next_symbol += 1;
+                        let key = (s.kind.as_str().to_string(), s.qname.clone());
+                        let id = match prev.as_mut().and_then(|p| p.keys.get_mut(&key)).and_then(VecDeque::pop_front) {
+                            Some((id, _)) => id,
+                            None => {
+                                affected.insert(s.name.clone());
+                                next_symbol += 1;
+                                next_symbol - 1
+                            }
+                        };
                         let parent = s.parent.map(|p| ids[p]);
                         ids.push(id);
                         let owner = match (s.parent, &s.impl_of) {
@@ -444,10 +465,25 @@ impl Indexer {
                                 impl_type: s.impl_of.as_ref().map(|i| i.self_type.clone()),
                             },
                         );
-                        affected.insert(s.name.clone());
+                    }
+                    let imports: HashSet<(String, String, i64)> = extract
+                        .references
+                        .iter()
+                        .filter(|r| r.kind == RefKind::Imports)
+                        .map(|r| (r.alias.clone().unwrap_or_else(|| r.simple_name().to_string()), r.name.clone(), import_flags(r)))
+                        .collect();
+                    match prev {
+                        Some(p) => {
+                            // Symbols of the old version not matched by the new one are gone.
+                            for (sid, name) in p.keys.into_values().flatten() {
+                                gone.push(sid);
+                                affected.insert(name);
+                            }
+                            affected.extend(p.imports.symmetric_difference(&imports).map(|k| k.0.clone()));
+                        }
+                        None => affected.extend(imports.iter().map(|k| k.0.clone())),
                     }
                     for r in extract.references.iter().filter(|r| r.kind == RefKind::Imports) {
-                        affected.insert(r.alias.clone().unwrap_or_else(|| r.simple_name().to_string()));
                         world.add_import(Import {
                             file: file_id,
                             enclosing: r.enclosing.map(|e| ids[e]),
@@ -465,20 +501,7 @@ impl Indexer {
 
         // Rust impl members belong to the type their impl names, wherever it is declared.
         let mut rechecked = 0;
-        let old_refs = if incremental {
-            // Member names of the supertypes of changed types: inherited lookups may change.
-            let changed_types: Vec<SymbolId> = pending.iter().flat_map(|p| p.symbol_ids.iter().copied()).collect();
-            for id in changed_types {
-                for s in world.supertypes.get(&id).cloned().unwrap_or_default() {
-                    for c in world.children_of(s) {
-                        affected.insert(world.syms[c].name.clone());
-                    }
-                }
-            }
-            writer.refs_to_recheck(&affected)?
-        } else {
-            Vec::new()
-        };
+        let old_refs = if incremental { writer.refs_to_recheck(&affected, &gone)? } else { Vec::new() };
         let mut impl_members: Vec<SymbolId> = pending
             .iter()
             .flat_map(|p| p.extract.symbols.iter().zip(&p.symbol_ids).filter(|(s, _)| s.impl_of.is_some()).map(|(_, id)| *id))
@@ -496,7 +519,12 @@ impl Indexer {
 
         // Supertypes first: member lookups through inheritance depend on them.
         let changed_files: HashSet<i64> = pending.iter().map(|p| p.file).collect();
-        let old_refs: Vec<_> = old_refs.into_iter().filter(|r| !changed_files.contains(&r.file)).collect();
+        let mut old_refs: Vec<StoredRef> = old_refs.into_iter().filter(|r| !changed_files.contains(&r.file)).collect();
+        for r in old_refs.iter().filter(|r| Pass::Supertypes.includes(r.kind)) {
+            if let Some(s) = r.source {
+                old_supers.entry(s).or_insert_with(|| world.supertypes.get(&s).cloned().unwrap_or_default());
+            }
+        }
         for pass in [Pass::Supertypes, Pass::Rest] {
             // Sources whose extends/implements references were written in this pass.
             let mut touched: HashSet<SymbolId> = HashSet::new();
@@ -505,7 +533,7 @@ impl Indexer {
                     if pass.includes(r.kind) {
                         let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
                         let res =
-                            resolve_one(&world, p.file, enclosing, r.kind, &r.name, &r.receiver, r.subject.as_deref(), r.is_static, r.glob);
+                            resolve_one(world, p.file, enclosing, r.kind, &r.name, &r.receiver, r.subject.as_deref(), r.is_static, r.glob);
                         let Some(res) = res else { continue };
                         touched.extend(res.source);
                         writer.insert_ref(&NewRef { file: p.file, enclosing, reference: r }, &res)?;
@@ -516,7 +544,7 @@ impl Indexer {
                 if pass.includes(r.kind) {
                     rechecked += 1;
                     let res = resolve_one(
-                        &world,
+                        world,
                         r.file,
                         r.enclosing,
                         r.kind,
@@ -542,10 +570,26 @@ impl Indexer {
                 for p in &pending {
                     touched.extend(p.symbol_ids.iter().copied());
                 }
+                let mut inherited: HashSet<String> = HashSet::new();
                 for s in touched {
-                    if world.syms.contains_key(&s) {
-                        world.set_supertypes(s, writer.supertypes_of(s)?);
+                    if !world.syms.contains_key(&s) {
+                        continue;
                     }
+                    let after = writer.supertypes_of(s)?;
+                    let before = old_supers.get(&s).cloned().unwrap_or_default();
+                    if incremental && before != after {
+                        // What the type inherits changed: references to inherited members
+                        // (through it or its subtypes) may resolve elsewhere now.
+                        for t in before.iter().chain(after.iter()) {
+                            member_names(world, *t, &mut inherited, 0);
+                        }
+                    }
+                    world.set_supertypes(s, after);
+                }
+                if !inherited.is_empty() {
+                    let known: HashSet<i64> = old_refs.iter().map(|r| r.id).collect();
+                    let more = writer.refs_to_recheck(&inherited, &[])?;
+                    old_refs.extend(more.into_iter().filter(|r| !known.contains(&r.id) && !changed_files.contains(&r.file)));
                 }
             }
         }
@@ -584,6 +628,33 @@ impl Indexer {
         }
         summary.elapsed = started.elapsed();
         Ok(summary)
+    }
+}
+
+/// What a changed file held before it was parsed again.
+struct Previous {
+    /// (kind, extracted qualified name) -> the ids (and names) of symbols with that key.
+    keys: HashMap<(String, String), VecDeque<(SymbolId, String)>>,
+    /// (visible name, path, flags) of its imports.
+    imports: HashSet<(String, String, i64)>,
+}
+
+fn import_flags(r: &crate::model::Reference) -> i64 {
+    (r.glob as i64) * store::FLAG_GLOB + (r.is_static as i64) * FLAG_STATIC + (r.reexport as i64) * store::FLAG_REEXPORT
+}
+
+/// Names of the members of `t` and of everything it inherits from.
+fn member_names(world: &World, t: SymbolId, out: &mut HashSet<String>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    for c in world.children_of(t) {
+        if let Some(sym) = world.syms.get(c) {
+            out.insert(sym.name.clone());
+        }
+    }
+    for s in world.supertypes.get(&t).cloned().unwrap_or_default() {
+        member_names(world, s, out, depth + 1);
     }
 }
 

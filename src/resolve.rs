@@ -171,8 +171,9 @@ impl World {
                 list.retain(|c| *c != id);
             }
         }
-        // Members declared elsewhere (Rust impls) are attached again by the indexer.
-        self.children.remove(&id);
+        // The list of its own children stays: members declared in other files (Rust impls)
+        // still belong to the symbol when it is parsed again with the same id, and are
+        // attached elsewhere by the indexer when it is gone for good.
         self.supertypes.remove(&id);
     }
 
@@ -203,11 +204,7 @@ impl World {
             return None;
         }
         let mut sym = self.syms.get(&id)?.clone();
-        let children = self.children.get(&id).cloned();
         self.remove_symbol(id);
-        if let Some(children) = children {
-            self.children.insert(id, children);
-        }
         sym.parent = new_parent;
         sym.qname = new_qname.clone();
         self.add_symbol(id, sym);

@@ -53,6 +53,8 @@ enum Job {
 #[derive(Default)]
 struct Progress {
     events: AtomicU64,
+    /// New directories waiting for their second look.
+    revisits: AtomicU64,
     batches_sent: AtomicU64,
     batches_done: AtomicU64,
     ready: AtomicBool,
@@ -131,6 +133,7 @@ impl Watch {
         while Instant::now() < deadline {
             let events = self.progress.events.load(Ordering::SeqCst);
             let idle = self.progress.ready.load(Ordering::SeqCst)
+                && self.progress.revisits.load(Ordering::SeqCst) == 0
                 && self.progress.batches_sent.load(Ordering::SeqCst) == self.progress.batches_done.load(Ordering::SeqCst);
             if events != last_events || !idle {
                 last_events = events;
@@ -186,8 +189,29 @@ fn debounce_loop(
     progress: &Progress,
     debounce: Duration,
 ) {
+    // A directory created a moment ago may get files before its own watch is in place, and
+    // those files send no event: new directories are walked again a little later.
+    let mut revisits: Vec<(Instant, Vec<PathBuf>)> = Vec::new();
     loop {
-        let Ok(first) = raw.recv() else { return };
+        let first = match revisits.first() {
+            Some((due, _)) => match raw.recv_timeout(due.saturating_duration_since(Instant::now())) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => {
+                    let (_, dirs) = revisits.remove(0);
+                    progress.batches_sent.fetch_add(1, Ordering::SeqCst);
+                    progress.revisits.fetch_sub(1, Ordering::SeqCst);
+                    if jobs.send(Job::Paths(dirs)).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => return,
+            },
+            None => match raw.recv() {
+                Ok(event) => event,
+                Err(_) => return,
+            },
+        };
         let started = Instant::now();
         let mut paths: BTreeSet<PathBuf> = BTreeSet::new();
         let mut rescan = false;
@@ -232,6 +256,12 @@ fn debounce_loop(
         }
         if !rescan && paths.is_empty() {
             continue;
+        }
+        tracing::debug!(paths = paths.len(), rescan, "batch of changes");
+        let dirs: Vec<PathBuf> = paths.iter().filter(|p| p.is_dir()).cloned().collect();
+        if !dirs.is_empty() {
+            progress.revisits.fetch_add(1, Ordering::SeqCst);
+            revisits.push((Instant::now() + debounce * 3, dirs));
         }
         status.pending.fetch_add(paths.len().max(1), Ordering::SeqCst);
         progress.batches_sent.fetch_add(1, Ordering::SeqCst);

@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -55,12 +55,17 @@ CREATE TABLE symbols(
     start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
     impl_type TEXT,
-    impl_trait TEXT
+    impl_trait TEXT,
+    -- The qualified name as extracted (before impl members are attached): with the kind,
+    -- the key that gives a symbol the same id when its file is parsed again.
+    xqname TEXT NOT NULL,
+    impl_simple TEXT
 );
 CREATE INDEX symbols_file ON symbols(file_id);
 CREATE INDEX symbols_qname ON symbols(qname);
 CREATE INDEX symbols_name ON symbols(name COLLATE NOCASE);
 CREATE INDEX symbols_parent ON symbols(parent_id);
+CREATE INDEX symbols_impl_simple ON symbols(impl_simple);
 CREATE TABLE externals(id INTEGER PRIMARY KEY, qname TEXT NOT NULL UNIQUE);
 CREATE TABLE refs(
     id INTEGER PRIMARY KEY,
@@ -74,6 +79,12 @@ CREATE TABLE refs(
     receiver TEXT,
     subject TEXT,
     alias TEXT,
+    -- Name segments the resolver starts from, indexed so that an update finds the
+    -- references a changed name can affect without scanning.
+    head TEXT,
+    recv_head TEXT,
+    recv_simple TEXT,
+    subject_simple TEXT,
     flags INTEGER NOT NULL,
     target_id INTEGER,
     external_id INTEGER,
@@ -84,6 +95,11 @@ CREATE INDEX refs_target ON refs(target_id);
 CREATE INDEX refs_external ON refs(external_id);
 CREATE INDEX refs_simple ON refs(simple);
 CREATE INDEX refs_source ON refs(source_id);
+CREATE INDEX refs_alias ON refs(alias);
+CREATE INDEX refs_head ON refs(head);
+CREATE INDEX refs_recv_head ON refs(recv_head);
+CREATE INDEX refs_recv_simple ON refs(recv_simple);
+CREATE INDEX refs_subject_simple ON refs(subject_simple);
 CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, tokenize = 'unicode61');
 CREATE VIEW edges AS
     SELECT source_id, target_id, external_id, kind, confidence, COUNT(*) AS weight
@@ -128,6 +144,12 @@ pub struct StoredRef {
 
 pub fn index_path(root: &Path) -> PathBuf {
     root.join(INDEX_DIR).join(INDEX_FILE)
+}
+
+/// The first segment of a path with more than one (`Order` of `Order.Line`), else None.
+fn first_segment(path: &str) -> Option<&str> {
+    let end = path.find(['.', ':'])?;
+    Some(&path[..end])
 }
 
 fn encode_receiver(r: &Receiver) -> Option<&str> {
@@ -499,8 +521,8 @@ impl Writer<'_> {
         };
         self.tx
             .prepare_cached(
-                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             )?
             .execute(params![
                 s.id,
@@ -516,7 +538,9 @@ impl Writer<'_> {
                 sym.start_line,
                 sym.end_line,
                 impl_type,
-                impl_trait
+                impl_trait,
+                sym.qname,
+                impl_type.map(crate::model::last_segment)
             ])?;
         self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
             s.id,
@@ -552,8 +576,9 @@ impl Writer<'_> {
             (reference.glob as i64) * FLAG_GLOB + (reference.is_static as i64) * FLAG_STATIC + (reference.reexport as i64) * FLAG_REEXPORT;
         self.tx
             .prepare_cached(
-                "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
+                                  head, recv_head, recv_simple, subject_simple)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             )?
             .execute(params![
                 r.file,
@@ -569,7 +594,17 @@ impl Writer<'_> {
                 flags,
                 res.target,
                 external,
-                res.confidence.as_str()
+                res.confidence.as_str(),
+                first_segment(&reference.name),
+                match &reference.receiver {
+                    Receiver::Type(t) => first_segment(t),
+                    _ => None,
+                },
+                match &reference.receiver {
+                    Receiver::Type(t) => Some(crate::model::last_segment(t)),
+                    _ => None,
+                },
+                reference.subject.as_deref().map(crate::model::last_segment)
             ])?;
         Ok(())
     }
@@ -590,26 +625,36 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// References in files other than `exclude` that may resolve differently now: those
-    /// whose last name segment or receiver type is one of `names`, or whose target is gone.
-    pub fn refs_to_recheck(&self, names: &std::collections::HashSet<String>) -> Result<Vec<StoredRef>> {
-        self.tx.execute_batch("CREATE TEMP TABLE IF NOT EXISTS recheck_names(name TEXT PRIMARY KEY); DELETE FROM recheck_names;")?;
+    /// References that may resolve differently now: those that start from or end in one of
+    /// `names` (by last segment, alias, first segment, receiver type or subject), and those
+    /// whose target or source is one of `gone` (symbols that no longer exist). Every clause
+    /// is answered from an index.
+    pub fn refs_to_recheck(&self, names: &std::collections::HashSet<String>, gone: &[SymbolId]) -> Result<Vec<StoredRef>> {
+        self.tx.execute_batch(
+            "CREATE TEMP TABLE IF NOT EXISTS recheck_names(name TEXT PRIMARY KEY); DELETE FROM recheck_names;
+             CREATE TEMP TABLE IF NOT EXISTS recheck_ids(id INTEGER PRIMARY KEY); DELETE FROM recheck_ids;",
+        )?;
         {
             let mut stmt = self.tx.prepare_cached("INSERT OR IGNORE INTO recheck_names(name) VALUES (?1)")?;
             for n in names {
                 stmt.execute([n])?;
             }
+            let mut stmt = self.tx.prepare_cached("INSERT OR IGNORE INTO recheck_ids(id) VALUES (?1)")?;
+            for id in gone {
+                stmt.execute([id])?;
+            }
         }
         let mut stmt = self.tx.prepare_cached(
-            "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id FROM refs
-             WHERE simple IN (SELECT name FROM recheck_names)
-                OR alias IN (SELECT name FROM recheck_names)
-                OR (target_id IS NOT NULL AND target_id NOT IN (SELECT id FROM symbols))
-                OR (source_id IS NOT NULL AND source_id NOT IN (SELECT id FROM symbols))
-             UNION
-             SELECT r.id, r.file_id, r.enclosing_id, r.kind, r.name, r.receiver, r.subject, r.flags, r.source_id FROM refs r
-             JOIN recheck_names n ON r.receiver = n.name OR r.receiver LIKE '%.' || n.name OR r.receiver LIKE '%::' || n.name
-                 OR r.name LIKE n.name || '.%' OR r.name LIKE n.name || '::%' OR r.subject = n.name",
+            "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id FROM refs WHERE id IN (
+                 SELECT id FROM refs WHERE simple IN (SELECT name FROM recheck_names)
+                 UNION SELECT id FROM refs WHERE alias IN (SELECT name FROM recheck_names)
+                 UNION SELECT id FROM refs WHERE head IN (SELECT name FROM recheck_names)
+                 UNION SELECT id FROM refs WHERE recv_head IN (SELECT name FROM recheck_names)
+                 UNION SELECT id FROM refs WHERE recv_simple IN (SELECT name FROM recheck_names)
+                 UNION SELECT id FROM refs WHERE subject_simple IN (SELECT name FROM recheck_names)
+                 UNION SELECT id FROM refs WHERE target_id IN (SELECT id FROM recheck_ids)
+                 UNION SELECT id FROM refs WHERE source_id IN (SELECT id FROM recheck_ids))
+             ORDER BY id",
         )?;
         let rows = stmt.query_map([], |r| {
             let kind: String = r.get(3)?;
@@ -628,13 +673,25 @@ impl Writer<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// A file's symbols as stored: (id, kind, extracted qualified name, name), in id order.
+    pub fn symbol_keys(&self, file: FileId) -> Result<Vec<(SymbolId, String, String, String)>> {
+        let mut stmt = self.tx.prepare_cached("SELECT id, kind, xqname, name FROM symbols WHERE file_id = ?1 ORDER BY id")?;
+        let rows = stmt.query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// A file's imports: (name it brings into scope, path, flags).
+    pub fn import_keys(&self, file: FileId) -> Result<Vec<(String, String, i64)>> {
+        let mut stmt =
+            self.tx.prepare_cached("SELECT COALESCE(alias, simple), name, flags FROM refs WHERE file_id = ?1 AND kind = 'imports'")?;
+        let rows = stmt.query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Impl members whose impl type is written with one of the names last given to
     /// `refs_to_recheck`.
     pub fn impl_members_to_recheck(&self) -> Result<Vec<SymbolId>> {
-        let mut stmt = self.tx.prepare_cached(
-            "SELECT s.id FROM symbols s JOIN recheck_names n
-             ON s.impl_type = n.name OR s.impl_type LIKE '%::' || n.name",
-        )?;
+        let mut stmt = self.tx.prepare_cached("SELECT id FROM symbols WHERE impl_simple IN (SELECT name FROM recheck_names)")?;
         let rows = stmt.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
