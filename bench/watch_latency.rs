@@ -129,15 +129,22 @@ fn main() {
         }
     }
     let write_time = t0.elapsed();
-    // Queryable when the count of batch methods stops growing (some files take no method:
-    // their last `}` is not a type's); the clock stops at its last change.
+    // Queryable when the watcher is idle again; the clock stops at the last change of the
+    // count of batch methods (some files take no method: their last `}` is not a type's).
+    std::thread::sleep(Duration::from_millis(200));
     let mut last = -1;
     let mut last_change = Instant::now();
-    while last_change.elapsed() < Duration::from_secs(3) {
+    loop {
         let now = count(&reader, "SELECT COUNT(*) FROM symbols WHERE name LIKE 'codeatlasBatch%'");
         if now != last {
             last = now;
             last_change = Instant::now();
+        } else if watch.is_idle() && last_change.elapsed() > Duration::from_millis(300) {
+            break;
+        }
+        if t0.elapsed() > Duration::from_secs(300) {
+            eprintln!("the batch did not finish in 5 minutes");
+            break;
         }
         std::thread::sleep(Duration::from_millis(1));
     }

@@ -501,7 +501,15 @@ impl Indexer {
 
         // Rust impl members belong to the type their impl names, wherever it is declared.
         let mut rechecked = 0;
+        tracing::debug!(
+            ms = started.elapsed().as_millis() as u64,
+            parsed = pending.len(),
+            affected = affected.len(),
+            gone = gone.len(),
+            "phase: parsed and stored"
+        );
         let old_refs = if incremental { writer.refs_to_recheck(&affected, &gone)? } else { Vec::new() };
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, old_refs = old_refs.len(), "phase: recheck list");
         let mut impl_members: Vec<SymbolId> = pending
             .iter()
             .flat_map(|p| p.extract.symbols.iter().zip(&p.symbol_ids).filter(|(s, _)| s.impl_of.is_some()).map(|(_, id)| *id))
@@ -525,6 +533,7 @@ impl Indexer {
                 old_supers.entry(s).or_insert_with(|| world.supertypes.get(&s).cloned().unwrap_or_default());
             }
         }
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: impls attached");
         for pass in [Pass::Supertypes, Pass::Rest] {
             // Sources whose extends/implements references were written in this pass.
             let mut touched: HashSet<SymbolId> = HashSet::new();
@@ -593,12 +602,14 @@ impl Indexer {
                 }
             }
         }
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, rechecked, "phase: resolved");
         writer.gc_externals()?;
         writer.set_meta("next_symbol_id", &next_symbol.to_string())?;
         writer.set_meta("next_file_id", &next_file.to_string())?;
         *generation += 1;
         writer.set_meta("generation", &generation.to_string())?;
         writer.set_meta("indexed_at", &chrono_like_now())?;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: externals collected");
         writer.commit()?;
         match &scope {
             Scope::All => store.set_skipped(&skipped)?,
@@ -626,6 +637,7 @@ impl Indexer {
             summary.edges = count("SELECT COUNT(*) FROM (SELECT 1 FROM refs WHERE target_id IS NOT NULL OR external_id IS NOT NULL GROUP BY source_id, target_id, external_id, kind)")?;
             summary.parse_errors = count("SELECT COALESCE(SUM(parse_errors), 0) FROM files")?;
         }
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: committed and counted");
         summary.elapsed = started.elapsed();
         Ok(summary)
     }

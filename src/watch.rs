@@ -123,6 +123,13 @@ impl Watch {
         })
     }
 
+    /// True when every change seen so far is in the index.
+    pub fn is_idle(&self) -> bool {
+        self.progress.ready.load(Ordering::SeqCst)
+            && self.progress.revisits.load(Ordering::SeqCst) == 0
+            && self.progress.batches_sent.load(Ordering::SeqCst) == self.progress.batches_done.load(Ordering::SeqCst)
+    }
+
     /// Waits until the start-up reconcile is done, every event seen has been indexed, and
     /// the tree has been quiet for a few debounce periods. False on `timeout`.
     pub fn settle(&self, timeout: Duration) -> bool {
