@@ -209,7 +209,10 @@ pub struct Indexer {
     root: PathBuf,
     opts: Options,
     store: Store,
+    /// Loaded from the store on the first run that changes anything: a no-op reconcile
+    /// of an unchanged tree never pays for it.
     world: World,
+    world_loaded: bool,
     crates: HashMap<String, String>,
     walked: bool,
     generation: u64,
@@ -219,10 +222,17 @@ impl Indexer {
     pub fn open(root: &Path, opts: &Options) -> anyhow::Result<Indexer> {
         let root = root.canonicalize().with_context(|| format!("cannot open repository {}", root.display()))?;
         let store = Store::open(&root)?;
-        let mut world = World::default();
-        store.load_world(&mut world)?;
         let generation = store.meta("generation")?.and_then(|g| g.parse().ok()).unwrap_or(0);
-        Ok(Indexer { root, opts: opts.clone(), store, world, crates: HashMap::new(), walked: false, generation })
+        Ok(Indexer {
+            root,
+            opts: opts.clone(),
+            store,
+            world: World::default(),
+            world_loaded: false,
+            crates: HashMap::new(),
+            walked: false,
+            generation,
+        })
     }
 
     pub fn root(&self) -> &Path {
@@ -287,7 +297,7 @@ impl Indexer {
         progress: &dyn Fn(usize, usize),
     ) -> anyhow::Result<Summary> {
         let started = Instant::now();
-        let Indexer { store, world, crates, generation, opts, .. } = self;
+        let Indexer { store, world, world_loaded, crates, generation, opts, .. } = self;
         let states = store.file_states()?;
 
         // Which files changed: size or mtime differ, then the content hash decides.
@@ -333,6 +343,12 @@ impl Indexer {
         removed_paths.sort();
         let removed: Vec<i64> = removed_paths.iter().map(|p| states[p].id).collect();
 
+        if !to_parse.is_empty() || !removed.is_empty() || !touched.is_empty() {
+            if !*world_loaded {
+                store.load_world(world)?;
+                *world_loaded = true;
+            }
+        }
         let (mut next_symbol, mut next_file) = store.next_ids()?;
         let incremental = !world.files.is_empty();
         let total = to_parse.len();
