@@ -5,6 +5,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree};
@@ -21,7 +23,12 @@ thread_local! {
     static PARSERS: RefCell<HashMap<Language, Parser>> = RefCell::new(HashMap::new());
 }
 
-/// Parses `source` with the language's grammar, reusing one parser per thread.
+/// The longest one file may take to parse, and again to query: a hostile file can
+/// neither hang nor starve an index run.
+pub const TIME_BUDGET: Duration = Duration::from_secs(5);
+
+/// Parses `source` with the language's grammar, reusing one parser per thread. None when
+/// the parse ran out of its time budget.
 pub fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
@@ -30,7 +37,16 @@ pub fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
             parser.set_language(&spec.grammar()).expect("grammar version matches tree-sitter");
             parser
         });
-        parser.parse(source, None)
+        let deadline = Instant::now() + TIME_BUDGET;
+        let mut on_progress =
+            |_: &tree_sitter::ParseState| if Instant::now() > deadline { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut on_progress);
+        let bytes = source.as_bytes();
+        let tree = parser.parse_with_options(&mut |offset, _| &bytes[offset.min(bytes.len())..], None, Some(options));
+        if tree.is_none() {
+            parser.reset();
+        }
+        tree
     })
 }
 
@@ -40,15 +56,24 @@ pub fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
 pub fn extract(spec: &'static LanguageSpec, source: &str, module: &str) -> FileExtract {
     let loc = source.lines().filter(|line| !line.trim().is_empty()).count() as u32;
     let Some(tree) = parse(spec, source) else {
-        return FileExtract { module: module.to_string(), loc, parse_errors: 1, ..FileExtract::default() };
+        return FileExtract {
+            module: module.to_string(),
+            loc,
+            parse_errors: 1,
+            failure: Some(format!("parse stopped after its {} s budget; no symbols indexed", TIME_BUDGET.as_secs())),
+            ..FileExtract::default()
+        };
     };
     let Ok(query) = spec.query() else {
         // A broken query file is caught by the query test; extraction still never fails.
         return FileExtract { module: module.to_string(), loc, ..FileExtract::default() };
     };
     let mut extractor = Extractor { spec, src: source, module: module.to_string(), ..Extractor::default_for(spec, source) };
-    extractor.collect(&tree, query);
+    let complete = extractor.collect(&tree, query);
     let mut out = extractor.finish();
+    if !complete {
+        out.failure = Some(format!("query stopped after its {} s budget; symbols indexed in part", TIME_BUDGET.as_secs()));
+    }
     out.loc = loc;
     out.parse_errors = count_errors(tree.root_node());
     out
@@ -146,10 +171,17 @@ impl<'t> Extractor<'t> {
         &self.src[node.byte_range()]
     }
 
-    fn collect(&mut self, tree: &'t Tree, query: &crate::lang::CompiledQuery) {
+    /// Gathers every match; false if the time budget ran out first.
+    fn collect(&mut self, tree: &'t Tree, query: &crate::lang::CompiledQuery) -> bool {
+        let deadline = Instant::now() + TIME_BUDGET;
         let mut cursor = QueryCursor::new();
         let mut matches = cursor.matches(&query.query, tree.root_node(), self.src.as_bytes());
+        let mut n = 0u32;
         while let Some(m) = matches.next() {
+            n = n.wrapping_add(1);
+            if n % 1024 == 0 && Instant::now() > deadline {
+                return false;
+            }
             let mut main: Option<(Capture, Node<'t>)> = None;
             let mut name = None;
             let mut receiver = None;
@@ -209,6 +241,7 @@ impl<'t> Extractor<'t> {
                 _ => {}
             }
         }
+        true
     }
 
     /// The path a type node names, without generic arguments, references or `dyn`.
@@ -278,14 +311,18 @@ impl<'t> Extractor<'t> {
         // Pass 1: symbols, with parents, qualified names and impl membership.
         let mut symbols: Vec<Symbol> = Vec::new();
         let mut def_symbol: Vec<Option<usize>> = vec![None; self.defs.len()];
-        let mut stack: Vec<Scope> = Vec::new();
-        for scope in &scopes {
-            while stack.last().is_some_and(|top| top.end <= scope.start && top.node_id != scope.node_id) {
+        // Each scope's enclosing scope (an index into `scopes`), for `context_at`.
+        let mut scope_parent: Vec<Option<usize>> = vec![None; scopes.len()];
+        let mut stack: Vec<usize> = Vec::new();
+        for (k, scope) in scopes.iter().enumerate() {
+            while stack.last().is_some_and(|&top| scopes[top].end <= scope.start && scopes[top].node_id != scope.node_id) {
                 stack.pop();
             }
+            // Siblings on one node (`int a, b;`) share the node's parent, not each other.
+            let enclosing_idx = stack.iter().rev().find(|&&s| scopes[s].node_id != scope.node_id).copied();
+            scope_parent[k] = enclosing_idx;
             if let ScopeWhat::Def(def_idx) = scope.what {
-                // Siblings on one node (`int a, b;`) share the node's parent, not each other.
-                let enclosing = stack.iter().rev().find(|s| s.node_id != scope.node_id).copied();
+                let enclosing = enclosing_idx.map(|i| scopes[i]);
                 let def = self.defs[def_idx];
                 let symbol = match enclosing.map(|s| s.what) {
                     None => Some(self.make_symbol(def, None, None, &symbols)),
@@ -298,14 +335,14 @@ impl<'t> Extractor<'t> {
                     symbols.push(symbol);
                 }
             }
-            stack.push(*scope);
+            stack.push(k);
         }
 
         // Pass 2: typed variables, keyed by the symbol that scopes them.
         let mut locals: HashMap<(Option<usize>, &'t str), String> = HashMap::new();
         let local_list = std::mem::take(&mut self.locals);
         for (name_node, type_node) in &local_list {
-            let ctx = self.context_at(name_node.start_byte(), &scopes, &def_symbol);
+            let ctx = self.context_at(name_node.start_byte(), &scopes, &scope_parent, &def_symbol);
             let mut owner = ctx.symbol;
             if let Some(o) = owner {
                 if symbols[o].kind == SymbolKind::Field {
@@ -349,7 +386,7 @@ impl<'t> Extractor<'t> {
 
         let mut references = Vec::new();
         for r in refs {
-            let ctx = self.context_at(r.name.start_byte(), &scopes, &def_symbol);
+            let ctx = self.context_at(r.name.start_byte(), &scopes, &scope_parent, &def_symbol);
             let mut name = normalize_path(self.text(r.name));
             if name.is_empty() || name == "var" {
                 continue;
@@ -375,7 +412,7 @@ impl<'t> Extractor<'t> {
         for imp in &self.impls {
             if let (Some(trait_name), Some(trait_node)) = (&imp.info.trait_name, imp.trait_node) {
                 let line = trait_node.start_position().row as u32 + 1;
-                let ctx = self.context_at(trait_node.start_byte(), &scopes, &def_symbol);
+                let ctx = self.context_at(trait_node.start_byte(), &scopes, &scope_parent, &def_symbol);
                 let mut reference = Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
                 reference.subject = Some(imp.info.self_type.clone());
                 references.push(reference);
@@ -384,7 +421,7 @@ impl<'t> Extractor<'t> {
 
         // Imports, through the language's own syntax.
         for node in std::mem::take(&mut self.imports) {
-            let ctx = self.context_at(node.start_byte(), &scopes, &def_symbol);
+            let ctx = self.context_at(node.start_byte(), &scopes, &scope_parent, &def_symbol);
             let line = node.start_position().row as u32 + 1;
             match self.spec.language {
                 Language::Java => references.extend(java_import(self.text(node), line)),
@@ -406,7 +443,7 @@ impl<'t> Extractor<'t> {
         }
         references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
 
-        FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0 }
+        FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0, failure: None }
     }
 
     fn make_symbol(&self, def: Def, parent: Option<usize>, impl_idx: Option<usize>, symbols: &[Symbol]) -> Symbol {
@@ -525,33 +562,34 @@ impl<'t> Extractor<'t> {
     }
 
     /// The innermost symbol and impl around a byte offset.
-    fn context_at(&self, offset: usize, scopes: &[Scope], def_symbol: &[Option<usize>]) -> Context {
-        // Scopes are sorted by start; the innermost containing scope is the one with the
-        // latest start among those that contain the offset.
+    fn context_at(&self, offset: usize, scopes: &[Scope], parent: &[Option<usize>], def_symbol: &[Option<usize>]) -> Context {
+        // Scopes nest and are sorted by start: the innermost scope containing the offset is
+        // the last one starting at or before it, or one of that scope's ancestors. Walking
+        // parents keeps this O(depth), not O(scopes), per lookup.
         let mut ctx = Context::default();
         let upto = scopes.partition_point(|s| s.start <= offset);
-        for scope in scopes[..upto].iter().rev() {
-            if scope.end <= offset {
-                continue;
-            }
-            match scope.what {
-                ScopeWhat::Def(i) => {
-                    if ctx.symbol.is_none() {
-                        if let Some(sym) = def_symbol[i] {
-                            ctx.symbol = Some(sym);
+        let mut cur = upto.checked_sub(1);
+        while let Some(k) = cur {
+            let scope = &scopes[k];
+            if scope.end > offset {
+                match scope.what {
+                    ScopeWhat::Def(i) => {
+                        if ctx.symbol.is_none() {
+                            ctx.symbol = def_symbol[i];
                         }
                     }
-                }
-                ScopeWhat::Impl(i) => {
-                    if ctx.impl_idx.is_none() {
-                        ctx.impl_idx = Some(i);
+                    ScopeWhat::Impl(i) => {
+                        if ctx.impl_idx.is_none() {
+                            ctx.impl_idx = Some(i);
+                        }
                     }
+                    ScopeWhat::Anonymous => {}
                 }
-                ScopeWhat::Anonymous => {}
+                if ctx.symbol.is_some() && ctx.impl_idx.is_some() {
+                    break;
+                }
             }
-            if ctx.symbol.is_some() && ctx.impl_idx.is_some() {
-                break;
-            }
+            cur = parent[k];
         }
         ctx
     }

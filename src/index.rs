@@ -117,6 +117,12 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
             continue;
         }
         let Some(spec) = lang::for_path(&rel) else {
+            // Not source code, so never indexed or readable; secret-looking files are named
+            // in the report so that nobody wonders. (Source files are never taken for
+            // secrets: `CredentialsProvider.java` is code.)
+            if let Some(pattern) = secret_pattern(&rel) {
+                skipped.push((rel, format!("looks like a secret ({pattern}); not indexed")));
+            }
             continue;
         };
         let meta = match entry.metadata() {
@@ -135,6 +141,43 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Walk { files, skipped, crates }
+}
+
+/// File names that usually hold secrets. Tools read only indexed source files, so these
+/// are never readable; the walk reports them. A sorted table of (pattern, kind of match).
+const SECRET_PATTERNS: &[(&str, Match)] = &[
+    (".env", Match::Prefix),
+    (".key", Match::Suffix),
+    (".npmrc", Match::Exact),
+    (".p12", Match::Suffix),
+    (".pem", Match::Suffix),
+    (".pypirc", Match::Exact),
+    ("credentials", Match::Prefix),
+    ("id_rsa", Match::Prefix),
+];
+
+#[derive(Clone, Copy)]
+enum Match {
+    Exact,
+    Prefix,
+    Suffix,
+}
+
+/// The secret pattern a path's file name matches, if any.
+pub fn secret_pattern(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    SECRET_PATTERNS.iter().find_map(|(p, how)| {
+        let hit = match how {
+            Match::Exact => name == *p,
+            Match::Prefix => name.starts_with(p),
+            Match::Suffix => name.ends_with(p),
+        };
+        hit.then(|| match how {
+            Match::Exact => p.to_string(),
+            Match::Prefix => format!("{p}*"),
+            Match::Suffix => format!("*{p}"),
+        })
+    })
 }
 
 fn crate_name(manifest: &Path) -> Option<String> {
@@ -438,6 +481,9 @@ impl Indexer {
                         next_file - 1
                     });
                     parse_errors += extract.parse_errors as u64;
+                    if let Some(why) = &extract.failure {
+                        skipped.push((c.path.clone(), why.clone()));
+                    }
                     writer.upsert_file(
                         file_id,
                         &c.path,

@@ -45,6 +45,9 @@ enum Command {
         /// Quiet time before a batch of changes is indexed, in milliseconds.
         #[arg(long, default_value_t = 50)]
         debounce_ms: u64,
+        /// Also append every tool call to .codeatlas/audit.log (it always goes to stderr).
+        #[arg(long)]
+        audit_log: bool,
     },
     /// Watch the repository and keep its index fresh, printing what each batch re-indexed.
     ///
@@ -79,15 +82,15 @@ enum Command {
 fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("CODEATLAS_LOG").unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("CODEATLAS_LOG").unwrap_or_else(|_| "warn,codeatlas::mcp=info".into()))
         .init();
     let cli = Cli::parse();
     match cli.command {
         Command::Index { repo, max_file_size, threads, dump } => run_index(repo, max_file_size, threads, dump),
-        Command::Serve { repo, no_watch, debounce_ms } => {
+        Command::Serve { repo, no_watch, debounce_ms, audit_log } => {
             let root = repo.canonicalize().with_context(|| format!("cannot open repository {}", repo.display()))?;
             let watch = codeatlas::watch::WatchOptions { watch: !no_watch, debounce: std::time::Duration::from_millis(debounce_ms) };
-            codeatlas::mcp::serve_stdio(&root, codeatlas::index::Options::default(), watch)
+            codeatlas::mcp::serve_stdio(&root, codeatlas::index::Options::default(), watch, audit_log)
         }
         Command::Watch { repo, debounce_ms } => run_watch(repo, debounce_ms),
         Command::Query { tool, args, repo, json } => run_query(tool, args, repo, json),

@@ -3,7 +3,9 @@
 //! query logic lives in `tools`. Logs go to stderr; stdout carries only JSON-RPC.
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult, ListToolsResult,
@@ -24,14 +26,70 @@ pub const INSTRUCTIONS: &str = "codeatlas maps this repository. Walk down the ti
 3) read_symbol, read_source, search_text to read only the lines that matter. \
 Symbols are named by qualified name or path:line, as the answers print them.";
 
+/// Tool calls that may run at once; more wait for a slot.
+const MAX_CONCURRENT_CALLS: usize = 8;
+/// How long a call may wait for a slot before it is answered "busy".
+const QUEUE_WAIT: Duration = Duration::from_secs(5);
+/// How long one call may run before it is answered "timed out".
+const CALL_TIMEOUT: Duration = Duration::from_secs(20);
+
 pub struct Server {
     atlas: Arc<Atlas>,
+    slots: Arc<tokio::sync::Semaphore>,
+    next_call: AtomicU64,
+    audit: Option<Arc<Mutex<std::fs::File>>>,
 }
 
 impl Server {
     pub fn new(atlas: Arc<Atlas>) -> Server {
-        Server { atlas }
+        Server { atlas, slots: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_CALLS)), next_call: AtomicU64::new(1), audit: None }
     }
+
+    /// Also appends every call's audit line to this file.
+    pub fn with_audit_log(mut self, file: std::fs::File) -> Server {
+        self.audit = Some(Arc::new(Mutex::new(file)));
+        self
+    }
+
+    async fn run_tool(&self, name: &str, args: serde_json::Value) -> (String, bool) {
+        let Ok(Ok(permit)) = tokio::time::timeout(QUEUE_WAIT, self.slots.clone().acquire_owned()).await else {
+            return (format!("busy: {MAX_CONCURRENT_CALLS} calls are running; retry in a moment"), true);
+        };
+        let atlas = self.atlas.clone();
+        let tool = name.to_string();
+        let task = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            atlas.call(&tool, args)
+        });
+        match tokio::time::timeout(CALL_TIMEOUT, task).await {
+            Ok(Ok(Ok(text))) => (text, false),
+            Ok(Ok(Err(e))) => (e.0, true),
+            Ok(Err(e)) => (format!("internal error: {e}"), true),
+            Err(_) => (format!("timed out after {} s; narrow the call (a smaller depth, limit or path)", CALL_TIMEOUT.as_secs()), true),
+        }
+    }
+}
+
+/// The arguments of a call as the audit log shows them: strings shortened, and values
+/// that look like secrets (keys, tokens, passwords, private keys) replaced.
+pub fn audit_summary(args: &serde_json::Value) -> String {
+    fn looks_secret(s: &str) -> bool {
+        let lower = s.to_lowercase();
+        ["password", "passwd", "secret", "token", "apikey", "api_key", "-----begin", "akia", "ghp_", "xoxb-"].iter().any(|w| lower.contains(w))
+            || (s.len() >= 32 && !s.contains(char::is_whitespace) && s.chars().filter(|c| c.is_ascii_digit()).count() >= 6)
+    }
+    fn clean(v: &serde_json::Value) -> serde_json::Value {
+        match v {
+            serde_json::Value::String(s) if looks_secret(s) => serde_json::Value::String("<redacted>".into()),
+            serde_json::Value::String(s) if s.chars().count() > 80 => {
+                serde_json::Value::String(format!("{}... ({} chars)", s.chars().take(60).collect::<String>(), s.chars().count()))
+            }
+            serde_json::Value::Object(map) => serde_json::Value::Object(map.iter().map(|(k, v)| (k.clone(), clean(v))).collect()),
+            serde_json::Value::Array(items) => serde_json::Value::Array(items.iter().take(10).map(clean).collect()),
+            other => other.clone(),
+        }
+    }
+    clean(args).to_string()
 }
 
 /// The tool list as MCP declares it: short descriptions, lean schemas, read-only hints.
@@ -71,19 +129,18 @@ impl ServerHandler for Server {
             return Err(McpError::invalid_params(format!("unknown tool {name:?}"), None));
         }
         let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
-        let atlas = self.atlas.clone();
+        let call_id = self.next_call.fetch_add(1, Ordering::Relaxed);
+        let summary = audit_summary(&args);
         let started = std::time::Instant::now();
-        let tool_name = name.clone();
-        let result = tokio::task::spawn_blocking(move || atlas.call(&tool_name, args)).await;
-        let result = match result {
-            Ok(r) => r,
-            Err(e) => Err(crate::tools::ToolError(format!("internal error: {e}"))),
-        };
-        let (text, is_error) = match result {
-            Ok(text) => (text, false),
-            Err(e) => (e.0, true),
-        };
-        tracing::info!(tool = %name, ms = started.elapsed().as_millis() as u64, bytes = text.len(), error = is_error, "tool call");
+        let (text, is_error) = self.run_tool(&name, args).await;
+        let ms = started.elapsed().as_millis() as u64;
+        let outcome = if is_error { "error" } else { "ok" };
+        tracing::info!(call = call_id, tool = %name, args = %summary, ms, bytes = text.len(), outcome, "tool call");
+        if let Some(audit) = &self.audit {
+            use std::io::Write;
+            let line = serde_json::json!({"call": call_id, "tool": name, "args": summary, "ms": ms, "bytes": text.len(), "outcome": outcome});
+            let _ = writeln!(audit.lock().expect("audit lock"), "{line}");
+        }
         let content = vec![ContentBlock::text(text)];
         Ok(if is_error { CallToolResult::error(content) } else { CallToolResult::success(content) }.into())
     }
@@ -118,7 +175,7 @@ impl ServerHandler for Server {
 /// Serves the repository over stdio until the client goes away. The index is brought up
 /// to date at start and then follows the file system (unless `watch.watch` is false);
 /// tools answer from the last committed index meanwhile.
-pub fn serve_stdio(root: &Path, opts: crate::index::Options, watch: crate::watch::WatchOptions) -> anyhow::Result<()> {
+pub fn serve_stdio(root: &Path, opts: crate::index::Options, watch: crate::watch::WatchOptions, audit_log: bool) -> anyhow::Result<()> {
     let on_batch: crate::watch::OnBatch = Box::new(|s| {
         if !s.changed_paths.is_empty() || !s.removed_paths.is_empty() {
             tracing::info!(parsed = s.parsed, removed = s.removed, ms = s.elapsed.as_millis() as u64, "index updated");
@@ -128,7 +185,13 @@ pub fn serve_stdio(root: &Path, opts: crate::index::Options, watch: crate::watch
     let atlas = Arc::new(Atlas::with_indexer(root, watcher.status.clone(), watcher.syncer()));
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async move {
-        let service = Server::new(atlas).serve(rmcp::transport::stdio()).await?;
+        let mut server = Server::new(atlas);
+        if audit_log {
+            let path = root.join(crate::store::INDEX_DIR).join("audit.log");
+            let file = std::fs::OpenOptions::new().create(true).append(true).open(&path)?;
+            server = server.with_audit_log(file);
+        }
+        let service = server.serve(rmcp::transport::stdio()).await?;
         service.waiting().await?;
         anyhow::Ok(())
     })?;

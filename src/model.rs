@@ -299,6 +299,8 @@ pub struct FileExtract {
     pub references: Vec<Reference>,
     pub parse_errors: u32,
     pub loc: u32,
+    /// Why the file is indexed only in part (or not at all), when it is.
+    pub failure: Option<String>,
 }
 
 /// The words of an identifier, for full-text search: `PaymentGateway` -> `payment gateway`,

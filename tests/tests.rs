@@ -1,6 +1,7 @@
 //! One integration-test binary, split by purpose (as ripgrep does).
 
 mod extract;
+mod hostile;
 mod index;
 mod mcp;
 mod tidy;

@@ -1,0 +1,329 @@
+//! Hostile repositories and bad calls: files that try to break the parser, paths that try
+//! to leave the root, symlinks out, secrets, random arguments, a crash in the middle of
+//! indexing, and a flood of concurrent calls during a re-index.
+
+use std::fs;
+use std::path::Path;
+
+use codeatlas::index::{index, Options};
+use codeatlas::store::Store;
+use codeatlas::tools::{Atlas, READ_BUDGET, SUMMARY_BUDGET};
+use serde_json::{json, Value};
+
+fn skipped_reasons(summary: &codeatlas::index::Summary) -> Vec<String> {
+    let mut v: Vec<String> = summary.skipped.iter().map(|(p, r)| format!("{p}: {r}")).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn hostile_files_are_indexed_in_part_or_skipped_with_a_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let src = root.join("src");
+    fs::create_dir_all(&src).unwrap();
+    fs::write(src.join("Good.java"), "class Good { void ok() {} }\n").unwrap();
+    // Invalid UTF-8 inside a comment: decoded lossily, the class is still found.
+    let mut bad = b"class BadUtf8 {\n  // \xff\xfe\xc3\x28 broken\n  void m() {}\n}\n".to_vec();
+    bad.extend_from_slice(b"\n");
+    fs::write(src.join("BadUtf8.java"), bad).unwrap();
+    // UTF-16 with a BOM: NUL bytes, so treated as binary.
+    let utf16: Vec<u8> = [0xFF, 0xFE].into_iter().chain("class U16 {}".encode_utf16().flat_map(|u| u.to_le_bytes())).collect();
+    fs::write(src.join("Utf16.java"), utf16).unwrap();
+    fs::write(src.join("Crlf.java"), "class Crlf {\r\n  void a() {}\r\n\r\n  void b() {}\r\n}\r\n").unwrap();
+    fs::write(src.join("LoneCr.java"), "class LoneCr {\r  void a() {}\r}\r").unwrap();
+    fs::write(src.join("Nul.java"), "class Nul {}\0\0").unwrap();
+    fs::write(src.join("Cut.java"), "public class Cut { void m() { int x = 12").unwrap();
+    // A 50 MB file and a 5 MB one-line file: over the size cap.
+    fs::write(src.join("Huge.java"), "// filler\n".repeat(5 * 1024 * 1024)).unwrap();
+    fs::write(src.join("OneLine.java"), format!("class OneLine {{ {} }}", "int a = 1; ".repeat(480_000))).unwrap();
+    // 100,000 nested parentheses and braces.
+    fs::write(src.join("Deep.java"), format!("class Deep {{ int x = {}1{}; }}\n", "(".repeat(100_000), ")".repeat(100_000))).unwrap();
+    fs::write(src.join("deep.rs"), format!("fn deep() {}{}\n", "{".repeat(100_000), "}".repeat(100_000))).unwrap();
+    // Secrets: never indexed, never readable (`.env` is a hidden file: not even walked).
+    fs::write(root.join(".env"), "API_KEY=abc\n").unwrap();
+    fs::write(root.join("server.pem"), "-----BEGIN PRIVATE KEY-----\n").unwrap();
+    fs::write(root.join("id_rsa"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+
+    let summary = index(root, &Options::default(), &|_, _| {}).unwrap();
+    assert_eq!(
+        skipped_reasons(&summary),
+        vec![
+            "id_rsa: looks like a secret (id_rsa*); not indexed",
+            "server.pem: looks like a secret (*.pem); not indexed",
+            "src/Huge.java: too large: 52428800 bytes (limit 1048576)",
+            "src/Nul.java: binary (NUL byte)",
+            "src/OneLine.java: too large: 5280018 bytes (limit 1048576)",
+            "src/Utf16.java: binary (NUL byte)",
+        ]
+    );
+    let dump = Store::open_read(&root.canonicalize().unwrap()).unwrap().dump().unwrap();
+    let symbols: Vec<&str> = dump.lines().filter(|l| l.starts_with("symbol ")).map(|l| l.split(" sig=").next().unwrap()).collect();
+    assert_eq!(
+        symbols,
+        vec![
+            "symbol src/BadUtf8.java:1-4 class BadUtf8 parent=- vis=package",
+            "symbol src/BadUtf8.java:3-3 method BadUtf8#m parent=BadUtf8 vis=package",
+            "symbol src/Crlf.java:1-5 class Crlf parent=- vis=package",
+            "symbol src/Crlf.java:2-2 method Crlf#a parent=Crlf vis=package",
+            "symbol src/Crlf.java:4-4 method Crlf#b parent=Crlf vis=package",
+            "symbol src/Deep.java:1-1 class Deep parent=- vis=package",
+            "symbol src/Deep.java:1-1 field Deep#x parent=Deep vis=package",
+            "symbol src/Good.java:1-1 class Good parent=- vis=package",
+            "symbol src/Good.java:1-1 method Good#ok parent=Good vis=package",
+            "symbol src/LoneCr.java:1-1 class LoneCr parent=- vis=package",
+            "symbol src/LoneCr.java:1-1 method LoneCr#a parent=LoneCr vis=package",
+            "symbol src/deep.rs:1-1 function crate::deep::deep parent=- vis=private",
+        ]
+    );
+    // A file cut off mid-token is indexed with its syntax errors counted; tree-sitter's
+    // recovery leaves no declaration here to extract.
+    assert!(dump.contains("file src/Cut.java java module= loc=1 errors=1"), "{dump}");
+    // Raised cap: the 5 MB line is indexed, within the time budget.
+    let summary = index(root, &Options { max_file_size: 8 * 1024 * 1024, ..Options::default() }, &|_, _| {}).unwrap();
+    assert!(!skipped_reasons(&summary).iter().any(|r| r.starts_with("src/OneLine.java")));
+    let atlas = Atlas::new(&root.canonicalize().unwrap());
+    let outline = atlas.call("file_outline", json!({"path": "src/OneLine.java"})).unwrap();
+    assert!(outline.starts_with("src/OneLine.java (java, 1 lines, package (default))\n  class OneLine  1"), "{}", &outline[..200]);
+    assert!(outline.len() <= SUMMARY_BUDGET);
+    let read = atlas.call("read_source", json!({"path": "src/OneLine.java", "start_line": 1, "end_line": 1})).unwrap();
+    assert!(read.len() <= READ_BUDGET, "{} bytes", read.len());
+    for secret in [".env", "server.pem", "id_rsa"] {
+        let err = atlas.call("read_source", json!({"path": secret, "start_line": 1, "end_line": 1})).unwrap_err().0;
+        assert!(err.starts_with(&format!("no indexed file \"{secret}\"")), "{err}");
+        let hits = atlas.call("search_text", json!({"query": "PRIVATE KEY"})).unwrap();
+        assert!(hits.starts_with("no lines match"), "{hits}");
+    }
+}
+
+#[test]
+fn no_path_leaves_the_root() {
+    let parent = tempfile::tempdir().unwrap();
+    let root = parent.path().join("repo");
+    let evil = parent.path().join("repo-evil");
+    fs::create_dir_all(root.join("src")).unwrap();
+    fs::create_dir_all(&evil).unwrap();
+    fs::write(root.join("src/Ok.java"), "class Ok {}\n").unwrap();
+    fs::write(evil.join("Secret.java"), "class Secret { String key = \"hunter2\"; }\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::symlink;
+        symlink(evil.join("Secret.java"), root.join("src/Leak.java")).unwrap();
+        symlink(&evil, root.join("src/linked")).unwrap();
+        symlink(root.join("src/Leak.java"), root.join("src/Chain.java")).unwrap();
+        symlink(root.join("src/nowhere.java"), root.join("src/Dangling.java")).unwrap();
+    }
+    index(&root, &Options::default(), &|_, _| {}).unwrap();
+    let atlas = Atlas::new(&root.canonicalize().unwrap());
+    let long = "a/".repeat(2_500);
+    let attempts: Vec<String> = vec![
+        "../../etc/passwd".into(),
+        "/etc/passwd".into(),
+        "file:///etc/passwd".into(),
+        "..\\..\\etc\\passwd".into(),
+        "src/\0Ok.java".into(),
+        "".into(),
+        long,
+        "../repo-evil/Secret.java".into(),
+        "src/Leak.java".into(),
+        "src/linked/Secret.java".into(),
+        "src/Chain.java".into(),
+        "src/Dangling.java".into(),
+        ".git/config".into(),
+        ".codeatlas/index.db".into(),
+    ];
+    let parent_text = parent.path().to_string_lossy().to_string();
+    for path in &attempts {
+        for (tool, args) in [
+            ("read_source", json!({"path": path, "start_line": 1, "end_line": 3})),
+            ("file_outline", json!({"path": path})),
+            ("search_text", json!({"query": "hunter2", "path": path})),
+        ] {
+            let answer = atlas.call(tool, args);
+            let text = match &answer {
+                Ok(t) => t.clone(),
+                Err(e) => e.0.clone(),
+            };
+            assert!(!text.contains("String key"), "{tool} {path:?} leaked: {text}");
+            assert!(!text.contains(&parent_text), "{tool} {path:?} revealed a host path: {text}");
+            if tool != "search_text" {
+                assert!(answer.is_err(), "{tool} {path:?} answered: {text}");
+            }
+        }
+    }
+    // An indexed file swapped for a symlink out of the root after indexing is refused.
+    #[cfg(unix)]
+    {
+        fs::remove_file(root.join("src/Ok.java")).unwrap();
+        std::os::unix::fs::symlink(evil.join("Secret.java"), root.join("src/Ok.java")).unwrap();
+        let err = atlas.call("read_source", json!({"path": "src/Ok.java", "start_line": 1, "end_line": 1})).unwrap_err().0;
+        assert_eq!(err, "src/Ok.java resolves outside the repository; refused");
+    }
+}
+
+#[test]
+fn audit_summaries_redact_secrets() {
+    let summary = codeatlas::mcp::audit_summary(&json!({
+        "query": "password=hunter2",
+        "path": "src/a.rs",
+        "symbol": "AKIAIOSFODNN7EXAMPLE",
+        "long": "x".repeat(200),
+    }));
+    assert_eq!(
+        summary,
+        format!("{{\"long\":\"{}... (200 chars)\",\"path\":\"src/a.rs\",\"query\":\"<redacted>\",\"symbol\":\"<redacted>\"}}", "x".repeat(60))
+    );
+}
+
+mod fuzz {
+    //! Random JSON at every tool: no panic, never an answer over budget.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            any::<f64>().prop_map(|n| json!(n)),
+            "\\PC{0,40}".prop_map(Value::String),
+            prop_oneof![
+                Just("com.acme.pay.PaymentGateway"),
+                Just("src/main/java/com/acme/Application.java"),
+                Just("src/main/java/com/acme/Application.java:9"),
+                Just("../../etc/passwd"),
+                Just("(a+)+$"),
+                Just("%"),
+                Just("' OR 1=1--"),
+                Just("Order"),
+                Just("module"),
+            ]
+            .prop_map(|s| Value::String(s.to_string())),
+        ];
+        leaf.prop_recursive(2, 8, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map("[a-z_]{1,12}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn arguments() -> impl Strategy<Value = Value> {
+        let keys = prop_oneof![
+            Just("symbol"),
+            Just("path"),
+            Just("query"),
+            Just("target"),
+            Just("from"),
+            Just("to"),
+            Just("level"),
+            Just("direction"),
+            Just("depth"),
+            Just("limit"),
+            Just("offset"),
+            Just("kind"),
+            Just("start_line"),
+            Just("end_line"),
+            Just("regex"),
+            Just("transitive"),
+            Just("context_lines"),
+            Just("case_sensitive"),
+            Just("language"),
+        ];
+        prop::collection::vec((keys, value()), 0..6).prop_map(|pairs| Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+        #[test]
+        fn random_arguments_never_panic_or_exceed_the_budget(tool in 0usize..13, args in arguments()) {
+            let atlas = shared_atlas();
+            let name = codeatlas::tools::TOOLS.get(tool).map(|t| t.name).unwrap_or("not_a_tool");
+            let text = match atlas.call(name, args) {
+                Ok(t) => t,
+                Err(e) => e.0,
+            };
+            let budget = if name.starts_with("read_") { READ_BUDGET } else { SUMMARY_BUDGET };
+            prop_assert!(text.len() <= budget, "{} answered {} bytes", name, text.len());
+            prop_assert!(!text.is_empty());
+        }
+    }
+
+    fn shared_atlas() -> &'static Atlas {
+        static ATLAS: std::sync::OnceLock<(crate::util::TempRepo, Atlas)> = std::sync::OnceLock::new();
+        &ATLAS
+            .get_or_init(|| {
+                let repo = crate::util::temp_copy("java-shop");
+                index(repo.path(), &Options::default(), &|_, _| {}).unwrap();
+                let atlas = Atlas::new(&repo.path().canonicalize().unwrap());
+                (repo, atlas)
+            })
+            .1
+    }
+}
+
+/// Writes a synthetic Java tree big enough that indexing it takes a little while.
+fn synthetic_repo(root: &Path, files: usize) {
+    for i in 0..files {
+        let dir = root.join(format!("src/p{}", i % 20));
+        fs::create_dir_all(&dir).unwrap();
+        let mut text = format!("package p{};\n\nimport p{}.C{};\n\npublic class C{i} extends C{} {{\n", i % 20, (i + 1) % 20, (i + 1) % files, (i + 7) % files);
+        for m in 0..30 {
+            text.push_str(&format!("    public int m{m}(C{} other) {{ return other.m{}(this) + {m}; }}\n", (i + m) % files, (m + 1) % 30));
+        }
+        text.push_str("}\n");
+        fs::write(dir.join(format!("C{i}.java")), text).unwrap();
+    }
+}
+
+fn integrity(root: &Path) -> String {
+    let conn = rusqlite::Connection::open(root.join(".codeatlas/index.db")).unwrap();
+    conn.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0)).unwrap()
+}
+
+#[test]
+fn kill_9_during_indexing_loses_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    synthetic_repo(&root, 400);
+    let fresh_copy = tempfile::tempdir().unwrap();
+    synthetic_repo(fresh_copy.path(), 400);
+    index(fresh_copy.path(), &Options::default(), &|_, _| {}).unwrap();
+    let expected = Store::open_read(&fresh_copy.path().canonicalize().unwrap()).unwrap().dump().unwrap();
+    let mut rng = 0x2545_f491_4f6c_dd1du64;
+    for round in 0..20 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        // Half the rounds interrupt a full index, half an update after an edit.
+        if round % 2 == 1 {
+            let f = root.join(format!("src/p{}/C{}.java", round % 20, round));
+            let text = fs::read_to_string(&f).unwrap();
+            fs::write(&f, text.replace("public int m0(", "public int edited(")).unwrap();
+        } else {
+            let _ = fs::remove_dir_all(root.join(".codeatlas"));
+        }
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"))
+            .args(["index", "--repo"])
+            .arg(&root)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20 + rng % 900));
+        let _ = child.kill();
+        child.wait().unwrap();
+        if root.join(".codeatlas/index.db").exists() {
+            assert_eq!(integrity(&root), "ok", "round {round}");
+        }
+        if round % 2 == 1 {
+            // Undo the edit so that the end state matches the fresh copy.
+            let f = root.join(format!("src/p{}/C{}.java", round % 20, round));
+            let text = fs::read_to_string(&f).unwrap();
+            fs::write(&f, text.replace("public int edited(", "public int m0(")).unwrap();
+        }
+    }
+    index(&root, &Options::default(), &|_, _| {}).unwrap();
+    assert_eq!(integrity(&root), "ok");
+    assert_eq!(Store::open_read(&root.canonicalize().unwrap()).unwrap().dump().unwrap(), expected);
+}
