@@ -29,9 +29,9 @@ Symbols are named by qualified name or path:line, as the answers print them.";
 /// Tool calls that may run at once; more wait for a slot.
 const MAX_CONCURRENT_CALLS: usize = 8;
 /// How long a call may wait for a slot before it is answered "busy".
-const QUEUE_WAIT: Duration = Duration::from_secs(5);
+const QUEUE_WAIT: Duration = Duration::from_secs(10);
 /// How long one call may run before it is answered "timed out".
-const CALL_TIMEOUT: Duration = Duration::from_secs(20);
+const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 pub struct Server {
     atlas: Arc<Atlas>,
@@ -75,7 +75,9 @@ impl Server {
 pub fn audit_summary(args: &serde_json::Value) -> String {
     fn looks_secret(s: &str) -> bool {
         let lower = s.to_lowercase();
-        ["password", "passwd", "secret", "token", "apikey", "api_key", "-----begin", "akia", "ghp_", "xoxb-"].iter().any(|w| lower.contains(w))
+        ["password", "passwd", "secret", "token", "apikey", "api_key", "-----begin", "akia", "ghp_", "xoxb-"]
+            .iter()
+            .any(|w| lower.contains(w))
             || (s.len() >= 32 && !s.contains(char::is_whitespace) && s.chars().filter(|c| c.is_ascii_digit()).count() >= 6)
     }
     fn clean(v: &serde_json::Value) -> serde_json::Value {
@@ -138,7 +140,8 @@ impl ServerHandler for Server {
         tracing::info!(call = call_id, tool = %name, args = %summary, ms, bytes = text.len(), outcome, "tool call");
         if let Some(audit) = &self.audit {
             use std::io::Write;
-            let line = serde_json::json!({"call": call_id, "tool": name, "args": summary, "ms": ms, "bytes": text.len(), "outcome": outcome});
+            let line =
+                serde_json::json!({"call": call_id, "tool": name, "args": summary, "ms": ms, "bytes": text.len(), "outcome": outcome});
             let _ = writeln!(audit.lock().expect("audit lock"), "{line}");
         }
         let content = vec![ContentBlock::text(text)];

@@ -1139,7 +1139,10 @@ impl Atlas {
         }
         let end = end.min(total);
         let width = end.to_string().len();
-        let mut out = format!("{}:{start}-{end} of {total} lines{what}\n```\n", file.path);
+        // File text is data: it goes inside a fence longer than any run of backticks in it,
+        // so nothing in the file can close the block and speak as the answer.
+        let fence = fence_for(&lines[(start - 1) as usize..end as usize]);
+        let mut out = format!("{}:{start}-{end} of {total} lines{what}\n{fence}\n", file.path);
         let mut last = start - 1;
         for n in start..=end {
             let line = lines[(n - 1) as usize];
@@ -1150,7 +1153,7 @@ impl Atlas {
             out.push_str(&row);
             last = n;
         }
-        out.push_str("```");
+        out.push_str(&fence);
         if last < end {
             let _ = write!(out, "\ncut at line {last} (budget {READ_LINES} lines / {READ_BUDGET} bytes); next: read_source {{\"path\": \"{}\", \"start_line\": {}, \"end_line\": {end}}}", file.path, last + 1);
         }
@@ -1223,9 +1226,17 @@ impl Atlas {
         if total == 0 {
             return Ok(format!("no lines match {:?} in {} indexed files", a.query, files.len()));
         }
-        let mut out = format!("{total} matching lines for {:?} in {} files searched\n", a.query, files.len());
-        page(&mut out, &hits, total, None, SUMMARY_BUDGET, "narrow with path, or raise limit");
-        Ok(out)
+        let header = format!("{total} matching lines for {:?} in {} files searched\n", a.query, files.len());
+        let fence = fence_for(&hits.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut body = String::new();
+        page(&mut body, &hits, total, None, SUMMARY_BUDGET - header.len() - 2 * fence.len() - 4, "narrow with path, or raise limit");
+        // The lines found are data, fenced; the closing remark stays outside the fence.
+        let (items, footer) = match body.rfind("\n... ") {
+            Some(i) => (&body[..i], &body[i..]),
+            None if body.starts_with("... ") => ("", body.as_str()),
+            None => (body.as_str(), ""),
+        };
+        Ok(format!("{header}{fence}\n{items}\n{fence}{footer}"))
     }
 }
 
@@ -1273,6 +1284,19 @@ pub fn normalize_path(path: &str) -> Result<String, ToolError> {
         }
     }
     Ok(parts.join("/"))
+}
+
+/// A code fence longer than any run of backticks in `lines` (at least three).
+fn fence_for(lines: &[&str]) -> String {
+    let mut longest = 0;
+    for line in lines {
+        let mut run = 0;
+        for c in line.chars() {
+            run = if c == '`' { run + 1 } else { 0 };
+            longest = longest.max(run);
+        }
+    }
+    "`".repeat((longest + 1).max(3))
 }
 
 /// Appends list items while the budget allows, then a line saying what was cut.
