@@ -443,3 +443,58 @@ async fn a_flood_of_calls_during_a_reindex_is_answered() {
     eprintln!("{busy} of 200 calls answered busy");
     client.cancel().await.unwrap();
 }
+
+/// Needs root (it mounts a small tmpfs): run with `cargo test -- --ignored`.
+/// A full disk during indexing leaves the previous index usable; a read-only index
+/// directory is reported clearly.
+#[test]
+#[ignore = "mounts a tmpfs: needs root"]
+fn full_disk_and_read_only_index_directory() {
+    let mount = tempfile::tempdir().unwrap();
+    let dir = mount.path();
+    let run = |args: &[&str]| std::process::Command::new(args[0]).args(&args[1..]).status().unwrap().success();
+    assert!(run(&["mount", "-t", "tmpfs", "-o", "size=1500k", "tmpfs", dir.to_str().unwrap()]), "mount failed (not root?)");
+    let result = std::panic::catch_unwind(|| {
+        let root = dir.join("repo");
+        for rel in crate::util::files_under(&crate::util::fixture("java-shop")) {
+            let to = root.join(&rel);
+            fs::create_dir_all(to.parent().unwrap()).unwrap();
+            fs::copy(crate::util::fixture("java-shop").join(&rel), to).unwrap();
+        }
+        index(&root, &Options::default(), &|_, _| {}).unwrap();
+        let before = Store::open_read(&root.canonicalize().unwrap()).unwrap().dump().unwrap();
+        // Fill the disk with source files, so the next run cannot write its index.
+        let mut i = 0;
+        while fs::write(root.join(format!("src/main/java/Filler{i}.java")), format!("class Filler{i} {{ {} }}\n", "int a; ".repeat(2000)))
+            .is_ok()
+        {
+            i += 1;
+        }
+        let error = index(&root, &Options::default(), &|_, _| {}).unwrap_err();
+        eprintln!("full disk: {error:#}");
+        assert_eq!(Store::open_read(&root.canonicalize().unwrap()).unwrap().dump().unwrap(), before);
+        {
+            let atlas = Atlas::new(&root.canonicalize().unwrap());
+            assert!(atlas
+                .call("get_symbol", json!({"symbol": "com.acme.pay.PaymentGateway"}))
+                .unwrap()
+                .starts_with("interface com.acme.pay.PaymentGateway"));
+        }
+        // Read-only: a clear error, and the old index still answers.
+        for f in 0..i {
+            let _ = fs::remove_file(root.join(format!("src/main/java/Filler{f}.java")));
+        }
+        assert!(run(&["mount", "-o", "remount,ro", dir.to_str().unwrap()]));
+        fs::metadata(&root).unwrap();
+        let error = format!("{:#}", index(&root, &Options::default(), &|_, _| {}).unwrap_err());
+        eprintln!("read-only: {error}");
+        assert!(error.contains("Read-only file system") || error.contains("readonly") || error.contains("read-only"), "{error}");
+        let atlas = Atlas::new(&root.canonicalize().unwrap());
+        let answer = atlas.call("get_symbol", json!({"symbol": "com.acme.pay.PaymentGateway"}));
+        eprintln!("read-only answer: {:?}", answer.as_ref().map(|t| &t[..40]).map_err(|e| &e.0));
+    });
+    run(&["umount", dir.to_str().unwrap()]);
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+}
