@@ -443,7 +443,7 @@ async fn a_flood_of_calls_during_a_reindex_is_answered() {
         let budget = if name.starts_with("read_") { READ_BUDGET } else { SUMMARY_BUDGET };
         assert!(text.len() <= budget, "{name}: {} bytes", text.len());
         if result.is_error == Some(true) {
-            assert!(text.starts_with("busy: ") || text.starts_with("no symbol"), "{name} {args}: {text}");
+            assert!(text.starts_with("busy: ") || text.starts_with("timed out") || text.starts_with("no symbol"), "{name} {args}: {text}");
             busy += text.starts_with("busy: ") as usize;
         }
     }
