@@ -1,0 +1,204 @@
+//! The indexing and tool-latency benchmark: one command, one table.
+//!
+//! Usage: cargo run --release --example index_bench -- <source tree> [calls per tool]
+//!
+//! On a temp copy of the tree it measures: the cold full index (wall, CPU, peak RSS,
+//! files/s, lines/s, index size), the parse-only floor (every file parsed on all cores,
+//! nothing else), `ctags -R` on the same tree when Universal Ctags is installed, the
+//! no-op re-index of the unchanged tree, and p50/p95/p99 latency of a fixed mix of calls
+//! of all twelve tools. Ratios of the cold index to the floor and to ctags are printed.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use codeatlas::index::{index, walk, Options};
+use codeatlas::tools::Atlas;
+use serde_json::json;
+
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in ignore::WalkBuilder::new(from).hidden(false).build().flatten() {
+        let Ok(rel) = entry.path().strip_prefix(from) else { continue };
+        if rel.starts_with(".codeatlas") {
+            continue;
+        }
+        let target = to.join(rel);
+        if entry.file_type().is_some_and(|t| t.is_dir()) {
+            std::fs::create_dir_all(&target).unwrap();
+        } else if entry.file_type().is_some_and(|t| t.is_file()) {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Peak resident set size of this process so far, in MB (Linux).
+fn peak_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .unwrap_or(0.0)
+        / 1024.0
+}
+
+/// CPU time of this process so far (user + system), from /proc (Linux).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+fn dir_size(path: &Path) -> u64 {
+    walkdir_size(path)
+}
+
+fn walkdir_size(path: &Path) -> u64 {
+    let mut total = 0;
+    if let Ok(entries) = std::fs::read_dir(path) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                total += walkdir_size(&p);
+            } else if let Ok(m) = e.metadata() {
+                total += m.len();
+            }
+        }
+    }
+    total
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(source) = args.get(1) else {
+        eprintln!("usage: index_bench <source tree> [calls per tool]");
+        std::process::exit(2);
+    };
+    let calls: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(50);
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("tree");
+    std::fs::create_dir_all(&root).unwrap();
+    copy_tree(Path::new(source), &root);
+    let root = root.canonicalize().unwrap();
+    let source_bytes = dir_size(&root);
+    let opts = Options::default();
+
+    // Cold full index.
+    let cpu0 = cpu_seconds();
+    let t0 = Instant::now();
+    let summary = index(&root, &opts, &|_, _| {}).unwrap();
+    let cold = t0.elapsed().as_secs_f64();
+    let cold_cpu = cpu_seconds() - cpu0;
+    let cold_rss = peak_rss_mb();
+    let index_bytes = dir_size(&root.join(".codeatlas"));
+
+    // No-op re-index.
+    let t0 = Instant::now();
+    index(&root, &opts, &|_, _| {}).unwrap();
+    let noop = t0.elapsed().as_secs_f64();
+
+    // Parse-only floor: every file parsed on all cores, nothing else.
+    let files = walk(&root, &opts, None).files;
+    let t0 = Instant::now();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..opts.threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(c) = files.get(i) else { break };
+                let bytes = std::fs::read(&c.abs).unwrap_or_default();
+                let text = String::from_utf8_lossy(&bytes);
+                let _ = codeatlas::extract::parse(c.spec, &text);
+            });
+        }
+    });
+    let floor = t0.elapsed().as_secs_f64();
+
+    // Universal Ctags, when installed.
+    let ctags = {
+        let t0 = Instant::now();
+        let status = std::process::Command::new("ctags").args(["-R", "-f", "/dev/null", "."]).current_dir(&root).status();
+        match status {
+            Ok(s) if s.success() => Some(t0.elapsed().as_secs_f64()),
+            _ => None,
+        }
+    };
+
+    println!("tree: {} files, {} lines of code, {:.1} MB of source", summary.files, summary.loc, source_bytes as f64 / 1e6);
+    println!("| measure | value |");
+    println!("|---|---|");
+    println!("| cold index, wall | {cold:.2} s |");
+    println!("| cold index, CPU | {cold_cpu:.2} s |");
+    println!("| peak RSS (process, after the cold index) | {cold_rss:.0} MB |");
+    println!("| files/s, lines/s | {:.0}, {:.0} |", summary.files as f64 / cold, summary.loc as f64 / cold);
+    println!("| index on disk | {:.1} MB ({:.2}x the source) |", index_bytes as f64 / 1e6, index_bytes as f64 / source_bytes as f64);
+    println!("| parse-only floor ({} threads) | {floor:.2} s |", opts.threads);
+    match ctags {
+        Some(c) => println!("| ctags -R | {c:.2} s |"),
+        None => println!("| ctags -R | not installed |"),
+    }
+    println!("| cold index / parse floor | {:.1}x |", cold / floor);
+    if let Some(c) = ctags {
+        println!("| cold index / ctags | {:.1}x |", cold / c);
+    }
+    println!("| no-op re-index | {noop:.2} s |");
+
+    // Tool latency over a fixed mix, on handles taken from the index itself.
+    let atlas = Atlas::new(&root);
+    let overview = atlas.call("repo_overview", json!({})).unwrap();
+    let types: Vec<String> = overview
+        .lines()
+        .skip_while(|l| !l.starts_with("most depended-upon"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
+        .collect();
+    let paths: Vec<String> = files.iter().take(20).map(|f| f.path.clone()).collect();
+    let pick = |v: &Vec<String>, i: usize| v[i % v.len()].clone();
+    let mix: Vec<(&str, Box<dyn Fn(usize) -> serde_json::Value>)> = vec![
+        ("repo_overview", Box::new(|_| json!({}))),
+        ("dependency_graph", Box::new(|i| json!({"target": pick(&types, i), "depth": 3}))),
+        ("dependency_path", Box::new(|i| json!({"from": pick(&types, i), "to": pick(&types, i + 1)}))),
+        ("change_impact", Box::new(|i| json!({"target": pick(&types, i), "depth": 3}))),
+        ("search_symbols", Box::new(|i| json!({"query": pick(&types, i).rsplit(['.', ':']).next().unwrap_or("x").to_lowercase()}))),
+        ("get_symbol", Box::new(|i| json!({"symbol": pick(&types, i)}))),
+        ("find_implementations", Box::new(|i| json!({"symbol": pick(&types, i)}))),
+        ("find_references", Box::new(|i| json!({"symbol": pick(&types, i)}))),
+        ("file_outline", Box::new(|i| json!({"path": pick(&paths, i)}))),
+        ("read_source", Box::new(|i| json!({"path": pick(&paths, i), "start_line": 1, "end_line": 60}))),
+        ("read_symbol", Box::new(|i| json!({"symbol": pick(&types, i)}))),
+        ("search_text", Box::new(|i| json!({"query": pick(&types, i).rsplit(['.', ':']).next().unwrap_or("x")}))),
+    ];
+    println!();
+    println!("| tool ({calls} calls each) | p50 | p95 | p99 | error answers |");
+    println!("|---|---|---|---|---|");
+    for (name, args) in &mix {
+        let _ = atlas.call(name, args(0)); // warm the graph and name caches
+        let mut times = Vec::with_capacity(calls);
+        let mut errors = 0;
+        let mut first_error = String::new();
+        for i in 0..calls {
+            let t0 = Instant::now();
+            let answer = atlas.call(name, args(i));
+            times.push(t0.elapsed());
+            if let Err(e) = answer {
+                errors += 1;
+                if first_error.is_empty() {
+                    first_error = e.0.lines().next().unwrap_or("").chars().take(60).collect();
+                }
+            }
+        }
+        times.sort();
+        let errors = if errors == 0 { "0".to_string() } else { format!("{errors} ({first_error})") };
+        println!(
+            "| {name} | {:.2} ms | {:.2} ms | {:.2} ms | {errors} |",
+            percentile(&times, 0.5),
+            percentile(&times, 0.95),
+            percentile(&times, 0.99)
+        );
+    }
+}
