@@ -13,22 +13,11 @@ use std::time::{Duration, Instant};
 
 use codeatlas::index::{index, walk, Options};
 use codeatlas::tools::Atlas;
-use serde_json::json;
 
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in ignore::WalkBuilder::new(from).hidden(false).build().flatten() {
-        let Ok(rel) = entry.path().strip_prefix(from) else { continue };
-        if rel.starts_with(".codeatlas") {
-            continue;
-        }
-        let target = to.join(rel);
-        if entry.file_type().is_some_and(|t| t.is_dir()) {
-            std::fs::create_dir_all(&target).unwrap();
-        } else if entry.file_type().is_some_and(|t| t.is_file()) {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
+#[path = "common.rs"]
+mod common;
+use common::{copy_tree, percentile};
+use serde_json::json;
 
 /// Peak resident set size of this process so far, in MB (Linux).
 fn peak_rss_mb() -> f64 {
@@ -49,17 +38,14 @@ fn cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
+/// Bytes of every file under `path`.
 fn dir_size(path: &Path) -> u64 {
-    walkdir_size(path)
-}
-
-fn walkdir_size(path: &Path) -> u64 {
     let mut total = 0;
     if let Ok(entries) = std::fs::read_dir(path) {
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
-                total += walkdir_size(&p);
+                total += dir_size(&p);
             } else if let Ok(m) = e.metadata() {
                 total += m.len();
             }
@@ -68,8 +54,8 @@ fn walkdir_size(path: &Path) -> u64 {
     total
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
+fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
+    percentile(sorted, p).as_secs_f64() * 1000.0
 }
 
 fn main() {
@@ -196,9 +182,9 @@ fn main() {
         let errors = if errors == 0 { "0".to_string() } else { format!("{errors} ({first_error})") };
         println!(
             "| {name} | {:.2} ms | {:.2} ms | {:.2} ms | {errors} |",
-            percentile(&times, 0.5),
-            percentile(&times, 0.95),
-            percentile(&times, 0.99)
+            percentile_ms(&times, 0.5),
+            percentile_ms(&times, 0.95),
+            percentile_ms(&times, 0.99)
         );
     }
 }

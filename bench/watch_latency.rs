@@ -9,31 +9,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use codeatlas::index::Options;
+
+#[path = "common.rs"]
+mod common;
 use codeatlas::store::Store;
 use codeatlas::watch::{Watch, WatchOptions};
-
-fn copy_tree(from: &Path, to: &Path) -> usize {
-    let mut n = 0;
-    for entry in ignore::WalkBuilder::new(from).hidden(false).build().flatten() {
-        let path = entry.path();
-        let Ok(rel) = path.strip_prefix(from) else { continue };
-        if rel.starts_with(".codeatlas") {
-            continue;
-        }
-        let target = to.join(rel);
-        if entry.file_type().is_some_and(|t| t.is_dir()) {
-            std::fs::create_dir_all(&target).unwrap();
-        } else if entry.file_type().is_some_and(|t| t.is_file()) {
-            std::fs::copy(path, &target).unwrap();
-            n += 1;
-        }
-    }
-    n
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
+use common::{copy_tree, percentile};
 
 /// Adds `public void NAME() {}` before the file's last closing brace.
 fn add_method(path: &Path, name: &str) -> bool {

@@ -670,7 +670,7 @@ impl Indexer {
         writer.set_meta("next_file_id", &next_file.to_string())?;
         *generation += 1;
         writer.set_meta("generation", &generation.to_string())?;
-        writer.set_meta("indexed_at", &chrono_like_now())?;
+        writer.set_meta("indexed_at", &unix_seconds_now())?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: externals collected");
         writer.commit()?;
         match &scope {
@@ -785,7 +785,7 @@ fn read_and_extract(c: &Candidate, crates: &HashMap<String, String>) -> anyhow::
 }
 
 /// Seconds since the epoch, as text (the store keeps it for freshness reports).
-fn chrono_like_now() -> String {
+fn unix_seconds_now() -> String {
     std::time::SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs().to_string()).unwrap_or_default()
 }
 

@@ -6,7 +6,7 @@
 //! kept only when it is unique, and marked as a guess. This module touches no SQL: the
 //! `World` is filled by `index` from the store.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::lang;
 use crate::model::{last_segment, Confidence, Language, Receiver, RefKind, SymbolKind};
@@ -193,12 +193,9 @@ impl World {
         let sym = self.syms.get(&id)?;
         let impl_type = sym.impl_type.clone()?;
         let module = self.module_of(sym.file, None);
-        let (new_parent, new_qname) = match self.rust_path(&impl_type, sym.file, &module, 0) {
+        let (new_parent, new_qname) = match self.rust_path(&impl_type, &module, 0) {
             Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => (Some(t), format!("{}::{}", self.syms[&t].qname, sym.name)),
-            _ => (
-                None,
-                format!("{}::{}::{}", module_prefix(&module), last_segment(&impl_type), sym.name).trim_start_matches("::").to_string(),
-            ),
+            _ => (None, format!("{}::{}::{}", module, last_segment(&impl_type), sym.name).trim_start_matches("::").to_string()),
         };
         if new_parent == sym.parent && new_qname == sym.qname {
             return None;
@@ -290,7 +287,7 @@ impl World {
             Language::Rust => self.resolve_rust(r),
         };
         let source = match r.subject {
-            Some(subject) => match self.rust_path(subject, r.file, &self.module_of(r.file, r.enclosing), 0) {
+            Some(subject) => match self.rust_path(subject, &self.module_of(r.file, r.enclosing), 0) {
                 Some(PathHit::Symbol(id)) => Some(id),
                 _ => r.enclosing,
             },
@@ -470,21 +467,13 @@ impl World {
             Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
                 Some(Target::Symbol(id)) => match self.member(id, name, Want::Callable, 0) {
                     Some(m) => (Target::Symbol(m), Confidence::Exact, true),
-                    None => match self.external_super(id) {
-                        Some(q) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
-                        None => self.guess(name, Want::Callable),
-                    },
+                    None => self.guess(name, Want::Callable),
                 },
                 Some(Target::External(q)) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
                 _ => self.guess(name, Want::Callable),
             },
             Receiver::Unknown => self.guess(name, Want::Callable),
         }
-    }
-
-    /// The first supertype outside the repository, where an inherited member must come from.
-    fn external_super(&self, _id: SymbolId) -> Option<String> {
-        None
     }
 
     /// A name match, kept only when exactly one symbol of the wanted sort has the name.
@@ -518,19 +507,19 @@ impl World {
         };
         if r.kind == RefKind::Imports {
             if r.glob {
-                return match self.rust_path(r.name, r.file, &module, 0) {
+                return match self.rust_path(r.name, &module, 0) {
                     Some(PathHit::Symbol(id)) => (Target::Symbol(id), Confidence::Exact, true),
                     Some(PathHit::External(q)) => (Target::External(q), Confidence::External, true),
                     _ => (Target::Nothing, Confidence::Exact, true),
                 };
             }
-            return self.hit_to_target(self.rust_absolute_import(r.name, &module), r.name, want);
+            return self.hit_to_target(self.rust_path(r.name, &module, 0), r.name, want);
         }
         if r.kind == RefKind::Calls && !r.name.contains("::") {
             match r.receiver {
                 Receiver::Type(t) => {
-                    return match self.rust_path(t, r.file, &module, 0) {
-                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.rust_member(id, r.name) {
+                    return match self.rust_path(t, &module, 0) {
+                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.member(id, r.name, Want::Callable, 0) {
                             Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                             None => self.guess(r.name, Want::Callable),
                         },
@@ -543,13 +532,13 @@ impl World {
                 Receiver::Implicit => {}
             }
         }
-        let hit = self.rust_path(r.name, r.file, &module, 0);
+        let hit = self.rust_path(r.name, &module, 0);
         // `Type::method` where the method comes from a trait the type implements.
         if hit.is_none() {
             if let Some((owner, member)) = r.name.rsplit_once("::") {
-                if let Some(PathHit::Symbol(t)) = self.rust_path(owner, r.file, &module, 0) {
+                if let Some(PathHit::Symbol(t)) = self.rust_path(owner, &module, 0) {
                     if self.syms[&t].kind.is_type() {
-                        if let Some(m) = self.rust_member(t, member) {
+                        if let Some(m) = self.member(t, member, Want::Callable, 0) {
                             return (Target::Symbol(m), Confidence::Exact, true);
                         }
                     }
@@ -568,19 +557,8 @@ impl World {
         }
     }
 
-    /// A method of a Rust type: its own impls first, then the traits it implements.
-    fn rust_member(&self, t: SymbolId, name: &str) -> Option<SymbolId> {
-        self.member(t, name, Want::Callable, 0)
-    }
-
-    /// A `use` path is relative to the crate root in Rust 2015 and to the module (or an
-    /// extern crate) in 2018+; try the module first, then the crate root.
-    fn rust_absolute_import(&self, path: &str, module: &str) -> Option<PathHit> {
-        self.rust_path(path, -1, module, 0)
-    }
-
     /// Resolves a Rust path in a module. `depth` bounds re-export chains.
-    fn rust_path(&self, path: &str, file: FileId, module: &str, depth: usize) -> Option<PathHit> {
+    fn rust_path(&self, path: &str, module: &str, depth: usize) -> Option<PathHit> {
         if depth > MAX_HOPS {
             return None;
         }
@@ -592,7 +570,7 @@ impl World {
             "crate" => PathHit::ModulePath(crate_root),
             "self" => PathHit::ModulePath(module.to_string()),
             "super" => PathHit::ModulePath(parent_module(module)),
-            _ => self.rust_first_segment(first, file, module, depth)?,
+            _ => self.rust_first_segment(first, module, depth)?,
         };
         for seg in rest {
             current = match current {
@@ -630,7 +608,7 @@ impl World {
 
     /// The first segment of a relative path: an item of the module, a name a `use` brings
     /// in, a glob import, a crate of the workspace, the prelude, or an external crate.
-    fn rust_first_segment(&self, first: &str, file: FileId, module: &str, depth: usize) -> Option<PathHit> {
+    fn rust_first_segment(&self, first: &str, module: &str, depth: usize) -> Option<PathHit> {
         if let Some(hit) = self.rust_in_module(module, first, depth) {
             return Some(hit);
         }
@@ -640,7 +618,6 @@ impl World {
         if let Some(q) = lang::spec(Language::Rust).implicit(first) {
             return Some(PathHit::External(q.to_string()));
         }
-        let _ = file;
         if first.starts_with(char::is_lowercase) || matches!(first, "std" | "core" | "alloc") {
             // An external crate (`serde`, `std`), or a local module of the same name.
             return Some(PathHit::External(first.to_string()));
@@ -675,7 +652,7 @@ impl World {
         for (file, idx) in imports {
             let import = &self.imports[file][*idx];
             if !import.glob && import.visible_name() == name {
-                if let Some(hit) = self.rust_path(&import.path, *file, module, depth + 1) {
+                if let Some(hit) = self.rust_path(&import.path, module, depth + 1) {
                     return Some(hit);
                 }
             }
@@ -684,13 +661,10 @@ impl World {
             let import = &self.imports[file][*idx];
             if import.glob {
                 let inner = format!("{}::{name}", import.path);
-                if let Some(hit) = self.rust_path(&inner, *file, module, depth + 1) {
-                    if !matches!(hit, PathHit::External(_)) || !import.path.starts_with(char::is_lowercase) || depth == 0 {
-                        if let PathHit::External(_) = hit {
-                            continue;
-                        }
-                        return Some(hit);
-                    }
+                // A glob only brings in what exists: an external guess through it is not a hit.
+                match self.rust_path(&inner, module, depth + 1) {
+                    Some(PathHit::External(_)) | None => {}
+                    Some(hit) => return Some(hit),
                 }
             }
         }
@@ -735,10 +709,6 @@ fn parent_module(module: &str) -> String {
     module.rsplit_once("::").map(|(p, _)| p.to_string()).unwrap_or_default()
 }
 
-fn module_prefix(module: &str) -> &str {
-    module
-}
-
 fn remove_from(map: &mut HashMap<String, Vec<SymbolId>>, key: &str, id: SymbolId) {
     if let Some(list) = map.get_mut(key) {
         list.retain(|x| *x != id);
@@ -746,9 +716,4 @@ fn remove_from(map: &mut HashMap<String, Vec<SymbolId>>, key: &str, id: SymbolId
             map.remove(key);
         }
     }
-}
-
-/// Names whose resolution may change when symbols with these names appear or disappear.
-pub fn affected_names<'a>(names: impl Iterator<Item = &'a str>) -> HashSet<String> {
-    names.map(str::to_string).collect()
 }

@@ -1,0 +1,29 @@
+//! Helpers the benchmarks share: a copy of the tree to measure on, and percentiles.
+
+use std::path::Path;
+use std::time::Duration;
+
+/// Copies `from` to `to` (without any `.codeatlas/`), so that a benchmark never touches
+/// the tree it was given. Returns the number of files copied.
+pub fn copy_tree(from: &Path, to: &Path) -> usize {
+    let mut n = 0;
+    for entry in ignore::WalkBuilder::new(from).hidden(false).build().flatten() {
+        let Ok(rel) = entry.path().strip_prefix(from) else { continue };
+        if rel.starts_with(".codeatlas") {
+            continue;
+        }
+        let target = to.join(rel);
+        if entry.file_type().is_some_and(|t| t.is_dir()) {
+            std::fs::create_dir_all(&target).unwrap();
+        } else if entry.file_type().is_some_and(|t| t.is_file()) {
+            std::fs::copy(entry.path(), &target).unwrap();
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The `p` percentile (0..=1) of sorted durations.
+pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
