@@ -307,16 +307,16 @@ impl Graph {
         Some(hops)
     }
 
-    /// What depends on `target`, transitively, by distance. When an implementation is
+    /// What depends on the `targets`, transitively, by distance. When an implementation is
     /// reached, the dependents of the interfaces and traits it implements are reached too
-    /// (a change travels through dynamic dispatch), marked with `via`.
-    pub fn impact(&self, target: &Node, depth: usize) -> Vec<Reached> {
-        let Some(&t) = self.index.get(target) else {
-            return Vec::new();
-        };
-        let mut seen: HashSet<NodeIndex> = HashSet::from([t]);
+    /// (a change travels through dynamic dispatch), marked with `via`. The targets
+    /// themselves are never in the answer.
+    pub fn impact(&self, targets: &[Node], depth: usize) -> Vec<Reached> {
+        let mut frontier: Vec<NodeIndex> = targets.iter().filter_map(|t| self.index.get(t).copied()).collect();
+        frontier.sort();
+        frontier.dedup();
+        let mut seen: HashSet<NodeIndex> = frontier.iter().copied().collect();
         let mut result = Vec::new();
-        let mut frontier: Vec<NodeIndex> = vec![t];
         for distance in 1..=depth {
             let mut ring: Vec<(NodeIndex, Vec<(RefKind, u32)>, Option<NodeIndex>)> = Vec::new();
             let mut ring_index: HashMap<NodeIndex, usize> = HashMap::new();

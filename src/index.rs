@@ -6,30 +6,55 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use anyhow::Context;
 
+use crate::config::{Config, Filter, CONFIG_FILE};
 use crate::extract;
 use crate::lang::{self, LanguageSpec};
 use crate::model::{FileExtract, Language, Receiver, RefKind};
 use crate::resolve::{FileCtx, Import, RefQuery, Sym, SymbolId, Target, World};
 use crate::store::{self, NewRef, NewSymbol, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
 
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
-/// Files that usually hold secrets are never indexed.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = crate::config::DEFAULT_MAX_FILE_SIZE;
+/// An ignore file of our own, in `.gitignore` syntax, for what git tracks but the index should not.
 pub const CUSTOM_IGNORE_FILE: &str = ".codeatlasignore";
 
 #[derive(Clone, Debug)]
 pub struct Options {
     pub max_file_size: u64,
-    /// Called with (files done, files to parse) while parsing.
+    /// Parser threads.
     pub threads: usize,
+    /// Include/exclude globs, languages and secret patterns from `.codeatlas.toml`.
+    pub filter: Arc<Filter>,
+    /// Read `.codeatlas.toml` again when it changes (set by `for_repo`).
+    pub follow_config: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_file_size: DEFAULT_MAX_FILE_SIZE, threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) }
+        Options {
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
+            filter: Arc::new(Filter::default()),
+            follow_config: false,
+        }
+    }
+}
+
+impl Options {
+    /// The options a repository's `.codeatlas.toml` asks for (defaults without one).
+    pub fn for_repo(root: &Path) -> Result<Options, crate::config::ConfigError> {
+        let mut opts = Options { follow_config: true, ..Options::default() };
+        opts.apply(&Config::load(root)?);
+        Ok(opts)
+    }
+
+    fn apply(&mut self, config: &Config) {
+        self.max_file_size = config.max_file_size;
+        self.filter = config.filter.clone();
     }
 }
 
@@ -116,15 +141,25 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
             }
             continue;
         }
+        if !opts.filter.keeps_path(&rel) {
+            continue;
+        }
+        if let Some(pattern) = opts.filter.extra_secret(&rel) {
+            skipped.push((rel, format!("looks like a secret ({pattern}, from {CONFIG_FILE}); not indexed")));
+            continue;
+        }
         let Some(spec) = lang::for_path(&rel) else {
             // Not source code, so never indexed or readable; secret-looking files are named
             // in the report so that nobody wonders. (Source files are never taken for
-            // secrets: `CredentialsProvider.java` is code.)
-            if let Some(pattern) = secret_pattern(&rel) {
+            // secrets by the built-in patterns: `CredentialsProvider.java` is code.)
+            if let Some(pattern) = secret_pattern(&rel).filter(|_| !opts.filter.allowed(&rel)) {
                 skipped.push((rel, format!("looks like a secret ({pattern}); not indexed")));
             }
             continue;
         };
+        if !opts.filter.keeps_language(spec.language) {
+            continue;
+        }
         let meta = match entry.metadata() {
             Ok(m) => m,
             Err(e) => {
@@ -307,6 +342,10 @@ impl Indexer {
             }
             if rel == store::INDEX_DIR || rel.starts_with(".codeatlas/") || rel == ".git" || rel.starts_with(".git/") {
                 continue;
+            }
+            if rel == CONFIG_FILE && self.opts.follow_config {
+                self.opts.apply(&Config::load(&self.root)?);
+                return self.full(progress);
             }
             let name = rel.rsplit('/').next().unwrap_or(&rel);
             if RECONCILE_TRIGGERS.contains(&name) {

@@ -1,13 +1,17 @@
 //! codeatlas: a map of one code repository for AI coding agents. The library holds every
 //! layer; `main.rs` only parses arguments and dispatches. See ARCHITECTURE.md.
 
+pub mod config;
 pub mod extract;
+pub mod gitdiff;
 pub mod graph;
+pub mod health;
 pub mod index;
 pub mod lang;
 pub mod mcp;
 pub mod model;
 pub mod resolve;
+pub mod setup;
 pub mod store;
 pub mod tools;
 pub mod watch;

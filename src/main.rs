@@ -7,7 +7,12 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "codeatlas", version, about = "A map of one code repository for AI coding agents.")]
+#[command(
+    name = "codeatlas",
+    version,
+    about = "A map of one code repository for AI coding agents.",
+    after_help = "Start with: codeatlas init --repo ~/src/my-service   (registers the MCP server with your clients and builds the index)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -22,9 +27,9 @@ enum Command {
         /// The repository root.
         #[arg(long, default_value = ".")]
         repo: PathBuf,
-        /// Largest file indexed, in bytes.
-        #[arg(long, default_value_t = codeatlas::index::DEFAULT_MAX_FILE_SIZE)]
-        max_file_size: u64,
+        /// Largest file indexed, in bytes (default: max_file_size in .codeatlas.toml, else 1 MiB).
+        #[arg(long)]
+        max_file_size: Option<u64>,
         /// Parser threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
@@ -32,22 +37,54 @@ enum Command {
         #[arg(long, hide = true)]
         dump: bool,
     },
-    /// Serve the repository to an MCP client over stdio (stdout carries only JSON-RPC).
+    /// Serve the repository to an MCP client over stdio (stdout carries only JSON-RPC), or over HTTP.
     ///
-    /// Example: claude mcp add codeatlas -- codeatlas serve --repo /path/to/repo
+    /// Example: codeatlas serve --repo ~/src/my-service
+    /// Example: codeatlas serve --repo ~/src/my-service --http 127.0.0.1:7420   (clients connect to http://127.0.0.1:7420/mcp)
     Serve {
         /// The repository root.
         #[arg(long, default_value = ".")]
         repo: PathBuf,
+        /// Serve MCP's Streamable HTTP transport at [HOST:]PORT (host 127.0.0.1 when omitted) instead of stdio.
+        #[arg(long, value_name = "[HOST:]PORT")]
+        http: Option<String>,
+        /// Allow --http on a non-loopback address (there is no authentication).
+        #[arg(long, requires = "http")]
+        allow_remote: bool,
         /// Do not follow file changes (the index is still reconciled at start).
         #[arg(long)]
         no_watch: bool,
-        /// Quiet time before a batch of changes is indexed, in milliseconds.
-        #[arg(long, default_value_t = 50)]
-        debounce_ms: u64,
+        /// Quiet time before a batch of changes is indexed, in milliseconds (default: .codeatlas.toml, else 50).
+        #[arg(long)]
+        debounce_ms: Option<u64>,
         /// Also append every tool call to .codeatlas/audit.log (it always goes to stderr).
         #[arg(long)]
         audit_log: bool,
+    },
+    /// Register the server with MCP clients for this repository and build the index.
+    ///
+    /// Writes or merges Claude Code's .mcp.json, Cursor's .cursor/mcp.json and VS Code's
+    /// .vscode/mcp.json, keeping every other entry; running it again changes nothing.
+    ///
+    /// Example: codeatlas init --repo ~/src/my-service --client claude
+    Init {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
+        /// claude, cursor, vscode or all.
+        #[arg(long, default_value = "all")]
+        client: String,
+        /// Only write the client configuration; do not build the index.
+        #[arg(long)]
+        no_index: bool,
+    },
+    /// Report the index's health; exits with 1 when the index is missing or broken.
+    ///
+    /// Example: codeatlas status --repo ~/src/my-service
+    Status {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
     },
     /// Watch the repository and keep its index fresh, printing what each batch re-indexed.
     ///
@@ -56,13 +93,14 @@ enum Command {
         /// The repository root.
         #[arg(long, default_value = ".")]
         repo: PathBuf,
-        /// Quiet time before a batch of changes is indexed, in milliseconds.
-        #[arg(long, default_value_t = 50)]
-        debounce_ms: u64,
+        /// Quiet time before a batch of changes is indexed, in milliseconds (default: .codeatlas.toml, else 50).
+        #[arg(long)]
+        debounce_ms: Option<u64>,
     },
     /// Run one tool and print its answer, exactly as an MCP client would get it.
     ///
     /// Example: codeatlas query find_implementations symbol=com.acme.pay.PaymentGateway transitive=true
+    /// Example: codeatlas query change_impact target=git:working-tree
     Query {
         /// The tool: repo_overview, dependency_graph, search_symbols, read_source, ...
         tool: String,
@@ -75,7 +113,9 @@ enum Command {
         #[arg(long)]
         json: Option<String>,
     },
-    /// List the tools with their descriptions and argument schemas.
+    /// List the tools with their descriptions and argument schemas, as MCP clients see them.
+    ///
+    /// Example: codeatlas tools
     Tools,
 }
 
@@ -87,10 +127,33 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Index { repo, max_file_size, threads, dump } => run_index(repo, max_file_size, threads, dump),
-        Command::Serve { repo, no_watch, debounce_ms, audit_log } => {
-            let root = repo.canonicalize().with_context(|| format!("cannot open repository {}", repo.display()))?;
-            let watch = codeatlas::watch::WatchOptions { watch: !no_watch, debounce: std::time::Duration::from_millis(debounce_ms) };
-            codeatlas::mcp::serve_stdio(&root, codeatlas::index::Options::default(), watch, audit_log)
+        Command::Serve { repo, http, allow_remote, no_watch, debounce_ms, audit_log } => {
+            let root = open_repo(&repo)?;
+            let config = codeatlas::config::Config::load(&root)?;
+            let opts = codeatlas::mcp::ServeOptions {
+                index: codeatlas::index::Options::for_repo(&root)?,
+                watch: codeatlas::watch::WatchOptions {
+                    watch: !no_watch,
+                    debounce: std::time::Duration::from_millis(debounce_ms.unwrap_or(config.debounce_ms)),
+                },
+                audit_log: audit_log || config.audit_log,
+                answer_budget: config.answer_budget,
+            };
+            match http {
+                None => codeatlas::mcp::serve_stdio(&root, &opts),
+                Some(addr) => codeatlas::mcp::serve_http(&root, parse_http_addr(&addr)?, allow_remote, &opts),
+            }
+        }
+        Command::Init { repo, client, no_index } => run_init(repo, &client, no_index),
+        Command::Status { repo } => {
+            let root = open_repo(&repo)?;
+            let opts = codeatlas::index::Options::for_repo(&root)?;
+            let health = codeatlas::health::check(&root, &opts);
+            print!("{}", health.report(&root));
+            if !health.is_ok() {
+                std::process::exit(1);
+            }
+            Ok(())
         }
         Command::Watch { repo, debounce_ms } => run_watch(repo, debounce_ms),
         Command::Query { tool, args, repo, json } => run_query(tool, args, repo, json),
@@ -102,8 +165,56 @@ fn main() -> anyhow::Result<()> {
     }
 }
 
-fn run_index(repo: PathBuf, max_file_size: u64, threads: Option<usize>, dump: bool) -> anyhow::Result<()> {
-    let mut opts = codeatlas::index::Options { max_file_size, ..Default::default() };
+fn open_repo(repo: &std::path::Path) -> anyhow::Result<PathBuf> {
+    repo.canonicalize().with_context(|| format!("cannot open repository {}", repo.display()))
+}
+
+/// `PORT`, `HOST:PORT` or `[V6]:PORT`; the host defaults to loopback.
+fn parse_http_addr(text: &str) -> anyhow::Result<std::net::SocketAddr> {
+    use std::net::ToSocketAddrs;
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(std::net::SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    let with_host = if text.starts_with(':') { format!("127.0.0.1{text}") } else { text.to_string() };
+    with_host
+        .to_socket_addrs()
+        .with_context(|| format!("--http {text:?}: expected PORT or HOST:PORT, e.g. 127.0.0.1:7420"))?
+        .next()
+        .with_context(|| format!("--http {text:?}: the host has no address"))
+}
+
+fn run_init(repo: PathBuf, client: &str, no_index: bool) -> anyhow::Result<()> {
+    use codeatlas::setup::{Action, Client};
+    let root = open_repo(&repo)?;
+    let clients = Client::parse(client).with_context(|| format!("--client {client:?}: expected claude, cursor, vscode or all"))?;
+    let command = codeatlas::setup::server_command();
+    let changes = codeatlas::setup::init(&root, &clients, &command)?;
+    for c in &changes {
+        let what = match c.action {
+            Action::Created => "created",
+            Action::Added => "added codeatlas to",
+            Action::Updated => "updated codeatlas in",
+            Action::Unchanged => "already set up:",
+        };
+        println!("{what} {}", c.path.display());
+    }
+    println!("or, for Claude Code from the command line: {}", codeatlas::setup::claude_add_line(&command));
+    if !no_index {
+        if codeatlas::store::index_path(&root).exists() {
+            println!("index: {} exists; the server keeps it fresh", codeatlas::store::index_path(&root).display());
+        } else {
+            run_index(root.clone(), None, None, false)?;
+        }
+    }
+    println!("next: restart or reload your MCP client in {} and ask it to call repo_overview", root.display());
+    Ok(())
+}
+
+fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, dump: bool) -> anyhow::Result<()> {
+    let mut opts = codeatlas::index::Options::for_repo(&open_repo(&repo)?)?;
+    if let Some(m) = max_file_size {
+        opts.max_file_size = m;
+    }
     if let Some(t) = threads {
         opts.threads = t;
     }
@@ -180,9 +291,9 @@ fn run_query(tool: String, args: Vec<String>, repo: PathBuf, json: Option<String
         object.insert(key.to_string(), value);
     }
     if !codeatlas::store::index_path(&root).exists() {
-        codeatlas::index::index(&root, &codeatlas::index::Options::default(), &|_, _| {})?;
+        codeatlas::index::index(&root, &codeatlas::index::Options::for_repo(&root)?, &|_, _| {})?;
     }
-    let atlas = codeatlas::tools::Atlas::new(&root);
+    let atlas = codeatlas::tools::Atlas::new(&root).with_budget(codeatlas::config::Config::load(&root)?.answer_budget);
     match atlas.call(&tool, serde_json::Value::Object(object)) {
         Ok(text) => {
             // A closed pipe (`| head`) is not an error worth a panic.
@@ -197,7 +308,7 @@ fn run_query(tool: String, args: Vec<String>, repo: PathBuf, json: Option<String
     }
 }
 
-fn run_watch(repo: PathBuf, debounce_ms: u64) -> anyhow::Result<()> {
+fn run_watch(repo: PathBuf, debounce_ms: Option<u64>) -> anyhow::Result<()> {
     use std::io::Write;
     let root = repo.canonicalize().with_context(|| format!("cannot open repository {}", repo.display()))?;
     let on_batch: codeatlas::watch::OnBatch = Box::new(|s| {
@@ -219,8 +330,9 @@ fn run_watch(repo: PathBuf, debounce_ms: u64) -> anyhow::Result<()> {
         }
         let _ = writeln!(out, "{} ({} references re-resolved) in {} ms", parts.join("; "), s.rechecked, s.elapsed.as_millis());
     });
+    let debounce_ms = debounce_ms.unwrap_or(codeatlas::config::Config::load(&root)?.debounce_ms);
     let opts = codeatlas::watch::WatchOptions { watch: true, debounce: std::time::Duration::from_millis(debounce_ms) };
-    let _watch = codeatlas::watch::Watch::start(&root, codeatlas::index::Options::default(), opts, on_batch)?;
+    let _watch = codeatlas::watch::Watch::start(&root, codeatlas::index::Options::for_repo(&root)?, opts, on_batch)?;
     eprintln!("watching {} (Ctrl-C to stop)", root.display());
     loop {
         std::thread::park();

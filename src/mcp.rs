@@ -1,6 +1,8 @@
-//! The MCP server: rmcp over stdio, tool schemas and descriptions, the overview resource,
-//! and turning tool failures into `isError` answers. The only module that knows MCP; all
-//! query logic lives in `tools`. Logs go to stderr; stdout carries only JSON-RPC.
+//! The MCP server: rmcp over stdio or Streamable HTTP, tool schemas and descriptions, the
+//! overview resource, and turning tool failures into `isError` answers. The only module that
+//! knows MCP; all query logic lives in `tools`. Logs go to stderr; stdout carries only
+//! JSON-RPC. Over HTTP it binds loopback unless told otherwise and checks `Host` and
+//! `Origin` against DNS rebinding.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,16 +35,24 @@ const QUEUE_WAIT: Duration = Duration::from_secs(10);
 /// How long one call may run before it is answered "timed out".
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// One MCP session's handler. Clones share the index, the call slots, the call counter
+/// and the audit file: HTTP sessions of several agents draw on one warm index.
+#[derive(Clone)]
 pub struct Server {
     atlas: Arc<Atlas>,
     slots: Arc<tokio::sync::Semaphore>,
-    next_call: AtomicU64,
+    next_call: Arc<AtomicU64>,
     audit: Option<Arc<Mutex<std::fs::File>>>,
 }
 
 impl Server {
     pub fn new(atlas: Arc<Atlas>) -> Server {
-        Server { atlas, slots: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_CALLS)), next_call: AtomicU64::new(1), audit: None }
+        Server {
+            atlas,
+            slots: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_CALLS)),
+            next_call: Arc::new(AtomicU64::new(1)),
+            audit: None,
+        }
     }
 
     /// Also appends every call's audit line to this file.
@@ -175,27 +185,91 @@ impl ServerHandler for Server {
     }
 }
 
-/// Serves the repository over stdio until the client goes away. The index is brought up
-/// to date at start and then follows the file system (unless `watch.watch` is false);
-/// tools answer from the last committed index meanwhile.
-pub fn serve_stdio(root: &Path, opts: crate::index::Options, watch: crate::watch::WatchOptions, audit_log: bool) -> anyhow::Result<()> {
+/// How `serve` runs, whichever the transport.
+#[derive(Clone, Debug)]
+pub struct ServeOptions {
+    pub index: crate::index::Options,
+    pub watch: crate::watch::WatchOptions,
+    /// Also append every call to `.codeatlas/audit.log`.
+    pub audit_log: bool,
+    /// Answer budget of tiers 1-2 in bytes (reads get twice this).
+    pub answer_budget: usize,
+}
+
+/// Starts the indexer (and watcher) and the handler every session clones.
+fn start(root: &Path, opts: &ServeOptions) -> anyhow::Result<(crate::watch::Watch, Server)> {
     let on_batch: crate::watch::OnBatch = Box::new(|s| {
         if !s.changed_paths.is_empty() || !s.removed_paths.is_empty() {
             tracing::info!(parsed = s.parsed, removed = s.removed, ms = s.elapsed.as_millis() as u64, "index updated");
         }
     });
-    let watcher = crate::watch::Watch::start(root, opts, watch, on_batch)?;
-    let atlas = Arc::new(Atlas::with_indexer(root, watcher.status.clone(), watcher.syncer()));
+    let watcher = crate::watch::Watch::start(root, opts.index.clone(), opts.watch.clone(), on_batch)?;
+    let atlas = Atlas::with_indexer(root, watcher.status.clone(), watcher.syncer()).with_budget(opts.answer_budget);
+    let mut server = Server::new(Arc::new(atlas));
+    if opts.audit_log {
+        let dir = root.join(crate::store::INDEX_DIR);
+        std::fs::create_dir_all(&dir)?;
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(dir.join("audit.log"))?;
+        server = server.with_audit_log(file);
+    }
+    Ok((watcher, server))
+}
+
+/// Serves the repository over stdio until the client goes away. The index is brought up
+/// to date at start and then follows the file system (unless `watch.watch` is false);
+/// tools answer from the last committed index meanwhile.
+pub fn serve_stdio(root: &Path, opts: &ServeOptions) -> anyhow::Result<()> {
+    let (watcher, server) = start(root, opts)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async move {
-        let mut server = Server::new(atlas);
-        if audit_log {
-            let path = root.join(crate::store::INDEX_DIR).join("audit.log");
-            let file = std::fs::OpenOptions::new().create(true).append(true).open(&path)?;
-            server = server.with_audit_log(file);
-        }
         let service = server.serve(rmcp::transport::stdio()).await?;
         service.waiting().await?;
+        anyhow::Ok(())
+    })?;
+    drop(watcher);
+    Ok(())
+}
+
+/// The path MCP clients connect to over HTTP.
+pub const HTTP_PATH: &str = "/mcp";
+
+/// Serves the repository over MCP's Streamable HTTP transport at `http://ADDR/mcp` until
+/// interrupted. Non-loopback addresses need `allow_remote` (there is no authentication).
+/// Requests whose `Host` is not the bound address or a loopback name, or whose `Origin` is
+/// not a loopback origin, are refused with 403 (DNS-rebinding protection).
+pub fn serve_http(root: &Path, addr: std::net::SocketAddr, allow_remote: bool, opts: &ServeOptions) -> anyhow::Result<()> {
+    use rmcp::transport::streamable_http_server::{session::local::LocalSessionManager, StreamableHttpServerConfig, StreamableHttpService};
+    if !addr.ip().is_loopback() && !allow_remote {
+        anyhow::bail!(
+            "{addr} is not a loopback address; the server has no authentication, so pass --allow-remote to serve it beyond this machine"
+        );
+    }
+    let (watcher, server) = start(root, opts)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+        let bound = listener.local_addr()?;
+        let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+        if !bound.ip().is_unspecified() {
+            hosts.push(bound.ip().to_string());
+        }
+        let origins = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let config = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(hosts)
+            .with_allowed_origins(origins)
+            .enforce_origin_validation()
+            .with_cancellation_token(cancel.child_token());
+        let service = StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
+        let router = axum::Router::new().nest_service(HTTP_PATH, service);
+        // The one line a wrapper script or test waits for (stderr: stdout stays clean).
+        eprintln!("codeatlas: serving MCP at http://{bound}{HTTP_PATH}");
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                let _ = tokio::signal::ctrl_c().await;
+                cancel.cancel();
+            })
+            .await?;
         anyhow::Ok(())
     })?;
     drop(watcher);

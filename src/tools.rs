@@ -94,7 +94,7 @@ pub struct PathArgs {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImpactArgs {
-    /// Symbol, file path or module
+    /// Symbol, file, module; or git:working-tree, git:<rev>
     pub target: String,
     /// 1-10 (default 3)
     pub depth: Option<u32>,
@@ -247,6 +247,9 @@ pub struct Atlas {
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
+    /// Bytes an answer may take: tiers 1-2, and tier-3 reads.
+    summary_budget: usize,
+    read_budget: usize,
 }
 
 /// Asks the indexer to bring these files up to date and waits until it has.
@@ -283,7 +286,16 @@ impl Atlas {
             names: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
+            summary_budget: SUMMARY_BUDGET,
+            read_budget: READ_BUDGET,
         }
+    }
+
+    /// Answers of tiers 1-2 within `bytes`, tier-3 reads within twice that.
+    pub fn with_budget(mut self, bytes: usize) -> Atlas {
+        self.summary_budget = bytes;
+        self.read_budget = bytes * 2;
+        self
     }
 
     /// An atlas sharing an indexer's status, which re-indexes changed files before reads.
@@ -630,7 +642,7 @@ impl Atlas {
             store.meta("indexed_at")?.and_then(|s| s.parse::<i64>().ok()).map(|s| date_time_of(s * 1_000_000_000)).unwrap_or_default();
         let _ = writeln!(out, "index: {} files, last indexed {indexed}", store.count_files()?);
         out.push_str("next: dependency_graph {target}, search_symbols {query}, file_outline {path}");
-        Ok(cap(out, SUMMARY_BUDGET))
+        Ok(cap(out, self.summary_budget))
     }
 
     fn dependency_graph(&self, store: &Store, a: GraphArgs) -> Answer {
@@ -658,7 +670,7 @@ impl Atlas {
         for r in reached.iter().take(limit) {
             items.push(self.reached_line(store, &graph, r, true)?);
         }
-        page(&mut out, &items, reached.len(), None, SUMMARY_BUDGET, "raise limit, or use level=file/module");
+        page(&mut out, &items, reached.len(), None, self.summary_budget, "raise limit, or use level=file/module");
         Ok(out)
     }
 
@@ -710,7 +722,7 @@ impl Atlas {
                 h.edge.line
             );
         }
-        Ok(cap(out.trim_end().to_string(), SUMMARY_BUDGET))
+        Ok(cap(out.trim_end().to_string(), self.summary_budget))
     }
 
     fn change_impact(&self, store: &Store, a: ImpactArgs) -> Answer {
@@ -718,9 +730,12 @@ impl Atlas {
         let depth = clamp_checked(a.depth, 3, 1, 10, "depth")?;
         let limit = clamp(a.limit, 50, 1, 200);
         let graph = self.graph(store, level)?;
+        if let Some(spec) = a.target.trim().strip_prefix("git:") {
+            return self.git_impact(store, &graph, spec.trim(), depth, limit);
+        }
         let target = self.node(store, &graph, &a.target)?;
         let (label, loc) = self.node_label(store, &target)?;
-        let reached = graph.impact(&target, depth);
+        let reached = graph.impact(std::slice::from_ref(&target), depth);
         let mut tests = 0;
         let mut by_distance: Vec<(usize, usize)> = Vec::new();
         let mut items = Vec::new();
@@ -746,8 +761,142 @@ impl Atlas {
             reached.len(),
             if rings.is_empty() { "nothing depends on it".to_string() } else { rings.join(", ") }
         );
-        page(&mut out, &items, reached.len(), None, SUMMARY_BUDGET, "raise limit, lower depth, or use level=file/module");
+        page(&mut out, &items, reached.len(), None, self.summary_budget, "raise limit, lower depth, or use level=file/module");
         Ok(out)
+    }
+
+    /// `change_impact` of the working tree's changes against `HEAD` (`working-tree`) or a
+    /// revision: the changed symbols (innermost declarations overlapping changed lines),
+    /// then what depends on them, then the test files among both.
+    fn git_impact(&self, store: &Store, graph: &Graph, spec: &str, depth: usize, limit: usize) -> Answer {
+        let (base, against) = match spec {
+            "" => return fail("git: needs a revision: git:working-tree (uncommitted changes) or git:<rev> (changes since a revision)"),
+            "working-tree" | "worktree" | "HEAD" => (crate::gitdiff::Base::Head, "HEAD".to_string()),
+            rev => (crate::gitdiff::Base::Rev(rev), rev.to_string()),
+        };
+        let files = store.files_under("")?;
+        let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+        let tracked = |p: &str| crate::lang::for_path(p).is_some();
+        let changes = crate::gitdiff::changes(&self.root, base, &paths, &tracked).map_err(|e| ToolError(format!("git: {e:#}")))?;
+        let by_path: HashMap<&str, &FileInfo> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut changed_items = Vec::new();
+        let mut tests: std::collections::BTreeSet<String> = Default::default();
+        for c in &changes {
+            let letter = c.kind.letter();
+            let Some(file) = by_path.get(c.path.as_str()) else {
+                changed_items.push(format!("  {letter} {}  (deleted: what used it now has unresolved references)", c.path));
+                continue;
+            };
+            if is_test_path(&file.path) {
+                tests.insert(file.path.clone());
+            }
+            let ranges: Vec<String> = c.lines.iter().map(|(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") }).collect();
+            match graph.level {
+                Level::File => {
+                    nodes.push(Node::File(file.id));
+                    changed_items.push(format!("  {letter} {}:{}", file.path, ranges.join(",")));
+                }
+                Level::Module => {
+                    nodes.push(Node::Module(file.module.clone()));
+                    changed_items.push(format!("  {letter} {}:{}  module {}", file.path, ranges.join(","), file.module));
+                }
+                Level::Symbol => {
+                    let symbols = store.file_symbols(file.id)?;
+                    let overlaps = |s: &SymbolInfo, (a, b): (u32, u32)| s.start_line <= b && s.end_line >= a;
+                    let mut hit: Vec<&SymbolInfo> = Vec::new();
+                    for &range in &c.lines {
+                        // The innermost declarations: those without a member also touched.
+                        for s in symbols.iter().filter(|s| overlaps(s, range)) {
+                            let inner = symbols.iter().any(|o| o.parent == Some(s.id) && overlaps(o, range));
+                            if !inner && !hit.iter().any(|h| h.id == s.id) {
+                                hit.push(s);
+                            }
+                        }
+                    }
+                    if hit.is_empty() {
+                        changed_items.push(format!(
+                            "  {letter} {}:{}  (no declaration: imports, comments or blank lines)",
+                            file.path,
+                            ranges.join(",")
+                        ));
+                    }
+                    for s in hit {
+                        if let Some(n) = graph.node_of_symbol(s.id) {
+                            nodes.push(n);
+                        }
+                        changed_items.push(format!("  {letter} {} {}  {}", s.kind, s.qname, location(s)));
+                    }
+                }
+            }
+        }
+        nodes.sort();
+        nodes.dedup();
+        let reached = graph.impact(&nodes, depth);
+        let mut by_distance: Vec<(usize, usize)> = Vec::new();
+        let mut items = Vec::new();
+        for r in &reached {
+            if self.node_is_test(store, &r.node)? {
+                if let Some(path) = self.node_path(store, &r.node)? {
+                    tests.insert(path);
+                }
+            }
+            match by_distance.last_mut() {
+                Some((d, n)) if *d == r.distance => *n += 1,
+                _ => by_distance.push((r.distance, 1)),
+            }
+            if items.len() < limit {
+                items.push(format!("d{} {}", r.distance, self.reached_line(store, graph, r, false)?.trim_start()));
+            }
+        }
+        let mut out = format!(
+            "change_impact git:{spec} (working tree against {against})  level={} depth={depth}
+",
+            graph.level.as_str()
+        );
+        if changes.is_empty() {
+            out.push_str("no changes to indexed files");
+            return Ok(out);
+        }
+        let count = |k: crate::gitdiff::ChangeKind| changes.iter().filter(|c| c.kind == k).count();
+        use crate::gitdiff::ChangeKind::{Added, Deleted, Modified};
+        let _ = writeln!(
+            out,
+            "changed: {} files (M {}, A {}, D {}), {} {}s",
+            changes.len(),
+            count(Modified),
+            count(Added),
+            count(Deleted),
+            nodes.len(),
+            graph.level.as_str()
+        );
+        let half = self.summary_budget / 2;
+        page(&mut out, &changed_items, changed_items.len(), None, half, "");
+        let rings: Vec<String> = by_distance.iter().map(|(d, n)| format!("d{d}: {n}")).collect();
+        let _ = write!(
+            out,
+            "\naffected: {} ({}); tests: {}\n",
+            reached.len(),
+            if rings.is_empty() { "nothing depends on them".to_string() } else { rings.join(", ") },
+            tests.len()
+        );
+        let test_lines: Vec<String> = tests.iter().map(|t| format!("  {t}")).collect();
+        let room = self.summary_budget - (test_lines.iter().map(|t| t.len() + 1).sum::<usize>() + 40).min(half / 2);
+        page(&mut out, &items, reached.len(), None, room, "raise limit, lower depth, or use level=file/module");
+        if !tests.is_empty() {
+            out.push_str("\ntests to run:\n");
+            page(&mut out, &test_lines, test_lines.len(), None, self.summary_budget, "");
+        }
+        Ok(cap(out, self.summary_budget))
+    }
+
+    /// The file a node lives in, if it is a symbol or a file.
+    fn node_path(&self, store: &Store, node: &Node) -> Result<Option<String>, ToolError> {
+        Ok(match node {
+            Node::Symbol(id) => store.symbol(*id)?.map(|s| s.path),
+            Node::File(id) => store.file(*id)?.map(|f| f.path),
+            _ => None,
+        })
     }
 
     fn node_is_test(&self, store: &Store, node: &Node) -> Result<bool, ToolError> {
@@ -875,7 +1024,7 @@ impl Atlas {
             .take(limit)
             .map(|(_, s)| format!("  {} {}  {}  {}", s.kind, s.qname, location(s), s.signature))
             .collect();
-        page(&mut out, &items, total, Some(offset), SUMMARY_BUDGET, "");
+        page(&mut out, &items, total, Some(offset), self.summary_budget, "");
         Ok(out)
     }
 
@@ -923,11 +1072,11 @@ impl Atlas {
         if !members.is_empty() {
             let _ = writeln!(out, "  members ({}):", members.len());
             let items: Vec<String> = members.iter().map(|m| format!("    {} {}  {}", m.kind, m.name, lines_of(m))).collect();
-            page(&mut out, &items, members.len(), None, SUMMARY_BUDGET, "file_outline shows them all");
+            page(&mut out, &items, members.len(), None, self.summary_budget, "file_outline shows them all");
         } else {
             out.push_str(&format!("next: read_symbol {{\"symbol\": \"{}\"}}", handle_of(&s)));
         }
-        Ok(cap(out.trim_end().to_string(), SUMMARY_BUDGET))
+        Ok(cap(out.trim_end().to_string(), self.summary_budget))
     }
 
     /// Types implementing/extending a type, or methods implementing a method:
@@ -1010,7 +1159,7 @@ impl Atlas {
                 )
             })
             .collect();
-        page(&mut out, &items, found.len(), None, SUMMARY_BUDGET, "raise limit");
+        page(&mut out, &items, found.len(), None, self.summary_budget, "raise limit");
         Ok(out)
     }
 
@@ -1054,7 +1203,7 @@ impl Atlas {
             }
             items.push(line);
         }
-        page(&mut out, &items, total, Some(offset), SUMMARY_BUDGET, "");
+        page(&mut out, &items, total, Some(offset), self.summary_budget, "");
         Ok(out)
     }
 
@@ -1084,7 +1233,7 @@ impl Atlas {
             out.push_str("  (no symbols)");
             return Ok(out);
         }
-        page(&mut out, &items, items.len(), None, SUMMARY_BUDGET, "get_symbol on a type lists its members");
+        page(&mut out, &items, items.len(), None, self.summary_budget, "get_symbol on a type lists its members");
         Ok(out)
     }
 
@@ -1147,7 +1296,7 @@ impl Atlas {
         for n in start..=end {
             let line = lines[(n - 1) as usize];
             let row = format!("{n:>width$}| {line}\n");
-            if out.len() + row.len() + FOOTER_ROOM > READ_BUDGET || (n - start) as usize >= READ_LINES {
+            if out.len() + row.len() + FOOTER_ROOM > self.read_budget || (n - start) as usize >= READ_LINES {
                 break;
             }
             out.push_str(&row);
@@ -1155,7 +1304,7 @@ impl Atlas {
         }
         out.push_str(&fence);
         if last < end {
-            let _ = write!(out, "\ncut at line {last} (budget {READ_LINES} lines / {READ_BUDGET} bytes); next: read_source {{\"path\": \"{}\", \"start_line\": {}, \"end_line\": {end}}}", file.path, last + 1);
+            let _ = write!(out, "\ncut at line {last} (budget {READ_LINES} lines / {} bytes); next: read_source {{\"path\": \"{}\", \"start_line\": {}, \"end_line\": {end}}}", self.read_budget, file.path, last + 1);
         }
         Ok(out)
     }
@@ -1229,7 +1378,7 @@ impl Atlas {
         let header = format!("{total} matching lines for {:?} in {} files searched\n", a.query, files.len());
         let fence = fence_for(&hits.iter().map(String::as_str).collect::<Vec<_>>());
         let mut body = String::new();
-        page(&mut body, &hits, total, None, SUMMARY_BUDGET - header.len() - 2 * fence.len() - 4, "narrow with path, or raise limit");
+        page(&mut body, &hits, total, None, self.summary_budget - header.len() - 2 * fence.len() - 4, "narrow with path, or raise limit");
         // The lines found are data, fenced; the closing remark stays outside the fence.
         let (items, footer) = match body.rfind("\n... ") {
             Some(i) => (&body[..i], &body[i..]),

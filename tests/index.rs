@@ -153,7 +153,7 @@ fn walker_honours_ignore_files_and_skips_what_it_must() {
         std::os::unix::fs::symlink(outside.path().join("secret.rs"), root.join("src/link.rs")).unwrap();
         std::os::unix::fs::symlink(outside.path(), root.join("linked_dir")).unwrap();
     }
-    let summary = index(root, &Options { max_file_size: 1000, threads: 1 }, &|_, _| {}).unwrap();
+    let summary = index(root, &Options { max_file_size: 1000, threads: 1, ..Options::default() }, &|_, _| {}).unwrap();
     let mut skipped: Vec<String> = summary.skipped.iter().map(|(p, r)| format!("{p}: {r}")).collect();
     skipped.sort();
     assert_eq!(skipped, vec!["src/big.rs: too large: 2004 bytes (limit 1000)".to_string(), "src/bin.rs: binary (NUL byte)".to_string()]);
