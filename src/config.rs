@@ -261,7 +261,7 @@ allow = ["testdata/**"]
             ("max_file_size = \"big\"\n", ".codeatlas.toml:1: invalid type: string \"big\", expected u64"),
             ("audit_log = 1\n", ".codeatlas.toml:1: invalid type: integer `1`, expected a boolean"),
             ("[secrets]\nallowed = []\n", ".codeatlas.toml:2: unknown field `allowed`, expected `patterns` or `allow`"),
-            ("include = [\n", ".codeatlas.toml:2: unclosed array, expected `]`"),
+            ("include = [\n", ".codeatlas.toml:1: unclosed array, expected `]`"),
         ];
         for (text, want) in cases {
             assert_eq!(Config::parse(text).unwrap_err().to_string(), want, "for {text:?}");

@@ -481,7 +481,7 @@ mod tests {
     fn impact_follows_dispatch_through_the_interface() {
         let g = sample();
         let impact: Vec<(Node, usize, Option<Node>)> =
-            g.impact(&Node::Symbol(5), 3).into_iter().map(|r| (r.node, r.distance, r.via)).collect();
+            g.impact(&[Node::Symbol(5)], 3).into_iter().map(|r| (r.node, r.distance, r.via)).collect();
         assert_eq!(impact, vec![(Node::Symbol(2), 1, None), (Node::Symbol(3), 2, Some(Node::Symbol(1))), (Node::Symbol(4), 3, None)]);
     }
 

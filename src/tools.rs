@@ -805,7 +805,12 @@ impl Atlas {
                     let symbols = store.file_symbols(file.id)?;
                     let overlaps = |s: &SymbolInfo, (a, b): (u32, u32)| s.start_line <= b && s.end_line >= a;
                     let mut hit: Vec<&SymbolInfo> = Vec::new();
-                    for &range in &c.lines {
+                    if c.kind == crate::gitdiff::ChangeKind::Added {
+                        // A new file: its outermost declarations stand for all of it.
+                        hit.extend(symbols.iter().filter(|s| !symbols.iter().any(|p| Some(p.id) == s.parent)));
+                    }
+                    let ranges_to_map: &[(u32, u32)] = if hit.is_empty() { &c.lines } else { &[] };
+                    for &range in ranges_to_map {
                         // The innermost declarations: those without a member also touched.
                         for s in symbols.iter().filter(|s| overlaps(s, range)) {
                             let inner = symbols.iter().any(|o| o.parent == Some(s.id) && overlaps(o, range));

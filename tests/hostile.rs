@@ -179,7 +179,7 @@ fn audit_summaries_redact_secrets() {
     assert_eq!(
         summary,
         format!(
-            "{{\"long\":\"{}... (200 chars)\",\"path\":\"src/a.rs\",\"query\":\"<redacted>\",\"symbol\":\"<redacted>\"}}",
+            "{{\"query\":\"<redacted>\",\"path\":\"src/a.rs\",\"symbol\":\"<redacted>\",\"long\":\"{}... (200 chars)\"}}",
             "x".repeat(60)
         )
     );

@@ -1,5 +1,6 @@
 //! One integration-test binary, split by purpose (as ripgrep does).
 
+mod ecosystem;
 mod extract;
 mod hostile;
 mod index;

@@ -1,0 +1,487 @@
+//! Where users live: `init` for MCP clients, `.codeatlas.toml`, `status`, the HTTP
+//! transport, git-aware `change_impact`, and Windows-style path arguments.
+
+use std::io::{BufRead, Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use codeatlas::index::{index, Options};
+use codeatlas::setup::{self, Action, Client};
+use codeatlas::tools::Atlas;
+use serde_json::{json, Value};
+
+use crate::util::temp_copy;
+
+fn bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_codeatlas"));
+    // Errors are compared whole: no backtraces from a developer's environment.
+    cmd.env_remove("RUST_BACKTRACE").env_remove("RUST_LIB_BACKTRACE");
+    cmd
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+// ------------------------------------------------------------ init
+
+#[test]
+fn init_keeps_other_servers_and_is_idempotent() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    std::fs::create_dir_all(root.join(".vscode")).unwrap();
+    let vscode_before = r#"{
+  "inputs": [{"type": "promptString", "id": "token"}],
+  "servers": {
+    "github": {"type": "http", "url": "https://api.example.com/mcp"}
+  }
+}"#;
+    std::fs::write(root.join(".vscode/mcp.json"), vscode_before).unwrap();
+    std::fs::write(root.join(".mcp.json"), r#"{"mcpServers": {"db": {"command": "db-mcp", "args": ["--ro"]}}}"#).unwrap();
+
+    let changes = setup::init(root, &Client::ALL, "codeatlas").unwrap();
+    let actions: Vec<(Client, &Action)> = changes.iter().map(|c| (c.client, &c.action)).collect();
+    assert_eq!(actions, vec![(Client::Claude, &Action::Added), (Client::Cursor, &Action::Created), (Client::Vscode, &Action::Added)]);
+
+    let claude = read_json(&root.join(".mcp.json"));
+    assert_eq!(
+        claude,
+        json!({"mcpServers": {
+            "db": {"command": "db-mcp", "args": ["--ro"]},
+            "codeatlas": {"type": "stdio", "command": "codeatlas", "args": ["serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"]}
+        }})
+    );
+    let vscode_text = std::fs::read_to_string(root.join(".vscode/mcp.json")).unwrap();
+    // Other keys keep their order: `inputs` stays first.
+    assert!(vscode_text.find("\"inputs\"").unwrap() < vscode_text.find("\"servers\"").unwrap(), "{vscode_text}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&vscode_text).unwrap(),
+        json!({
+            "inputs": [{"type": "promptString", "id": "token"}],
+            "servers": {
+                "github": {"type": "http", "url": "https://api.example.com/mcp"},
+                "codeatlas": {"type": "stdio", "command": "codeatlas", "args": ["serve", "--repo", "${workspaceFolder}"]}
+            }
+        })
+    );
+    assert_eq!(
+        read_json(&root.join(".cursor/mcp.json")),
+        json!({"mcpServers": {"codeatlas": {"type": "stdio", "command": "codeatlas", "args": ["serve", "--repo", "${workspaceFolder}"]}}})
+    );
+
+    // Again: nothing changes, byte for byte, and our entry is not duplicated.
+    let before: Vec<String> = Client::ALL.iter().map(|c| std::fs::read_to_string(root.join(c.file())).unwrap()).collect();
+    let again = setup::init(root, &Client::ALL, "codeatlas").unwrap();
+    assert!(again.iter().all(|c| c.action == Action::Unchanged), "{again:?}");
+    let after: Vec<String> = Client::ALL.iter().map(|c| std::fs::read_to_string(root.join(c.file())).unwrap()).collect();
+    assert_eq!(before, after);
+
+    // A moved binary updates our entry in place.
+    let moved = setup::init(root, &[Client::Claude], "/opt/bin/codeatlas").unwrap();
+    assert_eq!(moved[0].action, Action::Updated);
+    let claude = read_json(&root.join(".mcp.json"));
+    assert_eq!(claude["mcpServers"].as_object().unwrap().len(), 2);
+    assert_eq!(claude["mcpServers"]["codeatlas"]["command"], "/opt/bin/codeatlas");
+}
+
+#[test]
+fn init_leaves_a_file_it_cannot_parse_alone() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    std::fs::create_dir_all(root.join(".vscode")).unwrap();
+    let jsonc = "{\n  // my servers\n  \"servers\": {}\n}\n";
+    std::fs::write(root.join(".vscode/mcp.json"), jsonc).unwrap();
+    let err = setup::init(root, &[Client::Vscode], "codeatlas").unwrap_err().to_string();
+    assert!(err.contains(".vscode/mcp.json is not plain JSON"), "{err}");
+    assert!(err.contains("add this under \"servers\" by hand: \"codeatlas\": {\"type\":\"stdio\""), "{err}");
+    assert_eq!(std::fs::read_to_string(root.join(".vscode/mcp.json")).unwrap(), jsonc);
+}
+
+#[test]
+fn init_command_writes_config_and_builds_the_index() {
+    let repo = temp_copy("rust-shop");
+    let root = repo.path();
+    let (code, out, err) = run(bin().args(["init", "--client", "claude", "--repo"]).arg(root));
+    assert_eq!(code, 0, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], format!("created {}", root.join(".mcp.json").display()));
+    assert!(lines[1].starts_with("or, for Claude Code from the command line: claude mcp add --scope project codeatlas -- "), "{out}");
+    assert!(lines[2].starts_with("indexed 7 files (7 parsed, 0 unchanged, 0 removed)"), "{out}");
+    assert!(root.join(".codeatlas/index.db").exists());
+    assert!(!root.join(".cursor").exists() && !root.join(".vscode").exists());
+    let (code, out, _) = run(bin().args(["init", "--client", "claude", "--repo"]).arg(root));
+    assert_eq!(code, 0);
+    assert!(out.starts_with(&format!("already set up: {}\n", root.join(".mcp.json").display())), "{out}");
+    let (code, _, err) = run(bin().args(["init", "--client", "emacs", "--repo"]).arg(root));
+    assert_eq!((code, err.trim()), (1, "Error: --client \"emacs\": expected claude, cursor, vscode or all"));
+}
+
+// ------------------------------------------------------------ .codeatlas.toml
+
+#[test]
+fn config_file_filters_what_is_indexed() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    std::fs::write(root.join("server.pem"), "-----BEGIN PRIVATE KEY-----\n").unwrap();
+    std::fs::write(
+        root.join(".codeatlas.toml"),
+        "exclude = [\"src/test/**\"]\nmax_file_size = 100000\n\n[secrets]\npatterns = [\"**/legacy/*.java\"]\nallow = [\"server.pem\"]\n",
+    )
+    .unwrap();
+    let summary = index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    assert_eq!(
+        summary.skipped,
+        vec![(
+            "src/main/java/com/acme/legacy/User.java".to_string(),
+            "looks like a secret (**/legacy/*.java, from .codeatlas.toml); not indexed".to_string()
+        )]
+    );
+    let atlas = Atlas::new(root);
+    let outline = atlas.call("file_outline", json!({"path": "src/test/java/com/acme/order/OrderServiceTest.java"})).unwrap_err().0;
+    assert!(outline.starts_with("no indexed file \"src/test/java/com/acme/order/OrderServiceTest.java\""), "{outline}");
+    assert!(atlas.call("file_outline", json!({"path": "src/main/java/com/acme/order/Order.java"})).is_ok());
+
+    // Only Rust: the Java files leave the index.
+    std::fs::write(root.join(".codeatlas.toml"), "languages = [\"rust\"]\n").unwrap();
+    let summary = index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    assert_eq!((summary.files, summary.removed), (0, 15));
+}
+
+#[test]
+fn a_bad_config_file_is_a_clear_error() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    std::fs::write(root.join(".codeatlas.toml"), "# settings\nexclude = [\"gen/**\"]\ndebounce = 20\n").unwrap();
+    let (code, out, err) = run(bin().args(["index", "--repo"]).arg(root));
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        err.trim(),
+        "Error: .codeatlas.toml:3: unknown field `debounce`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`"
+    );
+    std::fs::write(root.join(".codeatlas.toml"), "languages = [\"java\", \"kotlin\"]\n").unwrap();
+    let (code, _, err) = run(bin().args(["query", "repo_overview", "--repo"]).arg(root));
+    assert_eq!((code, err.trim()), (1, "Error: .codeatlas.toml:1: languages: unknown language \"kotlin\"; languages: java, rust"));
+}
+
+#[test]
+fn answer_budget_from_the_config_caps_answers() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    std::fs::write(root.join(".codeatlas.toml"), "answer_budget = 2000\n").unwrap();
+    let methods: String = (0..150).map(|i| format!("    int method{i}() {{ return {i}; }}\n")).collect();
+    std::fs::write(root.join("src/main/java/com/acme/Big.java"), format!("package com.acme;\n\nclass Big {{\n{methods}}}\n")).unwrap();
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let (code, out, _) = run(bin().args(["query", "search_text", "query=a", "limit=200", "--repo"]).arg(root));
+    assert_eq!(code, 0);
+    assert!(out.len() <= 2001, "{} bytes", out.len());
+    assert!(out.contains(" more not shown (narrow with path, or raise limit)"), "{out}");
+    let (_, read, _) = run(bin()
+        .args(["query", "read_source", "path=src/main/java/com/acme/Big.java", "start_line=1", "end_line=154", "--repo"])
+        .arg(root));
+    assert!(read.len() <= 4001, "{} bytes", read.len());
+    assert!(read.ends_with("\ncut at line 97 (budget 400 lines / 4000 bytes); next: read_source {\"path\": \"src/main/java/com/acme/Big.java\", \"start_line\": 98, \"end_line\": 154}\n"), "{read}");
+}
+
+// ------------------------------------------------------------ status
+
+#[test]
+fn status_reports_health_and_fails_on_a_broken_index() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
+    assert_eq!((code, out.lines().nth(2)), (1, Some("status: BROKEN: no index yet; run `codeatlas index`")));
+
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    std::fs::write(root.join("src/main/java/com/acme/New.java"), "package com.acme;\nclass New {}\n").unwrap();
+    std::fs::remove_file(root.join("src/main/java/com/acme/legacy/User.java")).unwrap();
+    let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
+    assert_eq!(code, 0, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], format!("repository: {}", root.display()));
+    assert_eq!(lines[2], "status: ok (schema version 3)");
+    assert_eq!(lines[3], "contents: 17 files, 72 symbols, 177 references (172 resolved)");
+    assert!(lines[4].starts_with("last update: ") && lines[4].ends_with(" ago"), "{out}");
+    assert_eq!(
+        lines[5],
+        "pending: 1 new, 0 changed, 1 removed files not yet indexed (e.g. new src/main/java/com/acme/New.java, removed src/main/java/com/acme/legacy/User.java); `codeatlas index` or a running server catches up"
+    );
+    assert_eq!(lines[6], "syntax errors: 0 files (indexed with tree-sitter's recovery)");
+    assert_eq!(lines[7], "skipped: none");
+    assert!(lines[8].starts_with("watcher: needs "), "{out}");
+
+    std::fs::write(root.join(".codeatlas/index.db"), b"this is not a database, it is a text file that is long enough").unwrap();
+    let _ = std::fs::remove_file(root.join(".codeatlas/index.db-wal"));
+    let _ = std::fs::remove_file(root.join(".codeatlas/index.db-shm"));
+    let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.lines().nth(2).unwrap().starts_with("status: BROKEN: the index is unreadable (file is not a database)"), "{out}");
+}
+
+// ------------------------------------------------------------ HTTP
+
+/// One HTTP/1.0 exchange (the server closes the connection after the answer).
+fn http(port: u16, headers: &[(&str, &str)], body: &Value) -> (u16, String, String) {
+    let body = body.to_string();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut request = format!(
+        "POST /mcp HTTP/1.0\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if !headers.iter().any(|(k, _)| *k == "Host") {
+        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        request.push_str(&format!("{k}: {v}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
+/// The JSON-RPC message of an SSE answer (its last `data:` line that holds JSON).
+fn sse_message(body: &str) -> Value {
+    body.lines().filter_map(|l| l.strip_prefix("data: ")).filter_map(|d| serde_json::from_str(d).ok()).last().expect(body)
+}
+
+struct Killed(std::process::Child);
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn serves_mcp_over_http_and_refuses_foreign_origins() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let mut child = bin()
+        .args(["serve", "--no-watch", "--http", "0", "--repo"])
+        .arg(root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let server = Killed(child);
+    let mut line = String::new();
+    let port: u16 = loop {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the server ended before listening");
+        if let Some(rest) = line.trim().strip_prefix("codeatlas: serving MCP at http://127.0.0.1:") {
+            break rest.strip_suffix("/mcp").unwrap().parse().unwrap();
+        }
+    };
+    // Keep draining stderr (audit lines) so the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in stderr.lines() {});
+
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}});
+    let (status, head, body) = http(port, &[], &init);
+    assert_eq!(status, 200, "{head}");
+    let reply = sse_message(&body);
+    assert_eq!(reply["result"]["serverInfo"]["name"], "codeatlas");
+    let session = head.lines().find_map(|l| l.strip_prefix("mcp-session-id: ")).expect(&head).trim().to_string();
+    let (status, _, _) = http(port, &[("mcp-session-id", &session)], &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    assert_eq!(status, 202);
+    let call =
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "get_symbol", "arguments": {"symbol": "Money"}}});
+    // The first answers may carry a freshness line while the start-up reconcile runs.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let reply = loop {
+        let (status, _, body) = http(port, &[("mcp-session-id", &session), ("Origin", "http://localhost:5173")], &call);
+        assert_eq!(status, 200);
+        let reply = sse_message(&body);
+        if !reply["result"]["content"][0]["text"].as_str().unwrap().contains("[index updating") || std::time::Instant::now() > deadline {
+            break reply;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(reply["result"]["isError"], false);
+    let want = Atlas::new(root).call("get_symbol", json!({"symbol": "Money"})).unwrap();
+    assert_eq!(reply["result"]["content"][0]["text"], want);
+
+    // DNS rebinding: a page on another origin, or a request for another host name.
+    let (status, _, body) = http(port, &[("Origin", "http://evil.example")], &init);
+    assert_eq!((status, body.as_str()), (403, "Forbidden: Origin header is not allowed"));
+    let (status, _, _) = http(port, &[("Host", "evil.example")], &init);
+    assert_eq!(status, 403);
+    drop(server);
+
+    // Not on a public address without saying so.
+    let (code, _, err) = run(bin().args(["serve", "--http", "0.0.0.0:0", "--repo"]).arg(root));
+    assert_eq!(code, 1);
+    assert!(err.contains("0.0.0.0:0 is not a loopback address; the server has no authentication, so pass --allow-remote"), "{err}");
+}
+
+// ------------------------------------------------------------ git
+
+fn git(root: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args([
+            "-c",
+            "user.name=codeatlas",
+            "-c",
+            "user.email=test@codeatlas.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(root)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn change_impact_of_the_working_tree() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "first"]);
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let atlas = Atlas::new(root);
+    let clean = atlas.call("change_impact", json!({"target": "git:working-tree"})).unwrap();
+    assert_eq!(clean, "change_impact git:working-tree (working tree against HEAD)  level=symbol depth=3\nno changes to indexed files");
+
+    // An uncommitted edit inside Money#plus, and a new file.
+    let money = root.join("src/main/java/com/acme/common/Money.java");
+    let text = std::fs::read_to_string(&money)
+        .unwrap()
+        .replace("amount.add(other.amount()), currency)", "amount.add(other.amount()), other.currency())");
+    std::fs::write(&money, text).unwrap();
+    std::fs::write(
+        root.join("src/main/java/com/acme/common/Clock.java"),
+        "package com.acme.common;\n\npublic class Clock {\n    long now() { return 0; }\n}\n",
+    )
+    .unwrap();
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let answer = atlas.call("change_impact", json!({"target": "git:working-tree", "depth": 2})).unwrap();
+    let lines: Vec<&str> = answer.lines().collect();
+    assert_eq!(lines[0], "change_impact git:working-tree (working tree against HEAD)  level=symbol depth=2");
+    assert_eq!(lines[1], "changed: 2 files (M 1, A 1, D 0), 2 symbols");
+    // A new file counts by its outermost declarations; an edit by the innermost one it touches.
+    assert_eq!(lines[2], "  A class com.acme.common.Clock  src/main/java/com/acme/common/Clock.java:3-5");
+    assert_eq!(lines[3], "  M method com.acme.common.Money#plus  src/main/java/com/acme/common/Money.java:9-11");
+    assert_eq!(lines[4], "affected: 7 (d1: 3, d2: 4); tests: 1");
+    let names: Vec<&str> = lines[5..12].iter().map(|l| l.split("  ").next().unwrap()).collect();
+    assert_eq!(
+        names,
+        vec![
+            "d1 class com.acme.order.Order",
+            "d1 record com.acme.order.Order.Line",
+            "d1 class com.acme.pay.PaymentService",
+            "d2 class com.acme.Application",
+            "d2 class com.acme.order.OrderService",
+            "d2 class com.acme.order.OrderValidator",
+            "d2 class com.acme.order.OrderServiceTest",
+        ]
+    );
+    assert_eq!(&lines[12..], ["tests to run:", "  src/test/java/com/acme/order/OrderServiceTest.java"]);
+
+    // Since a revision: commit, change again, compare with the first commit.
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "second"]);
+    std::fs::remove_file(root.join("src/main/java/com/acme/legacy/User.java")).unwrap();
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let answer = atlas.call("change_impact", json!({"target": "git:HEAD~1", "level": "file", "depth": 1})).unwrap();
+    let lines: Vec<&str> = answer.lines().collect();
+    assert_eq!(lines[0], "change_impact git:HEAD~1 (working tree against HEAD~1)  level=file depth=1");
+    assert_eq!(lines[1], "changed: 3 files (M 1, A 1, D 1), 2 files");
+    assert_eq!(lines[2], "  A src/main/java/com/acme/common/Clock.java:1-5");
+    assert_eq!(lines[3], "  M src/main/java/com/acme/common/Money.java:10");
+    assert_eq!(lines[4], "  D src/main/java/com/acme/legacy/User.java  (deleted: what used it now has unresolved references)");
+
+    let err = atlas.call("change_impact", json!({"target": "git:no-such-branch"})).unwrap_err().0;
+    assert!(err.starts_with("git: unknown revision \"no-such-branch\""), "{err}");
+}
+
+#[test]
+fn change_impact_outside_git_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("plain");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("A.java"), "class A {}\n").unwrap();
+    index(&root, &Options::default(), &|_, _| {}).unwrap();
+    let err = Atlas::new(&root).call("change_impact", json!({"target": "git:working-tree"})).unwrap_err().0;
+    assert!(err.starts_with(&format!("git: {} is not in a git repository", root.canonicalize().unwrap().display())), "{err}");
+}
+
+// ------------------------------------------------------------ paths
+
+#[test]
+fn windows_and_dot_paths_resolve_like_plain_ones() {
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    index(root, &Options::default(), &|_, _| {}).unwrap();
+    let atlas = Atlas::new(root);
+    let plain = "src/main/java/com/acme/order/Order.java";
+    for (tool, key, extra) in [
+        ("file_outline", "path", json!({})),
+        ("read_source", "path", json!({"start_line": 1, "end_line": 5})),
+        ("dependency_graph", "target", json!({"level": "file"})),
+        ("search_text", "path", json!({"query": "Line"})),
+    ] {
+        let ask = |path: &str| {
+            let mut args = extra.clone();
+            args[key] = json!(path);
+            atlas.call(tool, args).unwrap()
+        };
+        let want = ask(plain);
+        for variant in [
+            "./src/main/java/com/acme/order/Order.java",
+            "src\\main\\java\\com\\acme\\order\\Order.java",
+            ".\\src\\main\\java\\com\\acme\\order\\Order.java",
+        ] {
+            let got = ask(variant);
+            assert_eq!(got, want, "{tool} {variant}");
+            assert!(!got.contains('\\'), "{got}");
+        }
+    }
+    let by_line = atlas.call("get_symbol", json!({"symbol": ".\\src\\main\\java\\com\\acme\\order\\Order.java:20"})).unwrap();
+    assert_eq!(by_line, atlas.call("get_symbol", json!({"symbol": "src/main/java/com/acme/order/Order.java:20"})).unwrap());
+}
+
+#[test]
+fn the_watcher_follows_config_changes() {
+    use codeatlas::watch::{Watch, WatchOptions};
+    use std::time::Duration;
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    let opts = WatchOptions { watch: true, debounce: Duration::from_millis(20) };
+    let watch = Watch::start(root, Options { threads: 2, ..Options::for_repo(root).unwrap() }, opts, Box::new(|_| {})).unwrap();
+    assert!(watch.settle(Duration::from_secs(30)));
+    let atlas = Atlas::with_indexer(root, watch.status.clone(), watch.syncer());
+    let test_file = json!({"path": "src/test/java/com/acme/order/OrderServiceTest.java"});
+    assert!(atlas.call("file_outline", test_file.clone()).is_ok());
+
+    std::fs::write(root.join(".codeatlas.toml"), "exclude = [\"src/test/**\"]\n").unwrap();
+    assert!(watch.settle(Duration::from_secs(30)));
+    let err = atlas.call("file_outline", test_file.clone()).unwrap_err().0;
+    assert!(err.starts_with("no indexed file \"src/test/java/com/acme/order/OrderServiceTest.java\""), "{err}");
+
+    // A broken edit keeps the last good settings and says why in every answer.
+    std::fs::write(root.join(".codeatlas.toml"), "exclude = \"src/test/**\"\n").unwrap();
+    assert!(watch.settle(Duration::from_secs(30)));
+    let answer = atlas.call("file_outline", json!({"path": "src/main/java/com/acme/common/Money.java"})).unwrap();
+    assert!(
+        answer.ends_with("\n[index update failed: .codeatlas.toml:1: invalid type: string \"src/test/**\", expected a sequence]"),
+        "{answer}"
+    );
+    assert!(atlas.call("file_outline", test_file).is_err());
+}
