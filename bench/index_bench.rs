@@ -1,6 +1,9 @@
 //! The indexing and tool-latency benchmark: one command, one table.
 //!
-//! Usage: cargo run --release --example index_bench -- <source tree> [calls per tool]
+//! Usage: cargo run --release --example index_bench -- <source tree> [calls per tool] [--tools-only]
+//!
+//! `--tools-only` skips the indexing measures and times the tools on the tree in place
+//! (indexing it first if it has no index): the quick loop for tool work and profiling.
 //!
 //! On a temp copy of the tree it measures: the cold full index (wall, CPU, peak RSS,
 //! files/s, lines/s, index size), the parse-only floor (every file parsed on all cores,
@@ -65,6 +68,16 @@ fn main() {
         std::process::exit(2);
     };
     let calls: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(50);
+    if args.iter().any(|a| a == "--tools-only") {
+        let root = Path::new(source).canonicalize().unwrap();
+        let opts = Options::default();
+        if !codeatlas::store::index_path(&root).exists() {
+            index(&root, &opts, &|_, _| {}).unwrap();
+        }
+        let files: Vec<String> = walk(&root, &opts, None).files.into_iter().map(|c| c.path).collect();
+        tool_table(&root, &files, calls);
+        return;
+    }
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("tree");
     std::fs::create_dir_all(&root).unwrap();
@@ -133,8 +146,13 @@ fn main() {
     }
     println!("| no-op re-index | {noop:.2} s |");
 
-    // Tool latency over a fixed mix, on handles taken from the index itself.
-    let atlas = Atlas::new(&root);
+    let files: Vec<String> = files.into_iter().map(|c| c.path).collect();
+    tool_table(&root, &files, calls);
+}
+
+/// Tool latency over a fixed mix, on handles taken from the index itself.
+fn tool_table(root: &Path, files: &[String], calls: usize) {
+    let atlas = Atlas::new(root);
     let overview = atlas.call("repo_overview", json!({})).unwrap();
     let types: Vec<String> = overview
         .lines()
@@ -143,7 +161,7 @@ fn main() {
         .take_while(|l| l.starts_with("  "))
         .filter_map(|l| l.split_whitespace().nth(1).map(str::to_string))
         .collect();
-    let paths: Vec<String> = files.iter().take(20).map(|f| f.path.clone()).collect();
+    let paths: Vec<String> = files.iter().take(20).cloned().collect();
     let pick = |v: &Vec<String>, i: usize| v[i % v.len()].clone();
     let mix: Vec<(&str, Box<dyn Fn(usize) -> serde_json::Value>)> = vec![
         ("repo_overview", Box::new(|_| json!({}))),

@@ -40,6 +40,7 @@ enum Command {
     /// Serve the repository to an MCP client over stdio (stdout carries only JSON-RPC), or over HTTP.
     ///
     /// Example: codeatlas serve --repo ~/src/my-service
+    ///
     /// Example: codeatlas serve --repo ~/src/my-service --http 127.0.0.1:7420   (clients connect to http://127.0.0.1:7420/mcp)
     Serve {
         /// The repository root.
@@ -100,6 +101,7 @@ enum Command {
     /// Run one tool and print its answer, exactly as an MCP client would get it.
     ///
     /// Example: codeatlas query find_implementations symbol=com.acme.pay.PaymentGateway transitive=true
+    ///
     /// Example: codeatlas query change_impact target=git:working-tree
     Query {
         /// The tool: repo_overview, dependency_graph, search_symbols, read_source, ...

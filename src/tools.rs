@@ -243,7 +243,8 @@ pub struct Atlas {
     root: PathBuf,
     pool: Mutex<Vec<Store>>,
     graphs: Mutex<HashMap<Level, (String, Arc<Graph>)>>,
-    names: Mutex<Option<(String, Arc<Vec<String>>)>>,
+    /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
+    names: Mutex<Option<(String, Arc<Vec<(String, String)>>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -394,7 +395,7 @@ impl Atlas {
         Ok(g)
     }
 
-    fn all_names(&self, store: &Store) -> Result<Arc<Vec<String>>, ToolError> {
+    fn all_names(&self, store: &Store) -> Result<Arc<Vec<(String, String)>>, ToolError> {
         let stamp = store.meta("generation")?.unwrap_or_default();
         let mut names = self.names.lock().expect("names lock");
         if let Some((s, n)) = names.as_ref() {
@@ -402,7 +403,7 @@ impl Atlas {
                 return Ok(n.clone());
             }
         }
-        let n = Arc::new(store.distinct_names()?);
+        let n = Arc::new(store.distinct_names()?.into_iter().map(|n| (n.to_lowercase(), n)).collect::<Vec<_>>());
         *names = Some((stamp, n.clone()));
         Ok(n)
     }
@@ -502,7 +503,7 @@ impl Atlas {
         let simple = crate::model::last_segment(handle).to_lowercase();
         let names = self.all_names(store)?;
         let mut scored: Vec<(f64, &String)> =
-            names.iter().map(|n| (strsim::jaro_winkler(&simple, &n.to_lowercase()), n)).filter(|(s, _)| *s > 0.85).collect();
+            names.iter().map(|(lower, n)| (strsim::jaro_winkler(&simple, lower), n)).filter(|(s, _)| *s > 0.85).collect();
         scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(b.1)));
         let mut out = Vec::new();
         for (_, name) in scored.into_iter().take(5) {
@@ -962,20 +963,22 @@ impl Atlas {
         let lowered = simple.to_lowercase();
         let names = self.all_names(store)?;
         let max_edits = if lowered.len() <= 4 { 1 } else { 2 };
+        let q = lowered.chars().count();
         // A whole name within a few edits, or a name starting with a close misspelling.
+        // Names are compared in lower case, precomputed once per index generation, and
+        // prefixes are slices: no allocation per name.
         let mut fuzzy: Vec<(usize, usize, &String)> = names
             .iter()
-            .filter_map(|n| {
-                let lower = n.to_lowercase();
-                let whole =
-                    if n.len().abs_diff(lowered.len()) <= max_edits { strsim::damerau_levenshtein(&lowered, &lower) } else { usize::MAX };
-                if whole <= max_edits {
-                    return Some((whole, n.len(), n));
+            .filter_map(|(lower, n)| {
+                if lower.len().abs_diff(lowered.len()) <= max_edits {
+                    let whole = strsim::osa_distance(&lowered, lower);
+                    if whole <= max_edits {
+                        return Some((whole, n.len(), n));
+                    }
                 }
-                let q = lowered.chars().count();
-                if q >= 4 && lower.chars().count() > q {
-                    let d = (q - 1..=q + 1)
-                        .map(|len| strsim::damerau_levenshtein(&lowered, &lower.chars().take(len).collect::<String>()))
+                if q >= 4 && lower.len() > q && lower.is_ascii() && lowered.is_ascii() {
+                    let d = (q - 1..=(q + 1).min(lower.len()))
+                        .map(|len| strsim::osa_distance(&lowered, &lower[..len]))
                         .min()
                         .unwrap_or(usize::MAX);
                     if d <= 1 {
@@ -1003,10 +1006,9 @@ impl Atlas {
             }
         }
         let mut ranked: Vec<(f64, SymbolInfo)> = Vec::new();
-        for (id, s) in score {
-            let Some(sym) = store.symbol(id)? else {
-                continue;
-            };
+        let ids: Vec<i64> = score.keys().copied().collect();
+        for sym in store.symbols_by_ids(&ids)? {
+            let s = score[&sym.id];
             if kind.is_some_and(|k| k != sym.kind)
                 || a.language.as_deref().is_some_and(|l| l != sym.language)
                 || !sym.path.starts_with(&prefix)

@@ -110,12 +110,19 @@ impl Store {
         Ok(self.symbols_where("s.id = ?1", [id])?.into_iter().next())
     }
 
+    /// Many symbols in one statement (missing ids are left out), in no particular order.
+    pub fn symbols_by_ids(&self, ids: &[i64]) -> Result<Vec<SymbolInfo>> {
+        let list = serde_json::to_string(ids).expect("ids serialize");
+        self.symbols_where("s.id IN (SELECT value FROM json_each(?1))", [list])
+    }
+
     pub fn symbols_by_qname(&self, qname: &str) -> Result<Vec<SymbolInfo>> {
         self.symbols_where("s.qname = ?1 ORDER BY f.path, s.start_line", [qname])
     }
 
     pub fn symbols_by_name(&self, name: &str) -> Result<Vec<SymbolInfo>> {
-        self.symbols_where("s.name = ?1 ORDER BY f.path, s.start_line", [name])
+        // The index on `name` is NOCASE: seek with it, then keep the exact name.
+        self.symbols_where("s.name = ?1 COLLATE NOCASE AND s.name = ?1 ORDER BY f.path, s.start_line", [name])
     }
 
     /// Symbols whose qualified name ends with `.suffix`, `#suffix` or `::suffix`.
@@ -292,12 +299,23 @@ impl Store {
 
     /// Symbol ids whose name equals (ignoring case) or starts with `text`.
     pub fn names_like(&self, text: &str, prefix: bool, limit: usize) -> Result<Vec<i64>> {
-        let pattern = if prefix { format!("{}%", like_escape(text)) } else { like_escape(text) };
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT id FROM symbols WHERE name LIKE ?1 ESCAPE '\\' COLLATE NOCASE ORDER BY length(name), qname LIMIT ?2")?;
-        let rows = stmt.query_map(params![pattern, limit as i64], |r| r.get(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        // Comparisons under NOCASE (ASCII case folding, as LIKE does) use the index on
+        // `name`; a LIKE with an ESCAPE clause would scan the table. A prefix is the range
+        // [text, text + U+10FFFF), which no longer name can leave.
+        let id = |r: &rusqlite::Row<'_>| r.get(0);
+        let rows: Vec<i64> = if prefix {
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT id FROM symbols WHERE name >= ?1 COLLATE NOCASE AND name < ?2 COLLATE NOCASE ORDER BY length(name), qname LIMIT ?3",
+            )?;
+            let rows = stmt.query_map(params![text, format!("{text}\u{10FFFF}"), limit as i64], id)?;
+            rows.collect::<rusqlite::Result<_>>()?
+        } else {
+            let mut stmt =
+                self.conn.prepare_cached("SELECT id FROM symbols WHERE name = ?1 COLLATE NOCASE ORDER BY length(name), qname LIMIT ?2")?;
+            let rows = stmt.query_map(params![text, limit as i64], id)?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        Ok(rows)
     }
 
     /// Per language: files, lines, symbols.
@@ -327,7 +345,7 @@ impl Store {
     /// `main` methods and functions.
     pub fn entry_points(&self, prefix: &str) -> Result<Vec<SymbolInfo>> {
         self.symbols_where(
-            "s.name = 'main' AND s.kind IN ('method', 'function') AND f.path LIKE ?1 ESCAPE '\\' ORDER BY f.path, s.start_line",
+            "s.name = 'main' COLLATE NOCASE AND s.name = 'main' AND s.kind IN ('method', 'function') AND f.path LIKE ?1 ESCAPE '\\' ORDER BY f.path, s.start_line",
             [format!("{}%", like_escape(prefix))],
         )
     }
