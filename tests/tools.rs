@@ -149,3 +149,40 @@ fn long_reads_are_cut_with_a_continuation() {
     assert!(text.ends_with("```\ncut at line 400 (budget 400 lines / 16000 bytes); next: read_source {\"path\": \"src/lib.rs\", \"start_line\": 401, \"end_line\": 1002}"), "{}", &text[text.len() - 300..]);
     assert!(text.len() <= READ_BUDGET);
 }
+
+/// Pages of `find_references`, read with every `limit` and followed by `offset`, add up to
+/// the whole list in the same order (pages start and end inside a file's group too).
+#[test]
+fn reference_pages_add_up_to_the_whole_list() {
+    let tmp = temp_copy("java-shop");
+    index(tmp.path(), &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
+    let atlas = Atlas::new(tmp.path());
+    let rows = |text: &str| -> Vec<String> {
+        let mut file = String::new();
+        let mut out = Vec::new();
+        for line in text.lines().skip(1) {
+            if line.starts_with("... ") {
+                break;
+            }
+            match line.strip_prefix("  ") {
+                Some(row) => out.push(format!("{file}:{row}")),
+                None => file = line.to_string(),
+            }
+        }
+        out
+    };
+    let whole = rows(&atlas.call("find_references", json!({"symbol": "com.acme.common.Money"})).unwrap());
+    assert_eq!(whole.len(), 12);
+    for limit in 1..=12 {
+        let mut paged = Vec::new();
+        let mut offset = 0;
+        while offset < 12 {
+            let page = atlas.call("find_references", json!({"symbol": "com.acme.common.Money", "limit": limit, "offset": offset})).unwrap();
+            paged.extend(rows(&page));
+            offset += limit;
+        }
+        assert_eq!(paged, whole, "limit {limit}");
+    }
+    let past = atlas.call("find_references", json!({"symbol": "com.acme.common.Money", "offset": 40})).unwrap();
+    assert_eq!(rows(&past), Vec::<String>::new());
+}

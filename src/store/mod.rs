@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -91,8 +91,10 @@ CREATE TABLE refs(
     confidence TEXT NOT NULL
 );
 CREATE INDEX refs_file ON refs(file_id);
-CREATE INDEX refs_target ON refs(target_id);
-CREATE INDEX refs_external ON refs(external_id);
+-- With the kind and file: counts by kind, subtypes and the per-file groups of
+-- find_references are read from the index alone.
+CREATE INDEX refs_target ON refs(target_id, kind, file_id);
+CREATE INDEX refs_external ON refs(external_id, kind, file_id);
 CREATE INDEX refs_simple ON refs(simple);
 CREATE INDEX refs_source ON refs(source_id);
 CREATE INDEX refs_alias ON refs(alias);

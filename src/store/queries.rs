@@ -201,13 +201,36 @@ impl Store {
         };
         let kinds: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.as_str())).collect();
         let filter = format!("{column} = ?1 AND r.kind IN ({})", kinds.join(","));
-        let total: i64 = self.conn.query_row(&format!("SELECT COUNT(*) FROM refs r WHERE {filter}"), [id], |r| r.get(0))?;
+        // Per-file counts from the index alone, ordered by path here; then only the files
+        // the page overlaps are read and sorted (not every reference of a popular type).
+        let mut per_file: Vec<(String, i64, i64)> = {
+            let sql = format!(
+                "SELECT f.path, r.file_id, COUNT(*) FROM refs r JOIN files f ON f.id = r.file_id WHERE {filter} GROUP BY r.file_id"
+            );
+            let mut stmt = self.conn.prepare_cached(&sql)?;
+            let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        per_file.sort();
+        let total: i64 = per_file.iter().map(|f| f.2).sum();
+        let (mut before, mut seen, mut page_files) = (0i64, 0i64, Vec::new());
+        for (_, file_id, n) in &per_file {
+            if seen + n > offset as i64 && seen < (offset + limit) as i64 {
+                if page_files.is_empty() {
+                    before = seen;
+                }
+                page_files.push(*file_id);
+            }
+            seen += n;
+        }
+        let files = serde_json::to_string(&page_files).expect("ids serialize");
         let sql = format!(
             "SELECT f.path, r.line, r.kind, e.qname, r.confidence FROM refs r JOIN files f ON f.id = r.file_id
-             LEFT JOIN symbols e ON e.id = r.enclosing_id WHERE {filter} ORDER BY f.path, r.line, r.kind LIMIT ?2 OFFSET ?3"
+             LEFT JOIN symbols e ON e.id = r.enclosing_id WHERE {filter} AND r.file_id IN (SELECT value FROM json_each(?4))
+             ORDER BY f.path, r.line, r.kind LIMIT ?2 OFFSET ?3"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![id, limit as i64, offset as i64], |r| {
+        let rows = stmt.query_map(params![id, limit as i64, offset as i64 - before, files], |r| {
             let kind: String = r.get(2)?;
             Ok(RefInfo {
                 path: r.get(0)?,
