@@ -939,7 +939,8 @@ impl Atlas {
             Some(p) => normalize_path(p)?,
             None => String::new(),
         };
-        const DEPTH: usize = 200;
+        // Each ranking contributes its top 100: deeper ranks barely move the fused order.
+        const DEPTH: usize = 100;
         let simple = crate::model::last_segment(query);
         // (weight, ranked ids): exact names count most, doc words least.
         let mut lists: Vec<(f64, Vec<i64>)> = Vec::new();
@@ -967,20 +968,25 @@ impl Atlas {
         // A whole name within a few edits, or a name starting with a close misspelling.
         // Names are compared in lower case, precomputed once per index generation, and
         // prefixes are slices: no allocation per name.
+        // A name k edits away lacks at most k of the query's distinct characters: a bitmask
+        // test drops nearly every name before the edit distance is computed.
+        let qmask = char_mask(lowered.as_bytes());
+        let missing = |mask: u64| (qmask & !mask).count_ones() as usize;
         let mut fuzzy: Vec<(usize, usize, &String)> = names
             .iter()
             .filter_map(|(lower, n)| {
-                if lower.len().abs_diff(lowered.len()) <= max_edits {
+                if lower.len().abs_diff(lowered.len()) <= max_edits && missing(char_mask(lower.as_bytes())) <= max_edits {
                     let whole = strsim::osa_distance(&lowered, lower);
                     if whole <= max_edits {
                         return Some((whole, n.len(), n));
                     }
                 }
                 if q >= 4 && lower.len() > q && lower.is_ascii() && lowered.is_ascii() {
-                    let d = (q - 1..=(q + 1).min(lower.len()))
-                        .map(|len| strsim::osa_distance(&lowered, &lower[..len]))
-                        .min()
-                        .unwrap_or(usize::MAX);
+                    let end = (q + 1).min(lower.len());
+                    if missing(char_mask(&lower.as_bytes()[..end])) > 1 {
+                        return None;
+                    }
+                    let d = (q - 1..=end).map(|len| strsim::osa_distance(&lowered, &lower[..len])).min().unwrap_or(usize::MAX);
                     if d <= 1 {
                         return Some((d + max_edits, n.len(), n));
                     }
@@ -991,7 +997,7 @@ impl Atlas {
         fuzzy.sort();
         let mut fuzzy_ids = Vec::new();
         for (_, _, name) in fuzzy.into_iter().take(20) {
-            fuzzy_ids.extend(store.symbols_by_name(name)?.into_iter().map(|s| s.id));
+            fuzzy_ids.extend(store.ids_by_name(name)?);
         }
         lists.push((1.0, fuzzy_ids));
         if !words.is_empty() {
@@ -1440,6 +1446,18 @@ pub fn normalize_path(path: &str) -> Result<String, ToolError> {
         }
     }
     Ok(parts.join("/"))
+}
+
+/// The set of characters in `bytes` as bits: `a`-`z` and `0`-`9` each have one, every
+/// other byte shares the last (a cheap superset test for edit-distance filtering).
+fn char_mask(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0u64, |m, &b| {
+        m | match b {
+            b'a'..=b'z' => 1 << (b - b'a'),
+            b'0'..=b'9' => 1 << (26 + b - b'0'),
+            _ => 1 << 63,
+        }
+    })
 }
 
 /// A code fence longer than any run of backticks in `lines` (at least three).

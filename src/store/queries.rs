@@ -125,6 +125,15 @@ impl Store {
         self.symbols_where("s.name = ?1 COLLATE NOCASE AND s.name = ?1 ORDER BY f.path, s.start_line", [name])
     }
 
+    /// Ids of the symbols with exactly this name, in path and line order.
+    pub fn ids_by_name(&self, name: &str) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ?1 COLLATE NOCASE AND s.name = ?1 ORDER BY f.path, s.start_line",
+        )?;
+        let rows = stmt.query_map([name], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Symbols whose qualified name ends with `.suffix`, `#suffix` or `::suffix`.
     pub fn symbols_by_qname_suffix(&self, suffix: &str) -> Result<Vec<SymbolInfo>> {
         let e = like_escape(suffix);
