@@ -316,6 +316,10 @@ impl Graph {
         frontier.sort();
         frontier.dedup();
         let mut seen: HashSet<NodeIndex> = frontier.iter().copied().collect();
+        // Each interface's users are reached once, from the ring that first reaches an
+        // implementation of it: not again for every implementation (Serializable has
+        // thousands), which made deep impacts quadratic.
+        let mut expanded: HashSet<NodeIndex> = HashSet::new();
         let mut result = Vec::new();
         for distance in 1..=depth {
             let mut ring: Vec<(NodeIndex, Vec<(RefKind, u32)>, Option<NodeIndex>)> = Vec::new();
@@ -340,6 +344,9 @@ impl Graph {
                 // Dynamic dispatch: users of every interface or class `n` implements or
                 // extends, however far up.
                 for interface in self.supertypes_of(n) {
+                    if !expanded.insert(interface) {
+                        continue;
+                    }
                     for e in self.graph.edges_directed(interface, Direction::Incoming) {
                         if matches!(e.weight().kind, RefKind::Implements | RefKind::Extends) {
                             continue;

@@ -248,6 +248,8 @@ pub struct Atlas {
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
+    /// Per-line counts of files, by file id, with the mtime they were read at.
+    line_stats: Mutex<HashMap<i64, (i64, Arc<LineStats>)>>,
     /// Bytes an answer may take: tiers 1-2, and tier-3 reads.
     summary_budget: usize,
     read_budget: usize,
@@ -255,6 +257,12 @@ pub struct Atlas {
 
 /// Asks the indexer to bring these files up to date and waits until it has.
 pub type Syncer = Arc<dyn Fn(Vec<PathBuf>) + Send + Sync>;
+
+/// Prefix sums over a file's lines: non-blank lines and branch words up to line `i`.
+struct LineStats {
+    loc: Vec<u32>,
+    branches: Vec<u32>,
+}
 
 /// A tool's failure, as a message for the model.
 #[derive(Debug)]
@@ -287,6 +295,7 @@ impl Atlas {
             names: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
+            line_stats: Mutex::new(HashMap::new()),
             summary_budget: SUMMARY_BUDGET,
             read_budget: READ_BUDGET,
         }
@@ -565,6 +574,30 @@ impl Atlas {
     }
 
     /// loc, complexity (1-10) and last-modified date of a node, where it has them.
+    /// Per-line counts of a file (prefix sums), read once per file version: graph answers
+    /// list dozens of nodes, often in the same large files.
+    fn line_stats(&self, file: &FileInfo) -> Arc<LineStats> {
+        let mut cache = self.line_stats.lock().expect("line stats lock");
+        if let Some((mtime, stats)) = cache.get(&file.id) {
+            if *mtime == file.mtime_ns {
+                return stats.clone();
+            }
+        }
+        let text = std::fs::read_to_string(self.root.join(&file.path)).unwrap_or_default();
+        let (mut loc, mut branches) = (vec![0u32], vec![0u32]);
+        for line in text.lines() {
+            loc.push(loc.last().unwrap() + u32::from(!line.trim().is_empty()));
+            branches.push(branches.last().unwrap() + count_branches(&[line]) as u32);
+        }
+        let stats = Arc::new(LineStats { loc, branches });
+        // Bounded: a long session over a huge tree does not keep every file's counts.
+        if cache.values().map(|(_, s)| s.loc.len()).sum::<usize>() > 4_000_000 {
+            cache.clear();
+        }
+        cache.insert(file.id, (file.mtime_ns, stats.clone()));
+        stats
+    }
+
     fn node_facts(&self, store: &Store, graph: &Graph, node: &Node) -> Result<String, ToolError> {
         let (file, range) = match node {
             Node::Symbol(id) => match store.symbol(*id)? {
@@ -577,12 +610,15 @@ impl Atlas {
         let Some(file) = file else {
             return Ok(String::new());
         };
-        let text = std::fs::read_to_string(self.root.join(&file.path)).unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        let (start, end) = range.unwrap_or((1, lines.len() as u32));
-        let body: &[&str] = lines.get(start.saturating_sub(1) as usize..(end as usize).min(lines.len())).unwrap_or(&[]);
-        let loc = body.iter().filter(|l| !l.trim().is_empty()).count();
-        let branches = count_branches(body);
+        let stats = self.line_stats(&file);
+        let lines = stats.loc.len() as u32 - 1;
+        let (start, end) = range.unwrap_or((1, lines));
+        let (start, end) = (start.clamp(1, lines.max(1)) as usize, end.min(lines) as usize);
+        let (loc, branches) = if lines == 0 || end < start {
+            (0, 0)
+        } else {
+            ((stats.loc[end] - stats.loc[start - 1]) as usize, (stats.branches[end] - stats.branches[start - 1]) as usize)
+        };
         let fan_out = graph.degree(node, petgraph::Direction::Outgoing);
         Ok(format!("loc={loc} complexity={} modified={}", complexity(loc, branches, fan_out), date_of(file.mtime_ns)))
     }
@@ -740,8 +776,9 @@ impl Atlas {
         let mut tests = 0;
         let mut by_distance: Vec<(usize, usize)> = Vec::new();
         let mut items = Vec::new();
+        let test_nodes = self.test_nodes(store, &reached)?;
         for r in &reached {
-            let test = self.node_is_test(store, &r.node)?;
+            let test = test_nodes.contains(&r.node);
             tests += test as usize;
             match by_distance.last_mut() {
                 Some((d, n)) if *d == r.distance => *n += 1,
@@ -839,10 +876,11 @@ impl Atlas {
         nodes.sort();
         nodes.dedup();
         let reached = graph.impact(&nodes, depth);
+        let test_nodes = self.test_nodes(store, &reached)?;
         let mut by_distance: Vec<(usize, usize)> = Vec::new();
         let mut items = Vec::new();
         for r in &reached {
-            if self.node_is_test(store, &r.node)? {
+            if test_nodes.contains(&r.node) {
                 if let Some(path) = self.node_path(store, &r.node)? {
                     tests.insert(path);
                 }
@@ -905,14 +943,23 @@ impl Atlas {
         })
     }
 
-    fn node_is_test(&self, store: &Store, node: &Node) -> Result<bool, ToolError> {
-        Ok(match node {
-            Node::Symbol(id) => {
-                store.symbol(*id)?.is_some_and(|s| is_test_path(&s.path) || s.qname.contains("::tests::") || s.qname.ends_with("::tests"))
+    /// The reached nodes that are tests (by path, or Rust `tests` modules), read in one query.
+    fn test_nodes(&self, store: &Store, reached: &[Reached]) -> Result<HashSet<Node>, ToolError> {
+        let mut out = HashSet::new();
+        let symbol_ids: Vec<i64> = reached.iter().filter_map(|r| if let Node::Symbol(id) = r.node { Some(id) } else { None }).collect();
+        for s in store.symbols_by_ids(&symbol_ids)? {
+            if is_test_path(&s.path) || s.qname.contains("::tests::") || s.qname.ends_with("::tests") {
+                out.insert(Node::Symbol(s.id));
             }
-            Node::File(id) => store.file(*id)?.is_some_and(|f| is_test_path(&f.path)),
-            _ => false,
-        })
+        }
+        if reached.iter().any(|r| matches!(r.node, Node::File(_))) {
+            for f in store.files_under("")? {
+                if is_test_path(&f.path) {
+                    out.insert(Node::File(f.id));
+                }
+            }
+        }
+        Ok(out)
     }
 
     // ------------------------------------------------------------ tier 2
