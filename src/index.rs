@@ -435,6 +435,9 @@ impl Indexer {
         let incremental = !world.files.is_empty();
         let total = to_parse.len();
         let mut writer = store.transaction()?;
+        if !incremental {
+            writer.begin_bulk()?;
+        }
         // Names whose symbols appeared or disappeared, and symbols that are gone: the
         // references they can affect are resolved again.
         let mut affected: HashSet<String> = HashSet::new();
@@ -638,18 +641,58 @@ impl Indexer {
         for pass in [Pass::Supertypes, Pass::Rest] {
             // Sources whose extends/implements references were written in this pass.
             let mut touched: HashSet<SymbolId> = HashSet::new();
-            for p in &pending {
-                for r in &p.extract.references {
-                    if pass.includes(r.kind) {
-                        let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
-                        let res =
-                            resolve_one(world, p.file, enclosing, r.kind, &r.name, &r.receiver, r.subject.as_deref(), r.is_static, r.glob);
-                        let Some(res) = res else { continue };
-                        touched.extend(res.source);
-                        writer.insert_ref(&NewRef { file: p.file, enclosing, reference: r }, &res)?;
+            // Resolution reads the world only: it runs on every core, a file at a time,
+            // while this thread writes the results in file order (ids stay deterministic).
+            let shared: &World = world;
+            let cursor = AtomicUsize::new(0);
+            let (tx, rx) = crossbeam_channel::bounded::<(usize, Vec<(usize, Option<SymbolId>, Resolved)>)>(64);
+            std::thread::scope(|scope| -> anyhow::Result<()> {
+                for _ in 0..threads {
+                    let (tx, pending, cursor) = (tx.clone(), &pending, &cursor);
+                    scope.spawn(move || loop {
+                        let i = cursor.fetch_add(1, Ordering::Relaxed);
+                        let Some(p) = pending.get(i) else { break };
+                        let mut out = Vec::new();
+                        for (k, r) in p.extract.references.iter().enumerate() {
+                            if pass.includes(r.kind) {
+                                let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
+                                let res = resolve_one(
+                                    shared,
+                                    p.file,
+                                    enclosing,
+                                    r.kind,
+                                    &r.name,
+                                    &r.receiver,
+                                    r.subject.as_deref(),
+                                    r.is_static,
+                                    r.glob,
+                                );
+                                if let Some(res) = res {
+                                    out.push((k, enclosing, res));
+                                }
+                            }
+                        }
+                        if tx.send((i, out)).is_err() {
+                            break;
+                        }
+                    });
+                }
+                drop(tx);
+                let mut waiting: HashMap<usize, Vec<(usize, Option<SymbolId>, Resolved)>> = HashMap::new();
+                let mut next = 0;
+                for (i, out) in rx {
+                    waiting.insert(i, out);
+                    while let Some(out) = waiting.remove(&next) {
+                        let p = &pending[next];
+                        for (k, enclosing, res) in out {
+                            touched.extend(res.source);
+                            writer.insert_ref(&NewRef { file: p.file, enclosing, reference: &p.extract.references[k] }, &res)?;
+                        }
+                        next += 1;
                     }
                 }
-            }
+                Ok(())
+            })?;
             for r in &old_refs {
                 if pass.includes(r.kind) {
                     rechecked += 1;
@@ -704,6 +747,9 @@ impl Indexer {
             }
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, rechecked, "phase: resolved");
+        if !incremental {
+            writer.end_bulk()?;
+        }
         writer.gc_externals()?;
         writer.set_meta("next_symbol_id", &next_symbol.to_string())?;
         writer.set_meta("next_file_id", &next_file.to_string())?;

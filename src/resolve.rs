@@ -93,9 +93,13 @@ pub struct World {
     pub supertypes: HashMap<SymbolId, Vec<SymbolId>>,
     /// Java packages and Rust module paths that files declare.
     modules: HashMap<String, usize>,
+}
+
+thread_local! {
     /// Rust: (module, name) lookups already answered during one resolution; also breaks
-    /// cycles of glob imports (`use super::*` both ways). Cleared per reference.
-    memo: std::cell::RefCell<HashMap<(String, String), Option<PathHit>>>,
+    /// cycles of glob imports (`use super::*` both ways). Cleared per reference. Per thread,
+    /// so that one `World` can resolve on several threads at once.
+    static MEMO: std::cell::RefCell<HashMap<(String, String), Option<PathHit>>> = Default::default();
 }
 
 const MAX_HOPS: usize = 8;
@@ -189,7 +193,7 @@ impl World {
     /// repository: the member's parent becomes the type and its qualified name follows.
     /// Returns the new (parent, qname) if it changed.
     pub fn attach_impl_member(&mut self, id: SymbolId) -> Option<(Option<SymbolId>, String)> {
-        self.memo.borrow_mut().clear();
+        MEMO.with(|m| m.borrow_mut().clear());
         let sym = self.syms.get(&id)?;
         let impl_type = sym.impl_type.clone()?;
         let module = self.module_of(sym.file, None);
@@ -278,7 +282,7 @@ impl World {
     }
 
     pub fn resolve(&self, r: &RefQuery) -> Resolution {
-        self.memo.borrow_mut().clear();
+        MEMO.with(|m| m.borrow_mut().clear());
         let Some(file) = self.files.get(&r.file) else {
             return Resolution { target: Target::Nothing, confidence: Confidence::Unresolved, source: r.enclosing, keep: true };
         };
@@ -629,13 +633,13 @@ impl World {
     /// (named, then globs), which is also how re-exports are followed.
     fn rust_in_module(&self, module: &str, name: &str, depth: usize) -> Option<PathHit> {
         let key = (module.to_string(), name.to_string());
-        if let Some(known) = self.memo.borrow().get(&key) {
-            return known.clone();
+        if let Some(known) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
+            return known;
         }
         // In progress: a cycle through glob imports finds nothing new.
-        self.memo.borrow_mut().insert(key.clone(), None);
+        MEMO.with(|m| m.borrow_mut().insert(key.clone(), None));
         let hit = self.rust_in_module_uncached(module, name, depth);
-        self.memo.borrow_mut().insert(key, hit.clone());
+        MEMO.with(|m| m.borrow_mut().insert(key, hit.clone()));
         hit
     }
 
