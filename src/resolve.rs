@@ -6,10 +6,12 @@
 //! kept only when it is unique, and marked as a guess. This module touches no SQL: the
 //! `World` is filled by `index` from the store.
 
-use std::collections::HashMap;
-
 use crate::lang;
 use crate::model::{last_segment, Confidence, Language, Receiver, RefKind, SymbolKind};
+
+/// The world's maps hash short strings and ids millions of times per run: FxHash (rustc's)
+/// instead of SipHash, since keys come from the repository, not from an attacker on the network.
+type HashMap<K, V> = rustc_hash::FxHashMap<K, V>;
 
 pub type SymbolId = i64;
 pub type FileId = i64;

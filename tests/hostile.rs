@@ -91,7 +91,13 @@ fn hostile_files_are_indexed_in_part_or_skipped_with_a_reason() {
     );
     let atlas = Atlas::new(&root.canonicalize().unwrap());
     let outline = atlas.call("file_outline", json!({"path": "src/OneLine.java"})).unwrap();
-    assert!(outline.starts_with("src/OneLine.java (java, 1 lines, package (default))\n"), "{}", &outline[..200]);
+    // A parse cut by its budget on a loaded machine is counted as one syntax error.
+    let header = outline.lines().next().unwrap_or_default();
+    assert!(
+        header == "src/OneLine.java (java, 1 lines, package (default))"
+            || header == "src/OneLine.java (java, 1 lines, package (default), 1 syntax errors)",
+        "{header}"
+    );
     assert!(outline.len() <= SUMMARY_BUDGET);
     let read = atlas.call("read_source", json!({"path": "src/OneLine.java", "start_line": 1, "end_line": 1})).unwrap();
     assert!(read.len() <= READ_BUDGET, "{} bytes", read.len());
