@@ -2,6 +2,10 @@
 //!
 //! Usage: cargo run --release --example index_bench -- <source tree> [calls per tool] [--tools-only]
 //!
+//! After the tools it prints the scaling curve (cold index time per 1,000 lines on every
+//! k-th file of the tree, at four sizes) and the idle RSS of `codeatlas serve` on the tree
+//! (the release binary beside this example).
+//!
 //! `--tools-only` skips the indexing measures and times the tools on the tree in place
 //! (indexing it first if it has no index): the quick loop for tool work and profiling.
 //!
@@ -148,6 +152,87 @@ fn main() {
 
     let files: Vec<String> = files.into_iter().map(|c| c.path).collect();
     tool_table(&root, &files, calls);
+    scaling_curve(&root, &files);
+    idle_rss(&root);
+}
+
+/// Cold index time on every k-th file of the tree at four sizes (a similar mix of files at
+/// each size), per 1,000 non-blank lines: flat means the cost grows linearly.
+fn scaling_curve(root: &Path, files: &[String]) {
+    println!();
+    println!("| files | lines of code | cold index | ms per 1,000 lines |");
+    println!("|---|---|---|---|");
+    let n = files.len();
+    for size in [n / 32, n / 8, n / 2, n].into_iter().filter(|&k| k >= 10) {
+        let step = n as f64 / size as f64;
+        let tmp = tempfile::tempdir().unwrap();
+        let sub = tmp.path().join("tree");
+        for i in 0..size {
+            let rel = &files[((i as f64 * step) as usize).min(n - 1)];
+            let to = sub.join(rel);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(root.join(rel), &to).unwrap();
+        }
+        // Rust crates keep their manifests, so module paths stay what they are.
+        for entry in ignore::WalkBuilder::new(root).build().flatten().filter(|e| e.file_name() == "Cargo.toml") {
+            let to = sub.join(entry.path().strip_prefix(root).unwrap());
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(entry.path(), &to).unwrap();
+        }
+        let t0 = Instant::now();
+        let summary = index(&sub, &Options::default(), &|_, _| {}).unwrap();
+        let secs = t0.elapsed().as_secs_f64();
+        println!("| {} | {} | {:.2} s | {:.2} |", summary.files, summary.loc, secs, secs * 1e6 / summary.loc.max(1) as f64);
+    }
+}
+
+/// RSS of `codeatlas serve` (watching) once it has reconciled the index and answered one
+/// call, then sat idle for a second.
+fn idle_rss(root: &Path) {
+    use std::io::{BufRead, Write};
+    let exe = std::env::current_exe().unwrap();
+    let binary = exe.parent().and_then(Path::parent).map(|d| d.join("codeatlas")).filter(|p| p.exists());
+    let Some(binary) = binary else {
+        println!("\nserver idle RSS: no release binary beside this example (cargo build --release)");
+        return;
+    };
+    let mut child = std::process::Command::new(binary)
+        .args(["serve", "--repo"])
+        .arg(root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut send = |v: serde_json::Value| writeln!(stdin, "{v}").unwrap();
+    let mut line = String::new();
+    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}));
+    stdout.read_line(&mut line).unwrap();
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    // Wait out the start-up reconcile: answers carry a freshness line until it is done.
+    for id in 2.. {
+        send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "repo_overview", "arguments": {}}}));
+        line.clear();
+        stdout.read_line(&mut line).unwrap();
+        if !line.contains("[index updating") || id > 600 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    let field = |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().to_string()).unwrap_or_default();
+    println!(
+        "\nserver idle RSS after start-up and one repo_overview: {} (anonymous {}, file-backed {}: the memory-mapped index), peak {}",
+        field("VmRSS:"),
+        field("RssAnon:"),
+        field("RssFile:"),
+        field("VmHWM:")
+    );
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Tool latency over a fixed mix, on handles taken from the index itself.

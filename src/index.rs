@@ -435,7 +435,10 @@ impl Indexer {
         let incremental = !world.files.is_empty();
         let total = to_parse.len();
         let mut writer = store.transaction()?;
-        if !incremental {
+        // A first build (an empty index) loads in bulk. Not "the world is empty": a no-op
+        // run never loads the world, and must not rebuild the indexes.
+        let bulk = states.is_empty();
+        if bulk {
             writer.begin_bulk()?;
         }
         // Names whose symbols appeared or disappeared, and symbols that are gone: the
@@ -747,7 +750,7 @@ impl Indexer {
             }
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, rechecked, "phase: resolved");
-        if !incremental {
+        if bulk {
             writer.end_bulk()?;
         }
         writer.gc_externals()?;
