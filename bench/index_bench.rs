@@ -208,7 +208,9 @@ fn idle_rss(root: &Path) {
     let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut send = |v: serde_json::Value| writeln!(stdin, "{v}").unwrap();
     let mut line = String::new();
-    send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}),
+    );
     stdout.read_line(&mut line).unwrap();
     send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     // Wait out the start-up reconcile: answers carry a freshness line until it is done.

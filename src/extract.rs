@@ -782,11 +782,7 @@ fn replace_self(name: &str, replacement: &str) -> String {
 }
 
 fn first_sentence(text: &str) -> String {
-    let mut end = text.len();
-    for (i, _) in text.match_indices(". ") {
-        end = i + 1;
-        break;
-    }
+    let end = text.find(". ").map_or(text.len(), |i| i + 1);
     text[..end].to_string()
 }
 
