@@ -7,7 +7,7 @@
 //! (the release binary beside this example).
 //!
 //! `--tools-only` skips the indexing measures and times the tools on the tree in place
-//! (indexing it first if it has no index): the quick loop for tool work and profiling.
+//! (bringing its index up to date first): the quick loop for tool work and profiling.
 //!
 //! On a temp copy of the tree it measures: the cold full index (wall, CPU, peak RSS,
 //! files/s, lines/s, index size), the parse-only floor (every file parsed on all cores,
@@ -75,9 +75,8 @@ fn main() {
     if args.iter().any(|a| a == "--tools-only") {
         let root = Path::new(source).canonicalize().unwrap();
         let opts = Options::default();
-        if !codeatlas::store::index_path(&root).exists() {
-            index(&root, &opts, &|_, _| {}).unwrap();
-        }
+        // Builds, rebuilds (old format) or reconciles the index in place.
+        index(&root, &opts, &|_, _| {}).unwrap();
         let files: Vec<String> = walk(&root, &opts, None).files.into_iter().map(|c| c.path).collect();
         tool_table(&root, &files, calls);
         return;

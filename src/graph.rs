@@ -92,6 +92,8 @@ pub struct Graph {
     index: HashMap<Node, NodeIndex>,
     /// Symbol -> the node of this level that stands for it.
     rollup: HashMap<i64, Node>,
+    /// Every node with dependents, most distinct dependents first (computed on first use).
+    fan_in_ranking: std::sync::OnceLock<Vec<(Node, usize)>>,
 }
 
 /// A node reached from a start, with how far and through which edges.
@@ -129,7 +131,7 @@ impl Graph {
             };
             rollup.insert(s.id, node);
         }
-        let mut g = Graph { level, graph: DiGraph::new(), index: HashMap::new(), rollup };
+        let mut g = Graph { level, graph: DiGraph::new(), index: HashMap::new(), rollup, fan_in_ranking: Default::default() };
         // Every node exists even without edges, so that lookups of isolated nodes work.
         match level {
             Level::Symbol => {
@@ -403,16 +405,19 @@ impl Graph {
 
     /// Nodes with the most distinct dependents, most first (externals excluded).
     pub fn top_fan_in(&self, limit: usize) -> Vec<(Node, usize)> {
-        let mut all: Vec<(Node, usize)> = self
-            .graph
-            .node_indices()
-            .filter(|i| !matches!(self.graph[*i], Node::External(_)))
-            .map(|i| (self.graph[i].clone(), self.graph.neighbors_directed(i, Direction::Incoming).collect::<HashSet<_>>().len()))
-            .filter(|(_, n)| *n > 0)
-            .collect();
-        all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        all.truncate(limit);
-        all
+        // Ranked once per graph (the graph is rebuilt when the index changes).
+        let all = self.fan_in_ranking.get_or_init(|| {
+            let mut all: Vec<(Node, usize)> = self
+                .graph
+                .node_indices()
+                .filter(|i| !matches!(self.graph[*i], Node::External(_)))
+                .map(|i| (self.graph[i].clone(), self.graph.neighbors_directed(i, Direction::Incoming).collect::<HashSet<_>>().len()))
+                .filter(|(_, n)| *n > 0)
+                .collect();
+            all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            all
+        });
+        all.iter().take(limit).cloned().collect()
     }
 }
 

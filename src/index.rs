@@ -539,6 +539,7 @@ impl Indexer {
                         c.mtime_ns,
                         extract.loc,
                         extract.parse_errors,
+                        extract.symbols.len(),
                     )?;
                     world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone() });
                     let mut prev = old.and_then(|id| previous.remove(&id));

@@ -292,9 +292,9 @@ fn run_query(tool: String, args: Vec<String>, repo: PathBuf, json: Option<String
         let value = serde_json::from_str(value).unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
         object.insert(key.to_string(), value);
     }
-    if !codeatlas::store::index_path(&root).exists() {
-        codeatlas::index::index(&root, &codeatlas::index::Options::for_repo(&root)?, &|_, _| {})?;
-    }
+    // Answers are fresh: the index is brought up to date first (built, rebuilt when of an
+    // old format, or reconciled: 0.2 s on an unchanged java.base).
+    codeatlas::index::index(&root, &codeatlas::index::Options::for_repo(&root)?, &|_, _| {})?;
     let atlas = codeatlas::tools::Atlas::new(&root).with_budget(codeatlas::config::Config::load(&root)?.answer_budget);
     match atlas.call(&tool, serde_json::Value::Object(object)) {
         Ok(text) => {

@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -38,7 +38,9 @@ CREATE TABLE files(
     hash TEXT NOT NULL,
     mtime_ns INTEGER NOT NULL,
     loc INTEGER NOT NULL,
-    parse_errors INTEGER NOT NULL
+    parse_errors INTEGER NOT NULL,
+    -- Symbols declared in the file: the overview's counts without a join.
+    symbols INTEGER NOT NULL
 );
 CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL);
 CREATE TABLE symbols(
@@ -518,11 +520,12 @@ impl Writer<'_> {
         mtime_ns: i64,
         loc: u32,
         parse_errors: u32,
+        symbols: usize,
     ) -> Result<()> {
         self.tx.prepare_cached(
-            "INSERT OR REPLACE INTO files(id, path, language, module, size, hash, mtime_ns, loc, parse_errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT OR REPLACE INTO files(id, path, language, module, size, hash, mtime_ns, loc, parse_errors, symbols) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?
-        .execute(params![id, path, language, module, size, hash, mtime_ns, loc, parse_errors])?;
+        .execute(params![id, path, language, module, size, hash, mtime_ns, loc, parse_errors, symbols as i64])?;
         Ok(())
     }
 

@@ -353,8 +353,7 @@ impl Store {
     /// Per language: files, lines, symbols.
     pub fn language_counts(&self, prefix: &str) -> Result<Vec<(String, usize, u64, usize)>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT f.language, COUNT(*), SUM(f.loc), SUM((SELECT COUNT(*) FROM symbols s WHERE s.file_id = f.id))
-             FROM files f WHERE f.path LIKE ?1 ESCAPE '\\' GROUP BY f.language ORDER BY f.language",
+            "SELECT language, COUNT(*), SUM(loc), SUM(symbols) FROM files WHERE path LIKE ?1 ESCAPE '\\' GROUP BY language ORDER BY language",
         )?;
         let rows = stmt.query_map([format!("{}%", like_escape(prefix))], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize, r.get::<_, i64>(2)? as u64, r.get::<_, i64>(3)? as usize))
@@ -365,8 +364,7 @@ impl Store {
     /// Modules (Java packages, Rust modules) by symbol count: (module, files, symbols).
     pub fn module_counts(&self, prefix: &str) -> Result<Vec<(String, usize, usize)>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT f.module, COUNT(DISTINCT f.id), COUNT(s.id) FROM files f LEFT JOIN symbols s ON s.file_id = f.id
-             WHERE f.path LIKE ?1 ESCAPE '\\' GROUP BY f.module ORDER BY COUNT(s.id) DESC, f.module",
+            "SELECT module, COUNT(*), SUM(symbols) FROM files WHERE path LIKE ?1 ESCAPE '\\' GROUP BY module ORDER BY SUM(symbols) DESC, module",
         )?;
         let rows = stmt.query_map([format!("{}%", like_escape(prefix))], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize, r.get::<_, i64>(2)? as usize))
