@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -66,8 +66,8 @@ CREATE TABLE symbols(
 CREATE INDEX symbols_file ON symbols(file_id);
 CREATE INDEX symbols_qname ON symbols(qname);
 CREATE INDEX symbols_name ON symbols(name COLLATE NOCASE);
-CREATE INDEX symbols_parent ON symbols(parent_id);
-CREATE INDEX symbols_impl_simple ON symbols(impl_simple);
+CREATE INDEX symbols_parent ON symbols(parent_id) WHERE parent_id IS NOT NULL;
+CREATE INDEX symbols_impl_simple ON symbols(impl_simple) WHERE impl_simple IS NOT NULL;
 CREATE TABLE externals(id INTEGER PRIMARY KEY, qname TEXT NOT NULL UNIQUE);
 CREATE TABLE refs(
     id INTEGER PRIMARY KEY,
@@ -94,17 +94,18 @@ CREATE TABLE refs(
 );
 CREATE INDEX refs_file ON refs(file_id);
 -- With the kind and file: counts by kind, subtypes and the per-file groups of
--- find_references are read from the index alone.
-CREATE INDEX refs_target ON refs(target_id, kind, file_id);
-CREATE INDEX refs_external ON refs(external_id, kind, file_id);
+-- find_references are read from the index alone. Indexes on columns that are often NULL
+-- are partial: `col = ?` and `col IN (...)` imply `col IS NOT NULL`, so they still apply.
+CREATE INDEX refs_target ON refs(target_id, kind, file_id) WHERE target_id IS NOT NULL;
+CREATE INDEX refs_external ON refs(external_id, kind, file_id) WHERE external_id IS NOT NULL;
 CREATE INDEX refs_simple ON refs(simple);
-CREATE INDEX refs_source ON refs(source_id);
-CREATE INDEX refs_alias ON refs(alias);
-CREATE INDEX refs_head ON refs(head);
-CREATE INDEX refs_recv_head ON refs(recv_head);
-CREATE INDEX refs_recv_simple ON refs(recv_simple);
-CREATE INDEX refs_subject_simple ON refs(subject_simple);
-CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, tokenize = 'unicode61');
+CREATE INDEX refs_source ON refs(source_id) WHERE source_id IS NOT NULL;
+CREATE INDEX refs_alias ON refs(alias) WHERE alias IS NOT NULL;
+CREATE INDEX refs_head ON refs(head) WHERE head IS NOT NULL;
+CREATE INDEX refs_recv_head ON refs(recv_head) WHERE recv_head IS NOT NULL;
+CREATE INDEX refs_recv_simple ON refs(recv_simple) WHERE recv_simple IS NOT NULL;
+CREATE INDEX refs_subject_simple ON refs(subject_simple) WHERE subject_simple IS NOT NULL;
+CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, tokenize = 'unicode61', content = '', contentless_delete = 1);
 CREATE VIEW edges AS
     SELECT source_id, target_id, external_id, kind, confidence, COUNT(*) AS weight
     FROM refs
