@@ -180,7 +180,11 @@ impl Health {
                         p.examples.join(", ")
                     );
                 }
-                let _ = writeln!(out, "syntax errors: {} files (indexed with tree-sitter's recovery)", self.syntax_error_files);
+                let _ = writeln!(
+                    out,
+                    "syntax errors: {} (indexed with tree-sitter's recovery)",
+                    crate::tools::plural(self.syntax_error_files, "file")
+                );
                 if self.skipped.is_empty() {
                     let _ = writeln!(out, "skipped: none");
                 } else {

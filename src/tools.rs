@@ -906,13 +906,12 @@ impl Atlas {
         use crate::gitdiff::ChangeKind::{Added, Deleted, Modified};
         let _ = writeln!(
             out,
-            "changed: {} files (M {}, A {}, D {}), {} {}s",
-            changes.len(),
+            "changed: {} (M {}, A {}, D {}), {}",
+            plural(changes.len(), "file"),
             count(Modified),
             count(Added),
             count(Deleted),
-            nodes.len(),
-            graph.level.as_str()
+            plural(nodes.len(), graph.level.as_str())
         );
         let half = self.summary_budget / 2;
         page(&mut out, &changed_items, changed_items.len(), None, half, "");
@@ -1493,6 +1492,11 @@ pub fn normalize_path(path: &str) -> Result<String, ToolError> {
         }
     }
     Ok(parts.join("/"))
+}
+
+/// `1 file`, `2 files`.
+pub fn plural(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The set of characters in `bytes` as bits: `a`-`z` and `0`-`9` each have one, every
