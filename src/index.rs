@@ -642,6 +642,28 @@ impl Indexer {
             }
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: impls attached");
+        // A nested type's supertype may be a member type its enclosing type inherits
+        // (`AbstractMap.SimpleEntry implements Entry`, `Entry` coming from `Map`): the
+        // enclosing type's supertypes must be known first. Two rounds in memory seed them
+        // (nesting two deep); the pass below then resolves and stores with them known.
+        for _ in 0..2 {
+            let mut seeded: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+            for p in &pending {
+                for r in p.extract.references.iter().filter(|r| Pass::Supertypes.includes(r.kind)) {
+                    let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
+                    let res =
+                        resolve_one(world, p.file, enclosing, r.kind, &r.name, &r.receiver, r.subject.as_deref(), r.is_static, r.glob);
+                    if let Some(Resolved { source: Some(source), target: Some(target), .. }) = res {
+                        seeded.entry(source).or_default().push(target);
+                    }
+                }
+            }
+            for (source, mut supers) in seeded {
+                supers.sort_unstable();
+                supers.dedup();
+                world.set_supertypes(source, supers);
+            }
+        }
         for pass in [Pass::Supertypes, Pass::Rest] {
             // Sources whose extends/implements references were written in this pass.
             let mut touched: HashSet<SymbolId> = HashSet::new();

@@ -210,3 +210,24 @@ fn rust_glob_import_cycles_resolve_and_terminate() {
     assert!(dump.contains("ref src/lib.rs:51 uses_type Tf from=cyc::user to=cyc::f::Tf (exact)"), "{dump}");
     assert!(dump.contains("ref src/lib.rs:51 uses_type Missing from=cyc::user to=- (unresolved)"), "{dump}");
 }
+
+/// A nested type's supertype inherited as a member type by its enclosing type resolves to
+/// the repository's type, in a full build and after an incremental edit alike.
+#[test]
+fn supertypes_through_inherited_member_types() {
+    let repo = temp_copy("java-inherited-member-type");
+    let root = repo.path();
+    run(root);
+    let atlas = codeatlas::tools::Atlas::new(&root.canonicalize().unwrap());
+    let ask = || atlas.call("find_implementations", serde_json::json!({"symbol": "p.Outer.Entry", "transitive": true})).unwrap();
+    let want = "3 implementations of interface p.Outer.Entry (transitive)
+  d1 class p.Base.Simple  src/p/Base.java:5-9  (implements)
+  d1 class p.Base.Deeper.Leaf  src/p/Base.java:15-19  (implements)
+  d2 class p.Base.View  src/p/Base.java:11-12  (extends)";
+    assert_eq!(ask(), want);
+    let base = root.join("src/p/Base.java");
+    fs::write(&base, fs::read_to_string(&base).unwrap().replace("return \"k\";", "return \"key\";")).unwrap();
+    run(root);
+    assert_eq!(ask(), want);
+    assert_eq!(dump(root), fresh_dump(root));
+}
