@@ -1,0 +1,275 @@
+//! Rust accuracy of the index against an independent parser (`syn`).
+//!
+//! Usage: cargo run --release --example accuracy_rust -- <dir of crates>
+//!
+//! For every crate under the directory (a `Cargo.toml` with `src/lib.rs`), the oracle
+//! walks the module tree as rustc does: from `src/lib.rs`, through `mod name;` (honouring
+//! `#[path]`, then `name.rs`, then `name/mod.rs`) and inline `mod name { }`, parsing each
+//! file with `syn`. It records module-level items with their qualified names, the members
+//! of `impl` blocks and traits (file, owner type, name), and `impl Trait for Type` pairs.
+//! The directory is indexed with the release `codeatlas` beside this example and the
+//! index's SQLite file is compared with the oracle, file by file (only files the module
+//! tree reaches are compared; `cfg` is not evaluated, by either side). Prints precision
+//! and recall per measure and the first misses.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+#[derive(Default)]
+struct Oracle {
+    /// (file, qualified name, kind) of module-level items.
+    items: BTreeSet<(String, String, String)>,
+    /// (file, owner type or trait, member name) of impl and trait members.
+    members: BTreeSet<(String, String, String)>,
+    /// (file, self type, trait) of `impl Trait for Type`.
+    impls: BTreeSet<(String, String, String)>,
+    files: BTreeSet<String>,
+    unreadable: Vec<String>,
+}
+
+fn last_segment(path: &syn::Path) -> String {
+    path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default()
+}
+
+fn type_name(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Path(p) => Some(last_segment(&p.path)),
+        syn::Type::Reference(r) => type_name(&r.elem),
+        syn::Type::Paren(p) => type_name(&p.elem),
+        syn::Type::Group(g) => type_name(&g.elem),
+        syn::Type::Tuple(t) if t.elems.is_empty() => Some("()".into()),
+        _ => None,
+    }
+}
+
+fn path_attr(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| match &a.meta {
+        syn::Meta::NameValue(nv) => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+impl Oracle {
+    /// One module's items. `file` is the source file, `dir` where `mod x;` files are found.
+    fn module(&mut self, root: &Path, file: &Path, module: &str, items: &[syn::Item], dir: &Path, depth: usize) {
+        if depth > 32 {
+            return;
+        }
+        let rel = file.strip_prefix(root).unwrap_or(file).to_string_lossy().replace('\\', "/");
+        self.files.insert(rel.clone());
+        for item in items {
+            let (name, kind) = match item {
+                syn::Item::Fn(f) => (f.sig.ident.to_string(), "function"),
+                syn::Item::Struct(s) => (s.ident.to_string(), "struct"),
+                syn::Item::Enum(e) => (e.ident.to_string(), "enum"),
+                syn::Item::Union(u) => (u.ident.to_string(), "union"),
+                syn::Item::Trait(t) => {
+                    for ti in &t.items {
+                        if let syn::TraitItem::Fn(f) = ti {
+                            self.members.insert((rel.clone(), t.ident.to_string(), f.sig.ident.to_string()));
+                        }
+                    }
+                    (t.ident.to_string(), "trait")
+                }
+                syn::Item::Type(t) => (t.ident.to_string(), "type_alias"),
+                syn::Item::Const(c) => (c.ident.to_string(), "const"),
+                syn::Item::Static(s) => (s.ident.to_string(), "static"),
+                syn::Item::Macro(m) => match &m.ident {
+                    Some(ident) if m.mac.path.is_ident("macro_rules") => (ident.to_string(), "macro"),
+                    _ => continue,
+                },
+                syn::Item::Impl(i) => {
+                    let Some(owner) = type_name(&i.self_ty) else { continue };
+                    for ii in &i.items {
+                        if let syn::ImplItem::Fn(f) = ii {
+                            self.members.insert((rel.clone(), owner.clone(), f.sig.ident.to_string()));
+                        }
+                    }
+                    if let Some((_, path, _)) = &i.trait_ {
+                        self.impls.insert((rel.clone(), owner, last_segment(path)));
+                    }
+                    continue;
+                }
+                syn::Item::Mod(m) => {
+                    let name = m.ident.to_string();
+                    let child = format!("{module}::{name}");
+                    self.items.insert((rel.clone(), child.clone(), "module".into()));
+                    match &m.content {
+                        Some((_, inner)) => {
+                            let inner_dir = match path_attr(&m.attrs) {
+                                Some(p) => dir.join(p),
+                                None => dir.join(&name),
+                            };
+                            self.module(root, file, &child, inner, &inner_dir, depth + 1);
+                            self.files.insert(rel.clone());
+                        }
+                        None => {
+                            let candidates: Vec<PathBuf> = match path_attr(&m.attrs) {
+                                Some(p) => vec![file.parent().unwrap_or(dir).join(p)],
+                                None => vec![dir.join(format!("{name}.rs")), dir.join(&name).join("mod.rs")],
+                            };
+                            let Some(found) = candidates.into_iter().find(|c| c.is_file()) else { continue };
+                            let child_dir = if found.file_name().is_some_and(|n| n == "mod.rs") || path_attr(&m.attrs).is_some() {
+                                found.parent().unwrap().to_path_buf()
+                            } else {
+                                dir.join(&name)
+                            };
+                            self.file(root, &found, &child, &child_dir, depth + 1);
+                        }
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            self.items.insert((rel.clone(), format!("{module}::{name}"), kind.to_string()));
+        }
+    }
+
+    fn file(&mut self, root: &Path, file: &Path, module: &str, dir: &Path, depth: usize) {
+        let parsed = std::fs::read_to_string(file).ok().and_then(|t| syn::parse_file(&t).ok());
+        match parsed {
+            Some(ast) => self.module(root, file, module, &ast.items, dir, depth),
+            None => self.unreadable.push(file.display().to_string()),
+        }
+    }
+}
+
+/// `std::ffi::OsString` -> `OsString`, `Vec<T>` -> `Vec`.
+fn simple(path: &str) -> String {
+    let head = path.split('<').next().unwrap_or(path);
+    head.rsplit("::").next().unwrap_or(head).trim().to_string()
+}
+
+fn crate_name(manifest: &Path) -> Option<String> {
+    let value: toml::Table = std::fs::read_to_string(manifest).ok()?.parse().ok()?;
+    let lib = value.get("lib").and_then(|l| l.get("name")).and_then(|n| n.as_str());
+    let package = value.get("package")?.get("name")?.as_str()?;
+    Some(lib.unwrap_or(package).replace('-', "_"))
+}
+
+fn report(label: &str, truth: &BTreeSet<(String, String, String)>, got: &BTreeSet<(String, String, String)>) {
+    let tp = truth.intersection(got).count();
+    let (fp, fn_) = (got.difference(truth).count(), truth.difference(got).count());
+    let p = if tp + fp == 0 { 1.0 } else { tp as f64 / (tp + fp) as f64 };
+    let r = if tp + fn_ == 0 { 1.0 } else { tp as f64 / (tp + fn_) as f64 };
+    println!("| {label} | {tp} | {fp} | {fn_} | {p:.4} | {r:.4} |");
+}
+
+fn misses(label: &str, truth: &BTreeSet<(String, String, String)>, got: &BTreeSet<(String, String, String)>) {
+    let missing: Vec<_> = truth.difference(got).take(6).collect();
+    let extra: Vec<_> = got.difference(truth).take(6).collect();
+    if !missing.is_empty() || !extra.is_empty() {
+        println!("\n{label}:");
+        for m in missing {
+            println!("  missing {m:?}");
+        }
+        for e in extra {
+            println!("  extra   {e:?}");
+        }
+    }
+}
+
+fn main() {
+    let Some(dir) = std::env::args().nth(1) else {
+        eprintln!("usage: accuracy_rust <dir of crates>");
+        std::process::exit(2);
+    };
+    let root = Path::new(&dir).canonicalize().unwrap();
+    let mut oracle = Oracle::default();
+    let mut crates = 0;
+    for entry in ignore::WalkBuilder::new(&root).build().flatten() {
+        if entry.file_name() != "Cargo.toml" {
+            continue;
+        }
+        let crate_dir = entry.path().parent().unwrap();
+        let lib = crate_dir.join("src/lib.rs");
+        let Some(name) = crate_name(entry.path()) else { continue };
+        if lib.is_file() {
+            crates += 1;
+            oracle.file(&root, &lib, &name, &crate_dir.join("src"), 0);
+        }
+    }
+
+    let exe = std::env::current_exe().unwrap();
+    let binary = exe.parent().and_then(Path::parent).map(|d| d.join("codeatlas")).expect("target dir");
+    let status = std::process::Command::new(&binary).args(["index", "--repo"]).arg(&root).stdout(std::process::Stdio::null()).status();
+    assert!(status.is_ok_and(|s| s.success()), "indexing with {} failed (cargo build --release first)", binary.display());
+    let db = rusqlite::Connection::open(root.join(".codeatlas/index.db")).unwrap();
+
+    let in_tree = |path: &str| oracle.files.contains(path);
+    let mut items = BTreeSet::new();
+    let mut members = BTreeSet::new();
+    let mut stmt = db
+        .prepare(
+            "SELECT f.path, s.kind, s.qname, s.name, p.kind, COALESCE(p.name, s.impl_type), s.impl_type IS NOT NULL
+             FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.id = s.parent_id WHERE f.language = 'rust'",
+        )
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get::<_, Option<String>>(5)?,
+                r.get::<_, bool>(6)?,
+            ))
+        })
+        .unwrap();
+    let item_kinds = ["function", "struct", "enum", "union", "trait", "type_alias", "const", "static", "macro", "module"];
+    for row in rows.flatten() {
+        let (path, kind, qname, name, parent_kind, parent_name, in_impl) = row;
+        if !in_tree(&path) {
+            continue;
+        }
+        // Associated types and consts of impls are members, not module items.
+        let at_module_level = matches!(parent_kind.as_deref(), None | Some("module")) && !in_impl;
+        if at_module_level && item_kinds.contains(&kind.as_str()) {
+            items.insert((path, qname, kind));
+        } else if kind == "method" {
+            if let Some(owner) = parent_name {
+                members.insert((path, simple(&owner), name));
+            }
+        }
+    }
+    // Impl members whose type is declared elsewhere keep their impl's file; their parent is
+    // the type (wherever it is), so the owner is the type's name either way.
+    let mut impls = BTreeSet::new();
+    let mut stmt = db
+        .prepare(
+            "SELECT f.path, COALESCE(r.subject, s.name, ''), r.name FROM refs r JOIN files f ON f.id = r.file_id
+             LEFT JOIN symbols s ON s.id = r.source_id WHERE r.kind = 'implements' AND f.language = 'rust'",
+        )
+        .unwrap();
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))).unwrap();
+    for (path, owner, trait_name) in rows.flatten() {
+        if in_tree(&path) {
+            impls.insert((path, simple(&owner), simple(&trait_name)));
+        }
+    }
+    let oracle_items: BTreeSet<_> = oracle.items.iter().cloned().collect();
+    let mut by_file: HashMap<&str, usize> = HashMap::new();
+    for (f, _, _) in &oracle_items {
+        *by_file.entry(f.as_str()).or_default() += 1;
+    }
+
+    println!(
+        "{crates} crates under {}: {} files reached from src/lib.rs ({} unparsable by syn)",
+        root.display(),
+        oracle.files.len(),
+        oracle.unreadable.len()
+    );
+    println!("| measure | found | extra | missed | precision | recall |");
+    println!("|---|---|---|---|---|---|");
+    report("module-level items (file, qualified name, kind)", &oracle_items, &items);
+    report("impl and trait methods (file, owner, name)", &oracle.members, &members);
+    report("impl Trait for Type (file, type, trait)", &oracle.impls, &impls);
+    misses("items, first misses", &oracle_items, &items);
+    misses("methods, first misses", &oracle.members, &members);
+    misses("impls, first misses", &oracle.impls, &impls);
+}
