@@ -1043,8 +1043,13 @@ impl Atlas {
         fuzzy.sort();
         let mut fuzzy_ids = Vec::new();
         for (_, _, name) in fuzzy.into_iter().take(20) {
+            // Like every ranking, at most DEPTH deep: `toString` alone names a thousand methods.
+            if fuzzy_ids.len() >= DEPTH {
+                break;
+            }
             fuzzy_ids.extend(store.ids_by_name(name)?);
         }
+        fuzzy_ids.truncate(DEPTH);
         lists.push((1.0, fuzzy_ids));
         if !words.is_empty() {
             lists.push((0.5, store.fts("doc", &words, DEPTH)?));
