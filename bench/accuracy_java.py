@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Type-level accuracy of the index against the compiler's own answers (javap).
 
-Usage: python3 bench/accuracy_java.py <java.base sources> [JDK home]
+Usage: python3 bench/accuracy_java.py <java.base sources> [JDK home] [--refs java/util]
 
 The sources are the JDK's own (`unzip <jdk>/lib/src.zip 'java.base/*'`), indexed with the
 release binary beside this script's repository (`cargo build --release` first). The
@@ -19,6 +19,12 @@ Compared, with precision and recall:
   members (lambdas, bridges, enum values/valueOf, record accessors, default constructors,
   outer-instance fields) left out; and whether each method's lines in the compiled
   LineNumberTable lie inside the symbol's line range.
+
+With `--refs PKG` it also compares references with javac's own attribution
+(bench/RefOracle.java: `JavacTask.parse()` + `analyze()` with `--patch-module
+java.base=<sources>`) for every file of that package directory: calls, `new`, type uses
+and field accesses, each as (file, line, target declaration); and the type-level
+dependencies they make (file -> type of the target). Name-only guesses are counted apart.
 
 It reads the index's SQLite file directly (the tools answer from the same rows).
 """
@@ -163,12 +169,74 @@ def prf(tp, fp, fn):
     return p, r
 
 
+def compare_refs(db, sources, jdk, package):
+    """References of one package's files against javac's attribution."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([os.path.join(jdk, "bin", "java"), os.path.join(here, "RefOracle.java"), sources, package],
+                         capture_output=True, text=True, check=True).stdout
+    kinds = {"calls": "call", "instantiates": "new", "uses_type": "type", "extends": "type", "implements": "type",
+             "annotates": "type", "accesses": "qualifier"}
+    truth = collections.defaultdict(set)
+    for line in out.splitlines():
+        path, num, kind, target = line.split("\t")
+        if target.endswith("#length") and "." not in target.split("#")[0]:
+            continue  # an array's length: no declaration in any source
+        truth[kind].add((path, int(num), target))
+    ours = collections.defaultdict(set)
+    guessed = collections.defaultdict(set)
+    prefix = package.rstrip("/") + "/"
+    rows = db.execute(
+        "SELECT f.path, r.line, r.kind, COALESCE(t.qname, e.qname), r.confidence FROM refs r JOIN files f ON f.id = r.file_id "
+        "LEFT JOIN symbols t ON t.id = r.target_id LEFT JOIN externals e ON e.id = r.external_id "
+        "WHERE f.path LIKE ? AND instr(substr(f.path, ?), '/') = 0", (prefix + "%", len(prefix) + 1))
+    for path, num, kind, target, conf in rows:
+        k = kinds.get(kind)
+        if k is None or target is None:
+            continue
+        (guessed if conf == "guess" else ours)[k].add((path, num, target))
+    print(f"\nreferences in {package}/*.java against javac ({sum(len(v) for v in truth.values())} attributed by the compiler)")
+    print("| kind | found | extra | missed | precision | recall | guesses (right / all) |")
+    print("|---|---|---|---|---|---|---|")
+    all_t, all_o = set(), set()
+    for k in ("call", "new", "type", "qualifier", "field"):
+        t, o = truth[k], ours[k]
+        tp, fp, fn = len(t & o), len(o - t), len(t - o)
+        p, r = prf(tp, fp, fn)
+        g = guessed[k]
+        print(f"| {k} | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | {len(g & t)} / {len(g)} |")
+        if k != "field":
+            all_t |= {(k,) + x for x in t}
+            all_o |= {(k,) + x for x in o}
+    tp, fp, fn = len(all_t & all_o), len(all_o - all_t), len(all_t - all_o)
+    p, r = prf(tp, fp, fn)
+    print(f"| all but fields | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | |")
+    owner = lambda q: q.split("#")[0]
+    dep_t = {(x[1], owner(x[3])) for x in all_t}
+    dep_o = {(x[1], owner(x[3])) for x in all_o}
+    tp, fp, fn = len(dep_t & dep_o), len(dep_o - dep_t), len(dep_t - dep_o)
+    p, r = prf(tp, fp, fn)
+    print(f"| type dependencies (file -> type) | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | |")
+    for k in ("call", "new", "type", "qualifier"):
+        extra = sorted(ours[k] - truth[k])[:3]
+        missed = sorted(truth[k] - ours[k])[:3]
+        if extra or missed:
+            print(f"\n{k}, first misses:")
+            for e in missed:
+                print(f"  missed {e}")
+            for e in extra:
+                print(f"  extra  {e}")
+
+
 def main():
-    if len(sys.argv) < 2:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    refs = sys.argv[sys.argv.index("--refs") + 1] if "--refs" in sys.argv else None
+    if refs:
+        args.remove(refs)
+    if not args:
         print(__doc__)
         sys.exit(2)
-    sources = os.path.abspath(sys.argv[1])
-    jdk = sys.argv[2] if len(sys.argv) > 2 else "/usr/lib/jvm/temurin-25-jdk-amd64"
+    sources = os.path.abspath(args[0])
+    jdk = args[1] if len(args) > 1 else "/usr/lib/jvm/temurin-25-jdk-amd64"
     here = os.path.dirname(os.path.abspath(__file__))
     binary = os.path.join(here, "..", "target", "release", "codeatlas")
     subprocess.run([binary, "index", "--repo", sources], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -309,6 +377,8 @@ def main():
         print("\nline ranges, first misses:")
         for e in range_miss:
             print(f"  {e}")
+    if refs:
+        compare_refs(db, sources, jdk, refs)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,150 @@
+// Reference oracle for bench/accuracy_java.py: javac's own attribution of java.base sources.
+//
+// Usage: java bench/RefOracle.java <java.base source root> <package dir, e.g. java/util>
+//
+// Parses and attributes every .java file of the package directory (not its subpackages)
+// as part of java.base (--patch-module), then prints one line per reference the compiler
+// resolved to a declaration: path, line, kind (call, new, type, field), and the target as
+// codeatlas names it (com.acme.Type, com.acme.Type.Nested, com.acme.Type#member).
+
+import com.sun.source.tree.*;
+import com.sun.source.util.*;
+import javax.lang.model.element.*;
+import javax.tools.*;
+import java.io.*;
+import java.nio.file.*;
+import java.util.*;
+
+public class RefOracle {
+    public static void main(String[] args) throws Exception {
+        Path root = Paths.get(args[0]);
+        Path dir = root.resolve(args[1]);
+        List<File> files = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.java")) {
+            for (Path p : ds) {
+                if (!p.getFileName().toString().equals("package-info.java")) files.add(p.toFile());
+            }
+        }
+        Collections.sort(files);
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        StandardJavaFileManager fm = compiler.getStandardFileManager(null, null, null);
+        List<String> options = List.of("--patch-module", "java.base=" + root, "-proc:none", "-Xlint:none", "-nowarn", "-XDshould-stop.ifError=FLOW");
+        JavacTask task = (JavacTask) compiler.getTask(null, fm, d -> {}, options, null, fm.getJavaFileObjectsFromFiles(files));
+        Iterable<? extends CompilationUnitTree> units = task.parse();
+        task.analyze();
+        Trees trees = Trees.instance(task);
+        PrintStream out = new PrintStream(new BufferedOutputStream(System.out), false);
+        for (CompilationUnitTree unit : units) {
+            String path = root.relativize(Paths.get(unit.getSourceFile().toUri())).toString();
+            LineMap lines = unit.getLineMap();
+            new TreePathScanner<Void, Void>() {
+                void emit(Tree node, String kind, Element e) {
+                    if (e == null) return;
+                    String name = name(e);
+                    if (name == null) return;
+                    long line = lines.getLineNumber(trees.getSourcePositions().getStartPosition(unit, node));
+                    out.println(path + "\t" + line + "\t" + kind + "\t" + name);
+                }
+
+                @Override
+                public Void visitMethodInvocation(MethodInvocationTree node, Void v) {
+                    Element e = trees.getElement(getCurrentPath());
+                    if (e != null && e.getKind() == ElementKind.METHOD) {
+                        // The line of the method name, as the index records it.
+                        Tree at = node.getMethodSelect();
+                        if (at instanceof MemberSelectTree ms) {
+                            // Scanned with its real parent, so a type qualifier counts as one.
+                            // (scan(TreePath) leaves no current path behind: arguments get theirs.)
+                            TreePath here = getCurrentPath();
+                            scan(new TreePath(new TreePath(here, ms), ms.getExpression()), v);
+                            emitAtName(ms, "call", e);
+                            for (ExpressionTree arg : node.getArguments()) scan(new TreePath(here, arg), v);
+                            return null;
+                        }
+                        emit(at, "call", e);
+                        scan(node.getArguments(), v);
+                        return null;
+                    }
+                    return super.visitMethodInvocation(node, v);
+                }
+
+                void emitAtName(MemberSelectTree ms, String kind, Element e) {
+                    // A chained call's name may sit on a later line than its expression start.
+                    long end = trees.getSourcePositions().getEndPosition(unit, ms);
+                    long line = lines.getLineNumber(end);
+                    String name = name(e);
+                    if (name != null) out.println(path + "\t" + line + "\t" + kind + "\t" + name);
+                }
+
+                @Override
+                public Void visitNewClass(NewClassTree node, Void v) {
+                    // Enum constants compile to a `new` javac writes itself: not in the source.
+                    Tree parent = getCurrentPath().getParentPath().getLeaf();
+                    boolean enumConstant = parent instanceof VariableTree
+                            && trees.getElement(getCurrentPath().getParentPath()) != null
+                            && trees.getElement(getCurrentPath().getParentPath()).getKind() == ElementKind.ENUM_CONSTANT;
+                    Element e = trees.getElement(new TreePath(getCurrentPath(), node.getIdentifier()));
+                    if (e != null && !enumConstant) emit(node, "new", e);
+                    scan(node.getEnclosingExpression(), v);
+                    scan(node.getArguments(), v);
+                    scan(node.getClassBody(), v);
+                    return null;
+                }
+
+                /** A type named as the qualifier of a member select (`Arrays.sort`, `Foo.BAR`). */
+                boolean isQualifier() {
+                    Tree parent = getCurrentPath().getParentPath().getLeaf();
+                    return parent instanceof MemberSelectTree ms && ms.getExpression() == getCurrentPath().getLeaf();
+                }
+
+                @Override
+                public Void visitIdentifier(IdentifierTree node, Void v) {
+                    Element e = trees.getElement(getCurrentPath());
+                    if (e != null) {
+                        if (e.getKind().isClass() || e.getKind().isInterface()) emit(node, isQualifier() ? "qualifier" : "type", e);
+                        else if (e.getKind() == ElementKind.FIELD || e.getKind() == ElementKind.ENUM_CONSTANT) emit(node, "field", e);
+                    }
+                    return null;
+                }
+
+                @Override
+                public Void visitMemberSelect(MemberSelectTree node, Void v) {
+                    Element e = trees.getElement(getCurrentPath());
+                    if (e != null) {
+                        if (e.getKind().isClass() || e.getKind().isInterface()) {
+                            emitAtName(node, isQualifier() ? "qualifier" : "type", e);
+                            return null; // a qualified type name: its qualifier is not a separate use
+                        }
+                        if (e.getKind() == ElementKind.FIELD || e.getKind() == ElementKind.ENUM_CONSTANT) emitAtName(node, "field", e);
+                    }
+                    return super.visitMemberSelect(node, v);
+                }
+
+                @Override
+                public Void visitImport(ImportTree node, Void v) {
+                    return null; // imports are compared by the type-level checks
+                }
+            }.scan(unit, null);
+        }
+        out.flush();
+    }
+
+    /** The element as codeatlas names it: types by dotted nesting, members as Type#name. */
+    static String name(Element e) {
+        switch (e.getKind()) {
+            case CLASS, INTERFACE, ENUM, RECORD, ANNOTATION_TYPE -> {
+                if (!(e instanceof TypeElement t)) return null;
+                if (t.getNestingKind() == NestingKind.LOCAL || t.getNestingKind() == NestingKind.ANONYMOUS) return null;
+                return t.getQualifiedName().toString();
+            }
+            case METHOD, FIELD, ENUM_CONSTANT -> {
+                Element owner = e.getEnclosingElement();
+                String o = name(owner);
+                return o == null ? null : o + "#" + e.getSimpleName();
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+}
