@@ -169,28 +169,8 @@ impl Config {
             Some(v) => v.into_inner(),
             None => DEFAULT_MAX_FILE_SIZE,
         };
-        let debounce_ms = match raw.debounce_ms {
-            Some(v) if *v.get_ref() > DEBOUNCE_RANGE.1 => {
-                return Err(err(
-                    "debounce_ms",
-                    v.span(),
-                    format!("{} is out of range {}..={}", v.get_ref(), DEBOUNCE_RANGE.0, DEBOUNCE_RANGE.1),
-                ))
-            }
-            Some(v) => v.into_inner(),
-            None => DEFAULT_DEBOUNCE_MS,
-        };
-        let answer_budget = match raw.answer_budget {
-            Some(v) if !(BUDGET_RANGE.0..=BUDGET_RANGE.1).contains(v.get_ref()) => {
-                return Err(err(
-                    "answer_budget",
-                    v.span(),
-                    format!("{} is out of range {}..={}", v.get_ref(), BUDGET_RANGE.0, BUDGET_RANGE.1),
-                ))
-            }
-            Some(v) => v.into_inner(),
-            None => DEFAULT_ANSWER_BUDGET,
-        };
+        let debounce_ms = in_range(text, "debounce_ms", raw.debounce_ms, DEBOUNCE_RANGE, DEFAULT_DEBOUNCE_MS)?;
+        let answer_budget = in_range(text, "answer_budget", raw.answer_budget, BUDGET_RANGE, DEFAULT_ANSWER_BUDGET)?;
         Ok(Config {
             filter: Arc::new(Filter { include, exclude, languages, secrets, allow }),
             max_file_size,
@@ -198,6 +178,25 @@ impl Config {
             answer_budget,
             audit_log: raw.audit_log.unwrap_or(false),
         })
+    }
+}
+
+/// A numeric key's value, its default when absent, or an error when outside `range`.
+fn in_range<T: Copy + PartialOrd + std::fmt::Display>(
+    text: &str,
+    key: &str,
+    value: Option<Spanned<T>>,
+    (low, high): (T, T),
+    default: T,
+) -> Result<T, ConfigError> {
+    match value {
+        None => Ok(default),
+        Some(v) if (low..=high).contains(v.get_ref()) => Ok(v.into_inner()),
+        Some(v) => Err(ConfigError(format!(
+            "{CONFIG_FILE}:{}: {key}: {} is out of range {low}..={high}",
+            line_of(text, v.span().start),
+            v.get_ref()
+        ))),
     }
 }
 
