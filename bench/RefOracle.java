@@ -138,6 +138,9 @@ public class RefOracle {
                 return t.getQualifiedName().toString();
             }
             case METHOD, FIELD, ENUM_CONSTANT -> {
+                // `X.this`, `X.super`, `X.class` are no declarations.
+                String simple = e.getSimpleName().toString();
+                if (simple.equals("this") || simple.equals("super") || simple.equals("class")) return null;
                 Element owner = e.getEnclosingElement();
                 String o = name(owner);
                 return o == null ? null : o + "#" + e.getSimpleName();

@@ -243,7 +243,7 @@ fn main() {
     let mut stmt = db
         .prepare(
             "SELECT f.path, COALESCE(r.subject, s.name, ''), r.name FROM refs r JOIN files f ON f.id = r.file_id
-             LEFT JOIN symbols s ON s.id = r.source_id WHERE r.kind = 'implements' AND f.language = 'rust'",
+             LEFT JOIN symbols s ON s.id = r.source_id WHERE r.kind = 2 AND f.language = 'rust'", // RefKind::Implements
         )
         .unwrap();
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))).unwrap();

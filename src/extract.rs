@@ -27,6 +27,11 @@ thread_local! {
 /// neither hang nor starve an index run.
 pub const TIME_BUDGET: Duration = Duration::from_secs(5);
 
+/// Deepest node a pattern may start matching at. A cursor keeps one pending state per open
+/// ancestor a `(parent (child))` pattern started on, so 100,000 nested parentheses would
+/// cost 100,000^2 steps; real code nests under 200 deep.
+const MAX_START_DEPTH: u32 = 400;
+
 /// Parses `source` with the language's grammar, reusing one parser per thread. None when
 /// the parse ran out of its time budget.
 pub fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
@@ -142,7 +147,8 @@ struct Extractor<'t> {
     module: String,
     defs: Vec<Def<'t>>,
     refs: Vec<Ref<'t>>,
-    locals: Vec<(Node<'t>, Node<'t>)>,
+    /// Variables: name node and, when declared, type node.
+    locals: Vec<(Node<'t>, Option<Node<'t>>)>,
     imports: Vec<Node<'t>>,
     anonymous: Vec<Node<'t>>,
     impls: Vec<Impl<'t>>,
@@ -175,7 +181,20 @@ impl<'t> Extractor<'t> {
     fn collect(&mut self, tree: &'t Tree, query: &crate::lang::CompiledQuery) -> bool {
         let deadline = Instant::now() + TIME_BUDGET;
         let mut cursor = QueryCursor::new();
-        let mut matches = cursor.matches(&query.query, tree.root_node(), self.src.as_bytes());
+        cursor.set_max_start_depth(Some(MAX_START_DEPTH));
+        // Checked while the cursor walks (it may walk long between two matches), and stops it.
+        let out_of_time = std::cell::Cell::new(false);
+        let mut steps = 0u32;
+        let mut check = |_: &tree_sitter::QueryCursorState| {
+            steps = steps.wrapping_add(1);
+            if steps % 256 == 0 && Instant::now() > deadline {
+                out_of_time.set(true);
+                return std::ops::ControlFlow::Break(());
+            }
+            std::ops::ControlFlow::Continue(())
+        };
+        let options = tree_sitter::QueryCursorOptions::new().progress_callback(&mut check);
+        let mut matches = cursor.matches_with_options(&query.query, tree.root_node(), self.src.as_bytes(), options);
         let mut n = 0u32;
         while let Some(m) = matches.next() {
             n = n.wrapping_add(1);
@@ -201,8 +220,8 @@ impl<'t> Extractor<'t> {
                     other => main = Some((other, node)),
                 }
             }
-            if let (Some(n), Some(t)) = (local_name, local_type) {
-                self.locals.push((n, t));
+            if let Some(n) = local_name {
+                self.locals.push((n, local_type));
                 continue;
             }
             let Some((capture, node)) = main else {
@@ -241,7 +260,7 @@ impl<'t> Extractor<'t> {
                 _ => {}
             }
         }
-        true
+        !out_of_time.get()
     }
 
     /// The path a type node names, without generic arguments, references or `dyn`.
@@ -338,27 +357,34 @@ impl<'t> Extractor<'t> {
             stack.push(k);
         }
 
-        // Pass 2: typed variables, keyed by the symbol that scopes them.
+        // Pass 2: variables, keyed by the symbol that scopes them: a field by its type, a
+        // local or parameter by its method (or by the field whose initializer holds it). The
+        // type is empty when not written (lambda parameters).
+        let def_names: std::collections::HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
         let mut locals: HashMap<(Option<usize>, &'t str), String> = HashMap::new();
         let local_list = std::mem::take(&mut self.locals);
         for (name_node, type_node) in &local_list {
             let ctx = self.context_at(name_node.start_byte(), &scopes, &scope_parent, &def_symbol);
             let mut owner = ctx.symbol;
             if let Some(o) = owner {
-                if symbols[o].kind == SymbolKind::Field {
+                if symbols[o].kind == SymbolKind::Field && def_names.contains(&name_node.id()) {
                     owner = symbols[o].parent;
                 }
             }
-            let type_text = self.type_path(*type_node);
+            // An array has no members of its element type (`a.length`, `a.clone()`).
+            let array = type_node.is_some_and(|t| t.kind() == "array_type")
+                || name_node.next_named_sibling().is_some_and(|n| n.kind() == "dimensions")
+                || name_node.parent().and_then(|p| p.parent()).is_some_and(|p| p.kind() == "spread_parameter");
+            let type_text = type_node.filter(|_| !array).map(|t| self.type_path(t)).unwrap_or_default();
             locals.entry((owner, self.text(*name_node))).or_insert(type_text);
         }
 
-        // Pass 3: references, one per name node (the most specific kind wins).
-        let def_names: std::collections::HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
+        // Pass 3: references, one per name node and sort (the most specific kind wins; a
+        // name before a dot is both a possible type and a possible variable).
         let impl_self_ranges: Vec<(usize, usize)> = self.impls.iter().map(|i| (i.type_node.start_byte(), i.type_node.end_byte())).collect();
         let impl_trait_nodes: std::collections::HashSet<usize> =
             self.impls.iter().filter_map(|i| i.trait_node).map(|t| self.base_type(t, false).id()).collect();
-        let mut by_node: HashMap<usize, Ref<'t>> = HashMap::new();
+        let mut by_node: HashMap<(usize, bool), Ref<'t>> = HashMap::new();
         let raw_refs = std::mem::take(&mut self.refs);
         for mut r in raw_refs {
             if self.spec.generic_kinds.contains(&r.name.kind()) {
@@ -374,10 +400,11 @@ impl<'t> Extractor<'t> {
             if impl_self_ranges.iter().any(|(s, e)| *s <= start && start < *e) {
                 continue;
             }
-            match by_node.get(&r.name.id()) {
+            let key = (r.name.id(), r.kind == RefKind::UsesField);
+            match by_node.get(&key) {
                 Some(existing) if existing.kind.priority() >= r.kind.priority() => {}
                 _ => {
-                    by_node.insert(r.name.id(), r);
+                    by_node.insert(key, r);
                 }
             }
         }
@@ -397,9 +424,17 @@ impl<'t> Extractor<'t> {
             if let Some(replacement) = self.self_type(&ctx, &symbols) {
                 name = replace_self(&name, &replacement);
             }
+            // A bare name that is a local or parameter is neither a field nor a type.
+            if matches!(r.kind, RefKind::UsesField | RefKind::Accesses)
+                && r.receiver.is_none()
+                && r.name.kind() == "identifier"
+                && is_local(&name, ctx.symbol, &symbols, &locals)
+            {
+                continue;
+            }
             let line = r.name.start_position().row as u32 + 1;
             let mut reference = Reference::new(r.kind, name, line, ctx.symbol);
-            if r.kind == RefKind::Calls {
+            if matches!(r.kind, RefKind::Calls | RefKind::UsesField) {
                 reference.receiver = match r.receiver {
                     None => Receiver::Implicit,
                     Some(recv) => self.receiver(recv, &ctx, &symbols, &locals),
@@ -642,7 +677,7 @@ impl<'t> Extractor<'t> {
         match node.kind() {
             "identifier" => {
                 if let Some(t) = lookup(text) {
-                    return Receiver::Type(t);
+                    return if t.is_empty() { Receiver::Unknown } else { Receiver::Type(t) };
                 }
                 if text.chars().next().is_some_and(|c| c.is_uppercase()) {
                     return Receiver::Type(text.to_string());
@@ -653,8 +688,10 @@ impl<'t> Extractor<'t> {
                 let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("value"));
                 let field = node.child_by_field_name("field").or_else(|| node.child_by_field_name("name"));
                 match (object, field) {
+                    // `Outer.this`
+                    (Some(o), Some(f)) if self.spec.self_receivers.contains(&f.kind()) => Receiver::Type(normalize_path(self.text(o))),
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.text(o)) => {
-                        lookup(self.text(f)).map(Receiver::Type).unwrap_or(Receiver::Unknown)
+                        lookup(self.text(f)).filter(|t| !t.is_empty()).map(Receiver::Type).unwrap_or(Receiver::Unknown)
                     }
                     _ if text.chars().next().is_some_and(|c| c.is_uppercase()) && !text.contains('(') => {
                         Receiver::Type(normalize_path(text))
@@ -712,6 +749,19 @@ impl<'t> Extractor<'t> {
 struct Context {
     symbol: Option<usize>,
     impl_idx: Option<usize>,
+}
+
+/// Whether a bare name at a place is a variable of the enclosing code rather than a field:
+/// a variable of a method (or initializer) on the way out, before a type declaring a field
+/// of that name.
+fn is_local(name: &str, mut at: Option<usize>, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &str), String>) -> bool {
+    while let Some(i) = at {
+        if locals.contains_key(&(Some(i), name)) {
+            return !symbols[i].kind.is_type();
+        }
+        at = symbols[i].parent;
+    }
+    false
 }
 
 fn java_import(text: &str, line: u32) -> Option<Reference> {

@@ -65,7 +65,7 @@ pub struct LanguageSpec {
     pub extensions: &'static [&'static str],
     grammar: fn() -> tree_sitter::Language,
     query_file: &'static str,
-    query_source: &'static str,
+    pub(crate) query_source: &'static str,
     /// Separator between a scope and a nested type (`.` in Java, `::` in Rust).
     pub type_separator: &'static str,
     /// Separator between a type and its members (`#` in Java, `::` in Rust).

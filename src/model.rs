@@ -124,27 +124,30 @@ pub enum RefKind {
     Annotates,
     /// `import` / `use`.
     Imports,
-    /// `Foo.BAR` static member access, Rust patterns naming a type or variant.
+    /// The type before a dot (`Foo.BAR`, `Arrays.sort(a)`), Rust patterns naming a type or variant.
     Accesses,
+    /// A field or constant read or written (`this.size`, `size`, `Foo.BAR`).
+    UsesField,
     /// Macro invocations.
     Expands,
 }
 
-const REF_KINDS: &[(RefKind, &str, u8)] = &[
-    // (kind, name, priority when one node is captured twice: higher wins)
-    (RefKind::Extends, "extends", 9),
-    (RefKind::Implements, "implements", 9),
-    (RefKind::UsesType, "uses_type", 1),
-    (RefKind::Instantiates, "instantiates", 5),
-    (RefKind::Calls, "calls", 6),
-    (RefKind::Annotates, "annotates", 5),
-    (RefKind::Imports, "imports", 8),
-    (RefKind::Accesses, "accesses", 2),
-    (RefKind::Expands, "expands", 5),
+const REF_KINDS: &[(RefKind, &str, u8, i64)] = &[
+    // (kind, name, priority when one node is captured twice: higher wins, code in the index)
+    (RefKind::Extends, "extends", 9, 1),
+    (RefKind::Implements, "implements", 9, 2),
+    (RefKind::UsesType, "uses_type", 1, 3),
+    (RefKind::Instantiates, "instantiates", 5, 4),
+    (RefKind::Calls, "calls", 6, 5),
+    (RefKind::Annotates, "annotates", 5, 6),
+    (RefKind::Imports, "imports", 8, 7),
+    (RefKind::Accesses, "accesses", 2, 8),
+    (RefKind::UsesField, "uses_field", 1, 9),
+    (RefKind::Expands, "expands", 5, 10),
 ];
 
 impl RefKind {
-    fn row(self) -> &'static (RefKind, &'static str, u8) {
+    fn row(self) -> &'static (RefKind, &'static str, u8, i64) {
         REF_KINDS.iter().find(|row| row.0 == self).expect("every kind has a row")
     }
     pub fn as_str(self) -> &'static str {
@@ -155,6 +158,13 @@ impl RefKind {
     }
     pub fn priority(self) -> u8 {
         self.row().2
+    }
+    /// The number the index stores for this kind.
+    pub fn code(self) -> i64 {
+        self.row().3
+    }
+    pub fn from_code(code: i64) -> Option<RefKind> {
+        REF_KINDS.iter().find(|row| row.3 == code).map(|row| row.0)
     }
     /// The reference names a type (as opposed to a callable or an import).
     pub fn is_type_use(self) -> bool {
@@ -201,6 +211,18 @@ impl Confidence {
             "unresolved" => Some(Confidence::Unresolved),
             _ => None,
         }
+    }
+    /// The number the index stores for this confidence.
+    pub fn code(self) -> i64 {
+        match self {
+            Confidence::Exact => 0,
+            Confidence::Guess => 1,
+            Confidence::External => 2,
+            Confidence::Unresolved => 3,
+        }
+    }
+    pub fn from_code(code: i64) -> Option<Confidence> {
+        [Confidence::Exact, Confidence::Guess, Confidence::External, Confidence::Unresolved].into_iter().find(|c| c.code() == code)
     }
 }
 

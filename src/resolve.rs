@@ -254,6 +254,7 @@ impl World {
                         || (kind == SymbolKind::Field
                             && self.syms[*id].parent.is_some_and(|p| self.syms.get(&p).is_some_and(|s| s.kind == SymbolKind::Record)))
                 }
+                Want::Field => matches!(kind, SymbolKind::Field | SymbolKind::EnumConstant),
                 Want::Any => true,
             }
         };
@@ -308,6 +309,11 @@ impl World {
         match r.kind {
             RefKind::Imports => self.java_import(r),
             RefKind::Calls => self.java_call(r, package),
+            RefKind::UsesField => self.java_field(r, package),
+            // A variable of that name hides the type (JLS 6.5.2): the name is a field then.
+            RefKind::Accesses if !r.name.contains('.') && self.java_field_in_scope(r, r.name).is_some() => {
+                (Target::Nothing, Confidence::Unresolved, false)
+            }
             RefKind::Accesses => match self.java_type(r.name, r.file, r.enclosing, package) {
                 Some(t) => (t.clone(), conf_of(&t), true),
                 None => (Target::Nothing, Confidence::Unresolved, false),
@@ -449,26 +455,10 @@ impl World {
                         return (Target::Symbol(m), Confidence::Exact, true);
                     }
                 }
-                let imports = self.imports.get(&r.file).map(Vec::as_slice).unwrap_or(&[]);
-                for import in imports.iter().filter(|i| i.is_static) {
-                    let owner = if import.glob {
-                        import.path.as_str()
-                    } else if last_segment(&import.path) == name {
-                        import.path.rsplit_once('.').map(|(o, _)| o).unwrap_or("")
-                    } else {
-                        continue;
-                    };
-                    match self.java_type_by_qname(owner) {
-                        Some(t) => {
-                            if let Some(m) = self.member(t, name, Want::Callable, 0) {
-                                return (Target::Symbol(m), Confidence::Exact, true);
-                            }
-                        }
-                        None if !import.glob => return (Target::External(format!("{owner}#{name}")), Confidence::External, true),
-                        None => {}
-                    }
+                match self.java_static_import(r.file, name, Want::Callable) {
+                    Some(t) => (t.clone(), conf_of(&t), true),
+                    None => self.guess(name, Want::Callable),
                 }
-                self.guess(name, Want::Callable)
             }
             Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
                 Some(Target::Symbol(id)) => match self.member(id, name, Want::Callable, 0) {
@@ -482,6 +472,66 @@ impl World {
         }
     }
 
+    /// A member brought in by a static import (`import static a.B.m;`, `import static a.B.*;`).
+    fn java_static_import(&self, file: FileId, name: &str, want: Want) -> Option<Target> {
+        let imports = self.imports.get(&file).map(Vec::as_slice).unwrap_or(&[]);
+        for import in imports.iter().filter(|i| i.is_static) {
+            let owner = if import.glob {
+                import.path.as_str()
+            } else if last_segment(&import.path) == name {
+                import.path.rsplit_once('.').map(|(o, _)| o).unwrap_or("")
+            } else {
+                continue;
+            };
+            match self.java_type_by_qname(owner) {
+                Some(t) => {
+                    if let Some(m) = self.member(t, name, want, 0) {
+                        return Some(Target::Symbol(m));
+                    }
+                }
+                None if !import.glob => return Some(Target::External(format!("{owner}#{name}"))),
+                None => {}
+            }
+        }
+        None
+    }
+
+    /// A field a bare name can mean at a place: of an enclosing type (declared or
+    /// inherited), then statically imported.
+    fn java_field_in_scope(&self, r: &RefQuery, name: &str) -> Option<Target> {
+        for t in self.enclosing_types(r.enclosing) {
+            if let Some(m) = self.member(t, name, Want::Field, 0) {
+                return Some(Target::Symbol(m));
+            }
+        }
+        self.java_static_import(r.file, name, Want::Field)
+    }
+
+    /// `size`, `this.size`, `e.key`, `Foo.BAR`: a field, else an unresolved reference (a
+    /// field of a class outside the repository, a variable the extractor could not see).
+    fn java_field(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
+        let found = match r.receiver {
+            Receiver::Implicit if !r.name.contains('.') => self.java_field_in_scope(r, r.name),
+            Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
+                Some(Target::Symbol(id)) => self.member(id, r.name, Want::Field, 0).map(Target::Symbol),
+                Some(Target::External(q)) => Some(Target::External(format!("{q}#{}", r.name))),
+                _ => None,
+            },
+            _ => None,
+        };
+        match found {
+            Some(t) => (t.clone(), conf_of(&t), true),
+            // A bare name that is a type is the qualifier of a static member (`Math.max`):
+            // its `accesses` twin holds it.
+            None if matches!(r.receiver, Receiver::Implicit) && self.java_type(r.name, r.file, r.enclosing, package).is_some() => {
+                (Target::Nothing, Confidence::Unresolved, false)
+            }
+            // Kept when a field declared later could be meant, so that the update declaring
+            // it finds this reference by name; an unknown receiver can mean anything.
+            None => (Target::Nothing, Confidence::Unresolved, !matches!(r.receiver, Receiver::Unknown)),
+        }
+    }
+
     /// A name match, kept only when exactly one symbol of the wanted sort has the name.
     fn guess(&self, path: &str, want: Want) -> (Target, Confidence, bool) {
         let name = last_segment(path);
@@ -491,6 +541,7 @@ impl World {
             .filter(|id| match want {
                 Want::Type => self.syms[*id].kind.is_type(),
                 Want::Callable => self.syms[*id].kind.is_callable(),
+                Want::Field => matches!(self.syms[*id].kind, SymbolKind::Field | SymbolKind::EnumConstant),
                 Want::Any => true,
             })
             .copied()
@@ -682,6 +733,8 @@ impl World {
 enum Want {
     Type,
     Callable,
+    /// Fields, constants, enum constants.
+    Field,
     Any,
 }
 

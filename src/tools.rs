@@ -144,7 +144,7 @@ pub struct ImplArgs {
 pub struct RefsArgs {
     /// Qualified name, simple name or path:line
     pub symbol: String,
-    /// all (default), call, type or import
+    /// all (default), call, type, field or import
     pub kind: Option<String>,
     /// Default 50
     pub limit: Option<u32>,
@@ -1234,8 +1234,9 @@ impl Atlas {
             "type" | "types" => {
                 vec![RefKind::UsesType, RefKind::Extends, RefKind::Implements, RefKind::Instantiates, RefKind::Annotates, RefKind::Accesses]
             }
+            "field" | "fields" => vec![RefKind::UsesField],
             "import" | "imports" => vec![RefKind::Imports],
-            other => return fail(format!("kind must be all, call, type or import (got {other:?})")),
+            other => return fail(format!("kind must be all, call, type, field or import (got {other:?})")),
         };
         let limit = clamp(a.limit, 50, 1, 500);
         let offset = a.offset.unwrap_or(0) as usize;
@@ -1262,7 +1263,7 @@ impl Atlas {
                 last_path = r.path.clone();
             }
             let _ = write!(line, "  {} {}  in {}", r.line, r.kind, r.enclosing.as_deref().unwrap_or("(file)"));
-            if r.confidence == "guess" {
+            if r.confidence == crate::model::Confidence::Guess {
                 line.push_str("  [guess: name match only]");
             }
             items.push(line);

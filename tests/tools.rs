@@ -82,6 +82,7 @@ fn java_shop_tool_answers() {
         ("find_references", json!({"symbol": "com.acme.pay.PaymentService"})),
         ("find_references", json!({"symbol": "com.acme.pay.PaymentService", "limit": 2, "offset": 2})),
         ("find_references", json!({"symbol": "Order.total", "kind": "call"})),
+        ("find_references", json!({"symbol": "com.acme.order.OrderService#payments", "kind": "field"})),
         ("find_references", json!({"symbol": "com.acme.user.User#id"})),
         ("find_references", json!({"symbol": "src/main/java/com/acme/user/User.java:11"})),
         ("file_outline", json!({"path": "src/main/java/com/acme/pay/PaymentService.java"})),

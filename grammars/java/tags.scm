@@ -3,7 +3,8 @@
 ;   @reference.<kind> [+ @name]     a reference; <kind> is a RefKind name; without @name the
 ;                                   captured node's text is the referenced path
 ;   @receiver                       the object a call is made on
-;   @local.name + @local.type       a typed variable, for receiver types of calls
+;   @local.name [+ @local.type]     a variable (typed: for receiver types of calls); locals hide
+;                                   fields of the same name
 ;   @import                         an import declaration (parsed by the language hook)
 ;   @package                        the file's package name
 ;   @typeparams                     a type parameter list: its names are not dependencies
@@ -47,8 +48,49 @@
 (marker_annotation name: (_) @reference.annotates)
 (annotation name: (_) @reference.annotates)
 
+; A name before a dot is a variable if one is in scope, else a type (JLS 6.5.2): both are
+; captured and the resolver keeps the one that exists.
 (field_access object: (identifier) @reference.accesses)
+(method_invocation object: (identifier) @reference.accesses)
 (method_reference . [(identifier) (type_identifier) (scoped_type_identifier)] @reference.accesses)
+
+; ---- fields and constants: `x.f`, and a bare name where an expression goes (the
+; extractor drops names of locals and parameters; the resolver keeps fields only)
+(field_access object: (_) @receiver field: (identifier) @name) @reference.uses_field
+(field_access object: (identifier) @reference.uses_field)
+(method_invocation object: (identifier) @reference.uses_field)
+(method_reference . (identifier) @reference.uses_field)
+(assignment_expression left: (identifier) @reference.uses_field)
+(assignment_expression right: (identifier) @reference.uses_field)
+(binary_expression left: (identifier) @reference.uses_field)
+(binary_expression right: (identifier) @reference.uses_field)
+(unary_expression operand: (identifier) @reference.uses_field)
+(update_expression (identifier) @reference.uses_field)
+(ternary_expression condition: (identifier) @reference.uses_field)
+(ternary_expression consequence: (identifier) @reference.uses_field)
+(ternary_expression alternative: (identifier) @reference.uses_field)
+(cast_expression value: (identifier) @reference.uses_field)
+(instanceof_expression left: (identifier) @reference.uses_field)
+(array_access array: (identifier) @reference.uses_field)
+(array_access index: (identifier) @reference.uses_field)
+(variable_declarator value: (identifier) @reference.uses_field)
+(lambda_expression body: (identifier) @reference.uses_field)
+(enhanced_for_statement value: (identifier) @reference.uses_field)
+(for_statement condition: (identifier) @reference.uses_field)
+(element_value_pair value: (identifier) @reference.uses_field)
+(argument_list (identifier) @reference.uses_field)
+(parenthesized_expression (identifier) @reference.uses_field)
+(return_statement (identifier) @reference.uses_field)
+(array_initializer (identifier) @reference.uses_field)
+(throw_statement (identifier) @reference.uses_field)
+(yield_statement (identifier) @reference.uses_field)
+(assert_statement (identifier) @reference.uses_field)
+(dimensions_expr (identifier) @reference.uses_field)
+(switch_label (identifier) @reference.uses_field)
+(guard (identifier) @reference.uses_field)
+(resource (identifier) @reference.uses_field)
+(element_value_array_initializer (identifier) @reference.uses_field)
+(annotation_argument_list (identifier) @reference.uses_field)
 
 (type_identifier) @reference.uses_type
 (scoped_type_identifier) @reference.uses_type
@@ -63,3 +105,10 @@
 (enhanced_for_statement type: (_) @local.type name: (identifier) @local.name)
 (catch_formal_parameter (catch_type (_) @local.type) name: (identifier) @local.name)
 (record_declaration parameters: (formal_parameters (formal_parameter type: (_) @local.type name: (identifier) @local.name)))
+(resource type: (_) @local.type name: (identifier) @local.name)
+(instanceof_expression right: (_) @local.type name: (identifier) @local.name)
+(type_pattern (_) @local.type (identifier) @local.name)
+(record_pattern_component (_) @local.type (identifier) @local.name)
+; untyped: lambda parameters (they hide fields of the same name)
+(lambda_expression parameters: (identifier) @local.name)
+(inferred_parameters (identifier) @local.name)

@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -60,7 +60,8 @@ CREATE TABLE symbols(
     impl_trait TEXT,
     -- The qualified name as extracted (before impl members are attached): with the kind,
     -- the key that gives a symbol the same id when its file is parsed again.
-    xqname TEXT NOT NULL,
+    -- NULL when equal to qname.
+    xqname TEXT,
     impl_simple TEXT
 );
 CREATE INDEX symbols_file ON symbols(file_id);
@@ -74,9 +75,11 @@ CREATE TABLE refs(
     file_id INTEGER NOT NULL REFERENCES files(id),
     enclosing_id INTEGER,
     source_id INTEGER,
-    kind TEXT NOT NULL,
+    -- RefKind::code
+    kind INTEGER NOT NULL,
     name TEXT NOT NULL,
-    simple TEXT NOT NULL,
+    -- The last segment of name, NULL when that is name itself.
+    simple TEXT,
     line INTEGER NOT NULL,
     receiver TEXT,
     subject TEXT,
@@ -90,7 +93,8 @@ CREATE TABLE refs(
     flags INTEGER NOT NULL,
     target_id INTEGER,
     external_id INTEGER,
-    confidence TEXT NOT NULL
+    -- Confidence::code
+    confidence INTEGER NOT NULL
 );
 CREATE INDEX refs_file ON refs(file_id);
 -- With the kind and file: counts by kind, subtypes and the per-file groups of
@@ -98,7 +102,7 @@ CREATE INDEX refs_file ON refs(file_id);
 -- are partial: `col = ?` and `col IN (...)` imply `col IS NOT NULL`, so they still apply.
 CREATE INDEX refs_target ON refs(target_id, kind, file_id) WHERE target_id IS NOT NULL;
 CREATE INDEX refs_external ON refs(external_id, kind, file_id) WHERE external_id IS NOT NULL;
-CREATE INDEX refs_simple ON refs(simple);
+CREATE INDEX refs_simple ON refs(COALESCE(simple, name));
 CREATE INDEX refs_source ON refs(source_id) WHERE source_id IS NOT NULL;
 CREATE INDEX refs_alias ON refs(alias) WHERE alias IS NOT NULL;
 CREATE INDEX refs_head ON refs(head) WHERE head IS NOT NULL;
@@ -199,6 +203,7 @@ impl Store {
         Self::configure(&conn)?;
         conn.execute_batch(SCHEMA)?;
         conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
+        conn.execute("INSERT INTO meta(key, value) VALUES ('extractor', ?1)", [extractor_fingerprint()])?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         Ok(Store { conn, root: root.to_path_buf() })
     }
@@ -220,6 +225,11 @@ impl Store {
             .map_err(|e| e.to_string())?;
         if stored.as_deref() != Some(SCHEMA_VERSION.to_string().as_str()) {
             return Err("missing or foreign meta table".into());
+        }
+        let extractor: Option<String> =
+            conn.query_row("SELECT value FROM meta WHERE key = 'extractor'", [], |r| r.get(0)).optional().map_err(|e| e.to_string())?;
+        if extractor.as_deref() != Some(extractor_fingerprint().as_str()) {
+            return Err("made from other grammar queries or by another version".into());
         }
         Ok(Some(conn))
     }
@@ -300,8 +310,7 @@ impl Store {
                 Sym { file: r.get(1)?, parent: r.get(2)?, kind, name: r.get(4)?, qname: r.get(5)?, impl_type: r.get(6)? },
             );
         }
-        let mut stmt =
-            self.conn.prepare("SELECT file_id, enclosing_id, name, alias, flags FROM refs WHERE kind = 'imports' ORDER BY id")?;
+        let mut stmt = self.conn.prepare("SELECT file_id, enclosing_id, name, alias, flags FROM refs WHERE kind = 7 ORDER BY id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let flags: i64 = r.get(4)?;
@@ -316,7 +325,7 @@ impl Store {
         }
         let mut supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
         let mut stmt = self.conn.prepare(
-            "SELECT source_id, target_id FROM refs WHERE kind IN ('extends', 'implements') AND source_id IS NOT NULL AND target_id IS NOT NULL ORDER BY id",
+            "SELECT source_id, target_id FROM refs WHERE kind IN (1, 2) AND source_id IS NOT NULL AND target_id IS NOT NULL ORDER BY id",
         )?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
@@ -382,11 +391,11 @@ impl Store {
                 "ref {}:{} {} {} from={} to={} ({})",
                 r.get::<_, String>(0)?,
                 r.get::<_, i64>(1)?,
-                r.get::<_, String>(2)?,
+                RefKind::from_code(r.get(2)?).map_or("?", RefKind::as_str),
                 r.get::<_, String>(3)?,
                 r.get::<_, String>(4)?,
                 r.get::<_, String>(5)?,
-                r.get::<_, String>(6)?
+                Confidence::from_code(r.get(6)?).map_or("?", Confidence::as_str)
             ))
         })?;
         for row in rows {
@@ -553,7 +562,7 @@ impl Writer<'_> {
         for name in stmt.query_map([id], |r| r.get::<_, String>(0))? {
             out.push(name?);
         }
-        let mut stmt = self.tx.prepare_cached("SELECT simple, alias FROM refs WHERE file_id = ?1 AND kind = 'imports'")?;
+        let mut stmt = self.tx.prepare_cached("SELECT COALESCE(simple, name), alias FROM refs WHERE file_id = ?1 AND kind = 7")?;
         for row in stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))? {
             let (simple, alias) = row?;
             out.push(alias.unwrap_or(simple));
@@ -587,7 +596,7 @@ impl Writer<'_> {
                 sym.end_line,
                 impl_type,
                 impl_trait,
-                sym.qname,
+                (sym.qname != s.qname).then_some(sym.qname.as_str()),
                 impl_type.map(crate::model::last_segment)
             ])?;
         self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
@@ -600,7 +609,9 @@ impl Writer<'_> {
     }
 
     pub fn update_symbol_owner(&self, id: SymbolId, parent: Option<SymbolId>, qname: &str) -> Result<()> {
-        self.tx.prepare_cached("UPDATE symbols SET parent_id = ?2, qname = ?3 WHERE id = ?1")?.execute(params![id, parent, qname])?;
+        self.tx
+            .prepare_cached("UPDATE symbols SET parent_id = ?2, xqname = COALESCE(xqname, qname), qname = ?3 WHERE id = ?1")?
+            .execute(params![id, parent, qname])?;
         Ok(())
     }
 
@@ -632,9 +643,9 @@ impl Writer<'_> {
                 r.file,
                 r.enclosing,
                 res.source,
-                reference.kind.as_str(),
+                reference.kind.code(),
                 reference.name,
-                reference.simple_name(),
+                Some(reference.simple_name()).filter(|s| *s != reference.name),
                 reference.line,
                 encode_receiver(&reference.receiver),
                 reference.subject,
@@ -642,7 +653,7 @@ impl Writer<'_> {
                 flags,
                 res.target,
                 external,
-                res.confidence.as_str(),
+                res.confidence.code(),
                 first_segment(&reference.name),
                 match &reference.receiver {
                     Receiver::Type(t) => first_segment(t),
@@ -664,7 +675,7 @@ impl Writer<'_> {
         };
         self.tx
             .prepare_cached("UPDATE refs SET source_id = ?2, target_id = ?3, external_id = ?4, confidence = ?5 WHERE id = ?1")?
-            .execute(params![id, res.source, res.target, external, res.confidence.as_str()])?;
+            .execute(params![id, res.source, res.target, external, res.confidence.code()])?;
         Ok(())
     }
 
@@ -694,7 +705,7 @@ impl Writer<'_> {
         }
         let mut stmt = self.tx.prepare_cached(
             "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id FROM refs WHERE id IN (
-                 SELECT id FROM refs WHERE simple IN (SELECT name FROM recheck_names)
+                 SELECT id FROM refs WHERE COALESCE(simple, name) IN (SELECT name FROM recheck_names)
                  UNION SELECT id FROM refs WHERE alias IN (SELECT name FROM recheck_names)
                  UNION SELECT id FROM refs WHERE head IN (SELECT name FROM recheck_names)
                  UNION SELECT id FROM refs WHERE recv_head IN (SELECT name FROM recheck_names)
@@ -705,12 +716,12 @@ impl Writer<'_> {
              ORDER BY id",
         )?;
         let rows = stmt.query_map([], |r| {
-            let kind: String = r.get(3)?;
+            let kind: i64 = r.get(3)?;
             Ok(StoredRef {
                 id: r.get(0)?,
                 file: r.get(1)?,
                 enclosing: r.get(2)?,
-                kind: RefKind::parse(&kind).unwrap_or(RefKind::UsesType),
+                kind: RefKind::from_code(kind).unwrap_or(RefKind::UsesType),
                 name: r.get(4)?,
                 receiver: decode_receiver(r.get(5)?),
                 subject: r.get(6)?,
@@ -723,7 +734,8 @@ impl Writer<'_> {
 
     /// A file's symbols as stored: (id, kind, extracted qualified name, name), in id order.
     pub fn symbol_keys(&self, file: FileId) -> Result<Vec<(SymbolId, String, String, String)>> {
-        let mut stmt = self.tx.prepare_cached("SELECT id, kind, xqname, name FROM symbols WHERE file_id = ?1 ORDER BY id")?;
+        let mut stmt =
+            self.tx.prepare_cached("SELECT id, kind, COALESCE(xqname, qname), name FROM symbols WHERE file_id = ?1 ORDER BY id")?;
         let rows = stmt.query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -731,7 +743,7 @@ impl Writer<'_> {
     /// A file's imports: (name it brings into scope, path, flags).
     pub fn import_keys(&self, file: FileId) -> Result<Vec<(String, String, i64)>> {
         let mut stmt =
-            self.tx.prepare_cached("SELECT COALESCE(alias, simple), name, flags FROM refs WHERE file_id = ?1 AND kind = 'imports'")?;
+            self.tx.prepare_cached("SELECT COALESCE(alias, simple, name), name, flags FROM refs WHERE file_id = ?1 AND kind = 7")?;
         let rows = stmt.query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -747,7 +759,7 @@ impl Writer<'_> {
     /// The resolved supertypes of a type, in id order (the same as `load_world` reads).
     pub fn supertypes_of(&self, id: SymbolId) -> Result<Vec<SymbolId>> {
         let mut stmt = self.tx.prepare_cached(
-            "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN ('extends', 'implements') AND target_id IS NOT NULL ORDER BY target_id",
+            "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN (1, 2) AND target_id IS NOT NULL ORDER BY target_id",
         )?;
         let rows = stmt.query_map([id], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -765,3 +777,13 @@ impl Writer<'_> {
 }
 mod queries;
 pub use queries::*;
+
+/// What made an index's contents besides the schema: the program version and the grammar
+/// queries. An index made by others is rebuilt (what it extracted may differ).
+fn extractor_fingerprint() -> String {
+    let mut text = String::from(env!("CARGO_PKG_VERSION"));
+    for spec in crate::lang::all() {
+        text.push_str(spec.query_source);
+    }
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
+}

@@ -6,7 +6,7 @@ use rusqlite::{params, OptionalExtension, Row};
 
 use super::{Result, Store};
 use crate::graph::{EdgeRow, FileRow, SymbolRow};
-use crate::model::{RefKind, SymbolKind};
+use crate::model::{Confidence, RefKind, SymbolKind};
 
 /// A symbol with everything a tool shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub struct RefInfo {
     pub line: u32,
     pub kind: RefKind,
     pub enclosing: Option<String>,
-    pub confidence: String,
+    pub confidence: Confidence,
 }
 
 const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line";
@@ -182,9 +182,8 @@ impl Store {
 
     /// Symbols that imports name with this alias (`use a::B as Alias`).
     pub fn alias_targets(&self, alias: &str) -> Result<Vec<i64>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT DISTINCT target_id FROM refs WHERE kind = 'imports' AND alias = ?1 AND target_id IS NOT NULL")?;
+        let mut stmt =
+            self.conn.prepare_cached("SELECT DISTINCT target_id FROM refs WHERE kind = 7 AND alias = ?1 AND target_id IS NOT NULL")?;
         let rows = stmt.query_map([alias], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -208,7 +207,7 @@ impl Store {
             Target::Symbol(id) => ("r.target_id", id),
             Target::External(id) => ("r.external_id", id),
         };
-        let kinds: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.as_str())).collect();
+        let kinds: Vec<String> = kinds.iter().map(|k| k.code().to_string()).collect();
         let filter = format!("{column} = ?1 AND r.kind IN ({})", kinds.join(","));
         // Per-file counts from the index alone, ordered by path here; then only the files
         // the page overlaps are read and sorted (not every reference of a popular type).
@@ -240,13 +239,12 @@ impl Store {
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![id, limit as i64, offset as i64 - before, files], |r| {
-            let kind: String = r.get(2)?;
             Ok(RefInfo {
                 path: r.get(0)?,
                 line: r.get(1)?,
-                kind: RefKind::parse(&kind).unwrap_or(RefKind::UsesType),
+                kind: RefKind::from_code(r.get(2)?).unwrap_or(RefKind::UsesType),
                 enclosing: r.get(3)?,
-                confidence: r.get(4)?,
+                confidence: Confidence::from_code(r.get(4)?).unwrap_or(Confidence::Unresolved),
             })
         })?;
         Ok((rows.collect::<rusqlite::Result<_>>()?, total as usize))
@@ -260,14 +258,15 @@ impl Store {
         };
         let sql = format!("SELECT kind, COUNT(*) FROM refs WHERE {column} = ?1 GROUP BY kind ORDER BY kind");
         let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        let rows = stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
         let mut out = Vec::new();
         for row in rows {
             let (kind, n) = row?;
-            if let Some(kind) = RefKind::parse(&kind) {
+            if let Some(kind) = RefKind::from_code(kind) {
                 out.push((kind, n as usize));
             }
         }
+        out.sort_by_key(|(kind, _)| kind.as_str());
         Ok(out)
     }
 
@@ -278,14 +277,14 @@ impl Store {
             Target::External(id) => ("external_id", id),
         };
         let sql = format!(
-            "SELECT DISTINCT source_id, kind FROM refs WHERE {column} = ?1 AND kind IN ('extends', 'implements') AND source_id IS NOT NULL ORDER BY source_id"
+            "SELECT DISTINCT source_id, kind FROM refs WHERE {column} = ?1 AND kind IN (1, 2) AND source_id IS NOT NULL ORDER BY source_id"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+        let rows = stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
         let mut out = Vec::new();
         for row in rows {
             let (id, kind) = row?;
-            out.push((id, RefKind::parse(&kind).unwrap_or(RefKind::Implements)));
+            out.push((id, RefKind::from_code(kind).unwrap_or(RefKind::Implements)));
         }
         Ok(out)
     }
@@ -295,13 +294,13 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(
             "SELECT DISTINCT COALESCE(t.qname, e.qname, r.name), r.kind, r.target_id IS NOT NULL FROM refs r
              LEFT JOIN symbols t ON t.id = r.target_id LEFT JOIN externals e ON e.id = r.external_id
-             WHERE r.source_id = ?1 AND r.kind IN ('extends', 'implements') ORDER BY r.kind, 1",
+             WHERE r.source_id = ?1 AND r.kind IN (1, 2) ORDER BY r.kind, 1",
         )?;
-        let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, bool>(2)?)))?;
+        let rows = stmt.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, bool>(2)?)))?;
         let mut out = Vec::new();
         for row in rows {
             let (name, kind, internal) = row?;
-            out.push((name, RefKind::parse(&kind).unwrap_or(RefKind::Extends), internal));
+            out.push((name, RefKind::from_code(kind).unwrap_or(RefKind::Extends), internal));
         }
         Ok(out)
     }
@@ -402,18 +401,18 @@ impl Store {
         let files = stmt.query_map([], |r| Ok(FileRow { id: r.get(0)?, module: r.get(1)? }))?.collect::<rusqlite::Result<Vec<_>>>()?;
         let mut stmt = self.conn.prepare(
             "SELECT file_id, source_id, target_id, external_id, kind, COUNT(*), MIN(line) FROM refs
-             WHERE (target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != 'imports'
+             WHERE (target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != 7
              GROUP BY file_id, source_id, target_id, external_id, kind",
         )?;
         let edges = stmt
             .query_map([], |r| {
-                let kind: String = r.get(4)?;
+                let kind: i64 = r.get(4)?;
                 Ok(EdgeRow {
                     file: r.get(0)?,
                     source: r.get(1)?,
                     target: r.get(2)?,
                     external: r.get(3)?,
-                    kind: RefKind::parse(&kind).unwrap_or(RefKind::UsesType),
+                    kind: RefKind::from_code(kind).unwrap_or(RefKind::UsesType),
                     count: r.get::<_, i64>(5)? as u32,
                     line: r.get(6)?,
                 })

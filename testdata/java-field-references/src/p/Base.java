@@ -1,0 +1,7 @@
+package p;
+
+public class Base {
+    protected int count;
+    public static final int LIMIT = 10;
+    public static Base make() { return new Base(); }
+}

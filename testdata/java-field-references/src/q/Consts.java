@@ -1,0 +1,5 @@
+package q;
+
+public final class Consts {
+    public static final String NAME = "n";
+}
