@@ -31,13 +31,26 @@ fn last_segment(path: &syn::Path) -> String {
     path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default()
 }
 
+/// The self type of an impl as the index names its owner: the last path segment without
+/// generics, through references, slices, arrays and pointers; tuples element by element.
 fn type_name(ty: &syn::Type) -> Option<String> {
     match ty {
         syn::Type::Path(p) => Some(last_segment(&p.path)),
         syn::Type::Reference(r) => type_name(&r.elem),
         syn::Type::Paren(p) => type_name(&p.elem),
         syn::Type::Group(g) => type_name(&g.elem),
-        syn::Type::Tuple(t) if t.elems.is_empty() => Some("()".into()),
+        syn::Type::Slice(s) => type_name(&s.elem),
+        syn::Type::Array(a) => type_name(&a.elem),
+        syn::Type::Ptr(p) => type_name(&p.elem),
+        syn::Type::TraitObject(t) => t.bounds.iter().find_map(|b| match b {
+            syn::TypeParamBound::Trait(t) => Some(last_segment(&t.path)),
+            _ => None,
+        }),
+        syn::Type::Tuple(t) => {
+            let elems: Option<Vec<String>> = t.elems.iter().map(type_name).collect();
+            let elems = elems?;
+            Some(if elems.len() == 1 { format!("({},)", elems[0]) } else { format!("({})", elems.join(",")) })
+        }
         _ => None,
     }
 }
@@ -53,6 +66,48 @@ fn path_attr(attrs: &[syn::Attribute]) -> Option<String> {
 }
 
 impl Oracle {
+    /// Impls and traits declared inside a function body (`impl Visitor for V` in `fn
+    /// deserialize`): not module items, but their members and trait impls are indexed.
+    fn nested(&mut self, rel: &str, block: &syn::Block) {
+        for stmt in &block.stmts {
+            let syn::Stmt::Item(item) = stmt else { continue };
+            match item {
+                syn::Item::Fn(f) => self.nested(rel, &f.block),
+                syn::Item::Impl(i) => self.impl_block(rel, i),
+                syn::Item::Trait(t) => self.trait_block(rel, t),
+                _ => {}
+            }
+        }
+    }
+
+    fn impl_block(&mut self, rel: &str, i: &syn::ItemImpl) {
+        for ii in &i.items {
+            if let syn::ImplItem::Fn(f) = ii {
+                self.nested(rel, &f.block);
+            }
+        }
+        let Some(owner) = type_name(&i.self_ty) else { return };
+        for ii in &i.items {
+            if let syn::ImplItem::Fn(f) = ii {
+                self.members.insert((rel.to_string(), owner.clone(), f.sig.ident.to_string()));
+            }
+        }
+        if let Some((_, path, _)) = &i.trait_ {
+            self.impls.insert((rel.to_string(), owner, last_segment(path)));
+        }
+    }
+
+    fn trait_block(&mut self, rel: &str, t: &syn::ItemTrait) {
+        for ti in &t.items {
+            if let syn::TraitItem::Fn(f) = ti {
+                self.members.insert((rel.to_string(), t.ident.to_string(), f.sig.ident.to_string()));
+                if let Some(body) = &f.default {
+                    self.nested(rel, body);
+                }
+            }
+        }
+    }
+
     /// One module's items. `file` is the source file, `dir` where `mod x;` files are found.
     fn module(&mut self, root: &Path, file: &Path, module: &str, items: &[syn::Item], dir: &Path, depth: usize) {
         if depth > 32 {
@@ -62,16 +117,15 @@ impl Oracle {
         self.files.insert(rel.clone());
         for item in items {
             let (name, kind) = match item {
-                syn::Item::Fn(f) => (f.sig.ident.to_string(), "function"),
+                syn::Item::Fn(f) => {
+                    self.nested(&rel, &f.block);
+                    (f.sig.ident.to_string(), "function")
+                }
                 syn::Item::Struct(s) => (s.ident.to_string(), "struct"),
                 syn::Item::Enum(e) => (e.ident.to_string(), "enum"),
                 syn::Item::Union(u) => (u.ident.to_string(), "union"),
                 syn::Item::Trait(t) => {
-                    for ti in &t.items {
-                        if let syn::TraitItem::Fn(f) = ti {
-                            self.members.insert((rel.clone(), t.ident.to_string(), f.sig.ident.to_string()));
-                        }
-                    }
+                    self.trait_block(&rel, t);
                     (t.ident.to_string(), "trait")
                 }
                 syn::Item::Type(t) => (t.ident.to_string(), "type_alias"),
@@ -82,15 +136,7 @@ impl Oracle {
                     _ => continue,
                 },
                 syn::Item::Impl(i) => {
-                    let Some(owner) = type_name(&i.self_ty) else { continue };
-                    for ii in &i.items {
-                        if let syn::ImplItem::Fn(f) = ii {
-                            self.members.insert((rel.clone(), owner.clone(), f.sig.ident.to_string()));
-                        }
-                    }
-                    if let Some((_, path, _)) = &i.trait_ {
-                        self.impls.insert((rel.clone(), owner, last_segment(path)));
-                    }
+                    self.impl_block(&rel, i);
                     continue;
                 }
                 syn::Item::Mod(m) => {

@@ -16,11 +16,14 @@ use crate::extract;
 use crate::lang::{self, LanguageSpec};
 use crate::model::{FileExtract, Language, Receiver, RefKind};
 use crate::resolve::{FileCtx, Import, RefQuery, Sym, SymbolId, Target, World};
+use crate::rust_layout::{self, Layout};
 use crate::store::{self, NewRef, NewSymbol, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = crate::config::DEFAULT_MAX_FILE_SIZE;
 /// An ignore file of our own, in `.gitignore` syntax, for what git tracks but the index should not.
 pub const CUSTOM_IGNORE_FILE: &str = ".codeatlasignore";
+/// Meta key of the `#[path]` module declarations found so far (JSON).
+const PATH_MODS_KEY: &str = "rust_path_mods";
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -223,36 +226,6 @@ fn crate_name(manifest: &Path) -> Option<String> {
     Some(lib_name.unwrap_or(package).replace('-', "_"))
 }
 
-/// The module path of a Rust file from its place in its crate (`src/a/b.rs` -> `krate::a::b`).
-pub fn rust_module(path: &str, crates: &HashMap<String, String>) -> String {
-    let mut dir = path;
-    let (crate_dir, krate) = loop {
-        dir = match dir.rsplit_once('/') {
-            Some((d, _)) => d,
-            None => "",
-        };
-        if let Some(name) = crates.get(dir) {
-            break (dir, name.clone());
-        }
-        if dir.is_empty() {
-            break ("", "crate".to_string());
-        }
-    };
-    let inner = path[crate_dir.len()..].trim_start_matches('/');
-    let inner = inner.strip_prefix("src/").unwrap_or(inner);
-    let inner = inner.trim_end_matches(".rs");
-    let mut segments: Vec<&str> = inner.split('/').filter(|s| !s.is_empty()).collect();
-    if matches!(segments.last(), Some(&"mod")) || (segments.len() == 1 && matches!(segments[0], "lib" | "main")) {
-        segments.pop();
-    }
-    let mut module = krate;
-    for s in segments {
-        module.push_str("::");
-        module.push_str(&s.replace('-', "_"));
-    }
-    module
-}
-
 /// Indexes the repository at `root` into `<root>/.codeatlas/index.db`, incrementally.
 pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
     Indexer::open(root, opts)?.full(progress)
@@ -291,7 +264,9 @@ pub struct Indexer {
     /// of an unchanged tree never pays for it.
     world: World,
     world_loaded: bool,
-    crates: HashMap<String, String>,
+    layout: Layout,
+    /// False until every Rust file was scanned for `#[path]` (an index made before).
+    path_mods_known: bool,
     walked: bool,
     generation: u64,
 }
@@ -301,13 +276,15 @@ impl Indexer {
         let root = root.canonicalize().with_context(|| format!("cannot open repository {}", root.display()))?;
         let store = Store::open(&root)?;
         let generation = store.meta("generation")?.and_then(|g| g.parse().ok()).unwrap_or(0);
+        let path_mods: Option<_> = store.meta(PATH_MODS_KEY)?.and_then(|j| serde_json::from_str(&j).ok());
         Ok(Indexer {
             root,
             opts: opts.clone(),
             store,
             world: World::default(),
             world_loaded: false,
-            crates: HashMap::new(),
+            path_mods_known: path_mods.is_some(),
+            layout: Layout::with_path_mods(path_mods.unwrap_or_default()),
             walked: false,
             generation,
         })
@@ -320,9 +297,10 @@ impl Indexer {
     /// Walks the whole repository and brings the index up to date with it.
     pub fn full(&mut self, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
         let walked = walk(&self.root, &self.opts, None);
-        self.crates = walked.crates;
+        self.layout.crates = walked.crates;
+        self.layout.settle();
         self.walked = true;
-        self.apply(walked.files, walked.skipped, Scope::All, progress)
+        self.apply(walked.files, walked.skipped, Scope::All, progress).map(|(summary, _)| summary)
     }
 
     /// Brings the index up to date with these paths (files or directories, existing or
@@ -367,7 +345,12 @@ impl Indexer {
         }
         let abs: Vec<PathBuf> = kept.iter().map(|t| self.root.join(t)).collect();
         let walked = walk(&self.root, &self.opts, Some(&abs));
-        self.apply(walked.files, walked.skipped, Scope::Under(kept), progress)
+        let (summary, relayout) = self.apply(walked.files, walked.skipped, Scope::Under(kept), progress)?;
+        if relayout {
+            // A `#[path]` declaration changed: files elsewhere may be in other modules now.
+            return self.full(progress);
+        }
+        Ok(summary)
     }
 
     /// Reconciles the index with the files a walk found for `scope`.
@@ -377,10 +360,30 @@ impl Indexer {
         mut skipped: Vec<(String, String)>,
         scope: Scope,
         progress: &dyn Fn(usize, usize),
-    ) -> anyhow::Result<Summary> {
+    ) -> anyhow::Result<(Summary, bool)> {
         let started = Instant::now();
-        let Indexer { store, world, world_loaded, crates, generation, opts, .. } = self;
+        let Indexer { store, world, world_loaded, layout, path_mods_known, generation, opts, .. } = self;
         let states = store.file_states()?;
+
+        // `#[path]` declarations of changed Rust files first: they decide the module of
+        // other files, which are extracted again when theirs moved.
+        let before_mods = layout.path_mods.clone();
+        let present: HashSet<&str> = files.iter().map(|c| c.path.as_str()).collect();
+        layout.path_mods.retain(|path, _| !scope.covers(path) || present.contains(path.as_str()));
+        for c in files.iter().filter(|c| c.spec.language == Language::Rust) {
+            if *path_mods_known && states.get(&c.path).is_some_and(|o| o.size == c.size as i64 && o.mtime_ns == c.mtime_ns) {
+                continue;
+            }
+            let text = std::fs::read(&c.abs).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+            let found = if text.contains("#[path") { rust_layout::scan_path_mods(&c.path, &text) } else { Vec::new() };
+            if found.is_empty() {
+                layout.path_mods.remove(&c.path);
+            } else {
+                layout.path_mods.insert(c.path.clone(), found);
+            }
+        }
+        let relayout = layout.settle();
+        let path_mods_changed = before_mods != layout.path_mods || (!*path_mods_known && matches!(scope, Scope::All));
 
         // Which files changed: size or mtime differ, then the content hash decides.
         let mut to_parse: Vec<(Candidate, String, Option<i64>)> = Vec::new();
@@ -392,7 +395,7 @@ impl Indexer {
             let old = states.get(&c.path);
             // A Rust file whose crate or module path changed (a `Cargo.toml` edit, a moved
             // crate) is extracted again even when its content is the same.
-            let module_moved = c.spec.language == Language::Rust && old.is_some_and(|o| o.module != rust_module(&c.path, crates));
+            let module_moved = c.spec.language == Language::Rust && old.is_some_and(|o| o.module != layout.module(&c.path));
             if let Some(old) = old.filter(|_| !module_moved) {
                 if old.size == c.size as i64 && old.mtime_ns == c.mtime_ns {
                     unchanged += 1;
@@ -482,7 +485,7 @@ impl Indexer {
                 let tx = tx.clone();
                 let to_parse = &to_parse;
                 let cursor = &cursor;
-                let crates = &crates;
+                let layout = &*layout;
                 std::thread::Builder::new()
                     .stack_size(16 * 1024 * 1024)
                     .spawn_scoped(scope, move || loop {
@@ -490,7 +493,7 @@ impl Indexer {
                         let Some((c, _, _)) = to_parse.get(i) else {
                             break;
                         };
-                        let result = read_and_extract(c, crates);
+                        let result = read_and_extract(c, layout);
                         if tx.send((i, result)).is_err() {
                             break;
                         }
@@ -778,6 +781,10 @@ impl Indexer {
         }
         writer.gc_externals()?;
         writer.set_meta("next_symbol_id", &next_symbol.to_string())?;
+        if path_mods_changed {
+            writer.set_meta(PATH_MODS_KEY, &serde_json::to_string(&layout.path_mods)?)?;
+            *path_mods_known |= matches!(scope, Scope::All);
+        }
         writer.set_meta("next_file_id", &next_file.to_string())?;
         *generation += 1;
         writer.set_meta("generation", &generation.to_string())?;
@@ -812,7 +819,7 @@ impl Indexer {
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: committed and counted");
         summary.elapsed = started.elapsed();
-        Ok(summary)
+        Ok((summary, relayout && matches!(scope, Scope::Under(_))))
     }
 }
 
@@ -885,11 +892,11 @@ fn resolve_one(
     Some(Resolved { source: res.source, target, external, confidence: res.confidence })
 }
 
-fn read_and_extract(c: &Candidate, crates: &HashMap<String, String>) -> anyhow::Result<FileExtract> {
+fn read_and_extract(c: &Candidate, layout: &Layout) -> anyhow::Result<FileExtract> {
     let bytes = std::fs::read(&c.abs).with_context(|| "unreadable")?;
     let source = String::from_utf8_lossy(&bytes);
     let module = match c.spec.language {
-        Language::Rust => rust_module(&c.path, crates),
+        Language::Rust => layout.module(&c.path),
         Language::Java => String::new(),
     };
     Ok(extract::extract(c.spec, &source, &module))
@@ -898,21 +905,4 @@ fn read_and_extract(c: &Candidate, crates: &HashMap<String, String>) -> anyhow::
 /// Seconds since the epoch, as text (the store keeps it for freshness reports).
 fn unix_seconds_now() -> String {
     std::time::SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs().to_string()).unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rust_modules_follow_the_crate_layout() {
-        let crates: HashMap<String, String> =
-            [("crates/shop-core".to_string(), "shop_core".to_string()), ("".to_string(), "root".to_string())].into_iter().collect();
-        assert_eq!(rust_module("crates/shop-core/src/lib.rs", &crates), "shop_core");
-        assert_eq!(rust_module("crates/shop-core/src/pay/mod.rs", &crates), "shop_core::pay");
-        assert_eq!(rust_module("crates/shop-core/src/pay/gateway.rs", &crates), "shop_core::pay::gateway");
-        assert_eq!(rust_module("crates/shop-core/tests/it.rs", &crates), "shop_core::tests::it");
-        assert_eq!(rust_module("src/main.rs", &crates), "root");
-        assert_eq!(rust_module("build.rs", &crates), "root::build");
-    }
 }

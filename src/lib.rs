@@ -11,6 +11,7 @@ pub mod lang;
 pub mod mcp;
 pub mod model;
 pub mod resolve;
+pub mod rust_layout;
 pub mod setup;
 pub mod store;
 pub mod tools;

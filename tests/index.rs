@@ -266,3 +266,51 @@ fn field_and_qualifier_references_follow_java_scoping() {
     assert!(dump(root).contains("ref src/p/Child.java:30 uses_field extra from=p.Child#later to=p.Base#extra (exact)"));
     assert_eq!(dump(root), fresh_dump(root));
 }
+
+#[test]
+fn path_attributes_move_rust_modules() {
+    let repo = temp_copy("rust-path-modules");
+    let root = repo.path();
+    run(root);
+    let symbols = |root: &Path| -> Vec<String> {
+        dump(root).lines().filter(|l| l.starts_with("symbol src/")).map(|l| l.split(" parent=").next().unwrap().to_string()).collect()
+    };
+    expect_test::expect![[r#"
+        symbol src/lib.rs:11-11 module pathmods::shared
+        symbol src/lib.rs:13-15 function pathmods::run
+        symbol src/lib.rs:3-3 module pathmods::imp
+        symbol src/lib.rs:6-6 module pathmods::imp
+        symbol src/lib.rs:9-9 module pathmods::refs
+        symbol src/moved/child.rs:1-3 function pathmods::refs::child::depth
+        symbol src/moved/mod.rs:1-1 module pathmods::refs::child
+        symbol src/moved/mod.rs:3-3 struct pathmods::refs::Update
+        symbol src/shared.rs:1-3 function pathmods::shared::helper
+        symbol src/sys/other_impl.rs:1-3 function pathmods::imp::ticks
+        symbol src/sys/unix_impl.rs:1-3 function pathmods::imp::ticks"#]]
+    .assert_eq(&symbols(root).join("\n"));
+    // `run` calls into both moved modules.
+    let calls: Vec<String> = dump(root).lines().filter(|l| l.contains(" calls ")).map(str::to_string).collect();
+    expect_test::expect![[r#"
+        ref src/lib.rs:14 calls imp::ticks from=pathmods::run to=pathmods::imp::ticks (exact)
+        ref src/lib.rs:14 calls refs::child::depth from=pathmods::run to=pathmods::refs::child::depth (exact)"#]]
+    .assert_eq(&calls.join("\n"));
+    // Moving the module elsewhere re-extracts the files it names, though they did not
+    // change, through the watcher's path (an update of the declaring file alone).
+    let lib = root.join("src/lib.rs");
+    fs::write(
+        &lib,
+        fs::read_to_string(&lib).unwrap().replace("pub mod refs;", "pub mod history;").replace("refs::child", "history::child"),
+    )
+    .unwrap();
+    let mut indexer = codeatlas::index::Indexer::open(root, &Options { threads: 2, ..Options::default() }).unwrap();
+    indexer.full(&|_, _| {}).unwrap();
+    fs::write(&lib, fs::read_to_string(&lib).unwrap().replace("pub mod history;", "pub mod log;").replace("history::child", "log::child"))
+        .unwrap();
+    indexer.update(&[lib.canonicalize().unwrap()], &|_, _| {}).unwrap();
+    assert!(
+        symbols(root).contains(&"symbol src/moved/child.rs:1-3 function pathmods::log::child::depth".to_string()),
+        "{:?}",
+        symbols(root)
+    );
+    assert_eq!(dump(root), fresh_dump(root));
+}

@@ -1,0 +1,3 @@
+pub fn depth() -> u32 {
+    3
+}

@@ -1,0 +1,3 @@
+pub mod child;
+
+pub struct Update;

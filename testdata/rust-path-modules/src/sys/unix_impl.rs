@@ -1,0 +1,3 @@
+pub fn ticks() -> u32 {
+    1
+}
