@@ -450,6 +450,7 @@ impl<'t> Extractor<'t> {
                 let ctx = self.context_at(trait_node.start_byte(), &scopes, &scope_parent, &def_symbol);
                 let mut reference = Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
                 reference.subject = Some(imp.info.self_type.clone());
+                reference.blanket = self.is_type_param(&imp.info.self_type, imp.type_node.start_byte());
                 references.push(reference);
             }
         }
@@ -885,7 +886,7 @@ pub fn render(extract: &FileExtract) -> String {
         if let Some(a) = &r.alias {
             let _ = write!(out, " as={a}");
         }
-        for (flag, on) in [("glob", r.glob), ("static", r.is_static), ("pub", r.reexport)] {
+        for (flag, on) in [("glob", r.glob), ("static", r.is_static), ("pub", r.reexport), ("blanket", r.blanket)] {
             if on {
                 let _ = write!(out, " {flag}");
             }

@@ -282,6 +282,8 @@ pub struct Reference {
     pub glob: bool,
     pub is_static: bool,
     pub reexport: bool,
+    /// `impl<T: Bound> Trait for T`: the subject is one of the impl's type parameters.
+    pub blanket: bool,
 }
 
 impl Reference {
@@ -297,6 +299,7 @@ impl Reference {
             glob: false,
             is_static: false,
             reexport: false,
+            blanket: false,
         }
     }
     /// The last path segment, which the resolver indexes references by.

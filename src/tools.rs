@@ -1197,20 +1197,30 @@ impl Atlas {
     fn find_implementations(&self, store: &Store, a: ImplArgs) -> Answer {
         let transitive = a.transitive.unwrap_or(false);
         let limit = clamp(a.limit, 50, 1, 500);
-        let (label, found) = match self.resolve(store, &a.symbol)? {
+        let (label, found, target) = match self.resolve(store, &a.symbol)? {
             Handle::Symbol(s) => {
                 if !s.kind.is_type() && !s.kind.is_callable() {
                     return fail(format!("{} is a {}; find_implementations takes a type or a method", s.qname, s.kind));
                 }
-                (format!("{} {}", s.kind, s.qname), self.implementations(store, &s, transitive)?)
+                let target = s.kind.is_type().then_some(Target::Symbol(s.id));
+                (format!("{} {}", s.kind, s.qname), self.implementations(store, &s, transitive)?, target)
             }
-            Handle::External(id, q) => (format!("external {q}"), self.subtypes(store, Target::External(id), None, transitive)?),
+            Handle::External(id, q) => {
+                (format!("external {q}"), self.subtypes(store, Target::External(id), None, transitive)?, Some(Target::External(id)))
+            }
         };
-        if found.is_empty() {
+        // Impls for a type parameter (blanket) or a type declared elsewhere have no symbol
+        // to list: they are listed by their place.
+        let elsewhere = match target {
+            Some(t) => store.impls_without_type(t)?,
+            None => Vec::new(),
+        };
+        let total = found.len() + elsewhere.len();
+        if total == 0 {
             return Ok(format!("no implementations of {label}{}", if transitive { "" } else { " (direct; try transitive: true)" }));
         }
-        let mut out = format!("{} implementations of {label}{}\n", found.len(), if transitive { " (transitive)" } else { "" });
-        let items: Vec<String> = found
+        let mut out = format!("{} of {label}{}\n", plural(total, "implementation"), if transitive { " (transitive)" } else { "" });
+        let mut items: Vec<String> = found
             .iter()
             .take(limit)
             .map(|(s, depth, how)| {
@@ -1223,7 +1233,17 @@ impl Atlas {
                 )
             })
             .collect();
-        page(&mut out, &items, found.len(), None, self.summary_budget, "raise limit");
+        for (path, line, subject, blanket) in &elsewhere {
+            let depth = if transitive { "d1 " } else { "" };
+            let what = if *blanket {
+                format!("blanket impl for {subject}")
+            } else {
+                format!("impl for {subject} (declared outside the repository)")
+            };
+            items.push(format!("  {depth}{what}  {path}:{line}"));
+        }
+        items.truncate(limit);
+        page(&mut out, &items, total, None, self.summary_budget, "raise limit");
         Ok(out)
     }
 

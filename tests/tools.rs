@@ -187,3 +187,26 @@ fn reference_pages_add_up_to_the_whole_list() {
     let past = atlas.call("find_references", json!({"symbol": "com.acme.common.Money", "offset": 40})).unwrap();
     assert_eq!(rows(&past), Vec::<String>::new());
 }
+
+#[test]
+fn blanket_and_foreign_impls_are_listed_by_place() {
+    let out = run_calls(
+        "rust-blanket-impls",
+        &[
+            ("find_implementations", json!({"symbol": "bl::Describe"})),
+            ("find_implementations", json!({"symbol": "Named", "transitive": true})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### find_implementations {"symbol":"bl::Describe"}
+        1 implementation of trait bl::Describe
+          blanket impl for T  src/lib.rs:9
+
+        ### find_implementations {"symbol":"Named","transitive":true}
+        2 implementations of trait bl::Named (transitive)
+          d1 struct bl::Dog  src/lib.rs:15  (implements)
+          d1 impl for Vec (declared outside the repository)  src/lib.rs:23
+
+    "####]]
+    .assert_eq(&out);
+}

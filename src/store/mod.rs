@@ -120,6 +120,7 @@ CREATE VIEW edges AS
 pub const FLAG_GLOB: i64 = 1;
 pub const FLAG_STATIC: i64 = 2;
 pub const FLAG_REEXPORT: i64 = 4;
+pub const FLAG_BLANKET: i64 = 8;
 
 pub struct Store {
     conn: Connection,
@@ -631,8 +632,10 @@ impl Writer<'_> {
             Some(q) => Some(self.external_id(q)?),
             None => None,
         };
-        let flags =
-            (reference.glob as i64) * FLAG_GLOB + (reference.is_static as i64) * FLAG_STATIC + (reference.reexport as i64) * FLAG_REEXPORT;
+        let flags = (reference.glob as i64) * FLAG_GLOB
+            + (reference.is_static as i64) * FLAG_STATIC
+            + (reference.reexport as i64) * FLAG_REEXPORT
+            + (reference.blanket as i64) * FLAG_BLANKET;
         self.tx
             .prepare_cached(
                 "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,

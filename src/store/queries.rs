@@ -270,6 +270,23 @@ impl Store {
         Ok(out)
     }
 
+    /// `impl Trait for X` of the target trait where X is no symbol of the repository: a
+    /// type parameter (a blanket impl) or a type from elsewhere. (path, line, X, blanket)
+    pub fn impls_without_type(&self, target: Target) -> Result<Vec<(String, i64, String, bool)>> {
+        let (column, id) = match target {
+            Target::Symbol(id) => ("r.target_id", id),
+            Target::External(id) => ("r.external_id", id),
+        };
+        let sql = format!(
+            "SELECT f.path, r.line, r.subject, r.flags FROM refs r JOIN files f ON f.id = r.file_id
+             WHERE {column} = ?1 AND r.kind = {} AND r.source_id IS NULL AND r.subject IS NOT NULL ORDER BY f.path, r.line",
+            RefKind::Implements.code()
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? & super::FLAG_BLANKET != 0)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Types that directly extend or implement the target: (symbol id, edge kind).
     pub fn direct_subtypes(&self, target: Target) -> Result<Vec<(i64, RefKind)>> {
         let (column, id) = match target {
