@@ -806,6 +806,21 @@ fn strip_space(text: &str) -> String {
 
 /// A path as written, without white space, generic arguments or turbofish.
 fn normalize_path(text: &str) -> String {
+    // `&mut T`, `*mut T`: the keyword goes (but not the start of `mutex`).
+    let owned;
+    let text = if text.contains("mut") {
+        owned = text
+            .split_whitespace()
+            .map(|t| match t.strip_suffix("mut") {
+                Some(prefix) if prefix.chars().all(|c| c == '&' || c == '*') => prefix,
+                _ => t,
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        owned.as_str()
+    } else {
+        text
+    };
     let mut out = String::with_capacity(text.len());
     let mut depth = 0usize;
     for c in text.chars() {
@@ -818,7 +833,7 @@ fn normalize_path(text: &str) -> String {
         }
     }
     let out = out.replace("::::", "::");
-    let out = out.trim_end_matches("::").trim_start_matches("mut").to_string();
+    let out = out.trim_end_matches("::").to_string();
     out.strip_prefix("dyn").filter(|rest| rest.starts_with(char::is_uppercase)).map(str::to_string).unwrap_or(out)
 }
 
@@ -894,4 +909,18 @@ pub fn render(extract: &FileExtract) -> String {
         let _ = writeln!(out);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize_path;
+
+    #[test]
+    fn paths_lose_generics_references_and_mut_but_not_names_starting_with_mut() {
+        assert_eq!(normalize_path("&mut Vec<u8>"), "Vec");
+        assert_eq!(normalize_path("mutex"), "mutex");
+        assert_eq!(normalize_path("mutable_state"), "mutable_state");
+        assert_eq!(normalize_path("dyn Store"), "Store");
+        assert_eq!(normalize_path("dynamo"), "dynamo");
+    }
 }

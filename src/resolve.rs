@@ -514,6 +514,15 @@ impl World {
             Receiver::Implicit if !r.name.contains('.') => self.java_field_in_scope(r, r.name),
             Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
                 Some(Target::Symbol(id)) => self.member(id, r.name, Want::Field, 0).map(Target::Symbol),
+                // `Encoder.table.length`: a type of the repository followed by a name it
+                // has no member type of is a field chain, not a type from outside.
+                Some(Target::External(_))
+                    if t.split_once('.').is_some_and(|(head, _)| {
+                        matches!(self.java_simple_type(head, r.file, r.enclosing, package), Some(Target::Symbol(_)))
+                    }) =>
+                {
+                    None
+                }
                 Some(Target::External(q)) => Some(Target::External(format!("{q}#{}", r.name))),
                 _ => None,
             },

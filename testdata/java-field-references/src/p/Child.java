@@ -7,6 +7,7 @@ import java.util.function.IntUnaryOperator;
 class Child extends Base {
     int size;
     Base Base;
+    final Object mutex = new Object();
 
     int shadowed(int size) {
         return size + count;
@@ -32,6 +33,12 @@ class Child extends Base {
 
     int arrays(String[] names) {
         return names.length;
+    }
+
+    void locked() {
+        synchronized (mutex) {
+            size++;
+        }
     }
 
     class Inner {
