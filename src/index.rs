@@ -71,7 +71,8 @@ pub struct Summary {
     pub loc: u64,
     pub symbols: u64,
     pub references: u64,
-    pub edges: u64,
+    /// References that point at a symbol or an outside name.
+    pub resolved: u64,
     pub parse_errors: u64,
     pub rechecked: usize,
     /// Files parsed (new or changed) and files removed, relative to the root.
@@ -814,7 +815,9 @@ impl Indexer {
             summary.loc = count("SELECT COALESCE(SUM(loc), 0) FROM files")?;
             summary.symbols = count("SELECT COUNT(*) FROM symbols")?;
             summary.references = count("SELECT COUNT(*) FROM refs")?;
-            summary.edges = count("SELECT COUNT(*) FROM (SELECT 1 FROM refs WHERE target_id IS NOT NULL OR external_id IS NOT NULL GROUP BY source_id, target_id, external_id, kind)")?;
+            // From the two partial indexes alone (counting distinct edges took a 0.3 s sort
+            // of every reference on each run, an unchanged tree's included).
+            summary.resolved = count("SELECT (SELECT COUNT(*) FROM refs WHERE target_id IS NOT NULL) + (SELECT COUNT(*) FROM refs WHERE external_id IS NOT NULL)")?;
             summary.parse_errors = count("SELECT COALESCE(SUM(parse_errors), 0) FROM files")?;
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: committed and counted");

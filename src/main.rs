@@ -250,7 +250,7 @@ fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, 
         bar.finish_and_clear();
     }
     println!(
-        "indexed {} files ({} parsed, {} unchanged, {} removed): {} LOC, {} symbols, {} references, {} edges, {} parse errors in {:.2}s",
+        "indexed {} files ({} parsed, {} unchanged, {} removed): {} LOC, {} symbols, {} references ({} resolved), {} parse errors in {:.2}s",
         summary.files,
         summary.parsed,
         summary.unchanged,
@@ -258,7 +258,7 @@ fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, 
         summary.loc,
         summary.symbols,
         summary.references,
-        summary.edges,
+        summary.resolved,
         summary.parse_errors,
         summary.elapsed.as_secs_f64()
     );
