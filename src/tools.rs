@@ -244,7 +244,7 @@ pub struct Atlas {
     pool: Mutex<Vec<Store>>,
     graphs: Mutex<HashMap<Level, (String, Arc<Graph>)>>,
     /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
-    names: Mutex<Option<(String, Arc<Vec<(String, String)>>)>>,
+    names: Mutex<Option<(String, Arc<Vec<NameEntry>>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -404,7 +404,8 @@ impl Atlas {
         Ok(g)
     }
 
-    fn all_names(&self, store: &Store) -> Result<Arc<Vec<(String, String)>>, ToolError> {
+    /// Every distinct name, prepared for the fuzzy pass.
+    fn all_names(&self, store: &Store) -> Result<Arc<Vec<NameEntry>>, ToolError> {
         let stamp = store.meta("generation")?.unwrap_or_default();
         let mut names = self.names.lock().expect("names lock");
         if let Some((s, n)) = names.as_ref() {
@@ -412,7 +413,16 @@ impl Atlas {
                 return Ok(n.clone());
             }
         }
-        let n = Arc::new(store.distinct_names()?.into_iter().map(|n| (n.to_lowercase(), n)).collect::<Vec<_>>());
+        let n = Arc::new(
+            store
+                .distinct_names()?
+                .into_iter()
+                .map(|name| {
+                    let lower = name.to_lowercase();
+                    NameEntry { mask: char_mask(lower.as_bytes()), ascii: lower.is_ascii(), lower, name }
+                })
+                .collect::<Vec<_>>(),
+        );
         *names = Some((stamp, n.clone()));
         Ok(n)
     }
@@ -512,7 +522,7 @@ impl Atlas {
         let simple = crate::model::last_segment(handle).to_lowercase();
         let names = self.all_names(store)?;
         let mut scored: Vec<(f64, &String)> =
-            names.iter().map(|(lower, n)| (strsim::jaro_winkler(&simple, lower), n)).filter(|(s, _)| *s > 0.85).collect();
+            names.iter().map(|e| (strsim::jaro_winkler(&simple, &e.lower), &e.name)).filter(|(s, _)| *s > 0.85).collect();
         scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(b.1)));
         let mut out = Vec::new();
         for (_, name) in scored.into_iter().take(5) {
@@ -1017,23 +1027,28 @@ impl Atlas {
         // A name k edits away lacks at most k of the query's distinct characters: a bitmask
         // test drops nearly every name before the edit distance is computed.
         let qmask = char_mask(lowered.as_bytes());
+        let query_ascii = lowered.is_ascii();
         let missing = |mask: u64| (qmask & !mask).count_ones() as usize;
         let mut fuzzy: Vec<(usize, usize, &String)> = names
             .iter()
-            .filter_map(|(lower, n)| {
-                if lower.len().abs_diff(lowered.len()) <= max_edits && missing(char_mask(lower.as_bytes())) <= max_edits {
-                    let whole = strsim::osa_distance(&lowered, lower);
+            .filter_map(|NameEntry { lower, name: n, mask, ascii }| {
+                if lower.len().abs_diff(lowered.len()) <= max_edits && missing(*mask) <= max_edits {
+                    let whole = if *ascii && query_ascii {
+                        osa_distance_ascii(lowered.as_bytes(), lower.as_bytes())
+                    } else {
+                        strsim::osa_distance(&lowered, lower)
+                    };
                     if whole <= max_edits {
                         return Some((whole, n.len(), n));
                     }
                 }
-                if q >= 4 && lower.len() > q && lower.is_ascii() && lowered.is_ascii() {
+                if q >= 4 && lower.len() > q && *ascii && query_ascii {
                     let end = (q + 1).min(lower.len());
                     if missing(char_mask(&lower.as_bytes()[..end])) > 1 {
                         return None;
                     }
-                    let d = (q - 1..=end).map(|len| strsim::osa_distance(&lowered, &lower[..len])).min().unwrap_or(usize::MAX);
-                    if d <= 1 {
+                    if (q - 1..=end).any(|len| within_one_edit(lowered.as_bytes(), &lower.as_bytes()[..len])) {
+                        let d = usize::from(!lower.starts_with(lowered.as_str()));
                         return Some((d + max_edits, n.len(), n));
                     }
                 }
@@ -1041,16 +1056,9 @@ impl Atlas {
             })
             .collect();
         fuzzy.sort();
-        let mut fuzzy_ids = Vec::new();
-        for (_, _, name) in fuzzy.into_iter().take(20) {
-            // Like every ranking, at most DEPTH deep: `toString` alone names a thousand methods.
-            if fuzzy_ids.len() >= DEPTH {
-                break;
-            }
-            fuzzy_ids.extend(store.ids_by_name(name)?);
-        }
-        fuzzy_ids.truncate(DEPTH);
-        lists.push((1.0, fuzzy_ids));
+        // Like every ranking, at most DEPTH deep: `toString` alone names a thousand methods.
+        let fuzzy_names: Vec<&str> = fuzzy.into_iter().take(20).map(|(_, _, name)| name.as_str()).collect();
+        lists.push((1.0, store.ids_by_names(&fuzzy_names, DEPTH)?));
         if !words.is_empty() {
             lists.push((0.5, store.fts("doc", &words, DEPTH)?));
         }
@@ -1525,6 +1533,63 @@ pub fn plural(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
+/// One distinct symbol name as the fuzzy pass reads it.
+struct NameEntry {
+    lower: String,
+    name: String,
+    /// `char_mask` of `lower`.
+    mask: u64,
+    ascii: bool,
+}
+
+/// The optimal string alignment distance of two ASCII strings, on the stack for names up
+/// to 63 bytes (strsim allocates three rows per call; the fuzzy pass makes thousands).
+fn osa_distance_ascii(a: &[u8], b: &[u8]) -> usize {
+    const MAX: usize = 64;
+    if a.len() >= MAX || b.len() >= MAX {
+        return strsim::osa_distance(std::str::from_utf8(a).unwrap_or(""), std::str::from_utf8(b).unwrap_or(""));
+    }
+    let (mut two_ago, mut prev, mut cur) = ([0usize; MAX], [0usize; MAX], [0usize; MAX]);
+    for (j, slot) in prev.iter_mut().enumerate().take(b.len() + 1) {
+        *slot = j;
+    }
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(two_ago[j - 2] + 1);
+            }
+            cur[j] = d;
+        }
+        two_ago = prev;
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Whether two byte strings are at most one edit apart (substitution, insertion, deletion
+/// or a swap of neighbours: the optimal string alignment distance is 0 or 1), without the
+/// allocation of a general edit distance: the fuzzy pass asks it of tens of thousands of
+/// name prefixes per query.
+fn within_one_edit(a: &[u8], b: &[u8]) -> bool {
+    if a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let i = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    if i == a.len() && i == b.len() {
+        return true;
+    }
+    match a.len().cmp(&b.len()) {
+        std::cmp::Ordering::Equal => {
+            a[i + 1..] == b[i + 1..] || (i + 1 < a.len() && a[i] == b[i + 1] && a[i + 1] == b[i] && a[i + 2..] == b[i + 2..])
+        }
+        std::cmp::Ordering::Less => a[i..] == b[i + 1..],
+        std::cmp::Ordering::Greater => a[i + 1..] == b[i..],
+    }
+}
+
 /// The set of characters in `bytes` as bits: `a`-`z` and `0`-`9` each have one, every
 /// other byte shares the last (a cheap superset test for edit-distance filtering).
 fn char_mask(bytes: &[u8]) -> u64 {
@@ -1738,6 +1803,23 @@ mod tests {
             let schema = Value::Object((t.schema)()).to_string();
             assert!(!schema.contains("$schema") && !schema.contains("\"format\"") && !schema.contains("null"), "{}: {schema}", t.name);
             assert!(t.description.len() <= 100, "{} description too long", t.name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod fuzzy_tests {
+    use super::{osa_distance_ascii, within_one_edit};
+
+    #[test]
+    fn one_edit_agrees_with_the_edit_distance() {
+        let words =
+            ["", "a", "ab", "ba", "abc", "acb", "abd", "abcd", "bcd", "hashmap", "hsahmap", "hashmpa", "hasmap", "hashmapp", "xashmap"];
+        for a in words {
+            for b in words {
+                assert_eq!(within_one_edit(a.as_bytes(), b.as_bytes()), strsim::osa_distance(a, b) <= 1, "{a:?} {b:?}");
+                assert_eq!(osa_distance_ascii(a.as_bytes(), b.as_bytes()), strsim::osa_distance(a, b), "{a:?} {b:?}");
+            }
         }
     }
 }
