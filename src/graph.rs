@@ -3,7 +3,9 @@
 //! dispatch through interfaces and traits) and fan-in rankings. It does no IO: `store`
 //! hands it plain rows.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -122,7 +124,7 @@ impl Graph {
     pub fn build(level: Level, symbols: &[SymbolRow], files: &[FileRow], edges: &[EdgeRow]) -> Graph {
         let by_id: HashMap<i64, &SymbolRow> = symbols.iter().map(|s| (s.id, s)).collect();
         let module_of: HashMap<i64, &str> = files.iter().map(|f| (f.id, f.module.as_str())).collect();
-        let mut rollup: HashMap<i64, Node> = HashMap::with_capacity(symbols.len());
+        let mut rollup: HashMap<i64, Node> = HashMap::with_capacity_and_hasher(symbols.len(), Default::default());
         for s in symbols {
             let node = match level {
                 Level::Symbol => Node::Symbol(type_ancestor(s, &by_id)),
@@ -131,7 +133,7 @@ impl Graph {
             };
             rollup.insert(s.id, node);
         }
-        let mut g = Graph { level, graph: DiGraph::new(), index: HashMap::new(), rollup, fan_in_ranking: Default::default() };
+        let mut g = Graph { level, graph: DiGraph::new(), index: HashMap::default(), rollup, fan_in_ranking: Default::default() };
         // Every node exists even without edges, so that lookups of isolated nodes work.
         match level {
             Level::Symbol => {
@@ -155,7 +157,7 @@ impl Graph {
                 }
             }
         }
-        let mut merged: HashMap<(Node, Node, RefKind), Edge> = HashMap::new();
+        let mut merged: HashMap<(Node, Node, RefKind), Edge> = HashMap::default();
         for e in edges {
             let from = match (level, e.source) {
                 (Level::Symbol, Some(s)) => g.rollup.get(&s).cloned(),
@@ -233,13 +235,13 @@ impl Graph {
         let Some(&s) = self.index.get(start) else {
             return Vec::new();
         };
-        let mut seen: HashMap<NodeIndex, usize> = HashMap::new();
+        let mut seen: HashMap<NodeIndex, usize> = HashMap::default();
         seen.insert(s, 0);
         let mut result = Vec::new();
         let mut frontier = vec![s];
         for distance in 1..=depth {
             let mut next_ring: Vec<(NodeIndex, bool, Vec<(RefKind, u32)>)> = Vec::new();
-            let mut ring_index: HashMap<(NodeIndex, bool), usize> = HashMap::new();
+            let mut ring_index: HashMap<(NodeIndex, bool), usize> = HashMap::default();
             for &n in &frontier {
                 for (dir, enabled, incoming) in [(Direction::Outgoing, out, false), (Direction::Incoming, inc, true)] {
                     if !enabled {
@@ -278,9 +280,9 @@ impl Graph {
     /// The shortest chain of dependencies from `from` to `to`, following edge direction.
     pub fn path(&self, from: &Node, to: &Node) -> Option<Vec<Hop>> {
         let (&a, &b) = (self.index.get(from)?, self.index.get(to)?);
-        let mut prev: HashMap<NodeIndex, petgraph::graph::EdgeIndex> = HashMap::new();
+        let mut prev: HashMap<NodeIndex, petgraph::graph::EdgeIndex> = HashMap::default();
         let mut queue = VecDeque::from([a]);
-        let mut seen = HashSet::from([a]);
+        let mut seen = HashSet::from_iter([a]);
         while let Some(n) = queue.pop_front() {
             if n == b {
                 break;
@@ -321,11 +323,11 @@ impl Graph {
         // Each interface's users are reached once, from the ring that first reaches an
         // implementation of it: not again for every implementation (Serializable has
         // thousands), which made deep impacts quadratic.
-        let mut expanded: HashSet<NodeIndex> = HashSet::new();
+        let mut expanded: HashSet<NodeIndex> = HashSet::default();
         let mut result = Vec::new();
         for distance in 1..=depth {
             let mut ring: Vec<(NodeIndex, Vec<(RefKind, u32)>, Option<NodeIndex>)> = Vec::new();
-            let mut ring_index: HashMap<NodeIndex, usize> = HashMap::new();
+            let mut ring_index: HashMap<NodeIndex, usize> = HashMap::default();
             let mut add = |n: NodeIndex, kind: RefKind, weight: u32, via: Option<NodeIndex>, seen: &HashSet<NodeIndex>| {
                 if seen.contains(&n) {
                     return;
@@ -383,7 +385,7 @@ impl Graph {
     /// Every node `n` extends or implements, transitively, nearest first.
     fn supertypes_of(&self, n: NodeIndex) -> Vec<NodeIndex> {
         let mut out = Vec::new();
-        let mut seen = HashSet::from([n]);
+        let mut seen = HashSet::from_iter([n]);
         let mut queue = VecDeque::from([n]);
         while let Some(cur) = queue.pop_front() {
             let mut ups: Vec<NodeIndex> = self
