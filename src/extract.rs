@@ -400,6 +400,10 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+        // `x.m()`: the name is a call, not also a field.
+        let called: std::collections::HashSet<usize> =
+            by_node.iter().filter(|(_, r)| r.kind == RefKind::Calls).map(|((id, _), _)| *id).collect();
+        by_node.retain(|(id, field), _| !*field || !called.contains(id));
         let mut refs: Vec<Ref<'t>> = by_node.into_values().collect();
         refs.sort_by_key(|r| (r.name.start_byte(), r.name.id()));
 

@@ -571,6 +571,19 @@ impl World {
             RefKind::Imports | RefKind::Expands | RefKind::Accesses => Want::Any,
             _ => Want::Type,
         };
+        if r.kind == RefKind::UsesField {
+            // A field of a type the receiver names; otherwise no reference is kept.
+            if let Receiver::Type(t) = r.receiver {
+                if let Some(PathHit::Symbol(id)) = self.rust_path(t, &module, 0) {
+                    if self.syms[&id].kind.is_type() {
+                        if let Some(m) = self.member(id, r.name, Want::Field, 0) {
+                            return (Target::Symbol(m), Confidence::Exact, true);
+                        }
+                    }
+                }
+            }
+            return (Target::Nothing, Confidence::Unresolved, false);
+        }
         if r.kind == RefKind::Imports {
             if r.glob {
                 return match self.rust_path(r.name, &module, 0) {

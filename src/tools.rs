@@ -1281,7 +1281,7 @@ impl Atlas {
                 format_counts(&counts)
             ));
         }
-        let mut out = format!("{total} references to {label} ({})\n", format_counts(&counts));
+        let mut out = format!("{} to {label} ({})\n", plural(total, "reference"), format_counts(&counts));
         let mut items = Vec::new();
         let mut last_path = String::new();
         for r in &refs {

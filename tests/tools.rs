@@ -124,6 +124,7 @@ fn rust_shop_tool_answers() {
         ("find_implementations", json!({"symbol": "Gateway"})),
         ("find_implementations", json!({"symbol": "shop_core::inventory::store::Store::count"})),
         ("find_references", json!({"symbol": "shop_core::pay::gateway::Gateway"})),
+        ("find_references", json!({"symbol": "shop_core::order::Order::total", "kind": "field"})),
         ("find_references", json!({"symbol": "shop_core::pay::gateway::Gateway::charge", "kind": "call"})),
         ("file_outline", json!({"path": "crates/shop-core/src/pay/gateway.rs"})),
         ("read_symbol", json!({"symbol": "shop_core::inventory::Inventory::reserve"})),

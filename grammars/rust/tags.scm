@@ -37,6 +37,8 @@
 (struct_pattern type: [(type_identifier) (scoped_type_identifier)] @reference.accesses)
 (match_pattern (scoped_identifier) @reference.accesses)
 (field_expression value: (scoped_identifier) @reference.accesses)
+; fields read or written (`self.items`, `order.total`); a method call's name is a call
+(field_expression value: (_) @receiver field: (field_identifier) @name) @reference.uses_field
 
 (type_identifier) @reference.uses_type
 (scoped_type_identifier) @reference.uses_type
