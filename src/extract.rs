@@ -281,6 +281,20 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// An array or slice type, behind any references (`int[]`, `&[u32]`, `&mut [T; 4]`).
+    fn is_array(&self, mut node: Node<'t>) -> bool {
+        loop {
+            match node.kind() {
+                "array_type" => return true,
+                "reference_type" | "pointer_type" => match node.child_by_field_name("type") {
+                    Some(inner) => node = inner,
+                    None => return false,
+                },
+                _ => return false,
+            }
+        }
+    }
+
     /// For smart pointers that deref to their content (`Arc<dyn Gateway>`): the content.
     fn wrapped_type(&self, node: Node<'t>) -> Option<Node<'t>> {
         if !self.spec.generic_kinds.contains(&node.kind()) {
@@ -364,7 +378,7 @@ impl<'t> Extractor<'t> {
             // An array has no members of its element type (`a.length`, `a.clone()`).
             // (Read from the text: a node's parent or sibling costs a walk from the root.)
             let array = type_node.is_some_and(|t| {
-                t.kind() == "array_type"
+                self.is_array(t)
                     || (t.end_byte() <= name_node.start_byte() && self.src[t.end_byte()..name_node.start_byte()].contains("..."))
             }) || self.src[name_node.end_byte()..].trim_start().starts_with('[');
             let type_text = type_node.filter(|_| !array).map(|t| self.type_path(t)).unwrap_or_default();

@@ -294,7 +294,9 @@ fn path_attributes_move_rust_modules() {
     let calls: Vec<String> = dump(root).lines().filter(|l| l.contains(" calls ")).map(str::to_string).collect();
     expect_test::expect![[r#"
         ref src/lib.rs:14 calls imp::ticks from=pathmods::run to=pathmods::imp::ticks (exact)
-        ref src/lib.rs:14 calls refs::child::depth from=pathmods::run to=pathmods::refs::child::depth (exact)"#]]
+        ref src/lib.rs:14 calls refs::child::depth from=pathmods::run to=pathmods::refs::child::depth (exact)
+        ref src/lib.rs:4 calls not from=- to=- (unresolved)
+        ref tests/borrow.rs:6 calls helper from=pathmods::tests::borrow::helps to=pathmods::shared::helper (guess)"#]]
     .assert_eq(&calls.join("\n"));
     // Moving the module elsewhere re-extracts the files it names, though they did not
     // change, through the watcher's path (an update of the declaring file alone).

@@ -211,3 +211,25 @@ fn blanket_and_foreign_impls_are_listed_by_place() {
     "####]]
     .assert_eq(&out);
 }
+
+#[test]
+fn calls_inside_macros_are_guesses() {
+    let out = run_calls(
+        "rust-macro-calls",
+        &[("find_references", json!({"symbol": "mac::helper"})), ("find_references", json!({"symbol": "mac::total"}))],
+    );
+    expect_test::expect![[r####"
+        ### find_references {"symbol":"mac::helper"}
+        2 references to function mac::helper (calls 2)
+        src/lib.rs
+          10 calls  in mac::report  [guess: name match only]
+          11 calls  in mac::report  [guess: name match only]
+
+        ### find_references {"symbol":"mac::total"}
+        1 reference to function mac::total (calls 1)
+        src/lib.rs
+          10 calls  in mac::report  [guess: name match only]
+
+    "####]]
+    .assert_eq(&out);
+}

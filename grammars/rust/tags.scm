@@ -30,6 +30,9 @@
 (call_expression function: (generic_function function: (field_expression value: (_) @receiver field: (field_identifier) @name))) @reference.calls
 
 (macro_invocation macro: [(identifier) (scoped_identifier)] @reference.expands)
+; Best effort inside a macro's tokens: `name(...)` is taken for a call. The token tree is
+; its receiver, which is unknown: it resolves only by a unique name and is marked a guess.
+(token_tree (identifier) @name . (token_tree . "(")) @reference.calls @receiver
 
 (struct_expression name: [(type_identifier) (scoped_type_identifier)] @reference.instantiates)
 (struct_expression name: (generic_type_with_turbofish type: [(type_identifier) (scoped_identifier)] @reference.instantiates))
