@@ -524,6 +524,16 @@ impl<'t> Extractor<'t> {
             start_line: def.node.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,
             impl_of: impl_idx.map(|i| self.impls[i].info.clone()),
+            returns: if kind.is_callable() {
+                def.node
+                    .child_by_field_name("type")
+                    .or_else(|| def.node.child_by_field_name("return_type"))
+                    .filter(|t| !self.is_array(*t))
+                    .map(|t| self.type_path(t))
+                    .filter(|t| !t.is_empty())
+            } else {
+                None
+            },
         }
     }
 
@@ -694,6 +704,28 @@ impl<'t> Extractor<'t> {
                     return Receiver::Type(text.to_string());
                 }
                 Receiver::Unknown
+            }
+            // A call chain: the receiver is what the inner call returns, written
+            // `Owner#method()` (`#method()` for a method of the enclosing types) for the
+            // resolver, which knows return types.
+            "method_invocation" | "call_expression" => {
+                let (object, name) = match node.kind() {
+                    "method_invocation" => (node.child_by_field_name("object"), node.child_by_field_name("name")),
+                    _ => match node.child_by_field_name("function").filter(|f| f.kind() == "field_expression") {
+                        Some(f) => (f.child_by_field_name("value"), f.child_by_field_name("field")),
+                        None => return Receiver::Unknown,
+                    },
+                };
+                let Some(name) = name else { return Receiver::Unknown };
+                let inner = match object {
+                    None => Receiver::Implicit,
+                    Some(o) => self.receiver(o, ctx, symbols, locals),
+                };
+                match inner {
+                    Receiver::Implicit => Receiver::Type(format!("#{}()", self.text(name))),
+                    Receiver::Type(t) => Receiver::Type(format!("{t}#{}()", self.text(name))),
+                    Receiver::Unknown => Receiver::Unknown,
+                }
             }
             "field_access" | "field_expression" | "scoped_identifier" => {
                 let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("value"));

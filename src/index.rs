@@ -575,6 +575,7 @@ impl Indexer {
                                 name: s.name.clone(),
                                 qname: s.qname.clone(),
                                 impl_type: s.impl_of.as_ref().map(|i| i.self_type.clone()),
+                                returns: s.returns.clone(),
                             },
                         );
                     }

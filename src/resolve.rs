@@ -25,6 +25,8 @@ pub struct Sym {
     pub qname: String,
     /// Rust impl members: the impl's self type as written.
     pub impl_type: Option<String>,
+    /// Callables: the declared return type as written (see `Symbol::returns`).
+    pub returns: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -350,8 +352,43 @@ impl World {
         (Target::External(r.name.to_string()), Confidence::External, true)
     }
 
+    /// The method a call chain's link names (`Owner#m()`, `#m()`), resolved by `owner`,
+    /// then the type it returns, resolved where the method is declared.
+    fn chain_type(&self, chain: &str, enclosing: Option<SymbolId>, owner: impl Fn(&str) -> Option<SymbolId>) -> Option<SymbolId> {
+        let (base, method) = chain.strip_suffix("()")?.rsplit_once('#')?;
+        let m = if base.is_empty() {
+            self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, method, Want::Callable, 0))
+        } else {
+            self.member(owner(base)?, method, Want::Callable, 0)
+        }?;
+        let sym = self.syms.get(&m)?;
+        let returns = sym.returns.as_deref()?;
+        let file = self.files.get(&sym.file)?;
+        let found = match file.language {
+            Language::Java => match self.java_type(returns, sym.file, Some(m), &file.module)? {
+                Target::Symbol(id) => Some(id),
+                _ => None,
+            },
+            Language::Rust => {
+                let returns = if returns == "Self" { sym.impl_type.as_deref().or_else(|| sym.parent.map(|_| ""))? } else { returns };
+                match self.rust_path(returns, &self.module_of(sym.file, Some(m)), 0) {
+                    Some(PathHit::Symbol(id)) => Some(id),
+                    _ => None,
+                }
+            }
+        }?;
+        self.syms.get(&found).is_some_and(|s| s.kind.is_type()).then_some(found)
+    }
+
     /// Resolves a type name as written in a Java file.
     fn java_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
+        if name.ends_with("()") {
+            let owner = |base: &str| match self.java_type(base, file, enclosing, package) {
+                Some(Target::Symbol(id)) => Some(id),
+                _ => None,
+            };
+            return self.chain_type(name, enclosing, owner).map(Target::Symbol);
+        }
         let mut segments = name.split('.');
         let first = segments.next()?;
         let rest: Vec<&str> = segments.collect();
@@ -574,11 +611,9 @@ impl World {
         if r.kind == RefKind::UsesField {
             // A field of a type the receiver names; otherwise no reference is kept.
             if let Receiver::Type(t) = r.receiver {
-                if let Some(PathHit::Symbol(id)) = self.rust_path(t, &module, 0) {
-                    if self.syms[&id].kind.is_type() {
-                        if let Some(m) = self.member(id, r.name, Want::Field, 0) {
-                            return (Target::Symbol(m), Confidence::Exact, true);
-                        }
+                if let Some(id) = self.rust_receiver_type(t, &module, r.enclosing) {
+                    if let Some(m) = self.member(id, r.name, Want::Field, 0) {
+                        return (Target::Symbol(m), Confidence::Exact, true);
                     }
                 }
             }
@@ -596,6 +631,13 @@ impl World {
         }
         if r.kind == RefKind::Calls && !r.name.contains("::") {
             match r.receiver {
+                Receiver::Type(t) if t.ends_with("()") => {
+                    return match self.rust_receiver_type(t, &module, r.enclosing).and_then(|id| self.member(id, r.name, Want::Callable, 0))
+                    {
+                        Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                        None => self.guess(r.name, Want::Callable),
+                    };
+                }
                 Receiver::Type(t) => {
                     return match self.rust_path(t, &module, 0) {
                         Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.member(id, r.name, Want::Callable, 0) {
@@ -625,6 +667,17 @@ impl World {
             }
         }
         self.hit_to_target(hit, r.name, want)
+    }
+
+    /// The type a receiver names: a path, or what a call chain returns.
+    fn rust_receiver_type(&self, t: &str, module: &str, enclosing: Option<SymbolId>) -> Option<SymbolId> {
+        if t.ends_with("()") {
+            return self.chain_type(t, enclosing, |base| self.rust_receiver_type(base, module, enclosing));
+        }
+        match self.rust_path(t, module, 0) {
+            Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
+            _ => None,
+        }
     }
 
     fn hit_to_target(&self, hit: Option<PathHit>, name: &str, want: Want) -> (Target, Confidence, bool) {

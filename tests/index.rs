@@ -257,9 +257,13 @@ fn field_and_qualifier_references_follow_java_scoping() {
         ref src/p/Child.java:31 uses_field extra from=p.Child#later to=- (unresolved)
         ref src/p/Child.java:39 uses_field mutex from=p.Child#locked to=p.Child#mutex (exact)
         ref src/p/Child.java:40 uses_field size from=p.Child#locked to=p.Child#size (exact)
-        ref src/p/Child.java:48 accesses Child from=p.Child.Inner#outer to=p.Child (exact)
-        ref src/p/Child.java:48 uses_field size from=p.Child.Inner#outer to=p.Child#size (exact)
-        ref src/p/Child.java:48 uses_field size from=p.Child.Inner#outer to=p.Child.Inner#size (exact)"#]]
+        ref src/p/Child.java:45 calls make from=p.Child#chained to=p.Base#make (exact)
+        ref src/p/Child.java:45 calls self from=p.Child#chained to=p.Base#self (exact)
+        ref src/p/Child.java:45 uses_field Base from=p.Child#chained to=p.Child#Base (exact)
+        ref src/p/Child.java:45 uses_field count from=p.Child#chained to=p.Base#count (exact)
+        ref src/p/Child.java:52 accesses Child from=p.Child.Inner#outer to=p.Child (exact)
+        ref src/p/Child.java:52 uses_field size from=p.Child.Inner#outer to=p.Child#size (exact)
+        ref src/p/Child.java:52 uses_field size from=p.Child.Inner#outer to=p.Child.Inner#size (exact)"#]]
     .assert_eq(&refs.join("\n"));
     // Adding a field to the superclass makes a bare name in the subclass refer to it.
     let base = root.join("src/p/Base.java");

@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -62,7 +62,9 @@ CREATE TABLE symbols(
     -- the key that gives a symbol the same id when its file is parsed again.
     -- NULL when equal to qname.
     xqname TEXT,
-    impl_simple TEXT
+    impl_simple TEXT,
+    -- Callables: the declared return type's path (call chains' receivers).
+    returns TEXT
 );
 CREATE INDEX symbols_file ON symbols(file_id);
 CREATE INDEX symbols_qname ON symbols(qname);
@@ -299,7 +301,8 @@ impl Store {
             world.add_file(r.get(0)?, FileCtx { language, module: r.get(2)? });
         }
         // Parents before children, so that child lists are complete.
-        let mut stmt = self.conn.prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type FROM symbols ORDER BY id")?;
+        let mut stmt =
+            self.conn.prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns FROM symbols ORDER BY id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let kind: String = r.get(3)?;
@@ -308,7 +311,15 @@ impl Store {
             };
             world.add_symbol(
                 r.get(0)?,
-                Sym { file: r.get(1)?, parent: r.get(2)?, kind, name: r.get(4)?, qname: r.get(5)?, impl_type: r.get(6)? },
+                Sym {
+                    file: r.get(1)?,
+                    parent: r.get(2)?,
+                    kind,
+                    name: r.get(4)?,
+                    qname: r.get(5)?,
+                    impl_type: r.get(6)?,
+                    returns: r.get(7)?,
+                },
             );
         }
         let mut stmt = self.conn.prepare("SELECT file_id, enclosing_id, name, alias, flags FROM refs WHERE kind = 7 ORDER BY id")?;
@@ -579,8 +590,8 @@ impl Writer<'_> {
         };
         self.tx
             .prepare_cached(
-                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple, returns)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             )?
             .execute(params![
                 s.id,
@@ -598,7 +609,8 @@ impl Writer<'_> {
                 impl_type,
                 impl_trait,
                 (sym.qname != s.qname).then_some(sym.qname.as_str()),
-                impl_type.map(crate::model::last_segment)
+                impl_type.map(crate::model::last_segment),
+                sym.returns
             ])?;
         self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
             s.id,
@@ -632,6 +644,17 @@ impl Writer<'_> {
             Some(q) => Some(self.external_id(q)?),
             None => None,
         };
+        // For a call chain (`Order#customer()#id()`), the names whose change can move it:
+        // the type it starts from and the last method before this one.
+        let (recv_head, recv_simple) = match &reference.receiver {
+            Receiver::Type(t) if t.ends_with("()") => {
+                let base = t.split('#').next().unwrap_or("");
+                let method = t.rsplit('#').next().map(|m| m.trim_end_matches("()"));
+                (Some(first_segment(base).unwrap_or(crate::model::last_segment(base))).filter(|b| !b.is_empty()), method)
+            }
+            Receiver::Type(t) => (first_segment(t), Some(crate::model::last_segment(t))),
+            _ => (None, None),
+        };
         let flags = (reference.glob as i64) * FLAG_GLOB
             + (reference.is_static as i64) * FLAG_STATIC
             + (reference.reexport as i64) * FLAG_REEXPORT
@@ -658,14 +681,8 @@ impl Writer<'_> {
                 external,
                 res.confidence.code(),
                 first_segment(&reference.name),
-                match &reference.receiver {
-                    Receiver::Type(t) => first_segment(t),
-                    _ => None,
-                },
-                match &reference.receiver {
-                    Receiver::Type(t) => Some(crate::model::last_segment(t)),
-                    _ => None,
-                },
+                recv_head,
+                recv_simple,
                 reference.subject.as_deref().map(crate::model::last_segment)
             ])?;
         Ok(())

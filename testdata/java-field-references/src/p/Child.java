@@ -41,6 +41,10 @@ class Child extends Base {
         }
     }
 
+    int chained() {
+        return Base.make().self().count;
+    }
+
     class Inner {
         int size;
 
