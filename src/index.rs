@@ -478,7 +478,7 @@ impl Indexer {
         // Parse on every core while this thread writes what arrives.
         let cursor = AtomicUsize::new(0);
         let threads = opts.threads.max(1);
-        let (tx, rx) = crossbeam_channel::bounded::<(usize, anyhow::Result<FileExtract>)>(256);
+        let (tx, rx) = crossbeam_channel::bounded::<(usize, anyhow::Result<Parsed>)>(256);
         let mut pending: Vec<PendingFile> = Vec::with_capacity(total);
         let mut parse_errors = 0u64;
         std::thread::scope(|scope| -> anyhow::Result<()> {
@@ -506,7 +506,7 @@ impl Indexer {
             // ids (and with them every tie-break) do not depend on thread timing.
             let mut done = 0;
             let mut next_to_write = 0;
-            let mut waiting: HashMap<usize, anyhow::Result<FileExtract>> = HashMap::new();
+            let mut waiting: HashMap<usize, anyhow::Result<Parsed>> = HashMap::new();
             let mut ready = Vec::new();
             for (i, result) in rx {
                 done += 1;
@@ -517,9 +517,9 @@ impl Indexer {
                     next_to_write += 1;
                 }
                 for (i, result) in ready.drain(..) {
-                    let (c, hash, old) = &to_parse[i];
-                    let extract = match result {
-                        Ok(e) => e,
+                    let (c, _, old) = &to_parse[i];
+                    let Parsed { extract, hash, size } = match result {
+                        Ok(p) => p,
                         Err(e) => {
                             skipped.push((c.path.clone(), format!("{e:#}")));
                             continue;
@@ -538,8 +538,8 @@ impl Indexer {
                         &c.path,
                         c.spec.language.as_str(),
                         &extract.module,
-                        c.size as i64,
-                        hash,
+                        size as i64,
+                        &hash,
                         c.mtime_ns,
                         extract.loc,
                         extract.parse_errors,
@@ -896,14 +896,24 @@ fn resolve_one(
     Some(Resolved { source: res.source, target, external, confidence: res.confidence })
 }
 
-fn read_and_extract(c: &Candidate, layout: &Layout) -> anyhow::Result<FileExtract> {
+/// A file as extracted, with the hash and size of the very bytes extracted: the file may
+/// have changed since the change test read it, and a hash of other bytes would make the
+/// index take its stale symbols for current once the file is back to that content.
+struct Parsed {
+    extract: FileExtract,
+    hash: String,
+    size: usize,
+}
+
+fn read_and_extract(c: &Candidate, layout: &Layout) -> anyhow::Result<Parsed> {
     let bytes = std::fs::read(&c.abs).with_context(|| "unreadable")?;
+    let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
     let source = String::from_utf8_lossy(&bytes);
     let module = match c.spec.language {
         Language::Rust => layout.module(&c.path),
         Language::Java => String::new(),
     };
-    Ok(extract::extract(c.spec, &source, &module))
+    Ok(Parsed { extract: extract::extract(c.spec, &source, &module), hash, size: bytes.len() })
 }
 
 /// Seconds since the epoch, as text (the store keeps it for freshness reports).
