@@ -524,7 +524,7 @@ impl<'t> Extractor<'t> {
             start_line: def.node.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,
             impl_of: impl_idx.map(|i| self.impls[i].info.clone()),
-            returns: if kind.is_callable() {
+            returns: if kind.is_callable() || kind == SymbolKind::Field {
                 def.node
                     .child_by_field_name("type")
                     .or_else(|| def.node.child_by_field_name("return_type"))
@@ -735,6 +735,18 @@ impl<'t> Extractor<'t> {
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&f.kind()) => Receiver::Type(normalize_path(self.text(o))),
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.text(o)) => {
                         lookup(self.text(f)).filter(|t| !t.is_empty()).map(Receiver::Type).unwrap_or(Receiver::Unknown)
+                    }
+                    // A field of something whose type is known (`p.parent`, `Foo.BAR`,
+                    // `Outer.Inner`): `Owner#field`, resolved through the field's declared
+                    // type, or a member type of that name.
+                    (Some(o), Some(f)) if node.kind() != "scoped_identifier" && f.kind().ends_with("identifier") => {
+                        match self.receiver(o, ctx, symbols, locals) {
+                            Receiver::Type(t) => Receiver::Type(format!("{t}#{}", self.text(f))),
+                            _ if text.chars().next().is_some_and(|c| c.is_uppercase()) && !text.contains('(') => {
+                                Receiver::Type(normalize_path(text))
+                            }
+                            _ => Receiver::Unknown,
+                        }
                     }
                     _ if text.chars().next().is_some_and(|c| c.is_uppercase()) && !text.contains('(') => {
                         Receiver::Type(normalize_path(text))

@@ -243,8 +243,8 @@ pub struct Symbol {
     /// For Rust impl members: the `impl` block's self type as written (generics stripped),
     /// and the trait it implements, so the resolver can attach the member to its type.
     pub impl_of: Option<ImplInfo>,
-    /// For methods and functions: the declared return type's path (generics stripped),
-    /// which gives a call chain's next receiver its type.
+    /// For methods and functions the declared return type's path, for fields their
+    /// declared type's (generics stripped): what gives a chain's next receiver its type.
     pub returns: Option<String>,
 }
 

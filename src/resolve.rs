@@ -352,14 +352,24 @@ impl World {
         (Target::External(r.name.to_string()), Confidence::External, true)
     }
 
-    /// The method a call chain's link names (`Owner#m()`, `#m()`), resolved by `owner`,
-    /// then the type it returns, resolved where the method is declared.
+    /// The member a chain's link names (a call `Owner#m()`, `#m()`, or a field
+    /// `Owner#f`), its owner resolved by `owner`, then the type the method returns or the
+    /// field holds, resolved where the member is declared. A field link that names a
+    /// member type instead (`Outer#Inner`) is that type.
     fn chain_type(&self, chain: &str, enclosing: Option<SymbolId>, owner: impl Fn(&str) -> Option<SymbolId>) -> Option<SymbolId> {
-        let (base, method) = chain.strip_suffix("()")?.rsplit_once('#')?;
-        let m = if base.is_empty() {
-            self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, method, Want::Callable, 0))
-        } else {
-            self.member(owner(base)?, method, Want::Callable, 0)
+        let (link, want) = match chain.strip_suffix("()") {
+            Some(call) => (call, Want::Callable),
+            None => (chain, Want::Field),
+        };
+        let (base, method) = link.rsplit_once('#')?;
+        let owner_type = if base.is_empty() { None } else { Some(owner(base)?) };
+        let m = match owner_type {
+            None => self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, method, want, 0)),
+            Some(t) => match self.member(t, method, want, 0) {
+                Some(m) => Some(m),
+                None if want == Want::Field => return self.member(t, method, Want::Type, 0),
+                None => None,
+            },
         }?;
         let sym = self.syms.get(&m)?;
         let returns = sym.returns.as_deref()?;
@@ -382,12 +392,24 @@ impl World {
 
     /// Resolves a type name as written in a Java file.
     fn java_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
-        if name.ends_with("()") {
+        if name.contains('#') {
             let owner = |base: &str| match self.java_type(base, file, enclosing, package) {
                 Some(Target::Symbol(id)) => Some(id),
                 _ => None,
             };
-            return self.chain_type(name, enclosing, owner).map(Target::Symbol);
+            if let Some(id) = self.chain_type(name, enclosing, owner) {
+                return Some(Target::Symbol(id));
+            }
+            // A field of a type from outside (`System#out`): named like a nested type of it,
+            // as before fields were followed.
+            let (base, field) = name.rsplit_once('#')?;
+            if field.ends_with("()") {
+                return None;
+            }
+            return match self.java_type(base, file, enclosing, package)? {
+                Target::External(q) => Some(Target::External(format!("{q}.{field}"))),
+                _ => None,
+            };
         }
         let mut segments = name.split('.');
         let first = segments.next()?;
@@ -631,7 +653,7 @@ impl World {
         }
         if r.kind == RefKind::Calls && !r.name.contains("::") {
             match r.receiver {
-                Receiver::Type(t) if t.ends_with("()") => {
+                Receiver::Type(t) if t.contains('#') => {
                     return match self.rust_receiver_type(t, &module, r.enclosing).and_then(|id| self.member(id, r.name, Want::Callable, 0))
                     {
                         Some(m) => (Target::Symbol(m), Confidence::Exact, true),
@@ -671,7 +693,7 @@ impl World {
 
     /// The type a receiver names: a path, or what a call chain returns.
     fn rust_receiver_type(&self, t: &str, module: &str, enclosing: Option<SymbolId>) -> Option<SymbolId> {
-        if t.ends_with("()") {
+        if t.contains('#') {
             return self.chain_type(t, enclosing, |base| self.rust_receiver_type(base, module, enclosing));
         }
         match self.rust_path(t, module, 0) {

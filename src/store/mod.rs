@@ -647,7 +647,7 @@ impl Writer<'_> {
         // For a call chain (`Order#customer()#id()`), the names whose change can move it:
         // the type it starts from and the last method before this one.
         let (recv_head, recv_simple) = match &reference.receiver {
-            Receiver::Type(t) if t.ends_with("()") => {
+            Receiver::Type(t) if t.contains('#') => {
                 let base = t.split('#').next().unwrap_or("");
                 let method = t.rsplit('#').next().map(|m| m.trim_end_matches("()"));
                 (Some(first_segment(base).unwrap_or(crate::model::last_segment(base))).filter(|b| !b.is_empty()), method)
