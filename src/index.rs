@@ -387,7 +387,7 @@ impl Indexer {
         let path_mods_changed = before_mods != layout.path_mods || (!*path_mods_known && matches!(scope, Scope::All));
 
         // Which files changed: size or mtime differ, then the content hash decides.
-        let mut to_parse: Vec<(Candidate, String, Option<i64>)> = Vec::new();
+        let mut to_parse: Vec<(Candidate, Option<i64>)> = Vec::new();
         let mut touched: Vec<(i64, i64)> = Vec::new();
         let mut unchanged = 0;
         let mut seen = HashSet::new();
@@ -414,13 +414,13 @@ impl Indexer {
                 skipped.push((c.path.clone(), "binary (NUL byte)".into()));
                 continue;
             }
-            let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+            let hash = content_hash(&bytes);
             match old {
                 Some(old) if old.hash == hash && !module_moved => {
                     unchanged += 1;
                     touched.push((old.id, c.mtime_ns));
                 }
-                _ => to_parse.push((c, hash, old.map(|o| o.id))),
+                _ => to_parse.push((c, old.map(|o| o.id))),
             }
         }
         // Indexed files the walk spoke for but did not find (deleted, now ignored, now too
@@ -458,7 +458,7 @@ impl Indexer {
         // qualified name), so references elsewhere that point at them stay valid.
         let mut previous: HashMap<i64, Previous> = HashMap::new();
         let mut old_supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
-        for (_, _, old) in &to_parse {
+        for (_, old) in &to_parse {
             if let Some(id) = old {
                 let mut keys: HashMap<(String, String), VecDeque<(SymbolId, String)>> = HashMap::new();
                 for (sid, kind, xqname, name) in writer.symbol_keys(*id)? {
@@ -491,7 +491,7 @@ impl Indexer {
                     .stack_size(16 * 1024 * 1024)
                     .spawn_scoped(scope, move || loop {
                         let i = cursor.fetch_add(1, Ordering::Relaxed);
-                        let Some((c, _, _)) = to_parse.get(i) else {
+                        let Some((c, _)) = to_parse.get(i) else {
                             break;
                         };
                         let result = read_and_extract(c, layout);
@@ -517,7 +517,7 @@ impl Indexer {
                     next_to_write += 1;
                 }
                 for (i, result) in ready.drain(..) {
-                    let (c, _, old) = &to_parse[i];
+                    let (c, old) = &to_parse[i];
                     let Parsed { extract, hash, size } = match result {
                         Ok(p) => p,
                         Err(e) => {
@@ -804,7 +804,7 @@ impl Indexer {
             removed: removed.len(),
             parse_errors,
             rechecked,
-            changed_paths: to_parse.iter().map(|(c, _, _)| c.path.clone()).collect(),
+            changed_paths: to_parse.iter().map(|(c, _)| c.path.clone()).collect(),
             removed_paths,
             skipped,
             ..Summary::default()
@@ -907,13 +907,18 @@ struct Parsed {
 
 fn read_and_extract(c: &Candidate, layout: &Layout) -> anyhow::Result<Parsed> {
     let bytes = std::fs::read(&c.abs).with_context(|| "unreadable")?;
-    let hash = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+    let hash = content_hash(&bytes);
     let source = String::from_utf8_lossy(&bytes);
     let module = match c.spec.language {
         Language::Rust => layout.module(&c.path),
         Language::Java => String::new(),
     };
     Ok(Parsed { extract: extract::extract(c.spec, &source, &module), hash, size: bytes.len() })
+}
+
+/// The hash the index keeps of a file's bytes.
+fn content_hash(bytes: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
 }
 
 /// Seconds since the epoch, as text (the store keeps it for freshness reports).

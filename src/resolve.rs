@@ -256,7 +256,7 @@ impl World {
                         || (kind == SymbolKind::Field
                             && self.syms[*id].parent.is_some_and(|p| self.syms.get(&p).is_some_and(|s| s.kind == SymbolKind::Record)))
                 }
-                Want::Field => matches!(kind, SymbolKind::Field | SymbolKind::EnumConstant),
+                Want::Field => is_field(kind),
                 Want::Any => true,
             }
         };
@@ -609,7 +609,7 @@ impl World {
             .filter(|id| match want {
                 Want::Type => self.syms[*id].kind.is_type(),
                 Want::Callable => self.syms[*id].kind.is_callable(),
-                Want::Field => matches!(self.syms[*id].kind, SymbolKind::Field | SymbolKind::EnumConstant),
+                Want::Field => is_field(self.syms[*id].kind),
                 Want::Any => true,
             })
             .copied()
@@ -824,6 +824,11 @@ impl World {
         }
         None
     }
+}
+
+/// What `Want::Field` accepts: fields, constants and enum constants.
+fn is_field(kind: SymbolKind) -> bool {
+    matches!(kind, SymbolKind::Field | SymbolKind::EnumConstant)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
