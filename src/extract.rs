@@ -27,7 +27,8 @@ thread_local! {
 /// neither hang nor starve an index run.
 pub const TIME_BUDGET: Duration = Duration::from_secs(5);
 
-/// Deepest node a pattern may start matching at. A cursor keeps one pending state per open
+/// Deepest node a pattern may start matching at, for tree-sitter's engine (the reference the
+/// matcher is tested against; the matcher has no pending states). A cursor keeps one pending state per open
 /// ancestor a `(parent (child))` pattern started on, so 100,000 nested parentheses would
 /// cost 100,000^2 steps (127 s for one file); real code nests under 200 deep.
 const MAX_START_DEPTH: u32 = 400;
@@ -59,6 +60,19 @@ pub fn parse(spec: &LanguageSpec, source: &str) -> Option<Tree> {
 /// comes from the file's place (Rust); languages that declare it (Java's `package`)
 /// ignore it.
 pub fn extract(spec: &'static LanguageSpec, source: &str, module: &str) -> FileExtract {
+    extract_with(spec, source, module, Engine::Matcher)
+}
+
+/// Which engine runs the query: ours (`matcher`), or tree-sitter's `QueryCursor`, kept as
+/// the reference the matcher is tested against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Matcher,
+    TreeSitter,
+}
+
+/// `extract` with a chosen query engine.
+pub fn extract_with(spec: &'static LanguageSpec, source: &str, module: &str, engine: Engine) -> FileExtract {
     let loc = source.lines().filter(|line| !line.trim().is_empty()).count() as u32;
     let Some(tree) = parse(spec, source) else {
         return FileExtract {
@@ -74,7 +88,7 @@ pub fn extract(spec: &'static LanguageSpec, source: &str, module: &str) -> FileE
         return FileExtract { module: module.to_string(), loc, ..FileExtract::default() };
     };
     let mut extractor = Extractor { spec, src: source, module: module.to_string(), ..Extractor::default_for(spec, source) };
-    let complete = extractor.collect(&tree, query);
+    let complete = extractor.collect(&tree, query, engine);
     let mut out = extractor.finish();
     if !complete {
         out.failure = Some(format!("query stopped after its {} s budget; symbols indexed in part", TIME_BUDGET.as_secs()));
@@ -178,79 +192,94 @@ impl<'t> Extractor<'t> {
     }
 
     /// Gathers every match; false if the time budget ran out first.
-    fn collect(&mut self, tree: &'t Tree, query: &crate::lang::CompiledQuery) -> bool {
+    fn collect(&mut self, tree: &'t Tree, query: &crate::lang::CompiledQuery, engine: Engine) -> bool {
         let deadline = Instant::now() + TIME_BUDGET;
-        let mut cursor = QueryCursor::new();
-        // Bounds the work between two matches (a progress callback would, too, but costs
-        // 3% of all extraction: the cursor then computes its byte offset at every step).
-        cursor.set_max_start_depth(Some(MAX_START_DEPTH));
-        let mut matches = cursor.matches(&query.query, tree.root_node(), self.src.as_bytes());
         let mut n = 0u32;
-        while let Some(m) = matches.next() {
+        let mut in_time = || {
             n = n.wrapping_add(1);
-            if n % 1024 == 0 && Instant::now() > deadline {
-                return false;
-            }
-            let mut main: Option<(Capture, Node<'t>)> = None;
-            let mut name = None;
-            let mut receiver = None;
-            let mut local_name = None;
-            let mut local_type = None;
-            let mut impl_type = None;
-            let mut impl_trait = None;
-            for capture in m.captures {
-                let node = capture.node;
-                match query.captures[capture.index as usize] {
-                    Capture::Name => name = Some(node),
-                    Capture::Receiver => receiver = Some(node),
-                    Capture::LocalName => local_name = Some(node),
-                    Capture::LocalType => local_type = Some(node),
-                    Capture::ImplType => impl_type = Some(node),
-                    Capture::ImplTrait => impl_trait = Some(node),
-                    other => main = Some((other, node)),
-                }
-            }
-            if let Some(n) = local_name {
-                self.locals.push((n, local_type));
-                continue;
-            }
-            let Some((capture, node)) = main else {
-                continue;
-            };
-            match capture {
-                Capture::Definition(kind) => {
-                    if let Some(name) = name {
-                        self.defs.push(Def { node, name, kind });
+            n % 1024 != 0 || Instant::now() <= deadline
+        };
+        match engine {
+            Engine::Matcher => query.matcher.run(tree, &mut |m| {
+                self.take_match(m.iter().copied(), &query.captures);
+                in_time()
+            }),
+            Engine::TreeSitter => {
+                let mut cursor = QueryCursor::new();
+                // Bounds the work between two matches (a progress callback would, too, but
+                // costs 3% of all extraction: the cursor then computes its byte offset at
+                // every step).
+                cursor.set_max_start_depth(Some(MAX_START_DEPTH));
+                let mut matches = cursor.matches(&query.query, tree.root_node(), self.src.as_bytes());
+                while let Some(m) = matches.next() {
+                    self.take_match(m.captures.iter().map(|c| (c.index, c.node)), &query.captures);
+                    if !in_time() {
+                        return false;
                     }
                 }
-                Capture::Reference(kind) => {
-                    self.refs.push(Ref { name: name.unwrap_or(node), kind, receiver });
-                }
-                Capture::Import => self.imports.push(node),
-                Capture::Package => self.package = Some(strip_space(self.text(node))),
-                Capture::TypeParams => {
-                    let owner = node.parent().unwrap_or(node);
-                    let mut cursor = node.walk();
-                    for child in node.named_children(&mut cursor) {
-                        if let Some(ident) = first_of_kind(child, "type_identifier") {
-                            let name = self.text(ident).to_string();
-                            self.type_params.push((owner.start_byte(), owner.end_byte(), name));
-                        }
-                    }
-                }
-                Capture::Anonymous => self.anonymous.push(node),
-                Capture::ImplScope => {
-                    if let Some(type_node) = impl_type {
-                        let self_type = normalize_path(self.text(self.base_type(type_node, false)));
-                        let trait_name = impl_trait.map(|t| normalize_path(self.text(self.base_type(t, false))));
-                        self.impls.push(Impl { info: ImplInfo { self_type, trait_name }, trait_node: impl_trait, type_node });
-                    }
-                    let _ = node;
-                }
-                _ => {}
+                true
             }
         }
-        true
+    }
+
+    fn take_match(&mut self, captures: impl Iterator<Item = (u32, Node<'t>)>, names: &[Capture]) {
+        let mut main: Option<(Capture, Node<'t>)> = None;
+        let mut name = None;
+        let mut receiver = None;
+        let mut local_name = None;
+        let mut local_type = None;
+        let mut impl_type = None;
+        let mut impl_trait = None;
+        for (index, node) in captures {
+            match names[index as usize] {
+                Capture::Name => name = Some(node),
+                Capture::Receiver => receiver = Some(node),
+                Capture::LocalName => local_name = Some(node),
+                Capture::LocalType => local_type = Some(node),
+                Capture::ImplType => impl_type = Some(node),
+                Capture::ImplTrait => impl_trait = Some(node),
+                other => main = Some((other, node)),
+            }
+        }
+        if let Some(n) = local_name {
+            self.locals.push((n, local_type));
+            return;
+        }
+        let Some((capture, node)) = main else {
+            return;
+        };
+        match capture {
+            Capture::Definition(kind) => {
+                if let Some(name) = name {
+                    self.defs.push(Def { node, name, kind });
+                }
+            }
+            Capture::Reference(kind) => {
+                self.refs.push(Ref { name: name.unwrap_or(node), kind, receiver });
+            }
+            Capture::Import => self.imports.push(node),
+            Capture::Package => self.package = Some(strip_space(self.text(node))),
+            Capture::TypeParams => {
+                let owner = node.parent().unwrap_or(node);
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    if let Some(ident) = first_of_kind(child, "type_identifier") {
+                        let name = self.text(ident).to_string();
+                        self.type_params.push((owner.start_byte(), owner.end_byte(), name));
+                    }
+                }
+            }
+            Capture::Anonymous => self.anonymous.push(node),
+            Capture::ImplScope => {
+                if let Some(type_node) = impl_type {
+                    let self_type = normalize_path(self.text(self.base_type(type_node, false)));
+                    let trait_name = impl_trait.map(|t| normalize_path(self.text(self.base_type(t, false))));
+                    self.impls.push(Impl { info: ImplInfo { self_type, trait_name }, trait_node: impl_trait, type_node });
+                }
+                let _ = node;
+            }
+            _ => {}
+        }
     }
 
     /// The path a type node names, without generic arguments, references or `dyn`.

@@ -13,6 +13,8 @@ pub enum Error {
     Query { file: &'static str, row: usize, column: usize, message: String },
     #[error("{file}: unknown capture @{capture} (see the capture vocabulary in src/lang.rs)")]
     UnknownCapture { file: &'static str, capture: String },
+    #[error("{file}:{line}: {message}")]
+    Matcher { file: &'static str, line: usize, message: String },
 }
 
 /// What a capture name means to the extractor. Every capture in a query file must be one
@@ -230,9 +232,12 @@ const RUST_PRELUDE: &[(&str, &str)] = &[
     ("writeln", "std::writeln"),
 ];
 
-/// A compiled query with its captures decoded once.
+/// A compiled query with its captures decoded once: tree-sitter's compilation (which checks
+/// every node kind and field against the grammar) and the matcher extraction runs, with
+/// the same capture numbers.
 pub struct CompiledQuery {
     pub query: tree_sitter::Query,
+    pub matcher: crate::matcher::Matcher,
     pub captures: Vec<Capture>,
 }
 
@@ -266,7 +271,14 @@ impl LanguageSpec {
                 None => return Err(Error::UnknownCapture { file: self.query_file, capture: name.to_string() }),
             }
         }
-        Ok(CompiledQuery { query, captures })
+        let names = query.capture_names();
+        let index = |name: &str| names.iter().position(|n| *n == name).map(|i| i as u32);
+        let matcher = crate::matcher::Matcher::new(&self.grammar(), self.query_source, &index).map_err(|e| Error::Matcher {
+            file: self.query_file,
+            line: e.line,
+            message: e.message,
+        })?;
+        Ok(CompiledQuery { query, matcher, captures })
     }
 
     pub fn implicit(&self, name: &str) -> Option<&'static str> {

@@ -8,6 +8,7 @@ pub mod graph;
 pub mod health;
 pub mod index;
 pub mod lang;
+pub mod matcher;
 pub mod mcp;
 pub mod model;
 pub mod resolve;

@@ -35,3 +35,23 @@ fn rust_shop_extraction() {
     });
     expect_file!["snapshots/rust-shop.extract.txt"].assert_eq(&actual);
 }
+
+/// The matcher extraction runs and tree-sitter's own query engine give the same extract for
+/// every fixture file (the matcher's reason to exist is speed, never another answer).
+#[test]
+fn matcher_agrees_with_tree_sitter_on_every_fixture() {
+    let root = fixture("");
+    let mut compared = 0;
+    for rel in files_under(&root) {
+        let Some(spec) = lang::for_path(&rel) else {
+            continue;
+        };
+        let source = std::fs::read_to_string(root.join(&rel)).unwrap();
+        let ours = extract::extract_with(spec, &source, "m", extract::Engine::Matcher);
+        let theirs = extract::extract_with(spec, &source, "m", extract::Engine::TreeSitter);
+        assert_eq!(extract::render(&ours), extract::render(&theirs), "{rel}");
+        assert_eq!(ours, theirs, "{rel}");
+        compared += 1;
+    }
+    assert!(compared >= 40, "only {compared} fixture files compared");
+}
