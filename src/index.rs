@@ -535,6 +535,7 @@ impl Indexer {
                     }
                     writer.upsert_file(
                         file_id,
+                        old.is_some(),
                         &c.path,
                         c.spec.language.as_str(),
                         &extract.module,
