@@ -205,14 +205,17 @@ impl<'t> Extractor<'t> {
                 in_time()
             }),
             Engine::TreeSitter => {
+                let Ok(reference) = query.reference() else {
+                    return false;
+                };
                 let mut cursor = QueryCursor::new();
                 // Bounds the work between two matches (a progress callback would, too, but
                 // costs 3% of all extraction: the cursor then computes its byte offset at
                 // every step).
                 cursor.set_max_start_depth(Some(MAX_START_DEPTH));
-                let mut matches = cursor.matches(&query.query, tree.root_node(), self.src.as_bytes());
+                let mut matches = cursor.matches(&reference.query, tree.root_node(), self.src.as_bytes());
                 while let Some(m) = matches.next() {
-                    self.take_match(m.captures.iter().map(|c| (c.index, c.node)), &query.captures);
+                    self.take_match(m.captures.iter().map(|c| (c.index, c.node)), &reference.captures);
                     if !in_time() {
                         return false;
                     }

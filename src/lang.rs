@@ -232,13 +232,44 @@ const RUST_PRELUDE: &[(&str, &str)] = &[
     ("writeln", "std::writeln"),
 ];
 
-/// A compiled query with its captures decoded once: tree-sitter's compilation (which checks
-/// every node kind and field against the grammar) and the matcher extraction runs, with
-/// the same capture numbers.
+/// A compiled query with its captures decoded once: the matcher extraction runs, and, built
+/// only when asked for, tree-sitter's compilation of the same file (the reference engine
+/// tests compare against; compiling it costs as much as extracting 200 files).
 pub struct CompiledQuery {
-    pub query: tree_sitter::Query,
     pub matcher: crate::matcher::Matcher,
     pub captures: Vec<Capture>,
+    grammar: tree_sitter::Language,
+    source: &'static str,
+    file: &'static str,
+    reference: OnceLock<Result<ReferenceQuery, Error>>,
+}
+
+/// tree-sitter's compilation of a query file, with its captures decoded.
+pub struct ReferenceQuery {
+    pub query: tree_sitter::Query,
+    pub captures: Vec<Capture>,
+}
+
+impl CompiledQuery {
+    /// tree-sitter's compilation of the query, built on first use.
+    pub fn reference(&self) -> Result<&ReferenceQuery, &Error> {
+        self.reference
+            .get_or_init(|| {
+                let query = tree_sitter::Query::new(&self.grammar, self.source).map_err(|e| Error::Query {
+                    file: self.file,
+                    row: e.row + 1,
+                    column: e.column + 1,
+                    message: e.message,
+                })?;
+                let captures = decode_captures(self.file, query.capture_names().iter().copied())?;
+                Ok(ReferenceQuery { query, captures })
+            })
+            .as_ref()
+    }
+}
+
+fn decode_captures<'a>(file: &'static str, names: impl Iterator<Item = &'a str>) -> Result<Vec<Capture>, Error> {
+    names.map(|name| Capture::parse(name).ok_or_else(|| Error::UnknownCapture { file, capture: name.to_string() })).collect()
 }
 
 impl LanguageSpec {
@@ -258,27 +289,14 @@ impl LanguageSpec {
     }
 
     fn compile(&self) -> Result<CompiledQuery, Error> {
-        let query = tree_sitter::Query::new(&self.grammar(), self.query_source).map_err(|e| Error::Query {
-            file: self.query_file,
-            row: e.row + 1,
-            column: e.column + 1,
-            message: e.message,
-        })?;
-        let mut captures = Vec::new();
-        for name in query.capture_names() {
-            match Capture::parse(name) {
-                Some(capture) => captures.push(capture),
-                None => return Err(Error::UnknownCapture { file: self.query_file, capture: name.to_string() }),
-            }
-        }
-        let names = query.capture_names();
-        let index = |name: &str| names.iter().position(|n| *n == name).map(|i| i as u32);
-        let matcher = crate::matcher::Matcher::new(&self.grammar(), self.query_source, &index).map_err(|e| Error::Matcher {
+        let grammar = self.grammar();
+        let matcher = crate::matcher::Matcher::new(&grammar, self.query_source).map_err(|e| Error::Matcher {
             file: self.query_file,
             line: e.line,
             message: e.message,
         })?;
-        Ok(CompiledQuery { query, matcher, captures })
+        let captures = decode_captures(self.query_file, matcher.capture_names().iter().map(String::as_str))?;
+        Ok(CompiledQuery { matcher, captures, grammar, source: self.query_source, file: self.query_file, reference: OnceLock::new() })
     }
 
     pub fn implicit(&self, name: &str) -> Option<&'static str> {
@@ -310,6 +328,8 @@ mod tests {
         for spec in all() {
             let compiled = spec.query().unwrap_or_else(|e| panic!("{e}"));
             assert!(compiled.captures.contains(&Capture::Name), "{} has no @name", spec.query_file);
+            let reference = compiled.reference().unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(reference.captures, compiled.captures, "{}: capture numbering differs between engines", spec.query_file);
         }
     }
 

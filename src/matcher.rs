@@ -13,8 +13,8 @@
 //! `!field`, the anchor `.` (before the first child, between two children, after the
 //! last), the quantifier `?`, and captures `@name` (several on one node). Anything else is
 //! an error naming the line, so a query file cannot silently mean something else here than
-//! in tree-sitter; `lang` compiles every query with tree-sitter too, which checks node
-//! kinds and fields, and a test runs both engines over the fixtures and compares.
+//! in tree-sitter. Node kinds and fields are checked against the grammar; a test compiles
+//! every query with tree-sitter too, and another runs both engines over every fixture.
 //!
 //! Matches follow tree-sitter's semantics for this subset: each root node is tried against
 //! the patterns of its kind in file order; a child step matches a direct child (with the
@@ -32,6 +32,7 @@ use tree_sitter::{Language, Node, Tree};
 pub struct Matcher {
     steps_by_kind: Vec<Vec<usize>>,
     patterns: Vec<Step>,
+    capture_names: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -76,10 +77,10 @@ pub struct Error {
 }
 
 impl Matcher {
-    /// Compiles `source`; `capture_index` gives each capture name its number (tree-sitter's
-    /// own numbering, so both engines report the same indexes).
-    pub fn new(language: &Language, source: &str, capture_index: &dyn Fn(&str) -> Option<u32>) -> Result<Matcher, Error> {
-        let mut parser = Parser { src: source.as_bytes(), pos: 0, language, capture_index };
+    /// Compiles `source`. Captures are numbered in order of first appearance (as
+    /// tree-sitter numbers them); `capture_names` gives the names.
+    pub fn new(language: &Language, source: &str) -> Result<Matcher, Error> {
+        let mut parser = Parser { src: source.as_bytes(), pos: 0, language, capture_names: Vec::new() };
         let mut patterns = Vec::new();
         loop {
             parser.skip_space();
@@ -103,7 +104,12 @@ impl Matcher {
                 }
             }
         }
-        Ok(Matcher { steps_by_kind, patterns: patterns.into_iter().map(|(step, _)| step).collect() })
+        Ok(Matcher { steps_by_kind, patterns: patterns.into_iter().map(|(step, _)| step).collect(), capture_names: parser.capture_names })
+    }
+
+    /// Capture names by number.
+    pub fn capture_names(&self) -> &[String] {
+        &self.capture_names
     }
 
     /// Every match in the tree, in a pre-order walk (a node's matches in pattern order).
@@ -249,7 +255,7 @@ struct Parser<'a> {
     src: &'a [u8],
     pos: usize,
     language: &'a Language,
-    capture_index: &'a dyn Fn(&str) -> Option<u32>,
+    capture_names: Vec<String>,
 }
 
 impl Parser<'_> {
@@ -432,9 +438,17 @@ impl Parser<'_> {
                 Some(b'@') => {
                     self.pos += 1;
                     let name = self.ident();
-                    let index = (self.capture_index)(&name)
-                        .ok_or_else(|| Error { line: self.line(), message: format!("unknown capture @{name}") })?;
-                    step.captures.push(index);
+                    if name.is_empty() {
+                        return Err(self.error("an empty capture name"));
+                    }
+                    let index = match self.capture_names.iter().position(|n| *n == name) {
+                        Some(i) => i,
+                        None => {
+                            self.capture_names.push(name);
+                            self.capture_names.len() - 1
+                        }
+                    };
+                    step.captures.push(index as u32);
                 }
                 _ => break,
             }
@@ -455,23 +469,24 @@ mod tests {
         parser.set_language(&language).unwrap();
         let tree = parser.parse(source, None).unwrap();
         let ts = tree_sitter::Query::new(&language, query).unwrap();
-        let names = ts.capture_names();
-        let render = |caps: &mut dyn Iterator<Item = (u32, Node)>| {
+        let render = |names: &[&str], caps: &mut dyn Iterator<Item = (u32, Node)>| {
             let mut parts: Vec<String> = caps.map(|(i, n)| format!("{}={}", names[i as usize], &source[n.byte_range()])).collect();
             parts.sort();
             parts.join(" ")
         };
-        let matcher = Matcher::new(&language, query, &|n| names.iter().position(|x| *x == n).map(|i| i as u32)).unwrap();
+        let matcher = Matcher::new(&language, query).unwrap();
+        let our_names: Vec<&str> = matcher.capture_names().iter().map(String::as_str).collect();
+        assert_eq!(our_names, ts.capture_names());
         let mut ours = Vec::new();
         matcher.run(&tree, &mut |m| {
-            ours.push(render(&mut m.iter().copied()));
+            ours.push(render(&our_names, &mut m.iter().copied()));
             true
         });
         let mut cursor = tree_sitter::QueryCursor::new();
         let mut theirs = Vec::new();
         let mut it = cursor.matches(&ts, tree.root_node(), source.as_bytes());
         while let Some(m) = it.next() {
-            theirs.push(render(&mut m.captures.iter().map(|c| (c.index, c.node))));
+            theirs.push(render(ts.capture_names(), &mut m.captures.iter().map(|c| (c.index, c.node))));
         }
         let (mut a, mut b) = (ours.clone(), theirs);
         a.sort();
@@ -533,8 +548,7 @@ mod tests {
 
     #[test]
     fn unsupported_syntax_is_an_error_with_its_line() {
-        let names = |_: &str| Some(0);
-        let err = |q: &str| Matcher::new(&java(), q, &names).err().map(|e| format!("{}: {}", e.line, e.message));
+        let err = |q: &str| Matcher::new(&java(), q).err().map(|e| format!("{}: {}", e.line, e.message));
         assert_eq!(
             err("(identifier) @x\n((identifier) @y (#eq? @y \"a\"))").unwrap(),
             "2: a grouping is not supported by codeatlas's matcher"
