@@ -4,7 +4,7 @@
 //! the rest of the tree is still used. It does no IO.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
@@ -20,7 +20,7 @@ const MAX_SIGNATURE: usize = 200;
 const MAX_DOC: usize = 240;
 
 thread_local! {
-    static PARSERS: RefCell<HashMap<Language, Parser>> = RefCell::new(HashMap::new());
+    static PARSERS: RefCell<HashMap<Language, Parser>> = RefCell::new(HashMap::default());
 }
 
 /// The longest one file may take to parse, and again to query: a hostile file can
@@ -348,7 +348,7 @@ impl<'t> Extractor<'t> {
 
         // Definitions, de-duplicated (one node may match twice) and ordered so that a
         // parent comes before its children.
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = HashSet::default();
         self.defs.retain(|d| seen.insert((d.node.id(), d.name.id())));
         let mut scopes: Vec<Scope> = Vec::new();
         for (i, d) in self.defs.iter().enumerate() {
@@ -396,8 +396,8 @@ impl<'t> Extractor<'t> {
         // Pass 2: variables, keyed by the symbol that scopes them: a field by its type, a
         // local or parameter by its method (or by the field whose initializer holds it). The
         // type is empty when not written (lambda parameters).
-        let def_names: std::collections::HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
-        let mut locals: HashMap<(Option<usize>, &'t str), String> = HashMap::new();
+        let def_names: HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
+        let mut locals: HashMap<(Option<usize>, &'t str), String> = HashMap::default();
         let local_list = std::mem::take(&mut self.locals);
         for (name_node, type_node) in &local_list {
             let ctx = self.context_at(name_node.start_byte(), &scopes, &scope_parent, &def_symbol);
@@ -420,9 +420,9 @@ impl<'t> Extractor<'t> {
         // Pass 3: references, one per name node and sort (the most specific kind wins; a
         // name before a dot is both a possible type and a possible variable).
         let impl_self_ranges: Vec<(usize, usize)> = self.impls.iter().map(|i| (i.type_node.start_byte(), i.type_node.end_byte())).collect();
-        let impl_trait_nodes: std::collections::HashSet<usize> =
+        let impl_trait_nodes: HashSet<usize> =
             self.impls.iter().filter_map(|i| i.trait_node).map(|t| self.base_type(t, false).id()).collect();
-        let mut by_node: HashMap<(usize, bool), Ref<'t>> = HashMap::new();
+        let mut by_node: HashMap<(usize, bool), Ref<'t>> = HashMap::default();
         let raw_refs = std::mem::take(&mut self.refs);
         for mut r in raw_refs {
             if self.spec.generic_kinds.contains(&r.name.kind()) {
@@ -447,7 +447,7 @@ impl<'t> Extractor<'t> {
             }
         }
         // `x.m()`: the name is a call, not also a field.
-        let called: std::collections::HashSet<usize> =
+        let called: HashSet<usize> =
             by_node.iter().filter(|(_, r)| r.kind == RefKind::Calls).map(|((id, _), _)| *id).collect();
         by_node.retain(|(id, field), _| !*field || !called.contains(id));
         let mut refs: Vec<Ref<'t>> = by_node.into_values().collect();

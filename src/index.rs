@@ -3,7 +3,9 @@
 //! and only references whose resolution those changes can affect are resolved again.
 //! One bad file never stops a run: it is counted and reported as skipped.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -97,7 +99,7 @@ pub struct Walk {
     pub files: Vec<Candidate>,
     pub skipped: Vec<(String, String)>,
     /// Rust crates: directory (relative, `/`-separated, "" for the root) -> crate name.
-    pub crates: HashMap<String, String>,
+    pub crates: std::collections::HashMap<String, String>,
 }
 
 /// Walks the repository honouring `.gitignore`, `.ignore`, `.git/info/exclude` and
@@ -121,7 +123,7 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
         });
     let mut files = Vec::new();
     let mut skipped = Vec::new();
-    let mut crates = HashMap::new();
+    let mut crates = std::collections::HashMap::new();
     for entry in builder.build() {
         let entry = match entry {
             Ok(e) => e,
@@ -390,7 +392,7 @@ impl Indexer {
         let mut to_parse: Vec<(Candidate, Option<i64>)> = Vec::new();
         let mut touched: Vec<(i64, i64)> = Vec::new();
         let mut unchanged = 0;
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for c in files {
             seen.insert(c.path.clone());
             let old = states.get(&c.path);
@@ -447,7 +449,7 @@ impl Indexer {
         }
         // Names whose symbols appeared or disappeared, and symbols that are gone: the
         // references they can affect are resolved again.
-        let mut affected: HashSet<String> = HashSet::new();
+        let mut affected: HashSet<String> = HashSet::default();
         let mut gone: Vec<SymbolId> = Vec::new();
         for id in &removed {
             affected.extend(writer.names_of_file(*id)?);
@@ -456,11 +458,11 @@ impl Indexer {
         }
         // A changed file's symbols keep their ids when parsed again (same kind and
         // qualified name), so references elsewhere that point at them stay valid.
-        let mut previous: HashMap<i64, Previous> = HashMap::new();
-        let mut old_supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+        let mut previous: HashMap<i64, Previous> = HashMap::default();
+        let mut old_supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::default();
         for (_, old) in &to_parse {
             if let Some(id) = old {
-                let mut keys: HashMap<(String, String), VecDeque<(SymbolId, String)>> = HashMap::new();
+                let mut keys: HashMap<(String, String), VecDeque<(SymbolId, String)>> = HashMap::default();
                 for (sid, kind, xqname, name) in writer.symbol_keys(*id)? {
                     old_supers.insert(sid, world.supertypes.get(&sid).cloned().unwrap_or_default());
                     keys.entry((kind, xqname)).or_default().push_back((sid, name));
@@ -506,7 +508,7 @@ impl Indexer {
             // ids (and with them every tie-break) do not depend on thread timing.
             let mut done = 0;
             let mut next_to_write = 0;
-            let mut waiting: HashMap<usize, anyhow::Result<Parsed>> = HashMap::new();
+            let mut waiting: HashMap<usize, anyhow::Result<Parsed>> = HashMap::default();
             let mut ready = Vec::new();
             for (i, result) in rx {
                 done += 1;
@@ -653,7 +655,7 @@ impl Indexer {
         // enclosing type's supertypes must be known first. Two rounds in memory seed them
         // (nesting two deep); the pass below then resolves and stores with them known.
         for _ in 0..2 {
-            let mut seeded: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+            let mut seeded: HashMap<SymbolId, Vec<SymbolId>> = HashMap::default();
             for p in &pending {
                 for r in p.extract.references.iter().filter(|r| Pass::Supertypes.includes(r.kind)) {
                     let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
@@ -672,7 +674,7 @@ impl Indexer {
         }
         for pass in [Pass::Supertypes, Pass::Rest] {
             // Sources whose extends/implements references were written in this pass.
-            let mut touched: HashSet<SymbolId> = HashSet::new();
+            let mut touched: HashSet<SymbolId> = HashSet::default();
             // Resolution reads the world only: it runs on every core, a file at a time,
             // while this thread writes the results in file order (ids stay deterministic).
             let shared: &World = world;
@@ -710,7 +712,7 @@ impl Indexer {
                     });
                 }
                 drop(tx);
-                let mut waiting: HashMap<usize, Vec<(usize, Option<SymbolId>, Resolved)>> = HashMap::new();
+                let mut waiting: HashMap<usize, Vec<(usize, Option<SymbolId>, Resolved)>> = HashMap::default();
                 let mut next = 0;
                 for (i, out) in rx {
                     waiting.insert(i, out);
@@ -755,7 +757,7 @@ impl Indexer {
                 for p in &pending {
                     touched.extend(p.symbol_ids.iter().copied());
                 }
-                let mut inherited: HashSet<String> = HashSet::new();
+                let mut inherited: HashSet<String> = HashSet::default();
                 for s in touched {
                     if !world.syms.contains_key(&s) {
                         continue;

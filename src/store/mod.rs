@@ -732,7 +732,7 @@ impl Writer<'_> {
     /// `names` (by last segment, alias, first segment, receiver type or subject), and those
     /// whose target or source is one of `gone` (symbols that no longer exist). Every clause
     /// is answered from an index.
-    pub fn refs_to_recheck(&self, names: &std::collections::HashSet<String>, gone: &[SymbolId]) -> Result<Vec<StoredRef>> {
+    pub fn refs_to_recheck(&self, names: &rustc_hash::FxHashSet<String>, gone: &[SymbolId]) -> Result<Vec<StoredRef>> {
         self.tx.execute_batch(
             "CREATE TEMP TABLE IF NOT EXISTS recheck_names(name TEXT PRIMARY KEY); DELETE FROM recheck_names;
              CREATE TEMP TABLE IF NOT EXISTS recheck_ids(id INTEGER PRIMARY KEY); DELETE FROM recheck_ids;",
