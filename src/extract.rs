@@ -3,8 +3,8 @@
 //! per-language hooks for import syntax. It never fails: syntax errors are counted and
 //! the rest of the tree is still used. It does no IO.
 
-use std::cell::RefCell;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
@@ -447,8 +447,7 @@ impl<'t> Extractor<'t> {
             }
         }
         // `x.m()`: the name is a call, not also a field.
-        let called: HashSet<usize> =
-            by_node.iter().filter(|(_, r)| r.kind == RefKind::Calls).map(|((id, _), _)| *id).collect();
+        let called: HashSet<usize> = by_node.iter().filter(|(_, r)| r.kind == RefKind::Calls).map(|((id, _), _)| *id).collect();
         by_node.retain(|(id, field), _| !*field || !called.contains(id));
         let mut refs: Vec<Ref<'t>> = by_node.into_values().collect();
         refs.sort_by_key(|r| (r.name.start_byte(), r.name.id()));

@@ -19,7 +19,7 @@ use crate::lang::{self, LanguageSpec};
 use crate::model::{FileExtract, Language, Receiver, RefKind};
 use crate::resolve::{FileCtx, Import, RefQuery, Sym, SymbolId, Target, World};
 use crate::rust_layout::{self, Layout};
-use crate::store::{self, NewRef, NewSymbol, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
+use crate::store::{self, NewSymbol, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = crate::config::DEFAULT_MAX_FILE_SIZE;
 /// An ignore file of our own, in `.gitignore` syntax, for what git tracks but the index should not.
@@ -718,10 +718,8 @@ impl Indexer {
                     waiting.insert(i, out);
                     while let Some(out) = waiting.remove(&next) {
                         let p = &pending[next];
-                        for (k, enclosing, res) in out {
-                            touched.extend(res.source);
-                            writer.insert_ref(&NewRef { file: p.file, enclosing, reference: &p.extract.references[k] }, &res)?;
-                        }
+                        touched.extend(out.iter().filter_map(|(_, _, res)| res.source));
+                        writer.insert_refs(out.iter().map(|(k, enclosing, res)| (p.file, *enclosing, &p.extract.references[*k], res)))?;
                         next += 1;
                     }
                 }

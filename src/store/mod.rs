@@ -437,7 +437,7 @@ impl Store {
     ];
 
     pub fn transaction(&mut self) -> Result<Writer<'_>> {
-        Ok(Writer { tx: self.conn.transaction()?, externals: HashMap::new() })
+        Ok(Writer { tx: self.conn.transaction()?, externals: Default::default() })
     }
 
     /// Replaces the skipped rows at or under `targets` with `skipped`.
@@ -474,7 +474,18 @@ impl Store {
 /// One write transaction. Nothing is visible to readers until `commit`.
 pub struct Writer<'c> {
     tx: Transaction<'c>,
-    externals: HashMap<String, i64>,
+    externals: rustc_hash::FxHashMap<String, i64>,
+}
+
+/// The id of an external name, added when new (`cache` holds those seen in this run).
+fn external_id(tx: &Transaction, cache: &mut rustc_hash::FxHashMap<String, i64>, qname: &str) -> Result<i64> {
+    if let Some(id) = cache.get(qname) {
+        return Ok(*id);
+    }
+    tx.prepare_cached("INSERT OR IGNORE INTO externals(qname) VALUES (?1)")?.execute([qname])?;
+    let id: i64 = tx.prepare_cached("SELECT id FROM externals WHERE qname = ?1")?.query_row([qname], |r| r.get(0))?;
+    cache.insert(qname.to_string(), id);
+    Ok(id)
 }
 
 impl Writer<'_> {
@@ -490,6 +501,10 @@ impl Writer<'_> {
     pub fn end_bulk(&self) -> Result<()> {
         // The index definitions are the schema's own lines, so the two cannot drift apart.
         self.tx.pragma_update(None, "threads", 2)?;
+        // The sorter that builds an index takes as much memory as the page cache; sorting
+        // in 4 MB runs and merging them is faster than one 16 MB in-memory sort: the ten
+        // indexes of java.base took 1.0-1.2 s instead of 1.4-1.6 s (sqlite3 shell, 3 runs).
+        self.tx.pragma_update(None, "cache_size", -4_000)?;
         for name in Store::BULK_INDEXES {
             let line = SCHEMA
                 .lines()
@@ -497,6 +512,7 @@ impl Writer<'_> {
                 .unwrap_or_else(|| panic!("index {name} is in the schema"));
             self.tx.execute_batch(line)?;
         }
+        self.tx.pragma_update(None, "cache_size", -64_000)?;
         Ok(())
     }
 }
@@ -510,13 +526,6 @@ pub struct NewSymbol<'a> {
     /// The simple name of the type or module the symbol belongs to, for search.
     pub owner: &'a str,
     pub symbol: &'a crate::model::Symbol,
-}
-
-/// A row of the refs table to insert.
-pub struct NewRef<'a> {
-    pub file: FileId,
-    pub enclosing: Option<SymbolId>,
-    pub reference: &'a crate::model::Reference,
 }
 
 /// The resolver's answer for one reference.
@@ -653,45 +662,44 @@ impl Writer<'_> {
     }
 
     fn external_id(&mut self, qname: &str) -> Result<i64> {
-        if let Some(id) = self.externals.get(qname) {
-            return Ok(*id);
-        }
-        self.tx.prepare_cached("INSERT OR IGNORE INTO externals(qname) VALUES (?1)")?.execute([qname])?;
-        let id: i64 = self.tx.prepare_cached("SELECT id FROM externals WHERE qname = ?1")?.query_row([qname], |r| r.get(0))?;
-        self.externals.insert(qname.to_string(), id);
-        Ok(id)
+        external_id(&self.tx, &mut self.externals, qname)
     }
 
-    pub fn insert_ref(&mut self, r: &NewRef, res: &Resolved) -> Result<()> {
-        let reference = r.reference;
-        let external = match &res.external {
-            Some(q) => Some(self.external_id(q)?),
-            None => None,
-        };
-        // For a call chain (`Order#customer()#id()`), the names whose change can move it:
-        // the type it starts from and the last method before this one.
-        let (recv_head, recv_simple) = match &reference.receiver {
-            Receiver::Type(t) if t.contains('#') => {
-                let base = t.split('#').next().unwrap_or("");
-                let method = t.rsplit('#').next().map(|m| m.trim_end_matches("()"));
-                (Some(first_segment(base).unwrap_or(crate::model::last_segment(base))).filter(|b| !b.is_empty()), method)
-            }
-            Receiver::Type(t) => (first_segment(t), Some(crate::model::last_segment(t))),
-            _ => (None, None),
-        };
-        let flags = (reference.glob as i64) * FLAG_GLOB
-            + (reference.is_static as i64) * FLAG_STATIC
-            + (reference.reexport as i64) * FLAG_REEXPORT
-            + (reference.blanket as i64) * FLAG_BLANKET;
-        self.tx
-            .prepare_cached(
-                "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
-                                  head, recv_head, recv_simple, subject_simple)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-            )?
-            .execute(params![
-                r.file,
-                r.enclosing,
+    /// Inserts references (file, enclosing symbol, reference, resolution) with one
+    /// prepared statement: a first build writes half a million.
+    pub fn insert_refs<'r>(
+        &mut self,
+        rows: impl IntoIterator<Item = (FileId, Option<SymbolId>, &'r crate::model::Reference, &'r Resolved)>,
+    ) -> Result<()> {
+        let Writer { tx, externals } = self;
+        let mut stmt = tx.prepare_cached(
+            "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
+                              head, recv_head, recv_simple, subject_simple)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+        )?;
+        for (file, enclosing, reference, res) in rows {
+            let external = match &res.external {
+                Some(q) => Some(external_id(tx, externals, q)?),
+                None => None,
+            };
+            // For a call chain (`Order#customer()#id()`), the names whose change can move it:
+            // the type it starts from and the last method before this one.
+            let (recv_head, recv_simple) = match &reference.receiver {
+                Receiver::Type(t) if t.contains('#') => {
+                    let base = t.split('#').next().unwrap_or("");
+                    let method = t.rsplit('#').next().map(|m| m.trim_end_matches("()"));
+                    (Some(first_segment(base).unwrap_or(crate::model::last_segment(base))).filter(|b| !b.is_empty()), method)
+                }
+                Receiver::Type(t) => (first_segment(t), Some(crate::model::last_segment(t))),
+                _ => (None, None),
+            };
+            let flags = (reference.glob as i64) * FLAG_GLOB
+                + (reference.is_static as i64) * FLAG_STATIC
+                + (reference.reexport as i64) * FLAG_REEXPORT
+                + (reference.blanket as i64) * FLAG_BLANKET;
+            stmt.execute(params![
+                file,
+                enclosing,
                 res.source,
                 reference.kind.code(),
                 reference.name,
@@ -709,6 +717,7 @@ impl Writer<'_> {
                 recv_simple,
                 reference.subject.as_deref().map(crate::model::last_segment)
             ])?;
+        }
         Ok(())
     }
 
