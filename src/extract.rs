@@ -891,6 +891,13 @@ fn strip_space(text: &str) -> String {
 
 /// A path as written, without white space, generic arguments or turbofish.
 fn normalize_path(text: &str) -> String {
+    // Most paths are plain names (`List`, `java.util.Map`, `crate::a::B`): nothing to drop.
+    let plain = text.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'$'))
+        && (!text.contains(':') || (!text.ends_with("::") && !text.contains("::::")))
+        && !text.strip_prefix("dyn").is_some_and(|rest| rest.starts_with(char::is_uppercase));
+    if plain {
+        return text.to_string();
+    }
     // `&mut T`, `*mut T`: the keyword goes (but not the start of `mutex`).
     let owned;
     let text = if text.contains("mut") {

@@ -244,8 +244,13 @@ impl World {
     }
 
     fn pick(&self, ids: &[SymbolId], want: Want) -> Option<SymbolId> {
-        let ok = |id: &&SymbolId| {
-            let kind = self.syms[*id].kind;
+        self.pick_from(ids.iter().copied(), want)
+    }
+
+    /// The lowest id among those of the wanted kind (never "the first found").
+    fn pick_from(&self, ids: impl Iterator<Item = SymbolId>, want: Want) -> Option<SymbolId> {
+        let ok = |id: &SymbolId| {
+            let kind = self.syms[id].kind;
             match want {
                 Want::Type => kind.is_type(),
                 // Record components are called as accessor methods.
@@ -254,15 +259,13 @@ impl World {
                         || kind == SymbolKind::Variant
                         || kind.is_type()
                         || (kind == SymbolKind::Field
-                            && self.syms[*id].parent.is_some_and(|p| self.syms.get(&p).is_some_and(|s| s.kind == SymbolKind::Record)))
+                            && self.syms[id].parent.is_some_and(|p| self.syms.get(&p).is_some_and(|s| s.kind == SymbolKind::Record)))
                 }
                 Want::Field => is_field(kind),
                 Want::Any => true,
             }
         };
-        let mut candidates: Vec<SymbolId> = ids.iter().filter(ok).copied().collect();
-        candidates.sort_unstable();
-        candidates.first().copied()
+        ids.filter(ok).min()
     }
 
     fn lookup(&self, qname: &str, want: Want) -> Option<SymbolId> {
@@ -271,8 +274,17 @@ impl World {
 
     /// A member named `name` of type `t` or, failing that, of its supertypes.
     fn member(&self, t: SymbolId, name: &str, want: Want, depth: usize) -> Option<SymbolId> {
-        let found: Vec<SymbolId> = self.children_of(t).iter().filter(|c| self.syms[*c].name == name).copied().collect();
-        if let Some(id) = self.pick(&found, want) {
+        // Members of `t` named `name`: through whichever list is shorter, the type's
+        // members or the symbols of that name (a symbol is in its parent's list exactly
+        // when its parent is that symbol).
+        let kids = self.children_of(t);
+        let named = self.symbol_ids_named(name);
+        let found = if named.len() <= kids.len() {
+            self.pick_from(named.iter().copied().filter(|c| self.syms[c].parent == Some(t)), want)
+        } else {
+            self.pick_from(kids.iter().copied().filter(|c| self.syms[c].name == name), want)
+        };
+        if let Some(id) = found {
             return Some(id);
         }
         if depth >= MAX_HOPS {
