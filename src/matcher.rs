@@ -117,7 +117,9 @@ impl Matcher {
     pub fn run<'t>(&self, tree: &'t Tree, on_match: &mut dyn FnMut(&Captures<'t>) -> bool) -> bool {
         let mut cursor = tree.walk();
         let mut caps: Captures<'t> = Vec::new();
-        let mut found: Vec<Captures<'t>> = Vec::new();
+        let mut scratch = Scratch { pool: Vec::new(), cursor: tree.walk() };
+        let mut last: Captures<'t> = Vec::new();
+        let mut stop = false;
         loop {
             let node = cursor.node();
             let patterns = self.steps_by_kind.get(node.kind_id() as usize).map(Vec::as_slice).unwrap_or(&[]);
@@ -125,20 +127,24 @@ impl Matcher {
                 let mut kids: Option<Kids<'t>> = None;
                 for &p in patterns {
                     let step = &self.patterns[p];
-                    found.clear();
                     caps.clear();
-                    match_step(step, node, &mut kids, &mut caps, &mut |c: &mut Captures<'t>| {
+                    let mut any = false;
+                    match_step(step, node, &mut kids, &mut caps, &mut scratch, &mut |c: &mut Captures<'t>, _: &mut Scratch<'t>| {
                         // Steps without captures give the same captures twice (`(a (b) @x (c))`
                         // over b c c): one match, as tree-sitter reports.
-                        if found.last() != Some(c) {
-                            found.push(c.clone());
+                        if stop || (any && last == *c) {
+                            return;
                         }
+                        any = true;
+                        last.clone_from(c);
+                        stop = !on_match(c);
                     });
-                    for m in &found {
-                        if !on_match(m) {
-                            return false;
-                        }
+                    if stop {
+                        return false;
                     }
+                }
+                if let Some(k) = kids {
+                    scratch.pool.push(k);
                 }
             }
             if cursor.goto_first_child() {
@@ -156,6 +162,12 @@ impl Matcher {
     }
 }
 
+/// Buffers reused across nodes: child lists and a cursor to fill them.
+struct Scratch<'t> {
+    pool: Vec<Kids<'t>>,
+    cursor: tree_sitter::TreeCursor<'t>,
+}
+
 fn root_kinds(step: &Step, out: &mut Vec<u16>) -> Result<(), &'static str> {
     match &step.test {
         Test::Kind(k) => out.push(*k),
@@ -169,9 +181,11 @@ fn root_kinds(step: &Step, out: &mut Vec<u16>) -> Result<(), &'static str> {
     Ok(())
 }
 
-fn children_of<'t>(node: Node<'t>) -> Kids<'t> {
-    let mut out = Vec::with_capacity(node.child_count());
-    let mut cursor = node.walk();
+fn children_of<'t>(node: Node<'t>, scratch: &mut Scratch<'t>) -> Kids<'t> {
+    let mut out = scratch.pool.pop().unwrap_or_default();
+    out.clear();
+    let cursor = &mut scratch.cursor;
+    cursor.reset(node);
     if cursor.goto_first_child() {
         loop {
             out.push((cursor.node(), cursor.field_id()));
@@ -185,7 +199,14 @@ fn children_of<'t>(node: Node<'t>) -> Kids<'t> {
 
 /// Matches `step` at `node` (its own test, captures and children); calls `k` once per
 /// combination with the captures so far.
-fn match_step<'t>(step: &Step, node: Node<'t>, kids: &mut Option<Kids<'t>>, caps: &mut Captures<'t>, k: &mut dyn FnMut(&mut Captures<'t>)) {
+fn match_step<'t>(
+    step: &Step,
+    node: Node<'t>,
+    kids: &mut Option<Kids<'t>>,
+    caps: &mut Captures<'t>,
+    scratch: &mut Scratch<'t>,
+    k: &mut dyn FnMut(&mut Captures<'t>, &mut Scratch<'t>),
+) {
     let mark = caps.len();
     match &step.test {
         Test::Kind(kind) => {
@@ -202,7 +223,7 @@ fn match_step<'t>(step: &Step, node: Node<'t>, kids: &mut Option<Kids<'t>>, caps
         Test::Alternatives(alts) => {
             caps.extend(step.captures.iter().map(|&c| (c, node)));
             for alt in alts {
-                match_step(alt, node, kids, caps, k);
+                match_step(alt, node, kids, caps, scratch, k);
             }
             caps.truncate(mark);
             return;
@@ -210,24 +231,34 @@ fn match_step<'t>(step: &Step, node: Node<'t>, kids: &mut Option<Kids<'t>>, caps
     }
     if step.children.is_empty() && step.negated.is_empty() {
         caps.extend(step.captures.iter().map(|&c| (c, node)));
-        k(caps);
+        k(caps, scratch);
         caps.truncate(mark);
         return;
     }
-    let kids = kids.get_or_insert_with(|| children_of(node));
+    if kids.is_none() {
+        *kids = Some(children_of(node, scratch));
+    }
+    let kids = kids.as_ref().expect("just filled");
     if step.negated.iter().any(|f| kids.iter().any(|(_, kf)| kf == &Some(*f))) {
         return;
     }
     caps.extend(step.captures.iter().map(|&c| (c, node)));
-    match_children(&step.children, kids, 0, caps, k);
+    match_children(&step.children, kids, 0, caps, scratch, k);
     caps.truncate(mark);
 }
 
 /// Matches child steps against `kids[from..]` (`from` is just past the kid the previous
 /// step took).
-fn match_children<'t>(steps: &[Child], kids: &Kids<'t>, from: usize, caps: &mut Captures<'t>, k: &mut dyn FnMut(&mut Captures<'t>)) {
+fn match_children<'t>(
+    steps: &[Child],
+    kids: &Kids<'t>,
+    from: usize,
+    caps: &mut Captures<'t>,
+    scratch: &mut Scratch<'t>,
+    k: &mut dyn FnMut(&mut Captures<'t>, &mut Scratch<'t>),
+) {
     let Some((first, rest)) = steps.split_first() else {
-        k(caps);
+        k(caps, scratch);
         return;
     };
     let mut took = false;
@@ -236,10 +267,13 @@ fn match_children<'t>(steps: &[Child], kids: &Kids<'t>, from: usize, caps: &mut 
         let last_ok = !first.step.last || !kids[j + 1..].iter().any(|(n, _)| n.is_named());
         if last_ok && (first.step.field.is_none() || field == first.step.field) {
             let mut kid_kids = None;
-            match_step(&first.step, kid, &mut kid_kids, caps, &mut |c: &mut Captures<'t>| {
+            match_step(&first.step, kid, &mut kid_kids, caps, scratch, &mut |c: &mut Captures<'t>, scratch: &mut Scratch<'t>| {
                 took = true;
-                match_children(rest, kids, j + 1, c, k);
+                match_children(rest, kids, j + 1, c, scratch, k);
             });
+            if let Some(list) = kid_kids {
+                scratch.pool.push(list);
+            }
         }
         // An anchored step cannot look past a named child.
         if first.anchored && kid.is_named() {
@@ -247,7 +281,7 @@ fn match_children<'t>(steps: &[Child], kids: &Kids<'t>, from: usize, caps: &mut 
         }
     }
     if first.optional && !took {
-        match_children(rest, kids, from, caps, k);
+        match_children(rest, kids, from, caps, scratch, k);
     }
 }
 
