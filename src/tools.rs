@@ -245,6 +245,7 @@ pub struct Atlas {
     graphs: Mutex<HashMap<Level, (String, Arc<Graph>)>>,
     /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
     names: Mutex<Option<(String, Arc<Vec<NameEntry>>)>>,
+    tests: Mutex<Option<(String, Arc<HashSet<i64>>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -293,6 +294,7 @@ impl Atlas {
             pool: Mutex::new(Vec::new()),
             graphs: Mutex::new(HashMap::new()),
             names: Mutex::new(None),
+            tests: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
@@ -402,6 +404,22 @@ impl Atlas {
         let g = Arc::new(Graph::build(level, &symbols, &files, &edges));
         graphs.insert(level, (stamp, g.clone()));
         Ok(g)
+    }
+
+    /// Symbols in test files or Rust `tests` modules (cached per index generation: a
+    /// change impact may reach thousands of symbols).
+    fn test_symbols(&self, store: &Store) -> Result<Arc<HashSet<i64>>, ToolError> {
+        let stamp = store.meta("generation")?.unwrap_or_default();
+        let mut cache = self.tests.lock().expect("tests lock");
+        if let Some((s, t)) = cache.as_ref() {
+            if *s == stamp {
+                return Ok(t.clone());
+            }
+        }
+        let files: Vec<i64> = store.files_under("")?.into_iter().filter(|f| is_test_path(&f.path)).map(|f| f.id).collect();
+        let t = Arc::new(store.test_symbol_ids(&files)?.into_iter().collect::<HashSet<i64>>());
+        *cache = Some((stamp, t.clone()));
+        Ok(t)
     }
 
     /// Every distinct name, prepared for the fuzzy pass.
@@ -956,11 +974,8 @@ impl Atlas {
     fn test_nodes(&self, store: &Store, reached: &[Reached]) -> Result<HashSet<Node>, ToolError> {
         let mut out = HashSet::new();
         let symbol_ids: Vec<i64> = reached.iter().filter_map(|r| if let Node::Symbol(id) = r.node { Some(id) } else { None }).collect();
-        for s in store.symbols_by_ids(&symbol_ids)? {
-            if is_test_path(&s.path) || s.qname.contains("::tests::") || s.qname.ends_with("::tests") {
-                out.insert(Node::Symbol(s.id));
-            }
-        }
+        let tests = self.test_symbols(store)?;
+        out.extend(symbol_ids.into_iter().filter(|id| tests.contains(id)).map(Node::Symbol));
         if reached.iter().any(|r| matches!(r.node, Node::File(_))) {
             for f in store.files_under("")? {
                 if is_test_path(&f.path) {

@@ -119,6 +119,17 @@ impl Store {
         self.symbols_where("s.id IN (SELECT value FROM json_each(?1))", [list])
     }
 
+    /// Ids of the symbols in the given files or inside a Rust `tests` module.
+    pub fn test_symbol_ids(&self, files: &[i64]) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?1))
+             UNION SELECT id FROM symbols WHERE qname GLOB '*::tests::*' OR qname GLOB '*::tests'",
+        )?;
+        let list = serde_json::to_string(files).expect("ids serialize");
+        let rows = stmt.query_map([list], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn symbols_by_qname(&self, qname: &str) -> Result<Vec<SymbolInfo>> {
         self.symbols_where("s.qname = ?1 ORDER BY f.path, s.start_line", [qname])
     }
