@@ -131,6 +131,8 @@ struct Ref<'t> {
     name: Node<'t>,
     kind: RefKind,
     receiver: Option<Node<'t>>,
+    /// The name node's parent when the matcher knew it (the name was the match's root).
+    parent: Option<Option<Node<'t>>>,
 }
 
 #[derive(Clone, Copy)]
@@ -200,8 +202,8 @@ impl<'t> Extractor<'t> {
             n % 1024 != 0 || Instant::now() <= deadline
         };
         match engine {
-            Engine::Matcher => query.matcher.run(tree, &mut |m| {
-                self.take_match(m.iter().copied(), &query.captures);
+            Engine::Matcher => query.matcher.run(tree, &mut |m, root, root_parent| {
+                self.take_match(m.iter().copied(), &query.captures, Some((root, root_parent)));
                 in_time()
             }),
             Engine::TreeSitter => {
@@ -215,7 +217,7 @@ impl<'t> Extractor<'t> {
                 cursor.set_max_start_depth(Some(MAX_START_DEPTH));
                 let mut matches = cursor.matches(&reference.query, tree.root_node(), self.src.as_bytes());
                 while let Some(m) = matches.next() {
-                    self.take_match(m.captures.iter().map(|c| (c.index, c.node)), &reference.captures);
+                    self.take_match(m.captures.iter().map(|c| (c.index, c.node)), &reference.captures, None);
                     if !in_time() {
                         return false;
                     }
@@ -225,7 +227,13 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    fn take_match(&mut self, captures: impl Iterator<Item = (u32, Node<'t>)>, names: &[Capture]) {
+    /// One match; `root` is the node it is rooted at and that node's parent, when known.
+    fn take_match(
+        &mut self,
+        captures: impl Iterator<Item = (u32, Node<'t>)>,
+        names: &[Capture],
+        root: Option<(Node<'t>, Option<Node<'t>>)>,
+    ) {
         let mut main: Option<(Capture, Node<'t>)> = None;
         let mut name = None;
         let mut receiver = None;
@@ -258,7 +266,9 @@ impl<'t> Extractor<'t> {
                 }
             }
             Capture::Reference(kind) => {
-                self.refs.push(Ref { name: name.unwrap_or(node), kind, receiver });
+                let name = name.unwrap_or(node);
+                let parent = root.filter(|(r, _)| *r == name).map(|(_, p)| p);
+                self.refs.push(Ref { name, kind, receiver, parent });
             }
             Capture::Import => self.imports.push(node),
             Capture::Package => self.package = Some(strip_space(self.text(node))),
@@ -427,11 +437,14 @@ impl<'t> Extractor<'t> {
         for mut r in raw_refs {
             if self.spec.generic_kinds.contains(&r.name.kind()) {
                 r.name = self.base_type(r.name, false);
+                r.parent = None;
             }
             if def_names.contains(&r.name.id()) || impl_trait_nodes.contains(&r.name.id()) {
                 continue;
             }
-            if r.kind == RefKind::UsesType && r.name.parent().is_some_and(|p| self.spec.path_kinds.contains(&p.kind())) {
+            if r.kind == RefKind::UsesType
+                && r.parent.unwrap_or_else(|| r.name.parent()).is_some_and(|p| self.spec.path_kinds.contains(&p.kind()))
+            {
                 continue;
             }
             let start = r.name.start_byte();
@@ -450,7 +463,7 @@ impl<'t> Extractor<'t> {
         let called: HashSet<usize> = by_node.iter().filter(|(_, r)| r.kind == RefKind::Calls).map(|((id, _), _)| *id).collect();
         by_node.retain(|(id, field), _| !*field || !called.contains(id));
         let mut refs: Vec<Ref<'t>> = by_node.into_values().collect();
-        refs.sort_by_key(|r| (r.name.start_byte(), r.name.id()));
+        refs.sort_by_cached_key(|r| (r.name.start_byte(), r.name.id()));
 
         let mut references = Vec::new();
         for r in refs {

@@ -113,9 +113,12 @@ impl Matcher {
     }
 
     /// Every match in the tree, in a pre-order walk (a node's matches in pattern order).
-    /// `on_match` returns false to stop; so does the walk, returning false.
-    pub fn run<'t>(&self, tree: &'t Tree, on_match: &mut dyn FnMut(&Captures<'t>) -> bool) -> bool {
+    /// `on_match` gets the captures, the node the match is rooted at and that node's parent
+    /// (known from the walk, where `Node::parent` would search down from the tree's root);
+    /// it returns false to stop, and so does the walk, returning false.
+    pub fn run<'t>(&self, tree: &'t Tree, on_match: &mut dyn FnMut(&Captures<'t>, Node<'t>, Option<Node<'t>>) -> bool) -> bool {
         let mut cursor = tree.walk();
+        let mut ancestors: Vec<Node<'t>> = Vec::new();
         let mut caps: Captures<'t> = Vec::new();
         let mut scratch = Scratch { pool: Vec::new(), cursor: tree.walk() };
         let mut last: Captures<'t> = Vec::new();
@@ -137,7 +140,7 @@ impl Matcher {
                         }
                         any = true;
                         last.clone_from(c);
-                        stop = !on_match(c);
+                        stop = !on_match(c, node, ancestors.last().copied());
                     });
                     if stop {
                         return false;
@@ -148,6 +151,7 @@ impl Matcher {
                 }
             }
             if cursor.goto_first_child() {
+                ancestors.push(node);
                 continue;
             }
             loop {
@@ -157,6 +161,7 @@ impl Matcher {
                 if !cursor.goto_parent() {
                     return true;
                 }
+                ancestors.pop();
             }
         }
     }
@@ -512,7 +517,7 @@ mod tests {
         let our_names: Vec<&str> = matcher.capture_names().iter().map(String::as_str).collect();
         assert_eq!(our_names, ts.capture_names());
         let mut ours = Vec::new();
-        matcher.run(&tree, &mut |m| {
+        matcher.run(&tree, &mut |m, _, _| {
             ours.push(render(&our_names, &mut m.iter().copied()));
             true
         });
@@ -566,6 +571,27 @@ mod tests {
         assert_eq!(matches(rust(), "(token_tree (identifier) @id . (token_tree . \"(\"))", src), ["id=a", "id=b", "id=d"]);
         assert_eq!(matches(rust(), "(token_tree (identifier) @last .)", src), [] as [&str; 0]);
         assert_eq!(matches(rust(), "(token_tree (token_tree) @last .)", src), ["last=(3)"]);
+    }
+
+    #[test]
+    fn a_match_knows_its_roots_parent() {
+        let src = "class A { java.util.List<B> f; }";
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&java()).unwrap();
+        let tree = parser.parse(src, None).unwrap();
+        let matcher = Matcher::new(&java(), "(type_identifier) @t").unwrap();
+        let mut seen = Vec::new();
+        matcher.run(&tree, &mut |m, root, parent| {
+            let node = m[0].1;
+            assert_eq!(root, node);
+            assert_eq!(parent, node.parent());
+            seen.push(format!("{} in {}", &src[node.byte_range()], parent.map(|p| p.kind()).unwrap_or("-")));
+            true
+        });
+        assert_eq!(
+            seen,
+            ["java in scoped_type_identifier", "util in scoped_type_identifier", "List in scoped_type_identifier", "B in type_arguments"]
+        );
     }
 
     #[test]
