@@ -239,7 +239,9 @@ impl Store {
         // the page overlaps are read and sorted (not every reference of a popular type).
         let mut per_file: Vec<(String, i64, i64)> = {
             let sql = format!(
-                "SELECT f.path, r.file_id, COUNT(*) FROM refs r JOIN files f ON f.id = r.file_id WHERE {filter} GROUP BY r.file_id"
+                // Grouped first, then joined: one file lookup per file, not per reference.
+                "SELECT f.path, g.file_id, g.n FROM (SELECT r.file_id, COUNT(*) AS n FROM refs r WHERE {filter} GROUP BY r.file_id) g
+                 JOIN files f ON f.id = g.file_id"
             );
             let mut stmt = self.conn.prepare_cached(&sql)?;
             let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
