@@ -93,10 +93,18 @@ pub struct World {
     pub files: HashMap<FileId, FileCtx>,
     imports: HashMap<FileId, Vec<Import>>,
     /// Rust: imports by the module they are declared in, for re-export chains.
-    module_imports: HashMap<String, Vec<(FileId, usize)>>,
+    module_imports: HashMap<String, ModuleImports>,
     pub supertypes: HashMap<SymbolId, Vec<SymbolId>>,
     /// Java packages and Rust module paths that files declare.
     modules: HashMap<String, usize>,
+}
+
+/// A Rust module's imports (file, index into that file's imports): named ones by the name
+/// they bring into scope, globs in declaration order.
+#[derive(Default)]
+struct ModuleImports {
+    by_name: HashMap<String, Vec<(FileId, usize)>>,
+    globs: Vec<(FileId, usize)>,
 }
 
 thread_local! {
@@ -131,7 +139,13 @@ impl World {
         list.push(import);
         let idx = list.len() - 1;
         if let Some(module) = rust_module {
-            self.module_imports.entry(module).or_default().push((file, idx));
+            let entry = self.module_imports.entry(module).or_default();
+            let import = &self.imports[&file][idx];
+            if import.glob {
+                entry.globs.push((file, idx));
+            } else {
+                entry.by_name.entry(import.visible_name().to_string()).or_default().push((file, idx));
+            }
         }
     }
 
@@ -154,9 +168,14 @@ impl World {
             }
         }
         if self.imports.remove(&file).is_some() {
-            for list in self.module_imports.values_mut() {
-                list.retain(|(f, _)| *f != file);
+            for m in self.module_imports.values_mut() {
+                m.globs.retain(|(f, _)| *f != file);
+                m.by_name.retain(|_, list| {
+                    list.retain(|(f, _)| *f != file);
+                    !list.is_empty()
+                });
             }
+            self.module_imports.retain(|_, m| !m.globs.is_empty() || !m.by_name.is_empty());
         }
         let ids = self.by_file.remove(&file).unwrap_or_default();
         for id in &ids {
@@ -815,17 +834,15 @@ impl World {
             return Some(PathHit::ModulePath(qname.to_string()));
         }
         let imports = self.module_imports.get(module)?;
-        for (file, idx) in imports {
+        for (file, idx) in imports.by_name.get(name).map(Vec::as_slice).unwrap_or(&[]) {
             let import = &self.imports[file][*idx];
-            if !import.glob && import.visible_name() == name {
-                if let Some(hit) = self.rust_path(&import.path, module, depth + 1) {
-                    return Some(hit);
-                }
+            if let Some(hit) = self.rust_path(&import.path, module, depth + 1) {
+                return Some(hit);
             }
         }
-        for (file, idx) in imports {
+        for (file, idx) in &imports.globs {
             let import = &self.imports[file][*idx];
-            if import.glob {
+            {
                 let inner = format!("{}::{name}", import.path);
                 // A glob only brings in what exists: an external guess through it is not a hit.
                 match self.rust_path(&inner, module, depth + 1) {
