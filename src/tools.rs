@@ -409,40 +409,24 @@ impl Atlas {
     /// Symbols in test files or Rust `tests` modules (cached per index generation: a
     /// change impact may reach thousands of symbols).
     fn test_symbols(&self, store: &Store) -> Result<Arc<HashSet<i64>>, ToolError> {
-        let stamp = store.meta("generation")?.unwrap_or_default();
-        let mut cache = self.tests.lock().expect("tests lock");
-        if let Some((s, t)) = cache.as_ref() {
-            if *s == stamp {
-                return Ok(t.clone());
-            }
-        }
-        let files: Vec<i64> = store.files_under("")?.into_iter().filter(|f| is_test_path(&f.path)).map(|f| f.id).collect();
-        let t = Arc::new(store.test_symbol_ids(&files)?.into_iter().collect::<HashSet<i64>>());
-        *cache = Some((stamp, t.clone()));
-        Ok(t)
+        per_generation(store, &self.tests, || {
+            let files: Vec<i64> = store.files_under("")?.into_iter().filter(|f| is_test_path(&f.path)).map(|f| f.id).collect();
+            Ok(store.test_symbol_ids(&files)?.into_iter().collect())
+        })
     }
 
     /// Every distinct name, prepared for the fuzzy pass.
     fn all_names(&self, store: &Store) -> Result<Arc<Vec<NameEntry>>, ToolError> {
-        let stamp = store.meta("generation")?.unwrap_or_default();
-        let mut names = self.names.lock().expect("names lock");
-        if let Some((s, n)) = names.as_ref() {
-            if *s == stamp {
-                return Ok(n.clone());
-            }
-        }
-        let n = Arc::new(
-            store
+        per_generation(store, &self.names, || {
+            Ok(store
                 .distinct_names()?
                 .into_iter()
                 .map(|name| {
                     let lower = name.to_lowercase();
                     NameEntry { mask: char_mask(lower.as_bytes()), ascii: lower.is_ascii(), lower, name }
                 })
-                .collect::<Vec<_>>(),
-        );
-        *names = Some((stamp, n.clone()));
-        Ok(n)
+                .collect())
+        })
     }
 
     // ------------------------------------------------------------ handles
@@ -1710,6 +1694,24 @@ fn fts_words(query: &str) -> String {
         .map(|w| format!("\"{w}\""))
         .collect::<Vec<_>>()
         .join(" OR ")
+}
+
+/// A value derived from the index, kept until the index's generation changes.
+fn per_generation<T>(
+    store: &Store,
+    slot: &Mutex<Option<(String, Arc<T>)>>,
+    build: impl FnOnce() -> Result<T, ToolError>,
+) -> Result<Arc<T>, ToolError> {
+    let stamp = store.meta("generation")?.unwrap_or_default();
+    let mut cache = slot.lock().expect("cache lock");
+    if let Some((s, value)) = cache.as_ref() {
+        if *s == stamp {
+            return Ok(value.clone());
+        }
+    }
+    let value = Arc::new(build()?);
+    *cache = Some((stamp, value.clone()));
+    Ok(value)
 }
 
 fn is_test_path(path: &str) -> bool {
