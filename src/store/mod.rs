@@ -203,8 +203,9 @@ impl Store {
             }
         }
         let conn = Connection::open(&path)?;
-        // 16 KiB pages (set before the first table): a cold build of java.base spends about
-        // 4% less CPU than with 4 KiB ones (fewer page splits and b-tree levels), same size.
+        // 16 KiB pages (set before the first table): fewer b-tree levels and splits. Measured
+        // alone the gain is small (0.5% fewer instructions in a cold build of every 8th
+        // java.base file, callgrind), the size on disk the same (4, 8 and 16 KiB tried).
         conn.pragma_update(None, "page_size", 16_384)?;
         Self::configure(&conn)?;
         conn.execute_batch(SCHEMA)?;
