@@ -30,7 +30,7 @@ use tree_sitter::{Language, Node, Tree};
 
 /// A compiled query file.
 pub struct Matcher {
-    steps_by_kind: Vec<Vec<usize>>,
+    patterns_by_kind: Vec<Vec<usize>>,
     patterns: Vec<Step>,
     capture_names: Vec<String>,
 }
@@ -54,6 +54,13 @@ struct Step {
     negated: Vec<NonZeroU16>,
     /// The child must be the last named child (an anchor after it).
     last: bool,
+}
+
+impl Step {
+    /// A step that only tests the node: no field, captures or children yet.
+    fn new(test: Test) -> Step {
+        Step { test, field: None, captures: Vec::new(), children: Vec::new(), negated: Vec::new(), last: false }
+    }
 }
 
 #[derive(Debug)]
@@ -96,15 +103,19 @@ impl Matcher {
             root_kinds(&step, &mut kinds).map_err(|m| Error { line, message: m.to_string() })?;
             patterns.push((step, kinds));
         }
-        let mut steps_by_kind = vec![Vec::new(); language.node_kind_count()];
+        let mut patterns_by_kind = vec![Vec::new(); language.node_kind_count()];
         for (i, (_, kinds)) in patterns.iter().enumerate() {
             for &k in kinds {
-                if !steps_by_kind[k as usize].contains(&i) {
-                    steps_by_kind[k as usize].push(i);
+                if !patterns_by_kind[k as usize].contains(&i) {
+                    patterns_by_kind[k as usize].push(i);
                 }
             }
         }
-        Ok(Matcher { steps_by_kind, patterns: patterns.into_iter().map(|(step, _)| step).collect(), capture_names: parser.capture_names })
+        Ok(Matcher {
+            patterns_by_kind,
+            patterns: patterns.into_iter().map(|(step, _)| step).collect(),
+            capture_names: parser.capture_names,
+        })
     }
 
     /// Capture names by number.
@@ -125,7 +136,7 @@ impl Matcher {
         let mut stop = false;
         loop {
             let node = cursor.node();
-            let patterns = self.steps_by_kind.get(node.kind_id() as usize).map(Vec::as_slice).unwrap_or(&[]);
+            let patterns = self.patterns_by_kind.get(node.kind_id() as usize).map(Vec::as_slice).unwrap_or(&[]);
             if !patterns.is_empty() {
                 let mut kids: Option<Kids<'t>> = None;
                 for &p in patterns {
@@ -364,7 +375,7 @@ impl Parser<'_> {
                         }
                         Test::Kind(self.kind(&name, true)?)
                     };
-                let mut step = Step { test, field: None, captures: Vec::new(), children: Vec::new(), negated: Vec::new(), last: false };
+                let mut step = Step::new(test);
                 let mut anchored = false;
                 loop {
                     match self.peek() {
@@ -431,14 +442,7 @@ impl Parser<'_> {
                         }
                     }
                 }
-                Step {
-                    test: Test::Alternatives(alts),
-                    field: None,
-                    captures: Vec::new(),
-                    children: Vec::new(),
-                    negated: Vec::new(),
-                    last: false,
-                }
+                Step::new(Test::Alternatives(alts))
             }
             Some(b'"') => {
                 self.pos += 1;
@@ -451,18 +455,11 @@ impl Parser<'_> {
                 }
                 let name = String::from_utf8_lossy(&self.src[start..self.pos]).into_owned();
                 self.pos += 1;
-                Step {
-                    test: Test::Kind(self.kind(&name, false)?),
-                    field: None,
-                    captures: Vec::new(),
-                    children: Vec::new(),
-                    negated: Vec::new(),
-                    last: false,
-                }
+                Step::new(Test::Kind(self.kind(&name, false)?))
             }
             Some(b'_') => {
                 self.pos += 1;
-                Step { test: Test::Any, field: None, captures: Vec::new(), children: Vec::new(), negated: Vec::new(), last: false }
+                Step::new(Test::Any)
             }
             _ => return Err(self.error("this syntax")),
         };
