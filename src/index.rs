@@ -798,6 +798,8 @@ impl Indexer {
             Scope::All => store.set_skipped(&skipped)?,
             Scope::Under(targets) => store.update_skipped(targets, &skipped)?,
         }
+        // A first build becomes the index only now, complete.
+        store.publish()?;
 
         let mut summary = Summary {
             parsed: pending.len(),

@@ -192,6 +192,38 @@ fn a_broken_or_foreign_index_is_rebuilt() {
 }
 
 #[test]
+fn a_first_build_appears_only_when_complete() {
+    let tmp = temp_copy("rust-shop");
+    let root = tmp.path();
+    let dir = root.join(".codeatlas");
+    // What a build killed half-way leaves: a side file, which the next build replaces.
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("index.db.new"), b"half a database").unwrap();
+    let mut indexer = codeatlas::index::Indexer::open(root, &Options::default()).unwrap();
+    // Opened for a first build: readers find no index yet rather than an empty one.
+    assert!(!dir.join("index.db").exists());
+    assert!(matches!(Store::open_read(root), Err(codeatlas::store::Error::Missing(_))));
+    let summary = indexer.full(&|_, _| {}).unwrap();
+    assert_eq!(summary.parsed, 7);
+    let mut names: Vec<String> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    // The side file became the index (its log and shared memory are the open writer's).
+    assert_eq!(names, vec![".gitignore", "index.db", "index.db-shm", "index.db-wal"]);
+    // The same indexer goes on updating the published index in place, in WAL mode.
+    let extra = root.join("crates/shop-core/src/extra.rs");
+    fs::write(&extra, "pub struct Extra;\n").unwrap();
+    let summary = indexer.update(&[extra], &|_, _| {}).unwrap();
+    assert_eq!(summary.parsed, 1);
+    let store = Store::open_read(root).unwrap();
+    let journal: String = store.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    assert_eq!(journal, "wal");
+    drop((store, indexer));
+    let updated = dump(root);
+    assert!(updated.contains("file crates/shop-core/src/extra.rs rust"), "{updated}");
+    assert_eq!(updated, fresh_dump(root));
+}
+
+#[test]
 fn rust_glob_import_cycles_resolve_and_terminate() {
     // Modules that glob-import each other (common in real crates: `use super::*` in
     // children and `pub use child::*` in parents) once sent resolution exponential.
