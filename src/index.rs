@@ -306,6 +306,16 @@ impl Indexer {
         self.apply(walked.files, walked.skipped, Scope::All, progress).map(|(summary, _)| summary)
     }
 
+    /// Builds what updates need that a first build leaves out (the indexes that find the
+    /// references a changed name can affect), so that the first save is not the one to pay
+    /// for it. Tools keep answering meanwhile.
+    pub fn prepare_updates(&mut self) -> anyhow::Result<()> {
+        let writer = self.store.transaction()?;
+        writer.ensure_update_indexes()?;
+        writer.commit()?;
+        Ok(())
+    }
+
     /// Brings the index up to date with these paths (files or directories, existing or
     /// not). A change to an ignore file or a `Cargo.toml` reconciles everything.
     pub fn update(&mut self, paths: &[PathBuf], progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
@@ -624,7 +634,12 @@ impl Indexer {
             gone = gone.len(),
             "phase: parsed and stored"
         );
-        let old_refs = if incremental { writer.refs_to_recheck(&affected, &gone)? } else { Vec::new() };
+        let old_refs = if incremental {
+            writer.ensure_update_indexes()?;
+            writer.refs_to_recheck(&affected, &gone)?
+        } else {
+            Vec::new()
+        };
         tracing::debug!(ms = started.elapsed().as_millis() as u64, old_refs = old_refs.len(), "phase: recheck list");
         let mut impl_members: Vec<SymbolId> = pending
             .iter()
@@ -672,6 +687,7 @@ impl Indexer {
                 world.set_supertypes(source, supers);
             }
         }
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: supertypes seeded");
         for pass in [Pass::Supertypes, Pass::Rest] {
             // Sources whose extends/implements references were written in this pass.
             let mut touched: HashSet<SymbolId> = HashSet::default();
@@ -771,6 +787,7 @@ impl Indexer {
                     }
                     world.set_supertypes(s, after);
                 }
+                tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: supertypes stored");
                 if !inherited.is_empty() {
                     let known: HashSet<i64> = old_refs.iter().map(|r| r.id).collect();
                     let more = writer.refs_to_recheck(&inherited, &[])?;

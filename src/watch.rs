@@ -300,6 +300,11 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
         }
     };
     run(&mut indexer, None, status, &report, &on_batch);
+    // Tools answer from here on; saves queue until this is done.
+    if let Err(e) = indexer.prepare_updates() {
+        // The first update builds them instead.
+        tracing::warn!("preparing the index for updates: {e:#}");
+    }
     progress.ready.store(true, Ordering::SeqCst);
     while let Ok(job) = jobs.recv() {
         // Coalesce whatever else is queued into one batch.

@@ -191,6 +191,40 @@ fn a_broken_or_foreign_index_is_rebuilt() {
     assert_eq!(fs::read_to_string(root.join(".codeatlas/.gitignore")).unwrap(), "*\n");
 }
 
+const ALL_REF_INDEXES: [&str; 10] = [
+    "refs_alias",
+    "refs_external",
+    "refs_file",
+    "refs_head",
+    "refs_recv_head",
+    "refs_recv_simple",
+    "refs_simple",
+    "refs_source",
+    "refs_subject_simple",
+    "refs_target",
+];
+
+/// The names of the indexes on the references table, sorted.
+fn ref_indexes(root: &Path) -> Vec<String> {
+    let store = Store::open_read(root).unwrap();
+    let mut stmt = store.conn().prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'refs' ORDER BY name").unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect()
+}
+
+#[test]
+fn the_server_prepares_a_first_build_for_updates() {
+    let tmp = temp_copy("java-shop");
+    let root = tmp.path();
+    let mut indexer = codeatlas::index::Indexer::open(root, &Options::default()).unwrap();
+    indexer.full(&|_, _| {}).unwrap();
+    assert_eq!(ref_indexes(root).len(), 5);
+    indexer.prepare_updates().unwrap();
+    assert_eq!(ref_indexes(root), ALL_REF_INDEXES);
+    // A second time finds them there.
+    indexer.prepare_updates().unwrap();
+    assert_eq!(ref_indexes(root), ALL_REF_INDEXES);
+}
+
 #[test]
 fn a_first_build_appears_only_when_complete() {
     let tmp = temp_copy("rust-shop");
@@ -205,6 +239,8 @@ fn a_first_build_appears_only_when_complete() {
     assert!(matches!(Store::open_read(root), Err(codeatlas::store::Error::Missing(_))));
     let summary = indexer.full(&|_, _| {}).unwrap();
     assert_eq!(summary.parsed, 7);
+    // The indexes only updates read are left for the first update to build.
+    assert_eq!(ref_indexes(root), ["refs_alias", "refs_external", "refs_file", "refs_source", "refs_target"]);
     let mut names: Vec<String> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     // The side file became the index (its log and shared memory are the open writer's).
@@ -217,6 +253,7 @@ fn a_first_build_appears_only_when_complete() {
     let store = Store::open_read(root).unwrap();
     let journal: String = store.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
     assert_eq!(journal, "wal");
+    assert_eq!(ref_indexes(root), ALL_REF_INDEXES);
     drop((store, indexer));
     let updated = dump(root);
     assert!(updated.contains("file crates/shop-core/src/extra.rs rust"), "{updated}");

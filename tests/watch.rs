@@ -65,6 +65,12 @@ fn watched_index_follows_editor_and_tool_operations() {
     let pay = root.join("src/main/java/com/acme/pay");
     let watch = start(root);
     check(&watch, root, "start");
+    // Settled means prepared for updates too: the indexes a first build leaves out exist.
+    let store = Store::open_read(root).unwrap();
+    let indexes: i64 =
+        store.conn().query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'refs'", [], |r| r.get(0)).unwrap();
+    assert_eq!(indexes, 10);
+    drop(store);
 
     fs::write(
         pay.join("Refund.java"),
