@@ -161,7 +161,7 @@ fn main() {
     let files: Vec<String> = files.into_iter().map(|c| c.path).collect();
     tool_table(&root, &files, calls);
     scaling_curve(&root, &files);
-    idle_rss(&root);
+    idle_rss(&root, &files[0]);
 }
 
 /// Cold index time on every k-th file of the tree at four sizes (a similar mix of files at
@@ -195,8 +195,8 @@ fn scaling_curve(root: &Path, files: &[String]) {
 }
 
 /// RSS of `codeatlas serve` (watching) once it has reconciled the index and answered one
-/// call, then sat idle for a second.
-fn idle_rss(root: &Path) {
+/// call, then sat idle for a second; again after a save of `edited` has been indexed.
+fn idle_rss(root: &Path, edited: &str) {
     use std::io::{BufRead, Write};
     let exe = std::env::current_exe().unwrap();
     let binary = exe.parent().and_then(Path::parent).map(|d| d.join("codeatlas")).filter(|p| p.exists());
@@ -221,26 +221,44 @@ fn idle_rss(root: &Path) {
     );
     stdout.read_line(&mut line).unwrap();
     send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    // Wait out the start-up reconcile: answers carry a freshness line until it is done.
-    for id in 2.. {
-        send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "repo_overview", "arguments": {}}}));
-        line.clear();
-        stdout.read_line(&mut line).unwrap();
-        if !line.contains("[index updating") || id > 600 {
-            break;
+    // Wait out the start-up reconcile (or a save's update): answers carry a freshness
+    // line until it is done.
+    let mut next_id = 2;
+    let mut settle = |send: &mut dyn FnMut(serde_json::Value)| {
+        for _ in 0..600 {
+            send(json!({"jsonrpc": "2.0", "id": next_id, "method": "tools/call", "params": {"name": "repo_overview", "arguments": {}}}));
+            next_id += 1;
+            line.clear();
+            stdout.read_line(&mut line).unwrap();
+            if !line.contains("[index updating") && !line.contains("waiting to be re-indexed") {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
         }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    std::thread::sleep(Duration::from_secs(1));
-    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
-    let field = |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().to_string()).unwrap_or_default();
-    println!(
-        "\nserver idle RSS after start-up and one repo_overview: {} (anonymous {}, file-backed {}: the memory-mapped index), peak {}",
-        field("VmRSS:"),
-        field("RssAnon:"),
-        field("RssFile:"),
-        field("VmHWM:")
-    );
+        std::thread::sleep(Duration::from_secs(1));
+    };
+    let rss = |when: &str| {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+        let field = |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().to_string()).unwrap_or_default();
+        println!(
+            "server idle RSS {when}: {} (anonymous {}, file-backed {}: mostly the memory-mapped index), peak {}",
+            field("VmRSS:"),
+            field("RssAnon:"),
+            field("RssFile:"),
+            field("VmHWM:")
+        );
+    };
+    println!();
+    settle(&mut send);
+    rss("after start-up and one repo_overview");
+    // A save loads the resolver's world, which the server then keeps for the next ones.
+    let saved = root.join(edited);
+    let text = std::fs::read_to_string(&saved).unwrap();
+    std::fs::write(&saved, format!("{text}\n// saved\n")).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    settle(&mut send);
+    rss("after one save and one more repo_overview");
+    std::fs::write(&saved, text).unwrap();
     let _ = child.kill();
     let _ = child.wait();
 }

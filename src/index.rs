@@ -306,6 +306,14 @@ impl Indexer {
         self.apply(walked.files, walked.skipped, Scope::All, progress).map(|(summary, _)| summary)
     }
 
+    /// Gives back the database page cache an update filled (a save reads a few pages; loading
+    /// the resolver's world reads them all).
+    pub fn release_memory(&mut self) {
+        if let Err(e) = self.store.conn().execute_batch("PRAGMA shrink_memory") {
+            tracing::warn!("shrinking the page cache: {e}");
+        }
+    }
+
     /// Builds what updates need that a first build leaves out (the indexes that find the
     /// references a changed name can affect), so that the first save is not the one to pay
     /// for it. Tools keep answering meanwhile.

@@ -359,4 +359,11 @@ fn run(indexer: &mut Indexer, paths: Option<&[PathBuf]>, status: &IndexStatus, r
         }
     }
     status.building.store(false, Ordering::SeqCst);
+    let started = Instant::now();
+    indexer.release_memory();
+    #[cfg(target_env = "gnu")]
+    unsafe {
+        libc::malloc_trim(0);
+    }
+    tracing::debug!(us = started.elapsed().as_micros() as u64, "trimmed");
 }
