@@ -767,9 +767,9 @@ impl Indexer {
                     match res {
                         Some(res) => {
                             touched.extend(res.source);
-                            writer.update_ref(r.id, &res)?;
+                            writer.update_ref(r.file, r.id, &res)?;
                         }
-                        None => writer.delete_ref(r.id)?,
+                        None => writer.delete_ref(r.file, r.id)?,
                     }
                 }
             }
@@ -815,6 +815,7 @@ impl Indexer {
         }
         writer.set_meta("next_file_id", &next_file.to_string())?;
         *generation += 1;
+        writer.stamp_files(*generation)?;
         writer.set_meta("generation", &generation.to_string())?;
         writer.set_meta("indexed_at", &unix_seconds_now())?;
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: externals collected");

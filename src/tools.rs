@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::graph::{Graph, Level, Node, Reached};
+use crate::graph::{EdgeRow, FileRow, Graph, Level, Node, Reached};
 use crate::model::{RefKind, SymbolKind};
 use crate::store::{self, FileInfo, Store, SymbolInfo, Target};
 
@@ -243,6 +243,9 @@ pub struct Atlas {
     root: PathBuf,
     pool: Mutex<Vec<Store>>,
     graphs: Mutex<HashMap<Level, (String, Arc<Graph>)>>,
+    /// The graph's edge rows by file, kept across generations: after a save only the files
+    /// whose references changed are read again.
+    edges: Mutex<EdgeCache>,
     /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
     names: Mutex<Option<(String, Arc<Vec<NameEntry>>)>>,
     tests: Mutex<Option<(String, Arc<HashSet<i64>>)>>,
@@ -293,6 +296,7 @@ impl Atlas {
             root: root.to_path_buf(),
             pool: Mutex::new(Vec::new()),
             graphs: Mutex::new(HashMap::new()),
+            edges: Mutex::new(EdgeCache::default()),
             names: Mutex::new(None),
             tests: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
@@ -393,15 +397,26 @@ impl Atlas {
     }
 
     fn graph(&self, store: &Store, level: Level) -> Result<Arc<Graph>, ToolError> {
-        let stamp = store.meta("generation")?.unwrap_or_default();
         let mut graphs = self.graphs.lock().expect("graph lock");
+        let started = std::time::Instant::now();
+        let (stamp, symbols, files) = store.snapshot(|store| {
+            let stamp = store.stamp()?;
+            if graphs.get(&level).is_some_and(|(s, _)| *s == stamp) {
+                return Ok((stamp, Vec::new(), Vec::new()));
+            }
+            let files = store.graph_files()?;
+            self.edges.lock().expect("edge cache lock").refresh(store, &stamp, &files)?;
+            Ok((stamp, store.graph_symbols()?, files))
+        })?;
         if let Some((s, g)) = graphs.get(&level) {
             if *s == stamp {
                 return Ok(g.clone());
             }
         }
-        let (symbols, files, edges) = store.graph_rows()?;
-        let g = Arc::new(Graph::build(level, &symbols, &files, &edges));
+        let files: Vec<FileRow> = files.into_iter().map(|(f, _)| f).collect();
+        let cache = self.edges.lock().expect("edge cache lock");
+        let g = Arc::new(Graph::build(level, &symbols, &files, cache.by_file.values().flatten()));
+        tracing::debug!(level = level.as_str(), ms = started.elapsed().as_millis() as u64, "graph built");
         graphs.insert(level, (stamp, g.clone()));
         Ok(g)
     }
@@ -1696,13 +1711,60 @@ fn fts_words(query: &str) -> String {
         .join(" OR ")
 }
 
+/// The dependency graph's edge rows by file, as of one index (id) and generation.
+#[derive(Default)]
+struct EdgeCache {
+    index_id: String,
+    generation: u64,
+    by_file: HashMap<i64, Vec<EdgeRow>>,
+}
+
+impl EdgeCache {
+    /// Brings the rows up to the index at `stamp` (`index_id/generation`): files gone leave,
+    /// files whose references changed since are read again; a different index, or changes
+    /// in more than a quarter of the files (and more than 256), mean one read of everything.
+    fn refresh(&mut self, store: &Store, stamp: &str, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
+        let (index_id, generation) = stamp.split_once('/').unwrap_or((stamp, ""));
+        let generation: u64 = generation.parse().unwrap_or(0);
+        if self.index_id == index_id && self.generation == generation {
+            return Ok(());
+        }
+        let changed: Vec<i64> = if self.index_id == index_id && generation > self.generation {
+            files.iter().filter(|(_, g)| *g > self.generation).map(|(f, _)| f.id).collect()
+        } else {
+            files.iter().map(|(f, _)| f.id).collect()
+        };
+        tracing::debug!(changed = changed.len(), files = files.len(), from = self.generation, to = generation, "edge cache refresh");
+        if changed.len() > 256 && changed.len() * 4 > files.len() {
+            self.by_file.clear();
+            for row in store.graph_edges(None)? {
+                self.by_file.entry(row.file).or_default().push(row);
+            }
+        } else {
+            let present: HashSet<i64> = files.iter().map(|(f, _)| f.id).collect();
+            self.by_file.retain(|f, _| present.contains(f));
+            for file in changed {
+                let rows = store.graph_edges(Some(file))?;
+                if rows.is_empty() {
+                    self.by_file.remove(&file);
+                } else {
+                    self.by_file.insert(file, rows);
+                }
+            }
+        }
+        self.index_id = index_id.to_string();
+        self.generation = generation;
+        Ok(())
+    }
+}
+
 /// A value derived from the index, kept until the index's generation changes.
 fn per_generation<T>(
     store: &Store,
     slot: &Mutex<Option<(String, Arc<T>)>>,
     build: impl FnOnce() -> Result<T, ToolError>,
 ) -> Result<Arc<T>, ToolError> {
-    let stamp = store.meta("generation")?.unwrap_or_default();
+    let stamp = store.stamp()?;
     let mut cache = slot.lock().expect("cache lock");
     if let Some((s, value)) = cache.as_ref() {
         if *s == stamp {

@@ -233,3 +233,48 @@ fn calls_inside_macros_are_guesses() {
     "####]]
     .assert_eq(&out);
 }
+
+/// A server's Atlas keeps the graph's rows across index generations and reads again only
+/// the files whose references changed: after edits, its graph answers must be those of a
+/// new Atlas that reads everything.
+#[test]
+fn a_long_lived_atlas_graph_follows_edits() {
+    let tmp = temp_copy("java-shop");
+    let root = tmp.path().canonicalize().unwrap();
+    let opts = Options { threads: 2, ..Options::default() };
+    index(&root, &opts, &|_, _| {}).unwrap();
+    let calls = [
+        ("repo_overview", json!({})),
+        ("dependency_graph", json!({"target": "com.acme.pay.PaymentService", "depth": 2})),
+        ("dependency_graph", json!({"target": "src/main/java/com/acme/order/OrderService.java", "level": "file"})),
+        ("dependency_graph", json!({"target": "com.acme.pay", "level": "module"})),
+        ("change_impact", json!({"target": "com.acme.common.Money", "depth": 3})),
+        ("dependency_path", json!({"from": "com.acme.Application", "to": "com.acme.common.Money"})),
+    ];
+    let answers = |atlas: &Atlas| -> Vec<String> {
+        calls.iter().map(|(tool, args)| atlas.call(tool, args.clone()).map_or_else(|e| format!("ERROR: {}", e.0), |t| t)).collect()
+    };
+    let kept = Atlas::new(&root);
+    let before = answers(&kept);
+    // A new class that depends on payments, one dependency less in the order service, a
+    // file gone, and a class that takes `Map` over `java.util.*` in an unchanged file
+    // (PaymentService's references are resolved again, not parsed again).
+    let pay = root.join("src/main/java/com/acme/pay");
+    std::fs::write(pay.join("Map.java"), "package com.acme.pay;\n\npublic class Map<K, V> {}\n").unwrap();
+    std::fs::write(
+        pay.join("Refunds.java"),
+        "package com.acme.pay;\n\npublic class Refunds {\n    private PaymentService payments;\n    Money total() { return null; }\n}\n",
+    )
+    .unwrap();
+    let order = root.join("src/main/java/com/acme/order/OrderService.java");
+    let text = std::fs::read_to_string(&order).unwrap();
+    std::fs::write(&order, text.replace("private final InventoryService inventory;", "private final Object inventory;")).unwrap();
+    std::fs::remove_file(root.join("src/main/java/com/acme/legacy/User.java")).unwrap();
+    let summary = index(&root, &opts, &|_, _| {}).unwrap();
+    assert_eq!((summary.parsed, summary.removed), (3, 1));
+    let after = answers(&kept);
+    assert_ne!(after, before);
+    assert!(after[1].contains("com.acme.pay.Refunds"), "{}", after[1]);
+    assert!(!before[1].contains("com.acme.pay.Map") && after[1].contains("com.acme.pay.Map"), "{}", after[1]);
+    assert_eq!(after, answers(&Atlas::new(&root)));
+}

@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -40,7 +40,10 @@ CREATE TABLE files(
     loc INTEGER NOT NULL,
     parse_errors INTEGER NOT NULL,
     -- Symbols declared in the file: the overview's counts without a join.
-    symbols INTEGER NOT NULL
+    symbols INTEGER NOT NULL,
+    -- The generation that last wrote, changed or removed one of its references: a reader
+    -- that cached the file's edges at an older generation reads them again.
+    refs_gen INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL);
 CREATE TABLE symbols(
@@ -161,6 +164,12 @@ pub struct StoredRef {
     pub flags: i64,
 }
 
+/// An id no other index of this machine has: the clock and the process.
+fn new_index_id() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or_default();
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(format!("{nanos}/{}", std::process::id()).as_bytes()))
+}
+
 /// Deletes a database file and its companions (log, shared memory, rollback journal).
 fn remove_database(path: &Path) -> Result<()> {
     for suffix in ["", "-wal", "-shm", "-journal"] {
@@ -233,6 +242,9 @@ impl Store {
         conn.execute_batch(SCHEMA)?;
         conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
         conn.execute("INSERT INTO meta(key, value) VALUES ('extractor', ?1)", [extractor_fingerprint()])?;
+        // Generations count from zero again in a new index: readers' caches are keyed by
+        // this id too (`Store::stamp`).
+        conn.execute("INSERT INTO meta(key, value) VALUES ('index_id', ?1)", [new_index_id()])?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         Ok(Store { conn, root: root.to_path_buf(), building: Some(path) })
     }
@@ -497,7 +509,7 @@ impl Store {
         &["refs_simple", "refs_head", "refs_recv_head", "refs_recv_simple", "refs_subject_simple"];
 
     pub fn transaction(&mut self) -> Result<Writer<'_>> {
-        Ok(Writer { tx: self.conn.transaction()?, externals: Default::default() })
+        Ok(Writer { tx: self.conn.transaction()?, externals: Default::default(), refs_changed: Default::default() })
     }
 
     /// Replaces the skipped rows at or under `targets` with `skipped`.
@@ -554,6 +566,8 @@ const RECHECK_SQL: &str = "SELECT id, file_id, enclosing_id, kind, name, receive
 pub struct Writer<'c> {
     tx: Transaction<'c>,
     externals: rustc_hash::FxHashMap<String, i64>,
+    /// Files whose references this transaction wrote, changed or removed (`stamp_files`).
+    refs_changed: rustc_hash::FxHashSet<FileId>,
 }
 
 /// The id of an external name, added when new (`cache` holds those seen in this run).
@@ -694,7 +708,8 @@ impl Writer<'_> {
     }
 
     /// Removes a file's symbols and references (and the file row when `forget`).
-    pub fn clear_file(&self, id: FileId, forget: bool) -> Result<()> {
+    pub fn clear_file(&mut self, id: FileId, forget: bool) -> Result<()> {
+        self.refs_changed.insert(id);
         self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?1)")?.execute([id])?;
         self.tx.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?.execute([id])?;
         self.tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1")?.execute([id])?;
@@ -775,13 +790,18 @@ impl Writer<'_> {
         &mut self,
         rows: impl IntoIterator<Item = (FileId, Option<SymbolId>, &'r crate::model::Reference, &'r Resolved)>,
     ) -> Result<()> {
-        let Writer { tx, externals } = self;
+        let Writer { tx, externals, refs_changed } = self;
+        let mut last_file = None;
         let mut stmt = tx.prepare_cached(
             "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
                               head, recv_head, recv_simple, subject_simple)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
         )?;
         for (file, enclosing, reference, res) in rows {
+            if last_file != Some(file) {
+                refs_changed.insert(file);
+                last_file = Some(file);
+            }
             let external = match &res.external {
                 Some(q) => Some(external_id(tx, externals, q)?),
                 None => None,
@@ -825,7 +845,9 @@ impl Writer<'_> {
         Ok(())
     }
 
-    pub fn update_ref(&mut self, id: i64, res: &Resolved) -> Result<()> {
+    /// Resolves a stored reference of `file` again.
+    pub fn update_ref(&mut self, file: FileId, id: i64, res: &Resolved) -> Result<()> {
+        self.refs_changed.insert(file);
         let external = match &res.external {
             Some(q) => Some(self.external_id(q)?),
             None => None,
@@ -836,7 +858,8 @@ impl Writer<'_> {
         Ok(())
     }
 
-    pub fn delete_ref(&self, id: i64) -> Result<()> {
+    pub fn delete_ref(&mut self, file: FileId, id: i64) -> Result<()> {
+        self.refs_changed.insert(file);
         self.tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([id])?;
         Ok(())
     }
@@ -906,6 +929,15 @@ impl Writer<'_> {
         )?;
         let rows = stmt.query_map([id], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records `generation` on every file whose references this transaction touched.
+    pub fn stamp_files(&mut self, generation: u64) -> Result<()> {
+        let mut stmt = self.tx.prepare_cached("UPDATE files SET refs_gen = ?1 WHERE id = ?2")?;
+        for file in self.refs_changed.drain() {
+            stmt.execute(params![generation as i64, file])?;
+        }
+        Ok(())
     }
 
     pub fn gc_externals(&self) -> Result<()> {

@@ -7,6 +7,7 @@ use rusqlite::{params, OptionalExtension, Row};
 use super::{Result, Store};
 use crate::graph::{EdgeRow, FileRow, SymbolRow};
 use crate::model::{Confidence, RefKind, SymbolKind};
+use crate::resolve::FileId;
 
 /// Matches of one word that `fts` scores (in rowid order) before it ranks them.
 const FTS_SCORED: usize = 1000;
@@ -435,42 +436,85 @@ impl Store {
         Ok(self.conn.query_row("SELECT COUNT(*) FROM files", [], |r| r.get::<_, i64>(0))? as usize)
     }
 
-    /// The rows the dependency graph is built from.
-    pub fn graph_rows(&self) -> Result<(Vec<SymbolRow>, Vec<FileRow>, Vec<EdgeRow>)> {
-        let mut stmt = self.conn.prepare("SELECT id, file_id, parent_id, kind FROM symbols")?;
-        let symbols = stmt
-            .query_map([], |r| {
-                let kind: String = r.get(3)?;
-                Ok(SymbolRow {
-                    id: r.get(0)?,
-                    file: r.get(1)?,
-                    parent: r.get(2)?,
-                    kind: SymbolKind::parse(&kind).unwrap_or(SymbolKind::Class),
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut stmt = self.conn.prepare("SELECT id, module FROM files")?;
-        let files = stmt.query_map([], |r| Ok(FileRow { id: r.get(0)?, module: r.get(1)? }))?.collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut stmt = self.conn.prepare(
-            "SELECT file_id, source_id, target_id, external_id, kind, COUNT(*), MIN(line) FROM refs
-             WHERE (target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != 7
-             GROUP BY file_id, source_id, target_id, external_id, kind",
-        )?;
-        let edges = stmt
-            .query_map([], |r| {
-                let kind: i64 = r.get(4)?;
-                Ok(EdgeRow {
-                    file: r.get(0)?,
-                    source: r.get(1)?,
-                    target: r.get(2)?,
-                    external: r.get(3)?,
-                    kind: RefKind::from_code(kind).unwrap_or(RefKind::UsesType),
-                    count: r.get::<_, i64>(5)? as u32,
-                    line: r.get(6)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok((symbols, files, edges))
+    /// What a cache of values derived from the index is keyed by: the index's id and its
+    /// generation (which counts from zero again in a rebuilt index).
+    pub fn stamp(&self) -> Result<String> {
+        let id = self.meta("index_id")?.unwrap_or_default();
+        let generation = self.meta("generation")?.unwrap_or_default();
+        Ok(format!("{id}/{generation}"))
+    }
+
+    /// Runs `read` on one snapshot of the index: a commit in between is not seen half.
+    pub fn snapshot<T>(&self, read: impl FnOnce(&Store) -> Result<T>) -> Result<T> {
+        self.conn.execute_batch("BEGIN")?;
+        let result = read(self);
+        self.conn.execute_batch("COMMIT")?;
+        result
+    }
+
+    /// The symbols the dependency graph rolls up.
+    pub fn graph_symbols(&self) -> Result<Vec<SymbolRow>> {
+        let mut stmt = self.conn.prepare_cached("SELECT id, file_id, parent_id, kind FROM symbols")?;
+        let rows = stmt.query_map([], |r| {
+            let kind: String = r.get(3)?;
+            Ok(SymbolRow { id: r.get(0)?, file: r.get(1)?, parent: r.get(2)?, kind: SymbolKind::parse(&kind).unwrap_or(SymbolKind::Class) })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every file, with the generation that last changed its references.
+    pub fn graph_files(&self) -> Result<Vec<(FileRow, u64)>> {
+        let mut stmt = self.conn.prepare_cached("SELECT id, module, refs_gen FROM files")?;
+        let rows = stmt.query_map([], |r| Ok((FileRow { id: r.get(0)?, module: r.get(1)? }, r.get::<_, i64>(2)? as u64)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The graph's edge rows of every file, or of one: resolved references but imports,
+    /// grouped by (file, source, target, kind).
+    pub fn graph_edges(&self, file: Option<FileId>) -> Result<Vec<EdgeRow>> {
+        const WHERE: &str = "(target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != 7";
+        let mut stmt = match file {
+            None => self
+                .conn
+                .prepare_cached(&format!("SELECT file_id, source_id, target_id, external_id, kind, line FROM refs WHERE {WHERE}"))?,
+            Some(_) => self.conn.prepare_cached(&format!(
+                "SELECT file_id, source_id, target_id, external_id, kind, line FROM refs WHERE file_id = ?1 AND {WHERE}"
+            ))?,
+        };
+        let mut rows = match file {
+            None => stmt.query([])?,
+            Some(f) => stmt.query([f])?,
+        };
+        // Grouped here rather than by SQL: GROUP BY sorted every reference (java.base: 0.36 s
+        // of a 0.40 s graph build); a scan in table order and a hash map take a fraction.
+        // Keyed by (file, source, target, kind); external targets are negative, a missing
+        // source -1 (ids are positive).
+        let mut groups: rustc_hash::FxHashMap<(i64, i64, i64, i64), (u32, u32)> = Default::default();
+        while let Some(r) = rows.next()? {
+            let target = match (r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i64>>(3)?) {
+                (Some(t), _) => t,
+                (None, Some(x)) => -x,
+                (None, None) => continue,
+            };
+            let key = (r.get(0)?, r.get::<_, Option<i64>>(1)?.unwrap_or(-1), target, r.get(4)?);
+            let line: u32 = r.get(5)?;
+            let group = groups.entry(key).or_insert((0, line));
+            group.0 += 1;
+            group.1 = group.1.min(line);
+        }
+        // In no particular order: `Graph::build` merges them by node pair anyway.
+        Ok(groups
+            .into_iter()
+            .map(|((file, source, target, kind), (count, line))| EdgeRow {
+                file,
+                source: (source >= 0).then_some(source),
+                target: (target > 0).then_some(target),
+                external: (target < 0).then_some(-target),
+                kind: RefKind::from_code(kind).unwrap_or(RefKind::UsesType),
+                count,
+                line,
+            })
+            .collect())
     }
 }
 
