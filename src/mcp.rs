@@ -198,14 +198,28 @@ pub struct ServeOptions {
 
 /// Starts the indexer (and watcher) and the handler every session clones.
 fn start(root: &Path, opts: &ServeOptions) -> anyhow::Result<(crate::watch::Watch, Server)> {
-    let on_batch: crate::watch::OnBatch = Box::new(|s| {
+    // After each batch that changed something, the graphs calls have used are brought up
+    // to date on a thread of their own (requests coalesce while one runs).
+    let (refresh_tx, refresh_rx) = crossbeam_channel::bounded::<()>(1);
+    let on_batch: crate::watch::OnBatch = Box::new(move |s| {
         if !s.changed_paths.is_empty() || !s.removed_paths.is_empty() {
             tracing::info!(parsed = s.parsed, removed = s.removed, ms = s.elapsed.as_millis() as u64, "index updated");
+            let _ = refresh_tx.try_send(());
         }
     });
     let watcher = crate::watch::Watch::start(root, opts.index.clone(), opts.watch.clone(), on_batch)?;
-    let atlas = Atlas::with_indexer(root, watcher.status.clone(), watcher.syncer()).with_budget(opts.answer_budget);
-    let mut server = Server::new(Arc::new(atlas));
+    let atlas = Arc::new(Atlas::with_indexer(root, watcher.status.clone(), watcher.syncer()).with_budget(opts.answer_budget));
+    let weak = Arc::downgrade(&atlas);
+    // Ends when the watcher (which owns the sender) is dropped.
+    std::thread::Builder::new().name("graph-refresh".into()).spawn(move || {
+        while refresh_rx.recv().is_ok() {
+            match weak.upgrade() {
+                Some(atlas) => atlas.refresh_graphs(),
+                None => break,
+            }
+        }
+    })?;
+    let mut server = Server::new(atlas);
     if opts.audit_log {
         let dir = root.join(crate::store::INDEX_DIR);
         std::fs::create_dir_all(&dir)?;

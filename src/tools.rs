@@ -319,6 +319,36 @@ impl Atlas {
         Atlas { status, syncer: Some(syncer), ..Atlas::new(root) }
     }
 
+    /// The levels whose graph was built at an older index than the current one, sorted.
+    pub fn stale_graphs(&self) -> Result<Vec<&'static str>, ToolError> {
+        let store = self.store()?;
+        let stamp = store.stamp()?;
+        self.pool.lock().expect("pool lock").push(store);
+        let mut stale: Vec<&'static str> =
+            self.graphs.lock().expect("graph lock").iter().filter(|(_, (s, _))| *s != stamp).map(|(l, _)| l.as_str()).collect();
+        stale.sort_unstable();
+        Ok(stale)
+    }
+
+    /// Brings the graphs that calls have built up to the index as it is now, so that the
+    /// first graph call after a save does not wait for it. The server runs this on its own
+    /// thread after each index batch.
+    pub fn refresh_graphs(&self) {
+        let levels: Vec<Level> = self.graphs.lock().expect("graph lock").keys().copied().collect();
+        if levels.is_empty() {
+            return;
+        }
+        let Ok(store) = self.store() else {
+            return;
+        };
+        for level in levels {
+            if let Err(e) = self.graph(&store, level) {
+                tracing::warn!("refreshing the {} graph: {}", level.as_str(), e.0);
+            }
+        }
+        self.pool.lock().expect("pool lock").push(store);
+    }
+
     /// Read-your-writes: when the file on disk differs from what the index saw (size or
     /// modification time), re-index it before answering. True if it did.
     fn refresh(&self, file: &FileInfo) -> bool {

@@ -272,6 +272,10 @@ fn a_long_lived_atlas_graph_follows_edits() {
     std::fs::remove_file(root.join("src/main/java/com/acme/legacy/User.java")).unwrap();
     let summary = index(&root, &opts, &|_, _| {}).unwrap();
     assert_eq!((summary.parsed, summary.removed), (3, 1));
+    // What the server's refresh thread does after a batch.
+    assert_eq!(kept.stale_graphs().unwrap(), ["file", "module", "symbol"]);
+    kept.refresh_graphs();
+    assert!(kept.stale_graphs().unwrap().is_empty());
     let after = answers(&kept);
     assert_ne!(after, before);
     assert!(after[1].contains("com.acme.pay.Refunds"), "{}", after[1]);
