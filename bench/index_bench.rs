@@ -320,7 +320,7 @@ fn tool_table(root: &Path, files: &[String], calls: usize) {
     }
 
     // The calls above find the graph built. After a save the first graph call brings it
-    // up to date, unless the server's refresh thread (`Atlas::refresh_graphs`, run after
+    // up to date, unless the server's refresh thread (`Atlas::refresh_caches`, run after
     // each batch) got there first: a file is changed and re-indexed, then one
     // change_impact is timed at once, ten times over.
     let saves = 10;

@@ -198,8 +198,9 @@ pub struct ServeOptions {
 
 /// Starts the indexer (and watcher) and the handler every session clones.
 fn start(root: &Path, opts: &ServeOptions) -> anyhow::Result<(crate::watch::Watch, Server)> {
-    // After each batch that changed something, the graphs calls have used are brought up
-    // to date on a thread of their own (requests coalesce while one runs).
+    // After each batch that changed something, what calls have derived from the whole
+    // index is brought up to date on a thread of their own (requests coalesce while one
+    // runs).
     let (refresh_tx, refresh_rx) = crossbeam_channel::bounded::<()>(1);
     let on_batch: crate::watch::OnBatch = Box::new(move |s| {
         if !s.changed_paths.is_empty() || !s.removed_paths.is_empty() {
@@ -211,10 +212,10 @@ fn start(root: &Path, opts: &ServeOptions) -> anyhow::Result<(crate::watch::Watc
     let atlas = Arc::new(Atlas::with_indexer(root, watcher.status.clone(), watcher.syncer()).with_budget(opts.answer_budget));
     let weak = Arc::downgrade(&atlas);
     // Ends when the watcher (which owns the sender) is dropped.
-    std::thread::Builder::new().name("graph-refresh".into()).spawn(move || {
+    std::thread::Builder::new().name("cache-refresh".into()).spawn(move || {
         while refresh_rx.recv().is_ok() {
             match weak.upgrade() {
-                Some(atlas) => atlas.refresh_graphs(),
+                Some(atlas) => atlas.refresh_caches(),
                 None => break,
             }
         }

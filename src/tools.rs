@@ -330,20 +330,27 @@ impl Atlas {
         Ok(stale)
     }
 
-    /// Brings the graphs that calls have built up to the index as it is now, so that the
-    /// first graph call after a save does not wait for it. The server runs this on its own
-    /// thread after each index batch.
-    pub fn refresh_graphs(&self) {
-        let levels: Vec<Level> = self.graphs.lock().expect("graph lock").keys().copied().collect();
-        if levels.is_empty() {
-            return;
-        }
+    /// Brings what calls have derived from the whole index (graphs, the name list, test
+    /// symbols) up to the index as it is now, so that the first call after a save does not
+    /// wait for it. The server runs this on its own thread after each index batch.
+    pub fn refresh_caches(&self) {
         let Ok(store) = self.store() else {
             return;
         };
+        let levels: Vec<Level> = self.graphs.lock().expect("graph lock").keys().copied().collect();
         for level in levels {
             if let Err(e) = self.graph(&store, level) {
                 tracing::warn!("refreshing the {} graph: {}", level.as_str(), e.0);
+            }
+        }
+        if self.names.lock().expect("cache lock").is_some() {
+            if let Err(e) = self.all_names(&store) {
+                tracing::warn!("refreshing the name list: {}", e.0);
+            }
+        }
+        if self.tests.lock().expect("cache lock").is_some() {
+            if let Err(e) = self.test_symbols(&store) {
+                tracing::warn!("refreshing the test symbols: {}", e.0);
             }
         }
         self.pool.lock().expect("pool lock").push(store);

@@ -235,8 +235,8 @@ fn calls_inside_macros_are_guesses() {
 }
 
 /// A server's Atlas keeps the graph's rows across index generations and reads again only
-/// the files whose references changed: after edits, its graph answers must be those of a
-/// new Atlas that reads everything.
+/// the files whose references changed, and refreshes its caches after each batch: after
+/// edits, its answers must be those of a new Atlas that reads everything.
 #[test]
 fn a_long_lived_atlas_graph_follows_edits() {
     let tmp = temp_copy("java-shop");
@@ -250,6 +250,7 @@ fn a_long_lived_atlas_graph_follows_edits() {
         ("dependency_graph", json!({"target": "com.acme.pay", "level": "module"})),
         ("change_impact", json!({"target": "com.acme.common.Money", "depth": 3})),
         ("dependency_path", json!({"from": "com.acme.Application", "to": "com.acme.common.Money"})),
+        ("search_symbols", json!({"query": "refunds"})),
     ];
     let answers = |atlas: &Atlas| -> Vec<String> {
         calls.iter().map(|(tool, args)| atlas.call(tool, args.clone()).map_or_else(|e| format!("ERROR: {}", e.0), |t| t)).collect()
@@ -274,11 +275,12 @@ fn a_long_lived_atlas_graph_follows_edits() {
     assert_eq!((summary.parsed, summary.removed), (3, 1));
     // What the server's refresh thread does after a batch.
     assert_eq!(kept.stale_graphs().unwrap(), ["file", "module", "symbol"]);
-    kept.refresh_graphs();
+    kept.refresh_caches();
     assert!(kept.stale_graphs().unwrap().is_empty());
     let after = answers(&kept);
     assert_ne!(after, before);
     assert!(after[1].contains("com.acme.pay.Refunds"), "{}", after[1]);
     assert!(!before[1].contains("com.acme.pay.Map") && after[1].contains("com.acme.pay.Map"), "{}", after[1]);
+    assert!(!before[6].contains("com.acme.pay.Refunds") && after[6].contains("class com.acme.pay.Refunds"), "{}", after[6]);
     assert_eq!(after, answers(&Atlas::new(&root)));
 }
