@@ -198,13 +198,17 @@ pub struct ServeOptions {
 
 /// Starts the indexer (and watcher) and the handler every session clones.
 fn start(root: &Path, opts: &ServeOptions) -> anyhow::Result<(crate::watch::Watch, Server)> {
-    // After each batch that changed something, what calls have derived from the whole
-    // index is brought up to date on a thread of their own (requests coalesce while one
-    // runs).
+    // After the start-up reconcile, and after each batch that changed something, what calls
+    // derive from the whole index is built or brought up to date on a thread of its own
+    // (requests coalesce while one runs).
     let (refresh_tx, refresh_rx) = crossbeam_channel::bounded::<()>(1);
+    let first = std::sync::atomic::AtomicBool::new(true);
     let on_batch: crate::watch::OnBatch = Box::new(move |s| {
-        if !s.changed_paths.is_empty() || !s.removed_paths.is_empty() {
+        let changed = !s.changed_paths.is_empty() || !s.removed_paths.is_empty();
+        if changed {
             tracing::info!(parsed = s.parsed, removed = s.removed, ms = s.elapsed.as_millis() as u64, "index updated");
+        }
+        if first.swap(false, Ordering::SeqCst) || changed {
             let _ = refresh_tx.try_send(());
         }
     });

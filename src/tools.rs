@@ -319,6 +319,13 @@ impl Atlas {
         Atlas { status, syncer: Some(syncer), ..Atlas::new(root) }
     }
 
+    /// The levels whose graph has been built, sorted.
+    pub fn built_graphs(&self) -> Vec<&'static str> {
+        let mut built: Vec<&'static str> = self.graphs.lock().expect("graph lock").keys().map(|l| l.as_str()).collect();
+        built.sort_unstable();
+        built
+    }
+
     /// The levels whose graph was built at an older index than the current one, sorted.
     pub fn stale_graphs(&self) -> Result<Vec<&'static str>, ToolError> {
         let store = self.store()?;
@@ -330,23 +337,26 @@ impl Atlas {
         Ok(stale)
     }
 
-    /// Brings what calls have derived from the whole index (graphs, the name list, test
-    /// symbols) up to the index as it is now, so that the first call after a save does not
-    /// wait for it. The server runs this on its own thread after each index batch.
+    /// Builds, or brings up to the index as it is now, what calls derive from the whole
+    /// index: the symbol graph and the name list (what a session's first calls need), and
+    /// the other graphs and the test symbols once calls have used them. The server runs
+    /// this on its own thread after its start-up reconcile and after each index batch, so
+    /// that no call waits for it.
     pub fn refresh_caches(&self) {
         let Ok(store) = self.store() else {
             return;
         };
-        let levels: Vec<Level> = self.graphs.lock().expect("graph lock").keys().copied().collect();
+        let mut levels: Vec<Level> = self.graphs.lock().expect("graph lock").keys().copied().collect();
+        if !levels.contains(&Level::Symbol) {
+            levels.push(Level::Symbol);
+        }
         for level in levels {
             if let Err(e) = self.graph(&store, level) {
                 tracing::warn!("refreshing the {} graph: {}", level.as_str(), e.0);
             }
         }
-        if self.names.lock().expect("cache lock").is_some() {
-            if let Err(e) = self.all_names(&store) {
-                tracing::warn!("refreshing the name list: {}", e.0);
-            }
+        if let Err(e) = self.all_names(&store) {
+            tracing::warn!("refreshing the name list: {}", e.0);
         }
         if self.tests.lock().expect("cache lock").is_some() {
             if let Err(e) = self.test_symbols(&store) {

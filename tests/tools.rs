@@ -277,6 +277,10 @@ fn a_long_lived_atlas_graph_follows_edits() {
     assert_eq!(kept.stale_graphs().unwrap(), ["file", "module", "symbol"]);
     kept.refresh_caches();
     assert!(kept.stale_graphs().unwrap().is_empty());
+    // And after its start-up reconcile: the symbol graph is built before any call.
+    let fresh = Atlas::new(&root);
+    fresh.refresh_caches();
+    assert_eq!(fresh.built_graphs(), ["symbol"]);
     let after = answers(&kept);
     assert_ne!(after, before);
     assert!(after[1].contains("com.acme.pay.Refunds"), "{}", after[1]);
