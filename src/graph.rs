@@ -121,7 +121,7 @@ pub struct Hop {
 }
 
 impl Graph {
-    pub fn build<'e>(level: Level, symbols: &[SymbolRow], files: &[FileRow], edges: impl IntoIterator<Item = &'e EdgeRow>) -> Graph {
+    pub fn build(level: Level, symbols: &[SymbolRow], files: &[FileRow], edges: impl IntoIterator<Item = EdgeRow>) -> Graph {
         let by_id: HashMap<i64, &SymbolRow> = symbols.iter().map(|s| (s.id, s)).collect();
         let module_of: HashMap<i64, &str> = files.iter().map(|f| (f.id, f.module.as_str())).collect();
         let mut rollup: HashMap<i64, Node> = HashMap::with_capacity_and_hasher(symbols.len(), Default::default());
@@ -480,7 +480,7 @@ mod tests {
         ];
         let edges =
             vec![edge(2, 1, RefKind::Implements), edge(3, 1, RefKind::UsesType), edge(4, 3, RefKind::Calls), edge(6, 5, RefKind::Calls)];
-        Graph::build(Level::Symbol, &symbols, &[], &edges)
+        Graph::build(Level::Symbol, &symbols, &[], edges)
     }
 
     #[test]

@@ -219,7 +219,10 @@ fn start(root: &Path, opts: &ServeOptions) -> anyhow::Result<(crate::watch::Watc
     std::thread::Builder::new().name("cache-refresh".into()).spawn(move || {
         while refresh_rx.recv().is_ok() {
             match weak.upgrade() {
-                Some(atlas) => atlas.refresh_caches(),
+                Some(atlas) => {
+                    atlas.refresh_caches();
+                    crate::watch::trim_heap();
+                }
                 None => break,
             }
         }

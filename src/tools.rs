@@ -462,7 +462,8 @@ impl Atlas {
         }
         let files: Vec<FileRow> = files.into_iter().map(|(f, _)| f).collect();
         let cache = self.edges.lock().expect("edge cache lock");
-        let g = Arc::new(Graph::build(level, &symbols, &files, cache.by_file.values().flatten()));
+        let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.iter().map(|r| r.row(*file)));
+        let g = Arc::new(Graph::build(level, &symbols, &files, rows));
         tracing::debug!(level = level.as_str(), ms = started.elapsed().as_millis() as u64, "graph built");
         graphs.insert(level, (stamp, g.clone()));
         Ok(g)
@@ -1763,7 +1764,43 @@ fn fts_words(query: &str) -> String {
 struct EdgeCache {
     index_id: String,
     generation: u64,
-    by_file: HashMap<i64, Vec<EdgeRow>>,
+    by_file: HashMap<i64, Box<[CachedEdge]>>,
+}
+
+/// An edge row as the cache keeps it, its file the key: 32 bytes instead of an `EdgeRow`'s
+/// 72 (java.base has 380k rows; the server keeps them).
+#[derive(Clone, Copy)]
+struct CachedEdge {
+    /// -1: no source symbol.
+    source: i64,
+    /// Negative: an external's id.
+    target: i64,
+    count: u32,
+    line: u32,
+    kind: crate::model::RefKind,
+}
+
+impl CachedEdge {
+    fn of(row: &EdgeRow) -> CachedEdge {
+        let target = match (row.target, row.external) {
+            (Some(t), _) => t,
+            (None, Some(x)) => -x,
+            (None, None) => 0,
+        };
+        CachedEdge { source: row.source.unwrap_or(-1), target, count: row.count, line: row.line, kind: row.kind }
+    }
+
+    fn row(&self, file: i64) -> EdgeRow {
+        EdgeRow {
+            file,
+            source: (self.source >= 0).then_some(self.source),
+            target: (self.target > 0).then_some(self.target),
+            external: (self.target < 0).then_some(-self.target),
+            kind: self.kind,
+            count: self.count,
+            line: self.line,
+        }
+    }
 }
 
 impl EdgeCache {
@@ -1783,10 +1820,11 @@ impl EdgeCache {
         };
         tracing::debug!(changed = changed.len(), files = files.len(), from = self.generation, to = generation, "edge cache refresh");
         if changed.len() > 256 && changed.len() * 4 > files.len() {
-            self.by_file.clear();
+            let mut by_file: HashMap<i64, Vec<CachedEdge>> = HashMap::default();
             for row in store.graph_edges(None)? {
-                self.by_file.entry(row.file).or_default().push(row);
+                by_file.entry(row.file).or_default().push(CachedEdge::of(&row));
             }
+            self.by_file = by_file.into_iter().map(|(file, rows)| (file, rows.into_boxed_slice())).collect();
         } else {
             let present: HashSet<i64> = files.iter().map(|(f, _)| f.id).collect();
             self.by_file.retain(|f, _| present.contains(f));
@@ -1795,7 +1833,7 @@ impl EdgeCache {
                 if rows.is_empty() {
                     self.by_file.remove(&file);
                 } else {
-                    self.by_file.insert(file, rows);
+                    self.by_file.insert(file, rows.iter().map(CachedEdge::of).collect());
                 }
             }
         }

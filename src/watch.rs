@@ -361,9 +361,16 @@ fn run(indexer: &mut Indexer, paths: Option<&[PathBuf]>, status: &IndexStatus, r
     status.building.store(false, Ordering::SeqCst);
     let started = Instant::now();
     indexer.release_memory();
+    trim_heap();
+    tracing::debug!(us = started.elapsed().as_micros() as u64, "trimmed");
+}
+
+/// Returns the allocator's free memory to the system. glibc keeps what a batch freed (the
+/// heap of every thread that allocated) until asked; a server would sit at its peak.
+pub fn trim_heap() {
     #[cfg(target_env = "gnu")]
+    // SAFETY: malloc_trim only walks and releases the allocator's own free lists.
     unsafe {
         libc::malloc_trim(0);
     }
-    tracing::debug!(us = started.elapsed().as_micros() as u64, "trimmed");
 }
