@@ -343,8 +343,12 @@ impl Atlas {
     /// this on its own thread after its start-up reconcile and after each index batch, so
     /// that no call waits for it.
     pub fn refresh_caches(&self) {
-        let Ok(store) = self.store() else {
-            return;
+        let store = match self.store() {
+            Ok(store) => store,
+            Err(e) => {
+                tracing::debug!("no caches refreshed: {}", e.0);
+                return;
+            }
         };
         let mut levels: Vec<Level> = self.graphs.lock().expect("graph lock").keys().copied().collect();
         if !levels.contains(&Level::Symbol) {
