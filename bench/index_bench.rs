@@ -6,6 +6,8 @@
 //! k-th file of the tree, at four sizes) and the idle RSS of `codeatlas serve` on the tree
 //! (the release binary beside this example).
 //!
+//! `BENCH_SERVE_LOG=1` lets that server's log (`CODEATLAS_LOG`) through to stderr.
+//!
 //! `--tools-only` skips the indexing measures and times the tools on the tree in place
 //! (bringing its index up to date first): the quick loop for tool work and profiling.
 //!
@@ -209,7 +211,7 @@ fn idle_rss(root: &Path, edited: &str) {
         .arg(root)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(if std::env::var("BENCH_SERVE_LOG").is_ok() { std::process::Stdio::inherit() } else { std::process::Stdio::null() })
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
