@@ -212,6 +212,30 @@ fn ref_indexes(root: &Path) -> Vec<String> {
 }
 
 #[test]
+fn a_second_process_waits_for_a_first_build_and_opens_it() {
+    let tmp = temp_copy("java-shop");
+    let root = tmp.path().to_path_buf();
+    // The first opens for a build and holds the build lock until it publishes.
+    let mut first = codeatlas::index::Indexer::open(&root, &Options::default()).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let second = {
+        let root = root.clone();
+        std::thread::spawn(move || {
+            let mut indexer = codeatlas::index::Indexer::open(&root, &Options::default()).unwrap();
+            tx.send(()).unwrap();
+            indexer.full(&|_, _| {}).unwrap()
+        })
+    };
+    // However long the first takes, the second cannot open before it has published.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(rx.try_recv().is_err());
+    assert_eq!(first.full(&|_, _| {}).unwrap().parsed, 17);
+    // It opened what the first published: nothing left to parse.
+    let summary = second.join().unwrap();
+    assert_eq!((summary.files, summary.parsed), (17, 0));
+}
+
+#[test]
 fn the_server_prepares_a_first_build_for_updates() {
     let tmp = temp_copy("java-shop");
     let root = tmp.path();
@@ -244,7 +268,7 @@ fn a_first_build_appears_only_when_complete() {
     let mut names: Vec<String> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     // The side file became the index (its log and shared memory are the open writer's).
-    assert_eq!(names, vec![".gitignore", "index.db", "index.db-shm", "index.db-wal"]);
+    assert_eq!(names, vec![".gitignore", "build.lock", "index.db", "index.db-shm", "index.db-wal"]);
     // The same indexer goes on updating the published index in place, in WAL mode.
     let extra = root.join("crates/shop-core/src/extra.rs");
     fs::write(&extra, "pub struct Extra;\n").unwrap();

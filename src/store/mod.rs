@@ -131,9 +131,13 @@ pub struct Store {
     conn: Connection,
     root: PathBuf,
     /// Set while a new index is built in its side file (see `Store::open`): the path
-    /// `publish` renames it to.
-    building: Option<PathBuf>,
+    /// `publish` renames it to, and the build lock held until then.
+    building: Option<(PathBuf, std::fs::File)>,
 }
+
+/// Held (an advisory file lock) by the process building a new index, until it publishes:
+/// another process that finds no index waits for it instead of building one beside it.
+const BUILD_LOCK: &str = "build.lock";
 
 /// A new index is built under this name and renamed to `INDEX_FILE` when its first build
 /// commits, so that no reader (or later run) ever opens a half-built index.
@@ -225,6 +229,20 @@ impl Store {
             Ok(None) => tracing::info!("creating a new index at {}", path.display()),
             Err(e) => tracing::warn!("rebuilding the index at {}: {e}", path.display()),
         }
+        let lock_path = dir.join(BUILD_LOCK);
+        let io = |source| Error::Io { path: lock_path.clone(), source };
+        let lock = std::fs::File::options().create(true).truncate(false).write(true).open(&lock_path).map_err(io)?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                tracing::info!("another process is building the index; waiting for it");
+                lock.lock().map_err(io)?;
+                if let Ok(Some(conn)) = Self::open_existing(&path) {
+                    return Ok(Store { conn, root: root.to_path_buf(), building: None });
+                }
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+        }
         let side = PathBuf::from(format!("{}{BUILD_SUFFIX}", path.display()));
         remove_database(&path)?;
         remove_database(&side)?;
@@ -246,26 +264,37 @@ impl Store {
         // this id too (`Store::stamp`).
         conn.execute("INSERT INTO meta(key, value) VALUES ('index_id', ?1)", [new_index_id()])?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        Ok(Store { conn, root: root.to_path_buf(), building: Some(path) })
+        Ok(Store { conn, root: root.to_path_buf(), building: Some((path, lock)) })
     }
 
     /// Makes a newly built index the repository's index: flushed to disk, then renamed over
     /// `INDEX_FILE` in one step, then opened like any existing index. Does nothing when the
     /// store was opened on an existing index.
     pub fn publish(&mut self) -> Result<()> {
-        let Some(path) = self.building.take() else {
+        let Some((path, lock)) = self.building.take() else {
             return Ok(());
         };
         let side = PathBuf::from(format!("{}{BUILD_SUFFIX}", path.display()));
-        let conn = std::mem::replace(&mut self.conn, Connection::open_in_memory()?);
-        conn.close().map_err(|(_, e)| e)?;
         let io = |p: &Path| {
             let p = p.to_path_buf();
             move |source| Error::Io { path: p, source }
         };
-        std::fs::File::open(&side).and_then(|f| f.sync_all()).map_err(io(&side))?;
-        remove_database(&path)?;
-        std::fs::rename(&side, &path).map_err(io(&path))?;
+        // Flushed while still open (a sync is per file, not per descriptor): a failure here
+        // leaves the build as it was, to be published after the next run.
+        if let Err(e) = std::fs::File::open(&side).and_then(|f| f.sync_all()) {
+            self.building = Some((path, lock));
+            return Err(io(&side)(e));
+        }
+        let conn = std::mem::replace(&mut self.conn, Connection::open_in_memory()?);
+        conn.close().map_err(|(_, e)| e)?;
+        let moved = remove_database(&path).and_then(|()| std::fs::rename(&side, &path).map_err(io(&path)));
+        if let Err(e) = moved {
+            let conn = Connection::open(&side)?;
+            Self::configure(&conn, false)?;
+            self.conn = conn;
+            self.building = Some((path, lock));
+            return Err(e);
+        }
         let conn = Connection::open(&path)?;
         Self::configure(&conn, true)?;
         self.conn = conn;
