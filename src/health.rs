@@ -64,6 +64,7 @@ pub fn check(root: &Path, opts: &Options) -> Health {
 
 fn examine(root: &Path, opts: &Options, h: &mut Health) -> Result<(), String> {
     let store = Store::open_read(root).map_err(|e| match e {
+        store::Error::Missing(_) if store::build_running(root) => "no index yet: another process is building it".to_string(),
         store::Error::Missing(_) => "no index yet; run `codeatlas index`".to_string(),
         e => format!("cannot open the index: {e}"),
     })?;

@@ -195,6 +195,11 @@ fn status_reports_health_and_fails_on_a_broken_index() {
     let root = repo.path();
     let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
     assert_eq!((code, out.lines().nth(2)), (1, Some("status: BROKEN: no index yet; run `codeatlas index`")));
+    // While another process builds the first index.
+    let building = codeatlas::index::Indexer::open(root, &Options::for_repo(root).unwrap()).unwrap();
+    let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
+    assert_eq!((code, out.lines().nth(2)), (1, Some("status: BROKEN: no index yet: another process is building it")));
+    drop(building);
 
     index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
     std::fs::write(root.join("src/main/java/com/acme/New.java"), "package com.acme;\nclass New {}\n").unwrap();

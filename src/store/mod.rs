@@ -187,6 +187,15 @@ fn remove_database(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Whether a process is building a new index for this repository now (it holds the build
+/// lock; see `Store::open`).
+pub fn build_running(root: &Path) -> bool {
+    let Ok(lock) = std::fs::File::open(root.join(INDEX_DIR).join(BUILD_LOCK)) else {
+        return false;
+    };
+    matches!(lock.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock))
+}
+
 pub fn index_path(root: &Path) -> PathBuf {
     root.join(INDEX_DIR).join(INDEX_FILE)
 }
