@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::graph::{EdgeRow, FileRow, Graph, Level, Node, Reached};
 use crate::model::{RefKind, SymbolKind};
-use crate::store::{self, FileInfo, Store, SymbolInfo, Target};
+use crate::store::{self, FileInfo, Stamp, Store, SymbolInfo, Target};
 
 /// Answer budget for tiers 1 and 2, in bytes (about 2,000 tokens).
 pub const SUMMARY_BUDGET: usize = 8_000;
@@ -242,13 +242,13 @@ pub struct IndexStatus {
 pub struct Atlas {
     root: PathBuf,
     pool: Mutex<Vec<Store>>,
-    graphs: Mutex<HashMap<Level, (String, Arc<Graph>)>>,
+    graphs: Mutex<HashMap<Level, (Stamp, Arc<Graph>)>>,
     /// The graph's edge rows by file, kept across generations: after a save only the files
     /// whose references changed are read again.
     edges: Mutex<EdgeCache>,
     /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
-    names: Mutex<Option<(String, Arc<Vec<NameEntry>>)>>,
-    tests: Mutex<Option<(String, Arc<HashSet<i64>>)>>,
+    names: Mutex<Option<(Stamp, Arc<Vec<NameEntry>>)>>,
+    tests: Mutex<Option<(Stamp, Arc<HashSet<i64>>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -450,20 +450,19 @@ impl Atlas {
     fn graph(&self, store: &Store, level: Level) -> Result<Arc<Graph>, ToolError> {
         let mut graphs = self.graphs.lock().expect("graph lock");
         let started = std::time::Instant::now();
-        let (stamp, symbols, files) = store.snapshot(|store| {
+        // One snapshot: the stamp, the files and the rows agree.
+        let (stamp, fresh) = store.snapshot(|store| {
             let stamp = store.stamp()?;
             if graphs.get(&level).is_some_and(|(s, _)| *s == stamp) {
-                return Ok((stamp, Vec::new(), Vec::new()));
+                return Ok((stamp, None));
             }
             let files = store.graph_files()?;
             self.edges.lock().expect("edge cache lock").refresh(store, &stamp, &files)?;
-            Ok((stamp, store.graph_symbols()?, files))
+            Ok((stamp, Some((store.graph_symbols()?, files))))
         })?;
-        if let Some((s, g)) = graphs.get(&level) {
-            if *s == stamp {
-                return Ok(g.clone());
-            }
-        }
+        let Some((symbols, files)) = fresh else {
+            return Ok(graphs[&level].1.clone());
+        };
         let files: Vec<FileRow> = files.into_iter().map(|(f, _)| f).collect();
         let cache = self.edges.lock().expect("edge cache lock");
         let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.iter().map(|r| r.row(*file)));
@@ -1766,8 +1765,7 @@ fn fts_words(query: &str) -> String {
 /// The dependency graph's edge rows by file, as of one index (id) and generation.
 #[derive(Default)]
 struct EdgeCache {
-    index_id: String,
-    generation: u64,
+    stamp: Stamp,
     by_file: HashMap<i64, Box<[CachedEdge]>>,
 }
 
@@ -1808,21 +1806,20 @@ impl CachedEdge {
 }
 
 impl EdgeCache {
-    /// Brings the rows up to the index at `stamp` (`index_id/generation`): files gone leave,
+    /// Brings the rows up to the index at `stamp`: files gone leave,
     /// files whose references changed since are read again; a different index, or changes
     /// in more than a quarter of the files (and more than 256), mean one read of everything.
-    fn refresh(&mut self, store: &Store, stamp: &str, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
-        let (index_id, generation) = stamp.split_once('/').unwrap_or((stamp, ""));
-        let generation: u64 = generation.parse().unwrap_or(0);
-        if self.index_id == index_id && self.generation == generation {
+    fn refresh(&mut self, store: &Store, stamp: &Stamp, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
+        if self.stamp == *stamp {
             return Ok(());
         }
-        let changed: Vec<i64> = if self.index_id == index_id && generation > self.generation {
-            files.iter().filter(|(_, g)| *g > self.generation).map(|(f, _)| f.id).collect()
+        let since = self.stamp.generation;
+        let changed: Vec<i64> = if self.stamp.index_id == stamp.index_id && stamp.generation > since {
+            files.iter().filter(|(_, g)| *g > since).map(|(f, _)| f.id).collect()
         } else {
             files.iter().map(|(f, _)| f.id).collect()
         };
-        tracing::debug!(changed = changed.len(), files = files.len(), from = self.generation, to = generation, "edge cache refresh");
+        tracing::debug!(changed = changed.len(), files = files.len(), from = since, to = stamp.generation, "edge cache refresh");
         if changed.len() > 256 && changed.len() * 4 > files.len() {
             let mut by_file: HashMap<i64, Vec<CachedEdge>> = HashMap::default();
             for row in store.graph_edges(None)? {
@@ -1841,8 +1838,7 @@ impl EdgeCache {
                 }
             }
         }
-        self.index_id = index_id.to_string();
-        self.generation = generation;
+        self.stamp = stamp.clone();
         Ok(())
     }
 }
@@ -1850,7 +1846,7 @@ impl EdgeCache {
 /// A value derived from the index, kept until the index's generation changes.
 fn per_generation<T>(
     store: &Store,
-    slot: &Mutex<Option<(String, Arc<T>)>>,
+    slot: &Mutex<Option<(Stamp, Arc<T>)>>,
     build: impl FnOnce() -> Result<T, ToolError>,
 ) -> Result<Arc<T>, ToolError> {
     let stamp = store.stamp()?;

@@ -436,12 +436,12 @@ impl Store {
         Ok(self.conn.query_row("SELECT COUNT(*) FROM files", [], |r| r.get::<_, i64>(0))? as usize)
     }
 
-    /// What a cache of values derived from the index is keyed by: the index's id and its
-    /// generation (which counts from zero again in a rebuilt index).
-    pub fn stamp(&self) -> Result<String> {
-        let id = self.meta("index_id")?.unwrap_or_default();
-        let generation = self.meta("generation")?.unwrap_or_default();
-        Ok(format!("{id}/{generation}"))
+    /// Which index, at which generation, a reader sees.
+    pub fn stamp(&self) -> Result<Stamp> {
+        Ok(Stamp {
+            index_id: self.meta("index_id")?.unwrap_or_default(),
+            generation: self.meta("generation")?.and_then(|g| g.parse().ok()).unwrap_or(0),
+        })
     }
 
     /// Runs `read` on one snapshot of the index: a commit in between is not seen half.
@@ -516,6 +516,14 @@ impl Store {
             })
             .collect())
     }
+}
+
+/// What caches of values derived from the index are keyed by: the index's id and its
+/// generation (which counts from zero again in a rebuilt index).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stamp {
+    pub index_id: String,
+    pub generation: u64,
 }
 
 /// A reference target: a symbol of the repository or an external name.
