@@ -143,6 +143,11 @@ const BUILD_LOCK: &str = "build.lock";
 /// commits, so that no reader (or later run) ever opens a half-built index.
 const BUILD_SUFFIX: &str = ".new";
 
+/// Where the index at `path` is built before `publish`.
+fn side_file(path: &Path) -> PathBuf {
+    PathBuf::from(format!("{}{BUILD_SUFFIX}", path.display()))
+}
+
 /// What the store remembers of a file, to tell whether it changed.
 #[derive(Clone, Debug)]
 pub struct FileState {
@@ -252,7 +257,7 @@ impl Store {
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
         }
-        let side = PathBuf::from(format!("{}{BUILD_SUFFIX}", path.display()));
+        let side = side_file(&path);
         remove_database(&path)?;
         remove_database(&side)?;
         let conn = Connection::open(&side)?;
@@ -283,7 +288,7 @@ impl Store {
         let Some((path, lock)) = self.building.take() else {
             return Ok(());
         };
-        let side = PathBuf::from(format!("{}{BUILD_SUFFIX}", path.display()));
+        let side = side_file(&path);
         let io = |p: &Path| {
             let p = p.to_path_buf();
             move |source| Error::Io { path: p, source }
