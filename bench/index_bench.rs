@@ -243,7 +243,7 @@ fn idle_rss(root: &Path, edited: &str) {
         let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
         let field = |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(|v| v.trim().to_string()).unwrap_or_default();
         println!(
-            "server idle RSS {when}: {} (anonymous {}, file-backed {}: mostly the memory-mapped index), peak {}",
+            "server idle RSS {when}: {} (anonymous {}, file-backed {}: the binary and mapped index pages), peak {}",
             field("VmRSS:"),
             field("RssAnon:"),
             field("RssFile:"),

@@ -309,9 +309,7 @@ impl Indexer {
     /// Gives back the database page cache an update filled (a save reads a few pages; loading
     /// the resolver's world reads them all).
     pub fn release_memory(&mut self) {
-        if let Err(e) = self.store.conn().execute_batch("PRAGMA shrink_memory") {
-            tracing::warn!("shrinking the page cache: {e}");
-        }
+        self.store.release_memory();
     }
 
     /// Builds what updates need that a first build leaves out (the indexes that find the

@@ -201,6 +201,7 @@ fn start(root: &Path, opts: &ServeOptions) -> anyhow::Result<(crate::watch::Watc
     // After the start-up reconcile, and after each batch that changed something, what calls
     // derive from the whole index is built or brought up to date on a thread of its own
     // (requests coalesce while one runs).
+    crate::watch::tune_allocator();
     let (refresh_tx, refresh_rx) = crossbeam_channel::bounded::<()>(1);
     let first = std::sync::atomic::AtomicBool::new(true);
     let on_batch: crate::watch::OnBatch = Box::new(move |s| {
@@ -221,6 +222,7 @@ fn start(root: &Path, opts: &ServeOptions) -> anyhow::Result<(crate::watch::Watc
             match weak.upgrade() {
                 Some(atlas) => {
                     atlas.refresh_caches();
+                    atlas.release_memory();
                     crate::watch::trim_heap();
                 }
                 None => break,

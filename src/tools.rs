@@ -370,6 +370,13 @@ impl Atlas {
         self.pool.lock().expect("pool lock").push(store);
     }
 
+    /// Gives back the memory idle read connections hold (see `Store::release_memory`).
+    pub fn release_memory(&self) {
+        for store in self.pool.lock().expect("pool lock").iter() {
+            store.release_memory();
+        }
+    }
+
     /// Read-your-writes: when the file on disk differs from what the index saw (size or
     /// modification time), re-index it before answering. True if it did.
     fn refresh(&self, file: &FileInfo) -> bool {

@@ -305,6 +305,8 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
         // The first update builds them instead.
         tracing::warn!("preparing the index for updates: {e:#}");
     }
+    indexer.release_memory();
+    trim_heap();
     progress.ready.store(true, Ordering::SeqCst);
     while let Ok(job) = jobs.recv() {
         // Coalesce whatever else is queued into one batch.
@@ -369,8 +371,29 @@ fn run(indexer: &mut Indexer, paths: Option<&[PathBuf]>, status: &IndexStatus, r
 /// heap of every thread that allocated) until asked; a server would sit at its peak.
 pub fn trim_heap() {
     #[cfg(target_env = "gnu")]
-    // SAFETY: malloc_trim only walks and releases the allocator's own free lists.
+    // SAFETY: malloc_trim only walks and releases the allocator's own free lists;
+    // mallinfo2 only reads its counters.
     unsafe {
         libc::malloc_trim(0);
+        let info = libc::mallinfo2();
+        tracing::debug!(
+            in_use_kb = info.uordblks / 1024,
+            free_kb = info.fordblks / 1024,
+            mapped_kb = info.hblkhd / 1024,
+            "heap after trim"
+        );
+    }
+}
+
+/// For a long-lived server: every allocation of 128 KB or more gets pages of its own, given
+/// back when it is freed. glibc otherwise raises that threshold each time such a block is
+/// freed (up to 32 MB), and the graphs and tables rebuilt after each save then land in the
+/// heap among small long-lived blocks, where the trim cannot return them: the java.base
+/// server idled at 127-163 MB of anonymous memory after two saves instead of 96-98 MB.
+pub fn tune_allocator() {
+    #[cfg(target_env = "gnu")]
+    // SAFETY: mallopt only sets an allocator parameter.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
     }
 }

@@ -415,3 +415,23 @@ fn path_attributes_move_rust_modules() {
     );
     assert_eq!(dump(root), fresh_dump(root));
 }
+
+#[test]
+fn a_read_connection_gives_back_its_memory_and_keeps_answering() {
+    let tmp = temp_copy("java-shop");
+    let root = tmp.path();
+    index(root, &Options::default(), &|_, _| {}).unwrap();
+    let store = Store::open_read(root).unwrap();
+    let mapped = |store: &Store| -> i64 { store.conn().query_row("PRAGMA mmap_size", [], |r| r.get(0)).unwrap() };
+    let names = |store: &Store| -> Vec<String> {
+        let mut stmt = store.conn().prepare("SELECT qname FROM symbols WHERE kind = 'class' ORDER BY qname").unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+    };
+    let before = names(&store);
+    assert_eq!(mapped(&store), 1 << 30);
+    store.release_memory();
+    // The map is dropped and set up again at the same size: later reads are mapped too.
+    assert_eq!(mapped(&store), 1 << 30);
+    assert_eq!(names(&store), before);
+    assert!(before.contains(&"com.acme.order.OrderService".to_string()), "{before:?}");
+}

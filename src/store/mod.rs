@@ -375,6 +375,24 @@ impl Store {
         &self.root
     }
 
+    /// Gives back what the connection holds for reads it may not make again: its page cache,
+    /// and the pages of its memory map (mapped pages count in the process's RSS, once per
+    /// connection that touched them; the OS page cache keeps them, so the next read maps
+    /// them again without going to disk).
+    pub fn release_memory(&self) {
+        let released = self.conn.execute_batch("PRAGMA shrink_memory").and_then(|_| {
+            let mapped: i64 = self.conn.pragma_query_value(None, "mmap_size", |r| r.get(0))?;
+            if mapped > 0 {
+                self.conn.pragma_update(None, "mmap_size", 0)?;
+                self.conn.pragma_update(None, "mmap_size", mapped)?;
+            }
+            Ok(())
+        });
+        if let Err(e) = released {
+            tracing::warn!("releasing the database's memory: {e}");
+        }
+    }
+
     pub fn conn(&self) -> &Connection {
         &self.conn
     }
