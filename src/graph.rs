@@ -124,14 +124,29 @@ impl Graph {
     pub fn build(level: Level, symbols: &[SymbolRow], files: &[FileRow], edges: impl IntoIterator<Item = EdgeRow>) -> Graph {
         let by_id: HashMap<i64, &SymbolRow> = symbols.iter().map(|s| (s.id, s)).collect();
         let module_of: HashMap<i64, &str> = files.iter().map(|f| (f.id, f.module.as_str())).collect();
+        // Every distinct node gets a small key, so that the merge of hundreds of thousands of
+        // edge rows hashes three integers rather than two nodes (a module node is a string).
+        let mut keys = NodeKeys::default();
         let mut rollup: HashMap<i64, Node> = HashMap::with_capacity_and_hasher(symbols.len(), Default::default());
+        let mut symbol_key: HashMap<i64, u32> = HashMap::with_capacity_and_hasher(symbols.len(), Default::default());
         for s in symbols {
             let node = match level {
                 Level::Symbol => Node::Symbol(type_ancestor(s, &by_id)),
                 Level::File => Node::File(s.file),
                 Level::Module => Node::Module(module_of.get(&s.file).copied().unwrap_or("").to_string()),
             };
+            symbol_key.insert(s.id, keys.key(&node));
             rollup.insert(s.id, node);
+        }
+        let mut file_key: HashMap<i64, u32> = HashMap::default();
+        if level != Level::Symbol {
+            for f in files {
+                let node = match level {
+                    Level::File => Node::File(f.id),
+                    _ => Node::Module(f.module.clone()),
+                };
+                file_key.insert(f.id, keys.key(&node));
+            }
         }
         let mut g = Graph { level, graph: DiGraph::new(), index: HashMap::default(), rollup, fan_in_ranking: Default::default() };
         // Every node exists even without edges, so that lookups of isolated nodes work.
@@ -157,17 +172,17 @@ impl Graph {
                 }
             }
         }
-        let mut merged: HashMap<(Node, Node, RefKind), Edge> = HashMap::default();
+        let mut merged: HashMap<(u32, u32, RefKind), Edge> = HashMap::default();
         for e in edges {
             let from = match (level, e.source) {
-                (Level::Symbol, Some(s)) => g.rollup.get(&s).cloned(),
+                (Level::Symbol, Some(s)) => symbol_key.get(&s).copied(),
                 (Level::Symbol, None) => None,
-                (Level::File, _) => Some(Node::File(e.file)),
-                (Level::Module, _) => module_of.get(&e.file).map(|m| Node::Module(m.to_string())),
+                (Level::File, _) => Some(*file_key.entry(e.file).or_insert_with(|| keys.key(&Node::File(e.file)))),
+                (Level::Module, _) => file_key.get(&e.file).copied(),
             };
             let to = match (e.target, e.external) {
-                (Some(t), _) => g.rollup.get(&t).cloned(),
-                (None, Some(x)) if level == Level::Symbol => Some(Node::External(x)),
+                (Some(t), _) => symbol_key.get(&t).copied(),
+                (None, Some(x)) if level == Level::Symbol => Some(keys.key(&Node::External(x))),
                 _ => None,
             };
             let (Some(from), Some(to)) = (from, to) else {
@@ -187,11 +202,16 @@ impl Graph {
                 })
                 .or_insert(Edge { kind: e.kind, weight: e.count, file: e.file, line: e.line });
         }
-        let mut merged: Vec<((Node, Node, RefKind), Edge)> = merged.into_iter().collect();
-        merged.sort_by(|a, b| a.0.cmp(&b.0));
+        // Edges go in by (from, to, kind) in node order: the order neighbours are visited in,
+        // and so the order of answers, does not depend on hashing.
+        let rank = keys.ranks();
+        let mut merged: Vec<((u32, u32, RefKind), Edge)> = merged.into_iter().collect();
+        merged.sort_unstable_by_key(|((from, to, kind), _)| (rank[*from as usize], rank[*to as usize], *kind));
+        let mut placed: Vec<Option<NodeIndex>> = vec![None; keys.nodes.len()];
         for ((from, to, _), edge) in merged {
-            let a = g.node(from);
-            let b = g.node(to);
+            let mut place = |k: u32, g: &mut Graph| *placed[k as usize].get_or_insert_with(|| g.node(keys.nodes[k as usize].clone()));
+            let a = place(from, &mut g);
+            let b = place(to, &mut g);
             g.graph.add_edge(a, b, edge);
         }
         g
@@ -434,6 +454,36 @@ fn merge_kinds(edges: &mut Vec<(RefKind, u32)>) {
             false
         }
     });
+}
+
+/// Distinct nodes numbered in the order they were first seen.
+#[derive(Default)]
+struct NodeKeys {
+    nodes: Vec<Node>,
+    keys: HashMap<Node, u32>,
+}
+
+impl NodeKeys {
+    fn key(&mut self, n: &Node) -> u32 {
+        if let Some(k) = self.keys.get(n) {
+            return *k;
+        }
+        let k = self.nodes.len() as u32;
+        self.nodes.push(n.clone());
+        self.keys.insert(n.clone(), k);
+        k
+    }
+
+    /// Each key's position among the nodes in `Node` order.
+    fn ranks(&self) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..self.nodes.len() as u32).collect();
+        order.sort_unstable_by(|a, b| self.nodes[*a as usize].cmp(&self.nodes[*b as usize]));
+        let mut rank = vec![0u32; order.len()];
+        for (pos, k) in order.into_iter().enumerate() {
+            rank[k as usize] = pos as u32;
+        }
+        rank
+    }
 }
 
 /// The type a symbol belongs to (itself if it is one), or its outermost ancestor when no

@@ -456,8 +456,8 @@ impl Store {
     pub fn graph_symbols(&self) -> Result<Vec<SymbolRow>> {
         let mut stmt = self.conn.prepare_cached("SELECT id, file_id, parent_id, kind FROM symbols")?;
         let rows = stmt.query_map([], |r| {
-            let kind: String = r.get(3)?;
-            Ok(SymbolRow { id: r.get(0)?, file: r.get(1)?, parent: r.get(2)?, kind: SymbolKind::parse(&kind).unwrap_or(SymbolKind::Class) })
+            let kind = SymbolKind::parse(r.get_ref(3)?.as_str()?).unwrap_or(SymbolKind::Class);
+            Ok(SymbolRow { id: r.get(0)?, file: r.get(1)?, parent: r.get(2)?, kind })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
