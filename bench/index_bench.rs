@@ -14,7 +14,7 @@
 //! On a temp copy of the tree it measures: the cold full index (wall, CPU, peak RSS,
 //! files/s, lines/s), the indexes a first build leaves for later (those only updates read),
 //! the index size with them, the parse-only floor (every file parsed on all cores,
-//! nothing else), `ctags -R` on the same tree when Universal Ctags is installed, the
+//! nothing else), the same with extraction (nothing stored or resolved), `ctags -R` on the same tree when Universal Ctags is installed, the
 //! no-op re-index of the unchanged tree, and p50/p95/p99 latency of a fixed mix of calls
 //! of all twelve tools. Ratios of the cold index to the floor and to ctags are printed.
 
@@ -112,22 +112,12 @@ fn main() {
     index(&root, &opts, &|_, _| {}).unwrap();
     let noop = t0.elapsed().as_secs_f64();
 
-    // Parse-only floor: every file parsed on all cores, nothing else.
+    // Parse-only floor: every file parsed on all cores, nothing else. Then parsed and
+    // extracted (symbols, references, imports) with nothing stored or resolved: what the
+    // grammar queries cost on top of the parse.
     let files = walk(&root, &opts, None).files;
-    let t0 = Instant::now();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..opts.threads {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(c) = files.get(i) else { break };
-                let bytes = std::fs::read(&c.abs).unwrap_or_default();
-                let text = String::from_utf8_lossy(&bytes);
-                let _ = codeatlas::extract::parse(c.spec, &text);
-            });
-        }
-    });
-    let floor = t0.elapsed().as_secs_f64();
+    let floor = on_all_cores(&files, opts.threads, |spec, text| drop(codeatlas::extract::parse(spec, text)));
+    let extracted = on_all_cores(&files, opts.threads, |spec, text| drop(codeatlas::extract::extract(spec, text, "")));
 
     // Universal Ctags, when installed.
     let ctags = {
@@ -148,6 +138,7 @@ fn main() {
     println!("| files/s, lines/s | {:.0}, {:.0} |", summary.files as f64 / cold, summary.loc as f64 / cold);
     println!("| index on disk | {:.1} MB ({:.2}x the source) |", index_bytes as f64 / 1e6, index_bytes as f64 / source_bytes as f64);
     println!("| parse-only floor ({} threads) | {floor:.2} s |", opts.threads);
+    println!("| parse and extract, nothing stored ({} threads) | {extracted:.2} s ({:.1}x the floor) |", opts.threads, extracted / floor);
     match ctags {
         Some(c) => println!("| ctags -R | {c:.2} s |"),
         None => println!("| ctags -R | not installed |"),
@@ -194,6 +185,27 @@ fn scaling_curve(root: &Path, files: &[String]) {
         let secs = t0.elapsed().as_secs_f64();
         println!("| {} | {} | {:.2} s | {:.2} |", summary.files, summary.loc, secs, secs * 1e6 / summary.loc.max(1) as f64);
     }
+}
+
+/// Seconds to read every file and run `work` on its text, on `threads` threads.
+fn on_all_cores(
+    files: &[codeatlas::index::Candidate],
+    threads: usize,
+    work: impl Fn(&'static codeatlas::lang::LanguageSpec, &str) + Sync,
+) -> f64 {
+    let t0 = Instant::now();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(c) = files.get(i) else { break };
+                let bytes = std::fs::read(&c.abs).unwrap_or_default();
+                work(c.spec, &String::from_utf8_lossy(&bytes));
+            });
+        }
+    });
+    t0.elapsed().as_secs_f64()
 }
 
 /// RSS of `codeatlas serve` (watching) once it has reconciled the index and answered one

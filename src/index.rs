@@ -312,6 +312,17 @@ impl Indexer {
         self.store.release_memory();
     }
 
+    /// Loads the resolver's world now rather than on the first update that changes anything,
+    /// so that the first save of a session is as quick as the next ones (java.base: the
+    /// first save's batch took 227 ms, the next ones 26-54 ms).
+    pub fn preload(&mut self) -> anyhow::Result<()> {
+        if !self.world_loaded {
+            self.store.load_world(&mut self.world)?;
+            self.world_loaded = true;
+        }
+        Ok(())
+    }
+
     /// Builds what updates need that a first build leaves out (the indexes that find the
     /// references a changed name can affect), so that the first save is not the one to pay
     /// for it. Tools keep answering meanwhile.
@@ -591,10 +602,10 @@ impl Indexer {
                                 file: file_id,
                                 parent,
                                 kind: s.kind,
-                                name: s.name.clone(),
-                                qname: s.qname.clone(),
-                                impl_type: s.impl_of.as_ref().map(|i| i.self_type.clone()),
-                                returns: s.returns.clone(),
+                                name: s.name.as_str().into(),
+                                qname: s.qname.as_str().into(),
+                                impl_type: s.impl_of.as_ref().map(|i| i.self_type.as_str().into()),
+                                returns: s.returns.as_deref().map(Into::into),
                             },
                         );
                     }
@@ -873,7 +884,7 @@ fn member_names(world: &World, t: SymbolId, out: &mut HashSet<String>, depth: us
     }
     for c in world.children_of(t) {
         if let Some(sym) = world.syms.get(c) {
-            out.insert(sym.name.clone());
+            out.insert(sym.name.to_string());
         }
     }
     for s in world.supertypes.get(&t).cloned().unwrap_or_default() {

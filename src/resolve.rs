@@ -6,12 +6,17 @@
 //! kept only when it is unique, and marked as a guess. This module touches no SQL: the
 //! `World` is filled by `index` from the store.
 
+use std::sync::Arc;
+
 use crate::lang;
 use crate::model::{last_segment, Confidence, Language, Receiver, RefKind, SymbolKind};
 
 /// The world's maps hash short strings and ids millions of times per run: FxHash (rustc's)
 /// instead of SipHash, since keys come from the repository, not from an attacker on the network.
 type HashMap<K, V> = rustc_hash::FxHashMap<K, V>;
+
+/// The symbols under one name: most names are one symbol's, held without an allocation.
+type Ids = smallvec::SmallVec<[SymbolId; 1]>;
 
 pub type SymbolId = i64;
 pub type FileId = i64;
@@ -21,12 +26,13 @@ pub struct Sym {
     pub file: FileId,
     pub parent: Option<SymbolId>,
     pub kind: SymbolKind,
-    pub name: String,
-    pub qname: String,
+    /// Shared with the world's name and qualified-name keys (names are held once each).
+    pub name: Arc<str>,
+    pub qname: Arc<str>,
     /// Rust impl members: the impl's self type as written.
-    pub impl_type: Option<String>,
+    pub impl_type: Option<Box<str>>,
     /// Callables: the declared return type as written (see `Symbol::returns`).
-    pub returns: Option<String>,
+    pub returns: Option<Box<str>>,
 }
 
 #[derive(Clone, Debug)]
@@ -86,10 +92,10 @@ pub struct Resolution {
 #[derive(Default)]
 pub struct World {
     pub syms: HashMap<SymbolId, Sym>,
-    by_qname: HashMap<String, Vec<SymbolId>>,
-    by_name: HashMap<String, Vec<SymbolId>>,
+    by_qname: HashMap<Arc<str>, Ids>,
+    by_name: HashMap<Arc<str>, Ids>,
     by_file: HashMap<FileId, Vec<SymbolId>>,
-    children: HashMap<SymbolId, Vec<SymbolId>>,
+    children: HashMap<SymbolId, Ids>,
     pub files: HashMap<FileId, FileCtx>,
     imports: HashMap<FileId, Vec<Import>>,
     /// Rust: imports by the module they are declared in, for re-export chains.
@@ -122,9 +128,9 @@ impl World {
         self.files.insert(file, ctx);
     }
 
-    pub fn add_symbol(&mut self, id: SymbolId, sym: Sym) {
-        self.by_qname.entry(sym.qname.clone()).or_default().push(id);
-        self.by_name.entry(sym.name.clone()).or_default().push(id);
+    pub fn add_symbol(&mut self, id: SymbolId, mut sym: Sym) {
+        sym.qname = add_to(&mut self.by_qname, sym.qname, id);
+        sym.name = add_to(&mut self.by_name, sym.name, id);
         self.by_file.entry(sym.file).or_default().push(id);
         if let Some(p) = sym.parent {
             self.children.entry(p).or_default().push(id);
@@ -205,11 +211,11 @@ impl World {
     }
 
     pub fn symbol_ids_named(&self, name: &str) -> &[SymbolId] {
-        self.by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+        self.by_name.get(name).map(|ids| ids.as_slice()).unwrap_or(&[])
     }
 
     pub fn children_of(&self, id: SymbolId) -> &[SymbolId] {
-        self.children.get(&id).map(Vec::as_slice).unwrap_or(&[])
+        self.children.get(&id).map(|ids| ids.as_slice()).unwrap_or(&[])
     }
 
     /// Attaches a Rust impl member to the type its impl names, when that type is in the
@@ -224,13 +230,13 @@ impl World {
             Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => (Some(t), format!("{}::{}", self.syms[&t].qname, sym.name)),
             _ => (None, format!("{}::{}::{}", module, last_segment(&impl_type), sym.name).trim_start_matches("::").to_string()),
         };
-        if new_parent == sym.parent && new_qname == sym.qname {
+        if new_parent == sym.parent && *new_qname == *sym.qname {
             return None;
         }
         let mut sym = self.syms.get(&id)?.clone();
         self.remove_symbol(id);
         sym.parent = new_parent;
-        sym.qname = new_qname.clone();
+        sym.qname = new_qname.as_str().into();
         self.add_symbol(id, sym);
         Some((new_parent, new_qname))
     }
@@ -241,7 +247,7 @@ impl World {
         while let Some(id) = cur {
             let Some(sym) = self.syms.get(&id) else { break };
             if sym.kind == SymbolKind::Module {
-                return sym.qname.clone();
+                return sym.qname.to_string();
             }
             cur = sym.parent;
         }
@@ -301,7 +307,7 @@ impl World {
         let found = if named.len() <= kids.len() {
             self.pick_from(named.iter().copied().filter(|c| self.syms[c].parent == Some(t)), want)
         } else {
-            self.pick_from(kids.iter().copied().filter(|c| self.syms[c].name == name), want)
+            self.pick_from(kids.iter().copied().filter(|c| *self.syms[c].name == *name), want)
         };
         if let Some(id) = found {
             return Some(id);
@@ -483,7 +489,7 @@ impl World {
     fn java_simple_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
         // 1. The enclosing types themselves, their member types and inherited member types.
         for t in self.enclosing_types(enclosing) {
-            if self.syms[&t].name == name {
+            if *self.syms[&t].name == *name {
                 return Some(Target::Symbol(t));
             }
             if let Some(id) = self.member(t, name, Want::Type, 0) {
@@ -899,7 +905,22 @@ fn parent_module(module: &str) -> String {
     module.rsplit_once("::").map(|(p, _)| p.to_string()).unwrap_or_default()
 }
 
-fn remove_from(map: &mut HashMap<String, Vec<SymbolId>>, key: &str, id: SymbolId) {
+/// Files `id` under `key`, and returns the map's own copy of the key for the symbol to hold.
+fn add_to(map: &mut HashMap<Arc<str>, Ids>, key: Arc<str>, id: SymbolId) -> Arc<str> {
+    match map.entry(key) {
+        std::collections::hash_map::Entry::Occupied(mut e) => {
+            e.get_mut().push(id);
+            e.key().clone()
+        }
+        std::collections::hash_map::Entry::Vacant(e) => {
+            let held = e.key().clone();
+            e.insert(smallvec::smallvec![id]);
+            held
+        }
+    }
+}
+
+fn remove_from(map: &mut HashMap<Arc<str>, Ids>, key: &str, id: SymbolId) {
     if let Some(list) = map.get_mut(key) {
         list.retain(|x| *x != id);
         if list.is_empty() {

@@ -305,9 +305,14 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
         // The first update builds them instead.
         tracing::warn!("preparing the index for updates: {e:#}");
     }
+    progress.ready.store(true, Ordering::SeqCst);
+    // Saves queue meanwhile.
+    if let Err(e) = indexer.preload() {
+        // The first update loads it instead.
+        tracing::warn!("loading the resolver's world: {e:#}");
+    }
     indexer.release_memory();
     trim_heap();
-    progress.ready.store(true, Ordering::SeqCst);
     while let Ok(job) = jobs.recv() {
         // Coalesce whatever else is queued into one batch.
         let mut paths: BTreeSet<PathBuf> = BTreeSet::new();

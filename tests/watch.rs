@@ -293,3 +293,38 @@ fn reads_reindex_a_changed_file_before_answering() {
     let outline = atlas.call("file_outline", serde_json::json!({"path": "src/main/java/com/acme/user/User.java"})).unwrap();
     assert!(outline.contains("\n  class Customer  4-14  public class Customer"), "{outline}");
 }
+
+#[test]
+fn a_server_started_on_an_existing_index_follows_edits() {
+    // The resolver's world is then loaded from the store while the server idles, not built
+    // by the start-up reconcile: a save must resolve the same against it.
+    for fixture in ["java-shop", "rust-shop"] {
+        let repo = temp_copy(fixture);
+        let root = repo.path();
+        index(root, &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
+        let watch = start(root);
+        if fixture == "java-shop" {
+            let pay = root.join("src/main/java/com/acme/pay");
+            fs::write(
+                pay.join("Refund.java"),
+                "package com.acme.pay;\n\npublic class Refund extends PaymentException {\n    public Refund() { super(\"r\"); }\n}\n",
+            )
+            .unwrap();
+            check(&watch, root, "java: create a file that extends an indexed type");
+            assert!(dump(root).contains("to=com.acme.pay.PaymentException (exact)"));
+            let gateway = fs::read_to_string(pay.join("PaymentGateway.java")).unwrap();
+            fs::write(pay.join("PaymentGateway.java"), gateway.replace("default boolean", "void refund(Refund r);\n\n    default boolean"))
+                .unwrap();
+            check(&watch, root, "java: edit in place");
+        } else {
+            let lib = root.join("crates/shop-core/src/lib.rs");
+            let text = fs::read_to_string(&lib).unwrap();
+            fs::write(
+                &lib,
+                text.replace("pub use pay::gateway::Gateway as PaymentGateway;", "pub use pay::gateway::Stripe as PaymentGateway;"),
+            )
+            .unwrap();
+            check(&watch, root, "rust: a re-export now names another item");
+        }
+    }
+}

@@ -417,8 +417,10 @@ impl Store {
         Ok((sym.max(stored("next_symbol_id")?), file.max(stored("next_file_id")?)))
     }
 
-    /// Fills a resolver world with every file, symbol, import and supertype edge.
+    /// Fills a resolver world with every file, symbol, import and supertype edge, replacing
+    /// what it held.
     pub fn load_world(&self, world: &mut World) -> Result<()> {
+        *world = World::default();
         let mut stmt = self.conn.prepare("SELECT id, language, module FROM files")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
