@@ -58,6 +58,22 @@ fn check(watch: &Watch, root: &Path, what: &str) {
     }
 }
 
+/// java-shop: a new class that extends an indexed one.
+fn add_refund(pay: &Path) {
+    fs::write(
+        pay.join("Refund.java"),
+        "package com.acme.pay;\n\npublic class Refund extends PaymentException {\n    public Refund() { super(\"r\"); }\n}\n",
+    )
+    .unwrap();
+}
+
+/// java-shop: an indexed interface gains a method that takes the new class.
+fn use_refund_in_gateway(pay: &Path) {
+    let gateway = fs::read_to_string(pay.join("PaymentGateway.java")).unwrap();
+    fs::write(pay.join("PaymentGateway.java"), gateway.replace("default boolean", "void refund(Refund r);\n\n    default boolean"))
+        .unwrap();
+}
+
 #[test]
 fn watched_index_follows_editor_and_tool_operations() {
     let repo = temp_copy("java-shop");
@@ -72,17 +88,11 @@ fn watched_index_follows_editor_and_tool_operations() {
     assert_eq!(indexes, 10);
     drop(store);
 
-    fs::write(
-        pay.join("Refund.java"),
-        "package com.acme.pay;\n\npublic class Refund extends PaymentException {\n    public Refund() { super(\"r\"); }\n}\n",
-    )
-    .unwrap();
+    add_refund(&pay);
     check(&watch, root, "create a file");
     assert!(dump(root).contains("ref src/main/java/com/acme/pay/Refund.java:3 extends PaymentException from=com.acme.pay.Refund to=com.acme.pay.PaymentException (exact)"));
 
-    let gateway = fs::read_to_string(pay.join("PaymentGateway.java")).unwrap();
-    fs::write(pay.join("PaymentGateway.java"), gateway.replace("default boolean", "void refund(Refund r);\n\n    default boolean"))
-        .unwrap();
+    use_refund_in_gateway(&pay);
     check(&watch, root, "edit in place");
 
     fs::rename(pay.join("Refund.java"), pay.join("Refund2.java")).unwrap();
@@ -305,16 +315,10 @@ fn a_server_started_on_an_existing_index_follows_edits() {
         let watch = start(root);
         if fixture == "java-shop" {
             let pay = root.join("src/main/java/com/acme/pay");
-            fs::write(
-                pay.join("Refund.java"),
-                "package com.acme.pay;\n\npublic class Refund extends PaymentException {\n    public Refund() { super(\"r\"); }\n}\n",
-            )
-            .unwrap();
+            add_refund(&pay);
             check(&watch, root, "java: create a file that extends an indexed type");
             assert!(dump(root).contains("to=com.acme.pay.PaymentException (exact)"));
-            let gateway = fs::read_to_string(pay.join("PaymentGateway.java")).unwrap();
-            fs::write(pay.join("PaymentGateway.java"), gateway.replace("default boolean", "void refund(Refund r);\n\n    default boolean"))
-                .unwrap();
+            use_refund_in_gateway(&pay);
             check(&watch, root, "java: edit in place");
         } else {
             let lib = root.join("crates/shop-core/src/lib.rs");
