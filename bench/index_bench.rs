@@ -277,6 +277,9 @@ fn idle_rss(root: &Path, edited: &str) {
     let _ = child.wait();
 }
 
+/// A call's arguments, from its number in the mix.
+type ArgsOf<'a> = Box<dyn Fn(usize) -> serde_json::Value + 'a>;
+
 /// Tool latency over a fixed mix, on handles taken from the index itself.
 fn tool_table(root: &Path, files: &[String], calls: usize) {
     let atlas = Atlas::new(root);
@@ -290,7 +293,7 @@ fn tool_table(root: &Path, files: &[String], calls: usize) {
         .collect();
     let paths: Vec<String> = files.iter().take(20).cloned().collect();
     let pick = |v: &Vec<String>, i: usize| v[i % v.len()].clone();
-    let mix: Vec<(&str, Box<dyn Fn(usize) -> serde_json::Value>)> = vec![
+    let mix: Vec<(&str, ArgsOf<'_>)> = vec![
         ("repo_overview", Box::new(|_| json!({}))),
         ("dependency_graph", Box::new(|i| json!({"target": pick(&types, i), "depth": 3}))),
         ("dependency_path", Box::new(|i| json!({"from": pick(&types, i), "to": pick(&types, i + 1)}))),

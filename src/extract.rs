@@ -199,7 +199,7 @@ impl<'t> Extractor<'t> {
         let mut n = 0u32;
         let mut in_time = || {
             n = n.wrapping_add(1);
-            n % 1024 != 0 || Instant::now() <= deadline
+            !n.is_multiple_of(1024) || Instant::now() <= deadline
         };
         match engine {
             Engine::Matcher => query.matcher.run(tree, &mut |m, root, root_parent| {

@@ -101,13 +101,16 @@ pub struct Graph {
     fan_in_ranking: std::sync::OnceLock<Vec<(Node, usize)>>,
 }
 
+/// The kinds and weights of the edges between a node and the previous ring.
+type EdgeKinds = Vec<(RefKind, u32)>;
+
 /// A node reached from a start, with how far and through which edges.
 #[derive(Clone, Debug)]
 pub struct Reached {
     pub node: Node,
     pub distance: usize,
     /// Edges between this node and the previous ring (kind, weight).
-    pub edges: Vec<(RefKind, u32)>,
+    pub edges: EdgeKinds,
     /// Set when the node was reached through an interface or trait it depends on while an
     /// implementation of it was affected (change impact only).
     pub via: Option<Node>,
@@ -274,7 +277,7 @@ impl Graph {
         let mut result = Vec::new();
         let mut frontier = vec![s];
         for distance in 1..=depth {
-            let mut next_ring: Vec<(NodeIndex, bool, Vec<(RefKind, u32)>)> = Vec::new();
+            let mut next_ring: Vec<(NodeIndex, bool, EdgeKinds)> = Vec::new();
             let mut ring_index: HashMap<(NodeIndex, bool), usize> = HashMap::default();
             for &n in &frontier {
                 for (dir, enabled, incoming) in [(Direction::Outgoing, out, false), (Direction::Incoming, inc, true)] {
@@ -360,7 +363,7 @@ impl Graph {
         let mut expanded: HashSet<NodeIndex> = HashSet::default();
         let mut result = Vec::new();
         for distance in 1..=depth {
-            let mut ring: Vec<(NodeIndex, Vec<(RefKind, u32)>, Option<NodeIndex>)> = Vec::new();
+            let mut ring: Vec<(NodeIndex, EdgeKinds, Option<NodeIndex>)> = Vec::new();
             let mut ring_index: HashMap<NodeIndex, usize> = HashMap::default();
             let mut add = |n: NodeIndex, kind: RefKind, weight: u32, via: Option<NodeIndex>, seen: &HashSet<NodeIndex>| {
                 if seen.contains(&n) {

@@ -458,11 +458,9 @@ impl Indexer {
         removed_paths.sort();
         let removed: Vec<i64> = removed_paths.iter().map(|p| states[p].id).collect();
 
-        if !to_parse.is_empty() || !removed.is_empty() || !touched.is_empty() {
-            if !*world_loaded {
-                store.load_world(world)?;
-                *world_loaded = true;
-            }
+        if (!to_parse.is_empty() || !removed.is_empty() || !touched.is_empty()) && !*world_loaded {
+            store.load_world(world)?;
+            *world_loaded = true;
         }
         let (mut next_symbol, mut next_file) = store.next_ids()?;
         let incremental = !world.files.is_empty();

@@ -498,7 +498,7 @@ impl World {
         }
         let imports = self.imports.get(&file).map(Vec::as_slice).unwrap_or(&[]);
         // 2. Single-type imports.
-        for import in imports.iter().filter(|i| !i.glob && i.visible_name() == name) {
+        if let Some(import) = imports.iter().find(|i| !i.glob && i.visible_name() == name) {
             return Some(match self.java_type_by_qname(&import.path) {
                 Some(id) => Target::Symbol(id),
                 None => Target::External(import.path.clone()),

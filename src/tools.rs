@@ -284,7 +284,8 @@ fn fail<T>(msg: impl Into<String>) -> Result<T, ToolError> {
     Err(ToolError(msg.into()))
 }
 
-/// What a handle names.
+/// What a handle names. Lives for one call, so the size of the symbol variant is no cost.
+#[allow(clippy::large_enum_variant)]
 enum Handle {
     Symbol(SymbolInfo),
     External(i64, String),

@@ -255,7 +255,7 @@ fn http(port: u16, headers: &[(&str, &str)], body: &Value) -> (u16, String, Stri
 
 /// The JSON-RPC message of an SSE answer (its last `data:` line that holds JSON).
 fn sse_message(body: &str) -> Value {
-    body.lines().filter_map(|l| l.strip_prefix("data: ")).filter_map(|d| serde_json::from_str(d).ok()).last().expect(body)
+    body.lines().filter_map(|l| l.strip_prefix("data: ")).filter_map(|d| serde_json::from_str(d).ok()).next_back().expect(body)
 }
 
 struct Killed(std::process::Child);

@@ -253,7 +253,7 @@ fn a_long_lived_atlas_graph_follows_edits() {
         ("search_symbols", json!({"query": "refunds"})),
     ];
     let answers = |atlas: &Atlas| -> Vec<String> {
-        calls.iter().map(|(tool, args)| atlas.call(tool, args.clone()).map_or_else(|e| format!("ERROR: {}", e.0), |t| t)).collect()
+        calls.iter().map(|(tool, args)| atlas.call(tool, args.clone()).unwrap_or_else(|e| format!("ERROR: {}", e.0))).collect()
     };
     let kept = Atlas::new(&root);
     let before = answers(&kept);

@@ -218,7 +218,7 @@ fn random_edits_keep_the_watched_index_equal_to_a_fresh_one() {
             edits += 1;
             match rng.below(6) {
                 // Add a class (or rewrite one: new methods, imports, supertypes).
-                0 | 1 | 2 => {
+                0..=2 => {
                     let name = format!("R{}", rng.below(8));
                     let package = PACKAGES[rng.below(PACKAGES.len())].to_string();
                     let dir = base.join(&package);
