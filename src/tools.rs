@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::graph::{EdgeRow, FileRow, Graph, Level, Node, Reached};
+use crate::graph::{EdgeRow, FileRow, Graph, Level, Node, Reached, SymbolRow};
 use crate::model::{RefKind, SymbolKind};
 use crate::store::{self, FileInfo, Stamp, Store, SymbolInfo, Target};
 
@@ -243,8 +243,8 @@ pub struct Atlas {
     root: PathBuf,
     pool: Mutex<Vec<Store>>,
     graphs: Mutex<HashMap<Level, (Stamp, Arc<Graph>)>>,
-    /// The graph's edge rows by file, kept across generations: after a save only the files
-    /// whose references changed are read again.
+    /// The graph's edge and symbol rows by file, kept across generations: after a save only
+    /// the files whose references or symbols changed are read again.
     edges: Mutex<EdgeCache>,
     /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
     names: Mutex<Option<(Stamp, Arc<Vec<NameEntry>>)>>,
@@ -466,14 +466,15 @@ impl Atlas {
             }
             let files = store.graph_files()?;
             self.edges.lock().expect("edge cache lock").refresh(store, &stamp, &files)?;
-            Ok((stamp, Some((store.graph_symbols()?, files))))
+            Ok((stamp, Some(files)))
         })?;
-        let Some((symbols, files)) = fresh else {
+        let Some(files) = fresh else {
             return Ok(graphs[&level].1.clone());
         };
         let files: Vec<FileRow> = files.into_iter().map(|(f, _)| f).collect();
         let cache = self.edges.lock().expect("edge cache lock");
-        let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.iter().map(|r| r.row(*file)));
+        let symbols: Vec<SymbolRow> = cache.by_file.iter().flat_map(|(file, rows)| rows.symbols.iter().map(|s| s.row(*file))).collect();
+        let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.edges.iter().map(|r| r.row(*file)));
         let g = Arc::new(Graph::build(level, &symbols, &files, rows));
         tracing::debug!(level = level.as_str(), ms = started.elapsed().as_millis() as u64, "graph built");
         graphs.insert(level, (stamp, g.clone()));
@@ -1770,11 +1771,37 @@ fn fts_words(query: &str) -> String {
         .join(" OR ")
 }
 
-/// The dependency graph's edge rows by file, as of one index (id) and generation.
+/// What the dependency graphs are built from, by file (edge rows and symbol rows), as of
+/// one index (id) and generation.
 #[derive(Default)]
 struct EdgeCache {
     stamp: Stamp,
-    by_file: HashMap<i64, Box<[CachedEdge]>>,
+    by_file: HashMap<i64, FileRows>,
+}
+
+#[derive(Default)]
+struct FileRows {
+    edges: Box<[CachedEdge]>,
+    symbols: Box<[CachedSymbol]>,
+}
+
+/// A symbol row as the cache keeps it, its file the key.
+#[derive(Clone, Copy)]
+struct CachedSymbol {
+    id: i64,
+    /// -1: no parent.
+    parent: i64,
+    kind: crate::model::SymbolKind,
+}
+
+impl CachedSymbol {
+    fn of(row: &SymbolRow) -> CachedSymbol {
+        CachedSymbol { id: row.id, parent: row.parent.unwrap_or(-1), kind: row.kind }
+    }
+
+    fn row(&self, file: i64) -> SymbolRow {
+        SymbolRow { id: self.id, file, parent: (self.parent >= 0).then_some(self.parent), kind: self.kind }
+    }
 }
 
 /// An edge row as the cache keeps it, its file the key: 32 bytes instead of an `EdgeRow`'s
@@ -1814,9 +1841,9 @@ impl CachedEdge {
 }
 
 impl EdgeCache {
-    /// Brings the rows up to the index at `stamp`: files gone leave,
-    /// files whose references changed since are read again; a different index, or changes
-    /// in more than a quarter of the files (and more than 256), mean one read of everything.
+    /// Brings the rows up to the index at `stamp`: files gone leave, files whose references
+    /// or symbols changed since are read again; a different index, or changes in more than a
+    /// quarter of the files (and more than 256), mean one read of everything.
     fn refresh(&mut self, store: &Store, stamp: &Stamp, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
         if self.stamp == *stamp {
             return Ok(());
@@ -1829,20 +1856,27 @@ impl EdgeCache {
         };
         tracing::debug!(changed = changed.len(), files = files.len(), from = since, to = stamp.generation, "edge cache refresh");
         if changed.len() > 256 && changed.len() * 4 > files.len() {
-            let mut by_file: HashMap<i64, Vec<CachedEdge>> = HashMap::default();
+            let mut by_file: HashMap<i64, (Vec<CachedEdge>, Vec<CachedSymbol>)> = HashMap::default();
             for row in store.graph_edges(None)? {
-                by_file.entry(row.file).or_default().push(CachedEdge::of(&row));
+                by_file.entry(row.file).or_default().0.push(CachedEdge::of(&row));
             }
-            self.by_file = by_file.into_iter().map(|(file, rows)| (file, rows.into_boxed_slice())).collect();
+            for row in store.graph_symbols(None)? {
+                by_file.entry(row.file).or_default().1.push(CachedSymbol::of(&row));
+            }
+            self.by_file = by_file
+                .into_iter()
+                .map(|(file, (edges, symbols))| (file, FileRows { edges: edges.into_boxed_slice(), symbols: symbols.into_boxed_slice() }))
+                .collect();
         } else {
             let present: HashSet<i64> = files.iter().map(|(f, _)| f.id).collect();
             self.by_file.retain(|f, _| present.contains(f));
             for file in changed {
-                let rows = store.graph_edges(Some(file))?;
-                if rows.is_empty() {
+                let edges: Box<[CachedEdge]> = store.graph_edges(Some(file))?.iter().map(CachedEdge::of).collect();
+                let symbols: Box<[CachedSymbol]> = store.graph_symbols(Some(file))?.iter().map(CachedSymbol::of).collect();
+                if edges.is_empty() && symbols.is_empty() {
                     self.by_file.remove(&file);
                 } else {
-                    self.by_file.insert(file, rows.iter().map(CachedEdge::of).collect());
+                    self.by_file.insert(file, FileRows { edges, symbols });
                 }
             }
         }

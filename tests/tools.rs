@@ -288,3 +288,37 @@ fn a_long_lived_atlas_graph_follows_edits() {
     assert!(!before[6].contains("com.acme.pay.Refunds") && after[6].contains("class com.acme.pay.Refunds"), "{}", after[6]);
     assert_eq!(after, answers(&Atlas::new(&root)));
 }
+
+#[test]
+fn a_long_lived_atlas_graph_follows_impl_members_to_a_new_type() {
+    // An impl of a type that is not in the repository yet: its method stands for itself.
+    let tmp = temp_copy("rust-shop");
+    let root = tmp.path().canonicalize().unwrap();
+    let src = root.join("crates/shop-core/src");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+    std::fs::write(src.join("lib.rs"), lib.replace("pub mod order;", "pub mod audit;\npub mod order;")).unwrap();
+    std::fs::write(
+        src.join("audit.rs"),
+        "use crate::order::Audit;\n\nimpl Audit {\n    pub fn record(&self) -> crate::Cents {\n        0\n    }\n}\n",
+    )
+    .unwrap();
+    let opts = Options { threads: 2, ..Options::default() };
+    index(&root, &opts, &|_, _| {}).unwrap();
+    let calls = [("dependency_graph", json!({"target": "shop_core::order::Audit", "depth": 1})), ("repo_overview", json!({}))];
+    let answers = |atlas: &Atlas| -> Vec<String> {
+        calls.iter().map(|(tool, args)| atlas.call(tool, args.clone()).unwrap_or_else(|e| format!("ERROR: {}", e.0))).collect()
+    };
+    let kept = Atlas::new(&root);
+    let before = answers(&kept);
+    // The type appears in another file: `audit.rs` is not parsed again, but its method now
+    // belongs to the type, and so does the method's use of `Cents`.
+    let order = std::fs::read_to_string(src.join("order.rs")).unwrap();
+    std::fs::write(src.join("order.rs"), format!("{order}\npub struct Audit;\n")).unwrap();
+    let summary = index(&root, &opts, &|_, _| {}).unwrap();
+    assert_eq!(summary.parsed, 1);
+    kept.refresh_caches();
+    let after = answers(&kept);
+    assert!(before[0].starts_with("ERROR"), "{}", before[0]);
+    assert!(after[0].contains("shop_core::Cents"), "{}", after[0]);
+    assert_eq!(after, answers(&Atlas::new(&root)));
+}

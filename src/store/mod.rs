@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -41,8 +41,9 @@ CREATE TABLE files(
     parse_errors INTEGER NOT NULL,
     -- Symbols declared in the file: the overview's counts without a join.
     symbols INTEGER NOT NULL,
-    -- The generation that last wrote, changed or removed one of its references: a reader
-    -- that cached the file's edges at an older generation reads them again.
+    -- The generation that last wrote, changed or removed one of its references or symbols:
+    -- a reader that cached the file's edges and symbol rows at an older generation reads
+    -- them again.
     refs_gen INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL);
@@ -797,7 +798,8 @@ impl Writer<'_> {
         Ok(out)
     }
 
-    pub fn insert_symbol(&self, s: &NewSymbol) -> Result<()> {
+    pub fn insert_symbol(&mut self, s: &NewSymbol) -> Result<()> {
+        self.refs_changed.insert(s.file);
         let sym = s.symbol;
         let (impl_type, impl_trait) = match &sym.impl_of {
             Some(info) => (Some(info.self_type.as_str()), info.trait_name.as_deref()),
@@ -836,10 +838,16 @@ impl Writer<'_> {
         Ok(())
     }
 
-    pub fn update_symbol_owner(&self, id: SymbolId, parent: Option<SymbolId>, qname: &str) -> Result<()> {
-        self.tx
-            .prepare_cached("UPDATE symbols SET parent_id = ?2, xqname = COALESCE(xqname, qname), qname = ?3 WHERE id = ?1")?
-            .execute(params![id, parent, qname])?;
+    pub fn update_symbol_owner(&mut self, id: SymbolId, parent: Option<SymbolId>, qname: &str) -> Result<()> {
+        let file: Option<FileId> = self
+            .tx
+            .prepare_cached(
+                "UPDATE symbols SET parent_id = ?2, xqname = COALESCE(xqname, qname), qname = ?3 WHERE id = ?1 RETURNING file_id",
+            )?
+            .query_row(params![id, parent, qname], |r| r.get(0))
+            .optional()?;
+        // The symbol graph rolls the member up to its new parent: the file's rows are read again.
+        self.refs_changed.extend(file);
         Ok(())
     }
 
@@ -994,7 +1002,7 @@ impl Writer<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Records `generation` on every file whose references this transaction touched.
+    /// Records `generation` on every file whose references or symbols this transaction touched.
     pub fn stamp_files(&mut self, generation: u64) -> Result<()> {
         let mut stmt = self.tx.prepare_cached("UPDATE files SET refs_gen = ?1 WHERE id = ?2")?;
         for file in self.refs_changed.drain() {

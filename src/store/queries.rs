@@ -452,10 +452,14 @@ impl Store {
         result
     }
 
-    /// The symbols the dependency graph rolls up.
-    pub fn graph_symbols(&self) -> Result<Vec<SymbolRow>> {
-        let mut stmt = self.conn.prepare_cached("SELECT id, file_id, parent_id, kind FROM symbols")?;
-        let rows = stmt.query_map([], |r| {
+    /// The symbols the dependency graph rolls up: every one, or one file's.
+    pub fn graph_symbols(&self, file: Option<FileId>) -> Result<Vec<SymbolRow>> {
+        let mut stmt = match file {
+            None => self.conn.prepare_cached("SELECT id, file_id, parent_id, kind FROM symbols")?,
+            Some(_) => self.conn.prepare_cached("SELECT id, file_id, parent_id, kind FROM symbols WHERE file_id = ?1")?,
+        };
+        let params: Vec<FileId> = file.into_iter().collect();
+        let rows = stmt.query_map(rusqlite::params_from_iter(params), |r| {
             let kind = SymbolKind::parse(r.get_ref(3)?.as_str()?).unwrap_or(SymbolKind::Class);
             Ok(SymbolRow { id: r.get(0)?, file: r.get(1)?, parent: r.get(2)?, kind })
         })?;
