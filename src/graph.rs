@@ -92,8 +92,7 @@ pub struct Graph {
     pub level: Level,
     graph: DiGraph<Node, Edge>,
     index: HashMap<Node, NodeIndex>,
-    /// Symbol -> the node of this level that stands for it.
-    /// Symbol id -> the key of its node in `nodes`.
+    /// Symbol id -> the key in `nodes` of the node of this level that stands for it.
     rollup: IdTable,
     /// Every node a symbol rolls up to, and the external ones, by key.
     nodes: Vec<Node>,
@@ -160,7 +159,7 @@ impl Graph {
             level,
             graph: DiGraph::new(),
             index: HashMap::default(),
-            rollup: IdTable::for_ids(std::iter::empty()),
+            rollup: symbol_key,
             nodes: Vec::new(),
             fan_in_ranking: Default::default(),
         };
@@ -190,13 +189,13 @@ impl Graph {
         let mut merged: HashMap<(u32, u32, RefKind), Edge> = HashMap::default();
         for e in edges {
             let from = match (level, e.source) {
-                (Level::Symbol, Some(s)) => symbol_key.get(s),
+                (Level::Symbol, Some(s)) => g.rollup.get(s),
                 (Level::Symbol, None) => None,
                 (Level::File, _) => Some(*file_key.entry(e.file).or_insert_with(|| keys.key(&Node::File(e.file)))),
                 (Level::Module, _) => file_key.get(&e.file).copied(),
             };
             let to = match (e.target, e.external) {
-                (Some(t), _) => symbol_key.get(t),
+                (Some(t), _) => g.rollup.get(t),
                 (None, Some(x)) if level == Level::Symbol => Some(keys.key(&Node::External(x))),
                 _ => None,
             };
@@ -223,13 +222,12 @@ impl Graph {
         let mut merged: Vec<((u32, u32, RefKind), Edge)> = merged.into_iter().collect();
         merged.sort_unstable_by_key(|((from, to, kind), _)| (rank[*from as usize], rank[*to as usize], *kind));
         let mut placed: Vec<Option<NodeIndex>> = vec![None; keys.nodes.len()];
+        let mut place = |k: u32, g: &mut Graph| *placed[k as usize].get_or_insert_with(|| g.node(keys.nodes[k as usize].clone()));
         for ((from, to, _), edge) in merged {
-            let mut place = |k: u32, g: &mut Graph| *placed[k as usize].get_or_insert_with(|| g.node(keys.nodes[k as usize].clone()));
             let a = place(from, &mut g);
             let b = place(to, &mut g);
             g.graph.add_edge(a, b, edge);
         }
-        g.rollup = symbol_key;
         g.nodes = keys.nodes;
         g
     }

@@ -458,8 +458,7 @@ impl Store {
             None => self.conn.prepare_cached("SELECT id, file_id, parent_id, kind FROM symbols")?,
             Some(_) => self.conn.prepare_cached("SELECT id, file_id, parent_id, kind FROM symbols WHERE file_id = ?1")?,
         };
-        let params: Vec<FileId> = file.into_iter().collect();
-        let rows = stmt.query_map(rusqlite::params_from_iter(params), |r| {
+        let rows = stmt.query_map(rusqlite::params_from_iter(file), |r| {
             let kind = SymbolKind::parse(r.get_ref(3)?.as_str()?).unwrap_or(SymbolKind::Class);
             Ok(SymbolRow { id: r.get(0)?, file: r.get(1)?, parent: r.get(2)?, kind })
         })?;
