@@ -706,6 +706,9 @@ impl Indexer {
         for pass in [Pass::Supertypes, Pass::Rest] {
             // Sources whose extends/implements references were written in this pass.
             let mut touched: HashSet<SymbolId> = HashSet::default();
+            // A first build: the supertypes this pass wrote, by source (nothing else is stored
+            // yet), so that they need not be read back through an index kept up row by row.
+            let mut written_supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::default();
             // Resolution reads the world only: it runs on every core, a file at a time,
             // while this thread writes the results in file order (ids stay deterministic).
             let shared: &World = world;
@@ -750,6 +753,13 @@ impl Indexer {
                     while let Some(out) = waiting.remove(&next) {
                         let p = &pending[next];
                         touched.extend(out.iter().filter_map(|(_, _, res)| res.source));
+                        if bulk && pass == Pass::Supertypes {
+                            for (_, _, res) in &out {
+                                if let (Some(source), Some(target)) = (res.source, res.target) {
+                                    written_supers.entry(source).or_default().push(target);
+                                }
+                            }
+                        }
                         writer.insert_refs(out.iter().map(|(k, enclosing, res)| (p.file, *enclosing, &p.extract.references[*k], res)))?;
                         next += 1;
                     }
@@ -791,7 +801,14 @@ impl Indexer {
                     if !world.syms.contains_key(&s) {
                         continue;
                     }
-                    let after = writer.supertypes_of(s)?;
+                    let after = if bulk {
+                        let mut after = written_supers.remove(&s).unwrap_or_default();
+                        after.sort_unstable();
+                        after.dedup();
+                        after
+                    } else {
+                        writer.supertypes_of(s)?
+                    };
                     let before = old_supers.get(&s).cloned().unwrap_or_default();
                     if incremental && before != after {
                         // What the type inherits changed: references to inherited members

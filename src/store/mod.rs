@@ -550,9 +550,10 @@ impl Store {
     }
 
     /// A cold build inserts every reference at once: maintaining these indexes row by row
-    /// costs more than building them once at the end (a sort). `refs_source` stays, since
-    /// the supertypes pass reads it while references are written.
+    /// costs more than building them once at the end (a sort). The supertypes pass of a
+    /// first build takes what it wrote from memory rather than through `refs_source`.
     const BULK_INDEXES: &'static [&'static str] = &[
+        "refs_source",
         "refs_file",
         "refs_target",
         "refs_external",
