@@ -311,8 +311,7 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
         // The first update loads it instead.
         tracing::warn!("loading the resolver's world: {e:#}");
     }
-    indexer.release_memory();
-    trim_heap();
+    give_back_memory(&mut indexer);
     while let Ok(job) = jobs.recv() {
         // Coalesce whatever else is queued into one batch.
         let mut paths: BTreeSet<PathBuf> = BTreeSet::new();
@@ -366,6 +365,11 @@ fn run(indexer: &mut Indexer, paths: Option<&[PathBuf]>, status: &IndexStatus, r
         }
     }
     status.building.store(false, Ordering::SeqCst);
+    give_back_memory(indexer);
+}
+
+/// After a batch: the indexer's page cache and the allocator's free memory go back to the system.
+fn give_back_memory(indexer: &mut Indexer) {
     let started = Instant::now();
     indexer.release_memory();
     trim_heap();

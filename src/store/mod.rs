@@ -574,7 +574,7 @@ impl Store {
         &["refs_simple", "refs_head", "refs_recv_head", "refs_recv_simple", "refs_subject_simple"];
 
     pub fn transaction(&mut self) -> Result<Writer<'_>> {
-        Ok(Writer { tx: self.conn.transaction()?, externals: Default::default(), refs_changed: Default::default() })
+        Ok(Writer { tx: self.conn.transaction()?, externals: Default::default(), touched_files: Default::default() })
     }
 
     /// Replaces the skipped rows at or under `targets` with `skipped`.
@@ -631,8 +631,9 @@ const RECHECK_SQL: &str = "SELECT id, file_id, enclosing_id, kind, name, receive
 pub struct Writer<'c> {
     tx: Transaction<'c>,
     externals: rustc_hash::FxHashMap<String, i64>,
-    /// Files whose references this transaction wrote, changed or removed (`stamp_files`).
-    refs_changed: rustc_hash::FxHashSet<FileId>,
+    /// Files whose references or symbols this transaction wrote, changed or removed
+    /// (`stamp_files`).
+    touched_files: rustc_hash::FxHashSet<FileId>,
 }
 
 /// The id of an external name, added when new (`cache` holds those seen in this run).
@@ -774,7 +775,7 @@ impl Writer<'_> {
 
     /// Removes a file's symbols and references (and the file row when `forget`).
     pub fn clear_file(&mut self, id: FileId, forget: bool) -> Result<()> {
-        self.refs_changed.insert(id);
+        self.touched_files.insert(id);
         self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?1)")?.execute([id])?;
         self.tx.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?.execute([id])?;
         self.tx.prepare_cached("DELETE FROM refs WHERE file_id = ?1")?.execute([id])?;
@@ -800,7 +801,7 @@ impl Writer<'_> {
     }
 
     pub fn insert_symbol(&mut self, s: &NewSymbol) -> Result<()> {
-        self.refs_changed.insert(s.file);
+        self.touched_files.insert(s.file);
         let sym = s.symbol;
         let (impl_type, impl_trait) = match &sym.impl_of {
             Some(info) => (Some(info.self_type.as_str()), info.trait_name.as_deref()),
@@ -848,7 +849,7 @@ impl Writer<'_> {
             .query_row(params![id, parent, qname], |r| r.get(0))
             .optional()?;
         // The symbol graph rolls the member up to its new parent: the file's rows are read again.
-        self.refs_changed.extend(file);
+        self.touched_files.extend(file);
         Ok(())
     }
 
@@ -862,7 +863,7 @@ impl Writer<'_> {
         &mut self,
         rows: impl IntoIterator<Item = (FileId, Option<SymbolId>, &'r crate::model::Reference, &'r Resolved)>,
     ) -> Result<()> {
-        let Writer { tx, externals, refs_changed } = self;
+        let Writer { tx, externals, touched_files } = self;
         let mut last_file = None;
         let mut stmt = tx.prepare_cached(
             "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
@@ -871,7 +872,7 @@ impl Writer<'_> {
         )?;
         for (file, enclosing, reference, res) in rows {
             if last_file != Some(file) {
-                refs_changed.insert(file);
+                touched_files.insert(file);
                 last_file = Some(file);
             }
             let external = match &res.external {
@@ -919,7 +920,7 @@ impl Writer<'_> {
 
     /// Resolves a stored reference of `file` again.
     pub fn update_ref(&mut self, file: FileId, id: i64, res: &Resolved) -> Result<()> {
-        self.refs_changed.insert(file);
+        self.touched_files.insert(file);
         let external = match &res.external {
             Some(q) => Some(self.external_id(q)?),
             None => None,
@@ -931,7 +932,7 @@ impl Writer<'_> {
     }
 
     pub fn delete_ref(&mut self, file: FileId, id: i64) -> Result<()> {
-        self.refs_changed.insert(file);
+        self.touched_files.insert(file);
         self.tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([id])?;
         Ok(())
     }
@@ -1006,7 +1007,7 @@ impl Writer<'_> {
     /// Records `generation` on every file whose references or symbols this transaction touched.
     pub fn stamp_files(&mut self, generation: u64) -> Result<()> {
         let mut stmt = self.tx.prepare_cached("UPDATE files SET refs_gen = ?1 WHERE id = ?2")?;
-        for file in self.refs_changed.drain() {
+        for file in self.touched_files.drain() {
             stmt.execute(params![generation as i64, file])?;
         }
         Ok(())
