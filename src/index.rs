@@ -432,24 +432,31 @@ impl Indexer {
                     continue;
                 }
             }
+            let Some(old) = old else {
+                // A new file: the parser thread reads it (once) and tells a binary one.
+                to_parse.push((c, None));
+                continue;
+            };
+            // An indexed file that can no longer be read, or has become binary, is not kept
+            // (it was in the index with what it held before).
             let bytes = match std::fs::read(&c.abs) {
+                Ok(b) if is_binary(&b) => Err(BINARY.to_string()),
+                Ok(b) => Ok(b),
+                Err(e) => Err(format!("unreadable: {e}")),
+            };
+            let bytes = match bytes {
                 Ok(b) => b,
-                Err(e) => {
-                    skipped.push((c.path.clone(), format!("unreadable: {e}")));
+                Err(why) => {
+                    seen.remove(&c.path);
+                    skipped.push((c.path, why));
                     continue;
                 }
             };
-            if bytes.iter().take(8192).any(|b| *b == 0) {
-                skipped.push((c.path.clone(), "binary (NUL byte)".into()));
-                continue;
-            }
-            let hash = content_hash(&bytes);
-            match old {
-                Some(old) if old.hash == hash && !module_moved => {
-                    unchanged += 1;
-                    touched.push((old.id, c.mtime_ns));
-                }
-                _ => to_parse.push((c, old.map(|o| o.id))),
+            if old.hash == content_hash(&bytes) && !module_moved {
+                unchanged += 1;
+                touched.push((old.id, c.mtime_ns));
+            } else {
+                to_parse.push((c, Some(old.id)));
             }
         }
         // Indexed files the walk spoke for but did not find (deleted, now ignored, now too
@@ -960,6 +967,9 @@ struct Parsed {
 
 fn read_and_extract(c: &Candidate, layout: &Layout) -> anyhow::Result<Parsed> {
     let bytes = std::fs::read(&c.abs).with_context(|| "unreadable")?;
+    if is_binary(&bytes) {
+        anyhow::bail!(BINARY);
+    }
     let hash = content_hash(&bytes);
     let source = String::from_utf8_lossy(&bytes);
     let module = match c.spec.language {
@@ -967,6 +977,13 @@ fn read_and_extract(c: &Candidate, layout: &Layout) -> anyhow::Result<Parsed> {
         Language::Java => String::new(),
     };
     Ok(Parsed { extract: extract::extract(c.spec, &source, &module), hash, size: bytes.len() })
+}
+
+/// Why a file with a NUL byte near its start is not indexed.
+const BINARY: &str = "binary (NUL byte)";
+
+fn is_binary(bytes: &[u8]) -> bool {
+    bytes.iter().take(8192).any(|b| *b == 0)
 }
 
 /// The hash the index keeps of a file's bytes.

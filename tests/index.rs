@@ -163,6 +163,25 @@ fn walker_honours_ignore_files_and_skips_what_it_must() {
 }
 
 #[test]
+fn an_indexed_file_that_turns_binary_leaves_the_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    fs::create_dir_all(root.join("src")).unwrap();
+    fs::write(root.join("src/lib.rs"), "pub fn kept() {}\n").unwrap();
+    fs::write(root.join("src/data.rs"), "pub fn soon_binary() {}\n").unwrap();
+    let opts = Options { threads: 1, ..Options::default() };
+    index(root, &opts, &|_, _| {}).unwrap();
+    assert!(dump(root).contains("soon_binary"));
+    fs::write(root.join("src/data.rs"), b"pub fn soon_binary() {}\0\0 and now binary").unwrap();
+    let summary = index(root, &opts, &|_, _| {}).unwrap();
+    let skipped: Vec<String> = summary.skipped.iter().map(|(p, r)| format!("{p}: {r}")).collect();
+    assert_eq!((skipped, summary.removed_paths), (vec!["src/data.rs: binary (NUL byte)".to_string()], vec!["src/data.rs".to_string()]));
+    let dump = dump(root);
+    assert!(!dump.contains("soon_binary"), "{dump}");
+    assert_eq!(dump, fresh_dump(root));
+}
+
+#[test]
 fn a_broken_or_foreign_index_is_rebuilt() {
     let tmp = temp_copy("rust-shop");
     let root = tmp.path();
