@@ -73,7 +73,7 @@ pub enum Engine {
 
 /// `extract` with a chosen query engine.
 pub fn extract_with(spec: &'static LanguageSpec, source: &str, module: &str, engine: Engine) -> FileExtract {
-    let loc = source.lines().filter(|line| !line.trim().is_empty()).count() as u32;
+    let loc = count_loc(source);
     let Some(tree) = parse(spec, source) else {
         return FileExtract {
             module: module.to_string(),
@@ -96,6 +96,21 @@ pub fn extract_with(spec: &'static LanguageSpec, source: &str, module: &str, eng
     out.loc = loc;
     out.parse_errors = count_errors(tree.root_node());
     out
+}
+
+/// Lines that are not blank. Bytes first: a line of ASCII whitespace is blank, one whose
+/// first other byte is ASCII (but a vertical tab: whitespace to `char`, not to `u8`) is
+/// not; only the rest need the Unicode test of `str::trim` (which every line took before:
+/// 3% of extraction's own time).
+fn count_loc(source: &str) -> u32 {
+    source
+        .lines()
+        .filter(|line| match line.bytes().find(|b| !b.is_ascii_whitespace()) {
+            None => false,
+            Some(b) if b.is_ascii() && b != 0x0b => true,
+            Some(_) => !line.trim().is_empty(),
+        })
+        .count() as u32
 }
 
 fn count_errors(root: Node) -> u32 {
@@ -432,8 +447,8 @@ impl<'t> Extractor<'t> {
         let impl_self_ranges: Vec<(usize, usize)> = self.impls.iter().map(|i| (i.type_node.start_byte(), i.type_node.end_byte())).collect();
         let impl_trait_nodes: HashSet<usize> =
             self.impls.iter().filter_map(|i| i.trait_node).map(|t| self.base_type(t, false).id()).collect();
-        let mut by_node: HashMap<(usize, bool), Ref<'t>> = HashMap::default();
         let raw_refs = std::mem::take(&mut self.refs);
+        let mut by_node: HashMap<(usize, bool), Ref<'t>> = HashMap::with_capacity_and_hasher(raw_refs.len(), Default::default());
         for mut r in raw_refs {
             if self.spec.generic_kinds.contains(&r.name.kind()) {
                 r.name = self.base_type(r.name, false);
@@ -1018,7 +1033,15 @@ pub fn render(extract: &FileExtract) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::normalize_path;
+    use super::{count_loc, normalize_path};
+
+    #[test]
+    fn lines_of_code_are_the_lines_trim_leaves_text_on() {
+        let text = "a\n\n  \t\n\x0b\n\u{a0}\u{2003}\n\u{a0}x\n \x0c b\r\n\r\n\u{e9}\n\x0b}";
+        let by_trim = text.lines().filter(|l| !l.trim().is_empty()).count() as u32;
+        // a, " \x0c b", "\u{a0}x", "\u{e9}", "\x0b}"; blank: "", "  \t", "\x0b", nbsp + em space, "\r".
+        assert_eq!((count_loc(text), by_trim), (5, 5));
+    }
 
     #[test]
     fn paths_lose_generics_references_and_mut_but_not_names_starting_with_mut() {
