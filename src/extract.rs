@@ -598,15 +598,23 @@ impl<'t> Extractor<'t> {
 
     fn signature(&self, node: Node) -> String {
         let end = node.child_by_field_name("body").map(|b| b.start_byte()).unwrap_or(node.end_byte());
-        let mut text = String::new();
-        for word in self.src[node.start_byte()..end].split_whitespace() {
-            if !text.is_empty() {
-                text.push(' ');
+        // Trailing braces, semicolons and spaces off, words joined by one space, and no more
+        // words read than the cut keeps (a field's initializer can be a table of thousands).
+        let text = self.src[node.start_byte()..end].trim_end_matches(|c: char| c == '{' || c == ';' || c.is_whitespace());
+        let mut out = String::new();
+        let mut chars = 0;
+        for word in text.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+                chars += 1;
             }
-            text.push_str(word);
+            out.push_str(word);
+            chars += word.chars().count();
+            if chars > MAX_SIGNATURE {
+                break;
+            }
         }
-        let text = text.trim_end_matches(['{', ';', ' ']).to_string();
-        truncate_chars(text, MAX_SIGNATURE)
+        truncate_chars(out, MAX_SIGNATURE)
     }
 
     fn modifiers(&self, node: Node) -> (String, String) {
@@ -657,8 +665,11 @@ impl<'t> Extractor<'t> {
             sibling = s.prev_sibling();
         }
         lines.reverse();
+        // The first sentence, cut to MAX_DOC: reading stops once either is known (a
+        // sentence ends where a word ending in '.' is followed by another).
         let mut words = String::new();
-        for raw in lines {
+        let mut chars = 0;
+        'comments: for raw in lines {
             for line in raw.lines() {
                 let line = line.trim().trim_start_matches("/**").trim_end_matches("*/").trim_start_matches("///");
                 let line = line.trim_start_matches('*').trim();
@@ -667,9 +678,17 @@ impl<'t> Extractor<'t> {
                 }
                 for word in line.split_whitespace() {
                     if !words.is_empty() {
+                        if words.ends_with('.') {
+                            break 'comments;
+                        }
                         words.push(' ');
+                        chars += 1;
                     }
                     words.push_str(word);
+                    chars += word.chars().count();
+                    if chars > MAX_DOC {
+                        break 'comments;
+                    }
                 }
             }
         }
