@@ -11,7 +11,8 @@
 //! `--tools-only` skips the indexing measures and times the tools on the tree in place
 //! (bringing its index up to date first): the quick loop for tool work and profiling.
 //!
-//! On a temp copy of the tree it measures: the cold full index (wall, CPU, peak RSS,
+//! On a temp copy of the tree it measures (timings: the median of three runs, with their
+//! range): the cold full index (wall, CPU, peak RSS,
 //! files/s, lines/s), the indexes a first build leaves for later (those only updates read),
 //! the index size with them, the parse-only floor (every file parsed on all cores,
 //! nothing else), the same with extraction (nothing stored or resolved), `ctags -R` on the same tree when Universal Ctags is installed, the
@@ -28,6 +29,31 @@ use codeatlas::tools::Atlas;
 mod common;
 use common::{copy_tree, percentile};
 use serde_json::json;
+
+/// Runs of each timed measure (cold index, floors, ctags); the table gives the median and
+/// the range, and the ratios are of medians: on this machine one run of the same build
+/// varies by 10% from the next.
+const ROUNDS: usize = 3;
+
+/// The median and range of a measure's runs, in seconds.
+struct Spread {
+    median: f64,
+    min: f64,
+    max: f64,
+}
+
+impl Spread {
+    fn of(mut runs: Vec<f64>) -> Spread {
+        runs.sort_by(f64::total_cmp);
+        Spread { median: runs[runs.len() / 2], min: runs[0], max: runs[runs.len() - 1] }
+    }
+}
+
+impl std::fmt::Display for Spread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "median of {ROUNDS}; {:.2}-{:.2} s", self.min, self.max)
+    }
+}
 
 /// Peak resident set size of this process so far, in MB (Linux).
 fn peak_rss_mb() -> f64 {
@@ -92,13 +118,28 @@ fn main() {
     let source_bytes = dir_size(&root);
     let opts = Options::default();
 
-    // Cold full index.
-    let cpu0 = cpu_seconds();
-    let t0 = Instant::now();
-    let summary = index(&root, &opts, &|_, _| {}).unwrap();
-    let cold = t0.elapsed().as_secs_f64();
-    let cold_cpu = cpu_seconds() - cpu0;
-    let cold_rss = peak_rss_mb();
+    // Cold full index, ROUNDS times (the index removed in between); the peak RSS is the
+    // first round's.
+    let mut colds = Vec::new();
+    let mut cold_rss = 0.0;
+    for round in 0..ROUNDS {
+        if round > 0 {
+            std::fs::remove_dir_all(root.join(".codeatlas")).unwrap();
+        }
+        // The last round's index reaches the disk before this one starts.
+        // SAFETY: sync(2) takes no arguments and cannot fail.
+        unsafe { libc::sync() };
+        let cpu0 = cpu_seconds();
+        let t0 = Instant::now();
+        let summary = index(&root, &opts, &|_, _| {}).unwrap();
+        colds.push((t0.elapsed().as_secs_f64(), cpu_seconds() - cpu0, summary));
+        if round == 0 {
+            cold_rss = peak_rss_mb();
+        }
+    }
+    let cold_walls = Spread::of(colds.iter().map(|c| c.0).collect());
+    colds.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (cold, cold_cpu, summary) = colds.swap_remove(ROUNDS / 2);
 
     // What a first build leaves for later: the indexes only updates read. `serve` builds
     // them right after its first build, while tools answer; `index` on the first update.
@@ -116,11 +157,16 @@ fn main() {
     // extracted (symbols, references, imports) with nothing stored or resolved: what the
     // grammar queries cost on top of the parse.
     let files = walk(&root, &opts, None).files;
-    let floor = on_all_cores(&files, opts.threads, |spec, text| drop(codeatlas::extract::parse(spec, text)));
-    let extracted = on_all_cores(&files, opts.threads, |spec, text| drop(codeatlas::extract::extract(spec, text, "")));
+    let floors = Spread::of(
+        (0..ROUNDS).map(|_| on_all_cores(&files, opts.threads, |spec, text| drop(codeatlas::extract::parse(spec, text)))).collect(),
+    );
+    let extracted = Spread::of(
+        (0..ROUNDS).map(|_| on_all_cores(&files, opts.threads, |spec, text| drop(codeatlas::extract::extract(spec, text, "")))).collect(),
+    );
+    let floor = floors.median;
 
     // Universal Ctags, when installed.
-    let ctags = {
+    let ctags_once = || {
         let t0 = Instant::now();
         let status = std::process::Command::new("ctags").args(["-R", "-f", "/dev/null", "."]).current_dir(&root).status();
         match status {
@@ -128,24 +174,30 @@ fn main() {
             _ => None,
         }
     };
+    let ctags: Option<Spread> = (0..ROUNDS).map(|_| ctags_once()).collect::<Option<Vec<f64>>>().map(Spread::of);
 
     println!("tree: {} files, {} lines of code, {:.1} MB of source", summary.files, summary.loc, source_bytes as f64 / 1e6);
     println!("| measure | value |");
     println!("|---|---|");
-    println!("| cold index, wall | {cold:.2} s |");
-    println!("| cold index, CPU | {cold_cpu:.2} s |");
-    println!("| peak RSS (process, after the cold index) | {cold_rss:.0} MB |");
+    println!("| cold index, wall | {cold:.2} s ({cold_walls}) |");
+    println!("| cold index, CPU (the median run's) | {cold_cpu:.2} s |");
+    println!("| peak RSS (process, after the first cold index) | {cold_rss:.0} MB |");
     println!("| files/s, lines/s | {:.0}, {:.0} |", summary.files as f64 / cold, summary.loc as f64 / cold);
     println!("| index on disk | {:.1} MB ({:.2}x the source) |", index_bytes as f64 / 1e6, index_bytes as f64 / source_bytes as f64);
-    println!("| parse-only floor ({} threads) | {floor:.2} s |", opts.threads);
-    println!("| parse and extract, nothing stored ({} threads) | {extracted:.2} s ({:.1}x the floor) |", opts.threads, extracted / floor);
-    match ctags {
-        Some(c) => println!("| ctags -R | {c:.2} s |"),
+    println!("| parse-only floor ({} threads) | {floor:.2} s ({floors}) |", opts.threads);
+    println!(
+        "| parse and extract, nothing stored ({} threads) | {:.2} s ({extracted}; {:.1}x the floor) |",
+        opts.threads,
+        extracted.median,
+        extracted.median / floor
+    );
+    match &ctags {
+        Some(c) => println!("| ctags -R | {:.2} s ({c}) |", c.median),
         None => println!("| ctags -R | not installed |"),
     }
     println!("| cold index / parse floor | {:.1}x |", cold / floor);
-    if let Some(c) = ctags {
-        println!("| cold index / ctags | {:.1}x |", cold / c);
+    if let Some(c) = &ctags {
+        println!("| cold index / ctags | {:.1}x |", cold / c.median);
     }
     println!("| then the indexes updates read (serve: in the background) | {update_indexes:.2} s |");
     println!("| cold index with them / parse floor | {:.1}x |", (cold + update_indexes) / floor);
