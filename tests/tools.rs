@@ -187,6 +187,21 @@ fn reference_pages_add_up_to_the_whole_list() {
     }
     let past = atlas.call("find_references", json!({"symbol": "com.acme.common.Money", "offset": 40})).unwrap();
     assert_eq!(rows(&past), Vec::<String>::new());
+    // A kind filter: the total counts only that kind and the rows are that kind's; the
+    // counts by kind in the header stay those of every kind.
+    let mut by_kind = Vec::new();
+    for kind in ["type", "import"] {
+        let text = atlas.call("find_references", json!({"symbol": "com.acme.common.Money", "kind": kind})).unwrap();
+        let listed = rows(&text);
+        let header = text.lines().next().unwrap().to_string();
+        assert!(header.starts_with(&format!("{} references to record com.acme.common.Money (", listed.len())), "{text}");
+        assert!(header.ends_with("(accesses 1, imports 2, instantiates 2, uses_type 7)"), "{text}");
+        by_kind.extend(listed);
+    }
+    by_kind.sort();
+    let mut all = whole.clone();
+    all.sort();
+    assert_eq!(by_kind, all);
 }
 
 #[test]

@@ -228,26 +228,56 @@ impl Store {
     }
 
     /// References to a symbol (or an external), filtered by kind, in file and line order.
-    /// Returns one page and the total.
-    pub fn references(&self, target: Target, kinds: &[RefKind], limit: usize, offset: usize) -> Result<(Vec<RefInfo>, usize)> {
+    /// Returns one page, the total, and the counts of every kind (as `reference_counts`).
+    pub fn references(
+        &self,
+        target: Target,
+        kinds: &[RefKind],
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<RefInfo>, usize, Vec<(RefKind, usize)>)> {
         let (column, id) = match target {
             Target::Symbol(id) => ("r.target_id", id),
             Target::External(id) => ("r.external_id", id),
         };
-        let kinds: Vec<String> = kinds.iter().map(|k| k.code().to_string()).collect();
-        let filter = format!("{column} = ?1 AND r.kind IN ({})", kinds.join(","));
-        // Per-file counts from the index alone, ordered by path here; then only the files
-        // the page overlaps are read and sorted (not every reference of a popular type).
-        let mut per_file: Vec<(String, i64, i64)> = {
+        let filter = format!("{column} = ?1 AND r.kind IN ({})", kinds.iter().map(|k| k.code().to_string()).collect::<Vec<_>>().join(","));
+        // Per-file counts from the index alone, one query per kind: the index is by (target,
+        // kind, file), so a kind's references come grouped by file as they are read, where
+        // grouping all kinds at once sorted every reference (java.lang.String: 19k, 4 ms).
+        // Ordered by path here; then only the files the page overlaps are read and sorted.
+        let mut by_file: rustc_hash::FxHashMap<i64, (String, i64)> = Default::default();
+        let mut counts = Vec::new();
+        {
             let sql = format!(
                 // Grouped first, then joined: one file lookup per file, not per reference.
-                "SELECT f.path, g.file_id, g.n FROM (SELECT r.file_id, COUNT(*) AS n FROM refs r WHERE {filter} GROUP BY r.file_id) g
-                 JOIN files f ON f.id = g.file_id"
+                "SELECT f.path, g.file_id, g.n FROM (SELECT r.file_id, COUNT(*) AS n FROM refs r WHERE {column} = ?1 AND r.kind = ?2
+                 GROUP BY r.file_id) g JOIN files f ON f.id = g.file_id"
             );
             let mut stmt = self.conn.prepare_cached(&sql)?;
-            let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
+            for kind in RefKind::all() {
+                let wanted = kinds.contains(&kind);
+                let mut of_kind = 0;
+                let mut rows = stmt.query(params![id, kind.code()])?;
+                while let Some(r) = rows.next()? {
+                    let (file, n): (i64, i64) = (r.get(1)?, r.get(2)?);
+                    of_kind += n as usize;
+                    if !wanted {
+                        continue;
+                    }
+                    match by_file.entry(file) {
+                        std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().1 += n,
+                        std::collections::hash_map::Entry::Vacant(e) => {
+                            e.insert((r.get(0)?, n));
+                        }
+                    }
+                }
+                if of_kind > 0 {
+                    counts.push((kind, of_kind));
+                }
+            }
+        }
+        counts.sort_by_key(|(kind, _)| kind.as_str());
+        let mut per_file: Vec<(String, i64, i64)> = by_file.into_iter().map(|(file, (path, n))| (path, file, n)).collect();
         per_file.sort();
         let total: i64 = per_file.iter().map(|f| f.2).sum();
         let (mut before, mut seen, mut page_files) = (0i64, 0i64, Vec::new());
@@ -276,7 +306,7 @@ impl Store {
                 confidence: Confidence::from_code(r.get(4)?).unwrap_or(Confidence::Unresolved),
             })
         })?;
-        Ok((rows.collect::<rusqlite::Result<_>>()?, total as usize))
+        Ok((rows.collect::<rusqlite::Result<_>>()?, total as usize, counts))
     }
 
     /// Counts of references to a target by kind.
@@ -286,7 +316,7 @@ impl Store {
             Target::External(id) => ("external_id", id),
         };
         let sql = format!("SELECT kind, COUNT(*) FROM refs WHERE {column} = ?1 GROUP BY kind ORDER BY kind");
-        let mut stmt = self.conn.prepare(&sql)?;
+        let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
         let mut out = Vec::new();
         for row in rows {
