@@ -1346,7 +1346,7 @@ impl Atlas {
             Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id)),
             Handle::External(id, q) => (format!("external {q}"), Target::External(id)),
         };
-        let (refs, total, counts) = store.references(target, &kinds, limit, offset)?;
+        let crate::store::ReferencePage { refs, total, counts } = store.references(target, &kinds, limit, offset)?;
         if total == 0 {
             return Ok(format!(
                 "no references to {label} (kind={}); all kinds: {}",

@@ -53,6 +53,16 @@ pub struct RefInfo {
     pub confidence: Confidence,
 }
 
+/// One page of the references to a target.
+#[derive(Clone, Debug)]
+pub struct ReferencePage {
+    pub refs: Vec<RefInfo>,
+    /// References of the kinds asked for.
+    pub total: usize,
+    /// References of every kind, by kind (as `reference_counts`).
+    pub counts: Vec<(RefKind, usize)>,
+}
+
 const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line";
 
 fn symbol_row(r: &Row) -> rusqlite::Result<SymbolInfo> {
@@ -228,14 +238,7 @@ impl Store {
     }
 
     /// References to a symbol (or an external), filtered by kind, in file and line order.
-    /// Returns one page, the total, and the counts of every kind (as `reference_counts`).
-    pub fn references(
-        &self,
-        target: Target,
-        kinds: &[RefKind],
-        limit: usize,
-        offset: usize,
-    ) -> Result<(Vec<RefInfo>, usize, Vec<(RefKind, usize)>)> {
+    pub fn references(&self, target: Target, kinds: &[RefKind], limit: usize, offset: usize) -> Result<ReferencePage> {
         let (column, id) = match target {
             Target::Symbol(id) => ("r.target_id", id),
             Target::External(id) => ("r.external_id", id),
@@ -306,7 +309,7 @@ impl Store {
                 confidence: Confidence::from_code(r.get(4)?).unwrap_or(Confidence::Unresolved),
             })
         })?;
-        Ok((rows.collect::<rusqlite::Result<_>>()?, total as usize, counts))
+        Ok(ReferencePage { refs: rows.collect::<rusqlite::Result<_>>()?, total: total as usize, counts })
     }
 
     /// Counts of references to a target by kind.
