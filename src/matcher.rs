@@ -130,7 +130,7 @@ impl Matcher {
     ///
     /// Each node's children are listed once, by one cursor pass, and serve both its patterns
     /// and the descent: a cursor walk of the tree plus a second listing of every pattern
-    /// root's children took a third more instructions (tree-sitter's `goto_next_sibling`
+    /// root's children took a fifth more instructions (tree-sitter's `goto_next_sibling`
     /// costs some 400 instructions a call).
     pub fn run<'t>(&self, tree: &'t Tree, on_match: &mut dyn FnMut(&Captures<'t>, Node<'t>, Option<Node<'t>>) -> bool) -> bool {
         let mut caps: Captures<'t> = Vec::new();
