@@ -20,11 +20,15 @@ pub fn copy_tree(from: &Path, to: &Path) -> usize {
             n += 1;
         }
     }
-    // The copy reaches the disk now, so that the kernel's write-back of it does not run
-    // during the measurement that follows.
+    sync_disk();
+    n
+}
+
+/// Writes what the kernel holds for the disk now, so that its write-back of a copy (or of
+/// an index just built) does not run during the measurement that follows.
+pub fn sync_disk() {
     // SAFETY: sync(2) takes no arguments and cannot fail.
     unsafe { libc::sync() };
-    n
 }
 
 /// The `p` percentile (0..=1) of sorted durations.

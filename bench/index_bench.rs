@@ -27,7 +27,7 @@ use codeatlas::tools::Atlas;
 
 #[path = "common.rs"]
 mod common;
-use common::{copy_tree, percentile};
+use common::{copy_tree, percentile, sync_disk};
 use serde_json::json;
 
 /// Runs of each timed measure (cold index, floors, ctags); the table gives the median and
@@ -125,10 +125,8 @@ fn main() {
     for round in 0..ROUNDS {
         if round > 0 {
             std::fs::remove_dir_all(root.join(".codeatlas")).unwrap();
+            sync_disk();
         }
-        // The last round's index reaches the disk before this one starts.
-        // SAFETY: sync(2) takes no arguments and cannot fail.
-        unsafe { libc::sync() };
         let cpu0 = cpu_seconds();
         let t0 = Instant::now();
         let summary = index(&root, &opts, &|_, _| {}).unwrap();
@@ -232,9 +230,7 @@ fn scaling_curve(root: &Path, files: &[String]) {
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
             std::fs::copy(entry.path(), &to).unwrap();
         }
-        // As `copy_tree` does: the copy's write-back is not part of the measurement.
-        // SAFETY: sync(2) takes no arguments and cannot fail.
-        unsafe { libc::sync() };
+        sync_disk();
         let t0 = Instant::now();
         let summary = index(&sub, &Options::default(), &|_, _| {}).unwrap();
         let secs = t0.elapsed().as_secs_f64();
