@@ -710,11 +710,15 @@ impl Indexer {
             }
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: supertypes seeded");
+        // A first build holds the supertypes pass's references back and writes each file's
+        // with its other references: reference ids grow with the file (`store::ref_ids_of`),
+        // so the table is then written in order, never in the middle (which cost 0.17 s).
+        let mut held: Vec<Vec<(usize, Option<SymbolId>, Resolved)>> = Vec::new();
         for pass in [Pass::Supertypes, Pass::Rest] {
             // Sources whose extends/implements references were written in this pass.
             let mut touched: HashSet<SymbolId> = HashSet::default();
-            // A first build: the supertypes this pass wrote, by source (nothing else is stored
-            // yet), so that they need not be read back through an index kept up row by row.
+            // A first build: the supertypes this pass resolved, by source (they are stored
+            // with the next pass), so that they need not be read back from the store.
             let mut written_supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::default();
             // Resolution reads the world only: it runs on every core, a file at a time,
             // while this thread writes the results in file order (ids stay deterministic).
@@ -766,8 +770,13 @@ impl Indexer {
                                     written_supers.entry(source).or_default().push(target);
                                 }
                             }
+                            held.push(out);
+                        } else {
+                            let first = held.get(next).map(Vec::as_slice).unwrap_or_default();
+                            writer.insert_refs(
+                                first.iter().chain(&out).map(|(k, enclosing, res)| (p.file, *enclosing, &p.extract.references[*k], res)),
+                            )?;
                         }
-                        writer.insert_refs(out.iter().map(|(k, enclosing, res)| (p.file, *enclosing, &p.extract.references[*k], res)))?;
                         next += 1;
                     }
                 }

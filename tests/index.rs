@@ -18,6 +18,15 @@ fn dump(root: &Path) -> String {
     Store::open_read(&root.canonicalize().unwrap()).unwrap().dump().unwrap()
 }
 
+/// How many references the index holds, after checking that each one's id lies in its
+/// file's range (the file's id times 2^24 plus a number): lookups by file read that range.
+fn refs_in_their_files_ranges(root: &Path) -> i64 {
+    let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+    let count = |sql: &str| -> i64 { store.conn().query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(count("SELECT COUNT(*) FROM refs WHERE id >> 24 != file_id"), 0);
+    count("SELECT COUNT(*) FROM refs")
+}
+
 /// Indexes the tree from nothing and returns the dump.
 fn fresh_dump(root: &Path) -> String {
     fs::remove_dir_all(root.join(".codeatlas")).unwrap();
@@ -30,6 +39,7 @@ fn java_shop_store_snapshot() {
     let tmp = temp_copy("java-shop");
     let summary = run(tmp.path());
     assert_eq!((summary.files, summary.parsed, summary.parse_errors), (17, 17, 0));
+    assert_eq!(refs_in_their_files_ranges(tmp.path()), 203);
     expect_file!["snapshots/java-shop.store.txt"].assert_eq(&dump(tmp.path()));
 }
 
@@ -79,6 +89,8 @@ fn incremental_java_edits_equal_a_fresh_index() {
     .unwrap();
     let summary = run(root);
     assert_eq!((summary.parsed, summary.removed), (3, 2));
+    // The edited interface's references were written again between other files' ranges.
+    assert_eq!(refs_in_their_files_ranges(root), summary.references as i64);
     let incremental = dump(root);
     assert!(incremental.contains("ref src/main/java/com/acme/Application.java:6 imports com.acme.pay.StripeGateway from=- to=ext:com.acme.pay.StripeGateway (external)"), "{incremental}");
     assert_eq!(incremental, fresh_dump(root));
@@ -210,10 +222,9 @@ fn a_broken_or_foreign_index_is_rebuilt() {
     assert_eq!(fs::read_to_string(root.join(".codeatlas/.gitignore")).unwrap(), "*\n");
 }
 
-const ALL_REF_INDEXES: [&str; 10] = [
+const ALL_REF_INDEXES: [&str; 9] = [
     "refs_alias",
     "refs_external",
-    "refs_file",
     "refs_head",
     "refs_recv_head",
     "refs_recv_simple",
@@ -260,7 +271,7 @@ fn the_server_prepares_a_first_build_for_updates() {
     let root = tmp.path();
     let mut indexer = codeatlas::index::Indexer::open(root, &Options::default()).unwrap();
     indexer.full(&|_, _| {}).unwrap();
-    assert_eq!(ref_indexes(root).len(), 5);
+    assert_eq!(ref_indexes(root).len(), 4);
     indexer.prepare_updates().unwrap();
     assert_eq!(ref_indexes(root), ALL_REF_INDEXES);
     // A second time finds them there.
@@ -283,7 +294,7 @@ fn a_first_build_appears_only_when_complete() {
     let summary = indexer.full(&|_, _| {}).unwrap();
     assert_eq!(summary.parsed, 7);
     // The indexes only updates read are left for the first update to build.
-    assert_eq!(ref_indexes(root), ["refs_alias", "refs_external", "refs_file", "refs_source", "refs_target"]);
+    assert_eq!(ref_indexes(root), ["refs_alias", "refs_external", "refs_source", "refs_target"]);
     let mut names: Vec<String> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     // The side file became the index (its log and shared memory are the open writer's).
