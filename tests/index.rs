@@ -222,7 +222,7 @@ fn a_broken_or_foreign_index_is_rebuilt() {
     assert_eq!(fs::read_to_string(root.join(".codeatlas/.gitignore")).unwrap(), "*\n");
 }
 
-const ALL_REF_INDEXES: [&str; 9] = [
+const ALL_REF_INDEXES: [&str; 10] = [
     "refs_alias",
     "refs_external",
     "refs_head",
@@ -231,6 +231,7 @@ const ALL_REF_INDEXES: [&str; 9] = [
     "refs_simple",
     "refs_source",
     "refs_subject_simple",
+    "refs_supertypes",
     "refs_target",
 ];
 
@@ -294,7 +295,7 @@ fn a_first_build_appears_only_when_complete() {
     let summary = indexer.full(&|_, _| {}).unwrap();
     assert_eq!(summary.parsed, 7);
     // The indexes only updates read are left for the first update to build.
-    assert_eq!(ref_indexes(root), ["refs_alias", "refs_external", "refs_source", "refs_target"]);
+    assert_eq!(ref_indexes(root), ["refs_alias", "refs_external", "refs_supertypes", "refs_target"]);
     let mut names: Vec<String> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     // The side file became the index (its log and shared memory are the open writer's).
