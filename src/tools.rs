@@ -1355,21 +1355,34 @@ impl Atlas {
             ));
         }
         let mut out = format!("{} to {label} ({})\n", plural(total, "reference"), format_counts(&counts));
-        let mut items = Vec::new();
+        // (row, references it stands for): references of one kind on one line in one
+        // symbol (`Map<String, String>`) are one row, counted; paging still counts references.
+        let mut items: Vec<(String, usize)> = Vec::new();
         let mut last_path = String::new();
-        for r in &refs {
+        for (i, r) in refs.iter().enumerate() {
+            let same = |o: &crate::store::RefInfo| {
+                (&o.path, o.line, o.kind, &o.enclosing, o.confidence) == (&r.path, r.line, r.kind, &r.enclosing, r.confidence)
+            };
+            if i > 0 && same(&refs[i - 1]) {
+                continue;
+            }
+            let n = 1 + refs[i + 1..].iter().take_while(|o| same(o)).count();
             let mut line = String::new();
             if r.path != last_path {
                 let _ = writeln!(line, "{}", r.path);
                 last_path = r.path.clone();
             }
-            let _ = write!(line, "  {} {}  in {}", r.line, r.kind, r.enclosing.as_deref().unwrap_or("(file)"));
+            let _ = write!(line, "  {} {}", r.line, r.kind);
+            if n > 1 {
+                let _ = write!(line, " x{n}");
+            }
+            let _ = write!(line, "  in {}", r.enclosing.as_deref().unwrap_or("(file)"));
             if r.confidence == crate::model::Confidence::Guess {
                 line.push_str("  [guess: name match only]");
             }
-            items.push(line);
+            items.push((line, n));
         }
-        page(&mut out, &items, total, Some(offset), self.summary_budget, "");
+        page_counted(&mut out, items.iter().map(|(line, n)| (line.as_str(), *n)), total, Some(offset), self.summary_budget, "");
         Ok(out)
     }
 
@@ -1691,16 +1704,28 @@ fn fence_for(lines: &[&str]) -> String {
 /// Appends list items while the budget allows, then a line saying what was cut.
 /// `offset` is the tool's `offset` argument, for tools that page with one.
 fn page(out: &mut String, items: &[String], total: usize, offset: Option<usize>, budget: usize, hint: &str) {
+    page_counted(out, items.iter().map(|item| (item.as_str(), 1)), total, offset, budget, hint);
+}
+
+/// `page` for rows that stand for several items each: (row, how many).
+fn page_counted<'a>(
+    out: &mut String,
+    items: impl IntoIterator<Item = (&'a str, usize)>,
+    total: usize,
+    offset: Option<usize>,
+    budget: usize,
+    hint: &str,
+) {
     let paged = offset.is_some();
     let offset = offset.unwrap_or(0);
     let mut shown = 0;
-    for item in items {
+    for (item, n) in items {
         if out.len() + item.len() + 1 + FOOTER_ROOM > budget {
             break;
         }
         out.push_str(item);
         out.push('\n');
-        shown += 1;
+        shown += n;
     }
     let remaining = total.saturating_sub(offset + shown);
     if remaining > 0 {

@@ -166,14 +166,20 @@ fn reference_pages_add_up_to_the_whole_list() {
             if line.starts_with("... ") {
                 break;
             }
+            // A row counted `xN` stands for N references (a page may split them).
             match line.strip_prefix("  ") {
-                Some(row) => out.push(format!("{file}:{row}")),
+                Some(row) => match row.split_once("  in ").and_then(|(head, rest)| Some((head.rsplit_once(" x")?, rest))) {
+                    Some(((head, n), rest)) => out.extend(std::iter::repeat_n(format!("{file}:{head}  in {rest}"), n.parse().unwrap())),
+                    None => out.push(format!("{file}:{row}")),
+                },
                 None => file = line.to_string(),
             }
         }
         out
     };
-    let whole = rows(&atlas.call("find_references", json!({"symbol": "com.acme.common.Money"})).unwrap());
+    let text = atlas.call("find_references", json!({"symbol": "com.acme.common.Money"})).unwrap();
+    assert!(text.contains("\n  9 uses_type x2  in "), "{text}");
+    let whole = rows(&text);
     assert_eq!(whole.len(), 12);
     for limit in 1..=12 {
         let mut paged = Vec::new();

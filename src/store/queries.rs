@@ -297,7 +297,7 @@ impl Store {
         let sql = format!(
             "SELECT f.path, r.line, r.kind, e.qname, r.confidence FROM refs r JOIN files f ON f.id = r.file_id
              LEFT JOIN symbols e ON e.id = r.enclosing_id WHERE {filter} AND r.file_id IN (SELECT value FROM json_each(?4))
-             ORDER BY f.path, r.line, r.kind LIMIT ?2 OFFSET ?3"
+             ORDER BY f.path, r.line, r.kind, e.qname, r.confidence, r.id LIMIT ?2 OFFSET ?3"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![id, limit as i64, offset as i64 - before, files], |r| {
