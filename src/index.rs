@@ -333,6 +333,18 @@ impl Indexer {
         Ok(())
     }
 
+    /// Merges the full-text index if updates left it in pieces; for idle moments (a
+    /// server between saves). Returns whether there was anything to merge.
+    pub fn tidy(&mut self) -> anyhow::Result<bool> {
+        let writer = self.store.transaction()?;
+        if !writer.search_index_fragmented()? {
+            return Ok(false);
+        }
+        writer.merge_search_index()?;
+        writer.commit()?;
+        Ok(true)
+    }
+
     /// Brings the index up to date with these paths (files or directories, existing or
     /// not). A change to an ignore file or a `Cargo.toml` reconciles everything.
     pub fn update(&mut self, paths: &[PathBuf], progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {

@@ -28,6 +28,10 @@ pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(50);
 const MAX_BATCH_DELAY: Duration = Duration::from_millis(1000);
 /// Batches with more paths than this are a full reconcile (a `git checkout`).
 const FULL_RECONCILE_PATHS: usize = 5_000;
+/// How long the indexer thread waits after a batch before it tidies the index (merges the
+/// full-text segments saves added: 85-130 ms on java.base). A save arriving meanwhile waits
+/// for it; two seconds of quiet make that rare.
+const TIDY_AFTER: Duration = Duration::from_secs(2);
 
 #[derive(Clone, Debug)]
 pub struct WatchOptions {
@@ -312,7 +316,25 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
         tracing::warn!("loading the resolver's world: {e:#}");
     }
     give_back_memory(&mut indexer);
-    while let Ok(job) = jobs.recv() {
+    // Whether a batch ran since the index was last tidied (`Indexer::tidy`).
+    let mut untidy = false;
+    loop {
+        let job = match jobs.recv_timeout(TIDY_AFTER) {
+            Ok(job) => job,
+            Err(RecvTimeoutError::Timeout) => {
+                if std::mem::take(&mut untidy) {
+                    let started = Instant::now();
+                    match indexer.tidy() {
+                        Ok(merged) => tracing::debug!(ms = started.elapsed().as_millis() as u64, merged, "tidied the index"),
+                        Err(e) => tracing::warn!("tidying the index: {e:#}"),
+                    }
+                    give_back_memory(&mut indexer);
+                }
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        untidy = true;
         // Coalesce whatever else is queued into one batch.
         let mut paths: BTreeSet<PathBuf> = BTreeSet::new();
         let mut full = false;

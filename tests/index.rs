@@ -466,3 +466,25 @@ fn a_read_connection_gives_back_its_memory_and_keeps_answering() {
     assert_eq!(names(&store), before);
     assert!(before.contains(&"com.acme.order.OrderService".to_string()), "{before:?}");
 }
+
+/// Saves leave the full-text index in pieces; tidying merges them and changes no answer.
+#[test]
+fn tidying_merges_what_updates_left_in_pieces() {
+    let tmp = temp_copy("java-shop");
+    let root = tmp.path();
+    let mut indexer = codeatlas::index::Indexer::open(root, &Options::default()).unwrap();
+    indexer.full(&|_, _| {}).unwrap();
+    indexer.prepare_updates().unwrap();
+    assert!(!indexer.tidy().unwrap(), "a prepared first build is in one piece");
+    let money = root.join("src/main/java/com/acme/common/Money.java");
+    let text = fs::read_to_string(&money).unwrap();
+    fs::write(&money, text.replace("public Money plus", "public Money minus(Money o) { return o; }\n\n    public Money plus")).unwrap();
+    indexer.update(std::slice::from_ref(&money), &|_, _| {}).unwrap();
+    let atlas = codeatlas::tools::Atlas::new(&root.canonicalize().unwrap());
+    let before = atlas.call("search_symbols", serde_json::json!({"query": "money minus"})).unwrap();
+    assert!(before.contains("method com.acme.common.Money#minus"), "{before}");
+    assert!(indexer.tidy().unwrap(), "an update adds a segment");
+    assert!(!indexer.tidy().unwrap());
+    let atlas = codeatlas::tools::Atlas::new(&root.canonicalize().unwrap());
+    assert_eq!(atlas.call("search_symbols", serde_json::json!({"query": "money minus"})).unwrap(), before);
+}

@@ -703,14 +703,27 @@ impl Writer<'_> {
         }
         if !missing.is_empty() {
             let started = std::time::Instant::now();
+            // First, so that the indexes reuse the pages the merge frees (4 MB on java.base).
+            self.merge_search_index()?;
             self.build_indexes(&missing)?;
-            // A first build leaves the full-text index in several segments, each one read
-            // (and its deletions checked) for every match: merged into one (85 ms on
-            // java.base), a common word's search is 30% faster (`string`: 1.05 -> 0.72 ms).
-            self.tx.execute_batch("INSERT INTO symbols_fts(symbols_fts) VALUES ('optimize')")?;
             tracing::info!(ms = started.elapsed().as_millis() as u64, "built the indexes updates read; merged the full-text index");
         }
         Ok(())
+    }
+
+    /// Merges the full-text index into one segment. A first build leaves several, and
+    /// every update adds one (and marks deletions in the old): each is read, and its
+    /// deletions checked, for every match. On java.base one segment makes a common word's
+    /// lookup twice as fast as after ten saves (`string`: 1.41 -> 0.74 ms) and 30% faster
+    /// than after the first build (1.05 -> 0.72 ms); the merge takes 85-130 ms.
+    pub fn merge_search_index(&self) -> Result<()> {
+        self.tx.execute_batch("INSERT INTO symbols_fts(symbols_fts) VALUES ('optimize')")?;
+        Ok(())
+    }
+
+    /// Whether the full-text index is in more than one segment (`merge_search_index`).
+    pub fn search_index_fragmented(&self) -> Result<bool> {
+        Ok(self.tx.query_row("SELECT COUNT(DISTINCT segid) > 1 FROM symbols_fts_idx", [], |r| r.get(0))?)
     }
 
     fn build_indexes(&self, names: &[&str]) -> Result<()> {
