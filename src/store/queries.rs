@@ -9,8 +9,10 @@ use crate::graph::{EdgeRow, FileRow, SymbolRow};
 use crate::model::{Confidence, RefKind, SymbolKind};
 use crate::resolve::FileId;
 
-/// Matches of one word that `fts` scores (in rowid order) before it ranks them.
-const FTS_SCORED: usize = 1000;
+/// Matches of one word that `fts` scores (in rowid order) before it ranks them. bm25 reads
+/// each one's sizes: on java.base 1,000 made `class` 4.5 ms and `string` 3.5 ms; at 300 they
+/// take 2.5 ms, and the first result of 15 of the 16 queries tried stays the same.
+const FTS_SCORED: usize = 300;
 
 /// A symbol with everything a tool shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
