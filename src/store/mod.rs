@@ -922,7 +922,8 @@ impl Writer<'_> {
                               head, recv_head, recv_simple, subject_simple, id)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
         )?;
-        let mut next = 0;
+        // The next id of the current file, and its last.
+        let (mut next, mut hi) = (0, 0);
         for (file, enclosing, reference, res) in rows {
             if last_file != Some(file) {
                 if let Some(done) = last_file {
@@ -930,7 +931,8 @@ impl Writer<'_> {
                 }
                 touched_files.insert(file);
                 last_file = Some(file);
-                let (lo, hi) = ref_ids_of(file);
+                let lo;
+                (lo, hi) = ref_ids_of(file);
                 next = match next_ref.get(&file) {
                     Some(n) => *n,
                     None => tx
@@ -938,10 +940,10 @@ impl Writer<'_> {
                         .query_row([lo, hi], |r| r.get(0))?,
                 };
             }
-            if next > ref_ids_of(file).1 {
+            if next > hi {
                 // 2^24 references need a source file of more than 32 MB, past any size cap
                 // a repository would set; the rest of such a file's references are dropped.
-                if next == ref_ids_of(file).1 + 1 {
+                if next == hi + 1 {
                     tracing::warn!(file, "more than {} references in one file; the rest are not stored", 1 << REF_ID_BITS);
                     next += 1;
                 }
