@@ -87,7 +87,8 @@ pub fn extract_with(spec: &'static LanguageSpec, source: &str, module: &str, eng
         // A broken query file is caught by the query test; extraction still never fails.
         return FileExtract { module: module.to_string(), loc, ..FileExtract::default() };
     };
-    let mut extractor = Extractor { spec, src: source, module: module.to_string(), ..Extractor::default_for(spec, source) };
+    let mut extractor =
+        Extractor { spec, src: source, module: module.to_string(), ..Extractor::default_for(spec, &query.kind_names, source) };
     let complete = extractor.collect(&tree, query, engine);
     let mut out = extractor.finish();
     if !complete {
@@ -174,6 +175,8 @@ struct Impl<'t> {
 
 struct Extractor<'t> {
     spec: &'static LanguageSpec,
+    /// Node kind names by kind id.
+    kinds: &'static [&'static str],
     src: &'t str,
     module: String,
     defs: Vec<Def<'t>>,
@@ -188,9 +191,10 @@ struct Extractor<'t> {
 }
 
 impl<'t> Extractor<'t> {
-    fn default_for(spec: &'static LanguageSpec, src: &'t str) -> Extractor<'t> {
+    fn default_for(spec: &'static LanguageSpec, kinds: &'static [&'static str], src: &'t str) -> Extractor<'t> {
         Extractor {
             spec,
+            kinds,
             src,
             module: String::new(),
             defs: Vec::new(),
@@ -202,6 +206,12 @@ impl<'t> Extractor<'t> {
             type_params: Vec::new(),
             package: None,
         }
+    }
+
+    /// A node's kind by table (`CompiledQuery::kind_names`): `Node::kind` asks tree-sitter for
+    /// a C string and measures and checks it on every call.
+    fn kind(&self, node: Node) -> &'static str {
+        self.kinds.get(node.kind_id() as usize).copied().unwrap_or("")
     }
 
     fn text(&self, node: Node) -> &'t str {
@@ -318,7 +328,7 @@ impl<'t> Extractor<'t> {
     /// Unwraps generic wrappers (`List<Foo>` -> `List`) and Rust reference types.
     fn base_type(&self, mut node: Node<'t>, deref: bool) -> Node<'t> {
         loop {
-            let kind = node.kind();
+            let kind = self.kind(node);
             let next = if let Some(inner) = self.wrapped_type(node).filter(|_| deref) {
                 Some(inner)
             } else if self.spec.generic_kinds.contains(&kind) {
@@ -341,7 +351,7 @@ impl<'t> Extractor<'t> {
     /// An array or slice type, behind any references (`int[]`, `&[u32]`, `&mut [T; 4]`).
     fn is_array(&self, mut node: Node<'t>) -> bool {
         loop {
-            match node.kind() {
+            match self.kind(node) {
                 "array_type" => return true,
                 "reference_type" | "pointer_type" => match node.child_by_field_name("type") {
                     Some(inner) => node = inner,
@@ -354,7 +364,7 @@ impl<'t> Extractor<'t> {
 
     /// For smart pointers that deref to their content (`Arc<dyn Gateway>`): the content.
     fn wrapped_type(&self, node: Node<'t>) -> Option<Node<'t>> {
-        if !self.spec.generic_kinds.contains(&node.kind()) {
+        if !self.spec.generic_kinds.contains(&self.kind(node)) {
             return None;
         }
         let base = node.child_by_field_name("type")?;
@@ -450,7 +460,7 @@ impl<'t> Extractor<'t> {
         let raw_refs = std::mem::take(&mut self.refs);
         let mut by_node: HashMap<(usize, bool), Ref<'t>> = HashMap::with_capacity_and_hasher(raw_refs.len(), Default::default());
         for mut r in raw_refs {
-            if self.spec.generic_kinds.contains(&r.name.kind()) {
+            if self.spec.generic_kinds.contains(&self.kind(r.name)) {
                 r.name = self.base_type(r.name, false);
                 r.parent = None;
             }
@@ -458,7 +468,7 @@ impl<'t> Extractor<'t> {
                 continue;
             }
             if r.kind == RefKind::UsesType
-                && r.parent.unwrap_or_else(|| r.name.parent()).is_some_and(|p| self.spec.path_kinds.contains(&p.kind()))
+                && r.parent.unwrap_or_else(|| r.name.parent()).is_some_and(|p| self.spec.path_kinds.contains(&self.kind(p)))
             {
                 continue;
             }
@@ -496,7 +506,7 @@ impl<'t> Extractor<'t> {
             // A bare name that is a local or parameter is neither a field nor a type.
             if matches!(r.kind, RefKind::UsesField | RefKind::Accesses)
                 && r.receiver.is_none()
-                && r.name.kind() == "identifier"
+                && self.kind(r.name) == "identifier"
                 && is_local(&name, ctx.symbol, &symbols, &locals)
             {
                 continue;
@@ -531,7 +541,7 @@ impl<'t> Extractor<'t> {
             match self.spec.language {
                 Language::Java => references.extend(java_import(self.text(node), line)),
                 Language::Rust => {
-                    let reexport = node.named_child(0).is_some_and(|c| c.kind() == "visibility_modifier");
+                    let reexport = node.named_child(0).is_some_and(|c| self.kind(c) == "visibility_modifier");
                     if let Some(argument) = node.child_by_field_name("argument") {
                         let mut out = Vec::new();
                         self.rust_use_tree(argument, "", &mut out);
@@ -621,16 +631,16 @@ impl<'t> Extractor<'t> {
         let mut words: Vec<String> = Vec::new();
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
-            if !self.spec.modifier_kinds.contains(&child.kind()) {
+            if !self.spec.modifier_kinds.contains(&self.kind(child)) {
                 continue;
             }
-            if child.kind() == "visibility_modifier" {
+            if self.kind(child) == "visibility_modifier" {
                 words.push(strip_space(self.text(child)));
                 continue;
             }
             let mut inner = child.walk();
             for word in child.children(&mut inner) {
-                if !word.kind().ends_with("annotation") {
+                if !self.kind(word).ends_with("annotation") {
                     words.push(strip_space(self.text(word)));
                 }
             }
@@ -647,11 +657,11 @@ impl<'t> Extractor<'t> {
         let mut lines: Vec<&str> = Vec::new();
         let mut sibling = node.prev_sibling();
         while let Some(s) = sibling {
-            if self.spec.doc_skip_kinds.contains(&s.kind()) {
+            if self.spec.doc_skip_kinds.contains(&self.kind(s)) {
                 sibling = s.prev_sibling();
                 continue;
             }
-            if !self.spec.comment_kinds.contains(&s.kind()) {
+            if !self.spec.comment_kinds.contains(&self.kind(s)) {
                 break;
             }
             let text = self.text(s);
@@ -773,7 +783,7 @@ impl<'t> Extractor<'t> {
                 }
             }
         };
-        match node.kind() {
+        match self.kind(node) {
             "identifier" => {
                 if let Some(t) = lookup(text) {
                     return if t.is_empty() { Receiver::Unknown } else { Receiver::Type(t) };
@@ -787,9 +797,9 @@ impl<'t> Extractor<'t> {
             // `Owner#method()` (`#method()` for a method of the enclosing types) for the
             // resolver, which knows return types.
             "method_invocation" | "call_expression" => {
-                let (object, name) = match node.kind() {
+                let (object, name) = match self.kind(node) {
                     "method_invocation" => (node.child_by_field_name("object"), node.child_by_field_name("name")),
-                    _ => match node.child_by_field_name("function").filter(|f| f.kind() == "field_expression") {
+                    _ => match node.child_by_field_name("function").filter(|f| self.kind(*f) == "field_expression") {
                         Some(f) => (f.child_by_field_name("value"), f.child_by_field_name("field")),
                         None => return Receiver::Unknown,
                     },
@@ -810,14 +820,14 @@ impl<'t> Extractor<'t> {
                 let field = node.child_by_field_name("field").or_else(|| node.child_by_field_name("name"));
                 match (object, field) {
                     // `Outer.this`
-                    (Some(o), Some(f)) if self.spec.self_receivers.contains(&f.kind()) => Receiver::Type(normalize_path(self.text(o))),
+                    (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.kind(f)) => Receiver::Type(normalize_path(self.text(o))),
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.text(o)) => {
                         lookup(self.text(f)).filter(|t| !t.is_empty()).map(Receiver::Type).unwrap_or(Receiver::Unknown)
                     }
                     // A field of something whose type is known (`p.parent`, `Foo.BAR`,
                     // `Outer.Inner`): `Owner#field`, resolved through the field's declared
                     // type, or a member type of that name.
-                    (Some(o), Some(f)) if node.kind() != "scoped_identifier" && f.kind().ends_with("identifier") => {
+                    (Some(o), Some(f)) if self.kind(node) != "scoped_identifier" && self.kind(f).ends_with("identifier") => {
                         match self.receiver(o, ctx, symbols, locals) {
                             Receiver::Type(t) => Receiver::Type(format!("{t}#{}", self.text(f))),
                             _ if text.chars().next().is_some_and(|c| c.is_uppercase()) && !text.contains('(') => {
@@ -844,7 +854,7 @@ impl<'t> Extractor<'t> {
                 format!("{prefix}::{p}")
             }
         };
-        match node.kind() {
+        match self.kind(node) {
             "use_as_clause" => {
                 if let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias")) {
                     let path = join_prefix(&strip_space(self.text(path)));

@@ -238,6 +238,8 @@ const RUST_PRELUDE: &[(&str, &str)] = &[
 pub struct CompiledQuery {
     pub matcher: crate::matcher::Matcher,
     pub captures: Vec<Capture>,
+    /// The grammar's node kind names by kind id.
+    pub kind_names: Vec<&'static str>,
     grammar: tree_sitter::Language,
     source: &'static str,
     file: &'static str,
@@ -296,7 +298,16 @@ impl LanguageSpec {
             message: e.message,
         })?;
         let captures = decode_captures(self.query_file, matcher.capture_names().iter().map(String::as_str))?;
-        Ok(CompiledQuery { matcher, captures, grammar, source: self.query_source, file: self.query_file, reference: OnceLock::new() })
+        let kind_names = (0..grammar.node_kind_count()).map(|id| grammar.node_kind_for_id(id as u16).unwrap_or("")).collect();
+        Ok(CompiledQuery {
+            matcher,
+            captures,
+            kind_names,
+            grammar,
+            source: self.query_source,
+            file: self.query_file,
+            reference: OnceLock::new(),
+        })
     }
 
     pub fn implicit(&self, name: &str) -> Option<&'static str> {
