@@ -4,18 +4,26 @@
 //
 // Parses and attributes every .java file of the package directory (not its subpackages)
 // as part of java.base (--patch-module), then prints one line per reference the compiler
-// resolved to a declaration: path, line, kind (call, new, type, field), and the target as
-// codeatlas names it (com.acme.Type, com.acme.Type.Nested, com.acme.Type#member).
+// resolved to a declaration: path, line, kind (call, new, new_anon, mref, type, qualifier,
+// field), and the target as codeatlas names it (com.acme.Type, com.acme.Type.Nested,
+// com.acme.Type#field), methods and constructors with their erased parameter types by
+// simple name (com.acme.Type#m(int,String...), com.acme.Type#Type(List)): one key per
+// signature, so that overloads are told apart. A constructor the compiler supplies (a
+// class without one) is named by its class, as the index names it.
 
 import com.sun.source.tree.*;
 import com.sun.source.util.*;
 import javax.lang.model.element.*;
+import javax.lang.model.util.Elements;
 import javax.tools.*;
 import java.io.*;
 import java.nio.file.*;
 import java.util.*;
 
 public class RefOracle {
+    static javax.lang.model.util.Types types;
+    static javax.lang.model.util.Elements elements;
+
     public static void main(String[] args) throws Exception {
         Path root = Paths.get(args[0]);
         Path dir = root.resolve(args[1]);
@@ -33,10 +41,13 @@ public class RefOracle {
         Iterable<? extends CompilationUnitTree> units = task.parse();
         task.analyze();
         Trees trees = Trees.instance(task);
+        types = task.getTypes();
+        elements = task.getElements();
         PrintStream out = new PrintStream(new BufferedOutputStream(System.out), false);
         for (CompilationUnitTree unit : units) {
             String path = root.relativize(Paths.get(unit.getSourceFile().toUri())).toString();
             LineMap lines = unit.getLineMap();
+            CharSequence source = unit.getSourceFile().getCharContent(true);
             new TreePathScanner<Void, Void>() {
                 void emit(Tree node, String kind, Element e) {
                     if (e == null) return;
@@ -49,6 +60,17 @@ public class RefOracle {
                 @Override
                 public Void visitMethodInvocation(MethodInvocationTree node, Void v) {
                     Element e = trees.getElement(getCurrentPath());
+                    if (e != null && e.getKind() == ElementKind.CONSTRUCTOR) {
+                        // `this(...)`, `super(...)`; javac adds `super()` to constructors that
+                        // call none, where the source has no such text.
+                        long start = trees.getSourcePositions().getStartPosition(unit, node);
+                        if (start >= 0 && start < source.length()) {
+                            String at = source.subSequence((int) start, (int) Math.min(source.length(), start + 5)).toString();
+                            if (at.startsWith("this") || at.startsWith("super")) emit(node, "call", e);
+                        }
+                        scan(node.getArguments(), v);
+                        return null;
+                    }
                     if (e != null && e.getKind() == ElementKind.METHOD) {
                         // The line of the method name, as the index records it.
                         Tree at = node.getMethodSelect();
@@ -83,8 +105,17 @@ public class RefOracle {
                     boolean enumConstant = parent instanceof VariableTree
                             && trees.getElement(getCurrentPath().getParentPath()) != null
                             && trees.getElement(getCurrentPath().getParentPath()).getKind() == ElementKind.ENUM_CONSTANT;
-                    Element e = trees.getElement(new TreePath(getCurrentPath(), node.getIdentifier()));
-                    if (e != null && !enumConstant) emit(node, "new", e);
+                    Element type = trees.getElement(new TreePath(getCurrentPath(), node.getIdentifier()));
+                    Element ctor = trees.getElement(getCurrentPath());
+                    if (!enumConstant) {
+                        if (node.getClassBody() != null) {
+                            if (type != null) emit(node, "new_anon", type);
+                        } else if (ctor != null && ctor.getKind() == ElementKind.CONSTRUCTOR) {
+                            emit(node, "new", ctor);
+                        } else if (type != null) {
+                            emit(node, "new", type);
+                        }
+                    }
                     scan(node.getEnclosingExpression(), v);
                     scan(node.getArguments(), v);
                     scan(node.getClassBody(), v);
@@ -121,12 +152,35 @@ public class RefOracle {
                 }
 
                 @Override
+                public Void visitMemberReference(MemberReferenceTree node, Void v) {
+                    Element e = trees.getElement(getCurrentPath());
+                    if (e != null && (e.getKind() == ElementKind.METHOD || e.getKind() == ElementKind.CONSTRUCTOR)) {
+                        emitAtName(node, "mref", e);
+                    }
+                    return super.visitMemberReference(node, v);
+                }
+
+                void emitAtName(MemberReferenceTree node, String kind, Element e) {
+                    long end = trees.getSourcePositions().getEndPosition(unit, node);
+                    String name = name(e);
+                    if (name != null) out.println(path + "\t" + lines.getLineNumber(end) + "\t" + kind + "\t" + name);
+                }
+
+                @Override
                 public Void visitImport(ImportTree node, Void v) {
                     return null; // imports are compared by the type-level checks
                 }
             }.scan(unit, null);
         }
         out.flush();
+    }
+
+    /** A parameter type erased, by simple name, arrays as `[]`. */
+    static String erased(javax.lang.model.type.TypeMirror t) {
+        javax.lang.model.type.TypeMirror er = types.erasure(t);
+        if (er instanceof javax.lang.model.type.ArrayType a) return erased(a.getComponentType()) + "[]";
+        if (er instanceof javax.lang.model.type.DeclaredType d) return d.asElement().getSimpleName().toString();
+        return er.toString();
     }
 
     /** The element as codeatlas names it: types by dotted nesting, members as Type#name. */
@@ -137,7 +191,24 @@ public class RefOracle {
                 if (t.getNestingKind() == NestingKind.LOCAL || t.getNestingKind() == NestingKind.ANONYMOUS) return null;
                 return t.getQualifiedName().toString();
             }
-            case METHOD, FIELD, ENUM_CONSTANT -> {
+            case METHOD, CONSTRUCTOR -> {
+                ExecutableElement m = (ExecutableElement) e;
+                Element owner = e.getEnclosingElement();
+                String o = name(owner);
+                if (o == null) return null;
+                if (m.getKind() == ElementKind.CONSTRUCTOR && elements.getOrigin(m) == Elements.Origin.MANDATED) return o;
+                String simple = m.getKind() == ElementKind.CONSTRUCTOR ? owner.getSimpleName().toString() : m.getSimpleName().toString();
+                StringBuilder sig = new StringBuilder(o).append('#').append(simple).append('(');
+                List<? extends VariableElement> params = m.getParameters();
+                for (int i = 0; i < params.size(); i++) {
+                    if (i > 0) sig.append(',');
+                    String t = erased(params.get(i).asType());
+                    if (m.isVarArgs() && i == params.size() - 1 && t.endsWith("[]")) t = t.substring(0, t.length() - 2) + "...";
+                    sig.append(t);
+                }
+                return sig.append(')').toString();
+            }
+            case FIELD, ENUM_CONSTANT -> {
                 // `X.this`, `X.super`, `X.class` are no declarations.
                 String simple = e.getSimpleName().toString();
                 if (simple.equals("this") || simple.equals("super") || simple.equals("class")) return null;

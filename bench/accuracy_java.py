@@ -164,6 +164,7 @@ def compiler_made(cls, decl, info):
 
 
 GUESS = 1  # Confidence::code of a name-only guess
+AMBIGUOUS = 4  # Confidence::code of a reference naming several overloads
 
 
 def prf(tp, fp, fn):
@@ -173,12 +174,13 @@ def prf(tp, fp, fn):
 
 
 def compare_refs(db, sources, jdk, package):
-    """References of one package's files against javac's attribution."""
+    """References of one package's files against javac's attribution, per signature: a call
+    or `new` matches only when it names the same overload (erased parameter types)."""
     here = os.path.dirname(os.path.abspath(__file__))
     out = subprocess.run([os.path.join(jdk, "bin", "java"), os.path.join(here, "RefOracle.java"), sources, package],
                          capture_output=True, text=True, check=True).stdout
     # The index stores kinds and confidences as numbers (RefKind::code, Confidence::code).
-    kinds = {5: "call", 4: "new", 3: "type", 1: "type", 2: "type", 6: "type", 8: "qualifier", 9: "field"}
+    kinds = {5: "call", 4: "new", 11: "mref", 3: "type", 1: "type", 2: "type", 6: "type", 8: "qualifier", 9: "field"}
     truth = collections.defaultdict(set)
     for line in out.splitlines():
         path, num, kind, target = line.split("\t")
@@ -187,45 +189,74 @@ def compare_refs(db, sources, jdk, package):
         truth[kind].add((path, int(num), target))
     ours = collections.defaultdict(set)
     guessed = collections.defaultdict(set)
+    # Ambiguous references: (path, line, candidates).
+    ambiguous = collections.defaultdict(list)
     prefix = package.rstrip("/") + "/"
+    sig = "{0}.qname || COALESCE('(' || {0}.params || ')', '')"
     rows = db.execute(
-        "SELECT f.path, r.line, r.kind, COALESCE(t.qname, e.qname), r.confidence FROM refs r JOIN files f ON f.id = r.file_id "
+        f"SELECT f.path, r.line, r.kind, COALESCE({sig.format('t')}, e.qname), r.confidence, "
+        f"(SELECT group_concat({sig.format('a')}, '\n') FROM ref_alts x JOIN symbols a ON a.id = x.target_id WHERE x.ref_id = r.id) "
+        "FROM refs r JOIN files f ON f.id = r.file_id "
         "LEFT JOIN symbols t ON t.id = r.target_id LEFT JOIN externals e ON e.id = r.external_id "
         "WHERE f.path LIKE ? AND instr(substr(f.path, ?), '/') = 0", (prefix + "%", len(prefix) + 1))
-    for path, num, kind, target, conf in rows:
+    anon = {(p, n, t) for p, n, t in truth["new_anon"]}
+    for path, num, kind, target, conf, alts in rows:
         k = kinds.get(kind)
         if k is None or target is None:
             continue
-        (guessed if conf == GUESS else ours)[k].add((path, num, target))
-    print(f"\nreferences in {package}/*.java against javac ({sum(len(v) for v in truth.values())} attributed by the compiler)")
-    print("| kind | found | extra | missed | precision | recall | guesses (right / all) |")
-    print("|---|---|---|---|---|---|---|")
+        if k == "new" and (path, num, target.split("#")[0]) in anon:
+            k, target = "new_anon", target.split("#")[0]
+        if conf == AMBIGUOUS:
+            ambiguous[k].append((path, num, [target] + (alts.split("\n") if alts else [])))
+        elif conf == GUESS:
+            guessed[k].add((path, num, target))
+        else:
+            ours[k].add((path, num, target))
+    # Members declared more than once in one type: overloads.
+    overloaded = {q for (q,) in db.execute(
+        "SELECT qname FROM symbols WHERE kind IN ('method', 'constructor') GROUP BY parent_id, name HAVING COUNT(*) > 1")}
+    member = lambda target: target.split("(")[0]
+    print(f"\nreferences in {package}/*.java against javac, per signature ({sum(len(v) for v in truth.values())} attributed by the compiler)")
+    print("| kind | found | extra | missed | precision | recall | ambiguous: right / all | guesses: right / all |")
+    print("|---|---|---|---|---|---|---|---|")
     all_t, all_o = set(), set()
-    for k in ("call", "new", "type", "qualifier", "field"):
+    report = [("call", None), ("call", "overloaded"), ("new", None), ("new", "overloaded"), ("new_anon", None), ("mref", None),
+              ("type", None), ("qualifier", None), ("field", None)]
+    for k, subset in report:
         t, o = truth[k], ours[k]
+        amb, g = ambiguous[k], guessed[k]
+        if subset:
+            t = {x for x in t if member(x[2]) in overloaded}
+            o = {x for x in o if member(x[2]) in overloaded}
+            amb = [x for x in amb if member(x[2][0]) in overloaded]
+            g = {x for x in g if member(x[2]) in overloaded}
         tp, fp, fn = len(t & o), len(o - t), len(t - o)
         p, r = prf(tp, fp, fn)
-        g = guessed[k]
-        print(f"| {k} | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | {len(g & t)} / {len(g)} |")
-        all_t |= {(k,) + x for x in t}
-        all_o |= {(k,) + x for x in o}
+        amb_right = sum(1 for path, num, cands in amb if any((path, num, c) in t for c in cands))
+        label = f"{k} ({subset})" if subset else k
+        print(f"| {label} | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | {amb_right} / {len(amb)} | {len(g & t)} / {len(g)} |")
+        if not subset:
+            all_t |= {(k,) + x for x in t}
+            all_o |= {(k,) + x for x in o}
     tp, fp, fn = len(all_t & all_o), len(all_o - all_t), len(all_t - all_o)
     p, r = prf(tp, fp, fn)
-    print(f"| all references | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | |")
+    print(f"| all references | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | | |")
     owner = lambda q: q.split("#")[0]
     dep_t = {(x[1], owner(x[3])) for x in all_t}
     dep_o = {(x[1], owner(x[3])) for x in all_o}
     tp, fp, fn = len(dep_t & dep_o), len(dep_o - dep_t), len(dep_t - dep_o)
     p, r = prf(tp, fp, fn)
-    print(f"| type dependencies (file -> type) | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | |")
-    for k in ("call", "new", "type", "qualifier", "field"):
-        extra = sorted(ours[k] - truth[k])[:3]
-        missed = sorted(truth[k] - ours[k])[:3]
+    print(f"| type dependencies (file -> type) | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | | |")
+    signatures = {x[2] for k in ("call", "new", "mref") for x in truth[k] if "(" in x[2]}
+    print(f"\n{len(signatures)} distinct signatures called; {len({s for s in signatures if member(s) in overloaded})} of them overloaded")
+    for k in ("call", "new", "mref", "type", "qualifier", "field"):
+        extra = sorted(ours[k] - truth[k])
+        missed = sorted(truth[k] - ours[k])
         if extra or missed:
-            print(f"\n{k}, first misses:")
-            for e in missed:
+            print(f"\n{k}, first misses of {len(missed)} / extras of {len(extra)}:")
+            for e in missed[:int(os.environ.get("MISSES", "3"))]:
                 print(f"  missed {e}")
-            for e in extra:
+            for e in extra[:int(os.environ.get("MISSES", "3"))]:
                 print(f"  extra  {e}")
 
 

@@ -147,6 +147,8 @@ struct Ref<'t> {
     name: Node<'t>,
     kind: RefKind,
     receiver: Option<Node<'t>>,
+    /// A call's argument list.
+    args: Option<Node<'t>>,
     /// The name node's parent when the matcher knew it (the name was the match's root).
     parent: Option<Option<Node<'t>>>,
 }
@@ -186,7 +188,9 @@ struct Extractor<'t> {
     imports: Vec<Node<'t>>,
     anonymous: Vec<Node<'t>>,
     impls: Vec<Impl<'t>>,
-    type_params: Vec<(usize, usize, String)>,
+    /// Type parameters: the owner's byte range, the name, and the erasure of the first
+    /// bound (empty when unbounded).
+    type_params: Vec<(usize, usize, String, String)>,
     package: Option<String>,
 }
 
@@ -262,6 +266,7 @@ impl<'t> Extractor<'t> {
         let mut main: Option<(Capture, Node<'t>)> = None;
         let mut name = None;
         let mut receiver = None;
+        let mut args = None;
         let mut local_name = None;
         let mut local_type = None;
         let mut impl_type = None;
@@ -270,6 +275,7 @@ impl<'t> Extractor<'t> {
             match names[index as usize] {
                 Capture::Name => name = Some(node),
                 Capture::Receiver => receiver = Some(node),
+                Capture::Arguments => args = Some(node),
                 Capture::LocalName => local_name = Some(node),
                 Capture::LocalType => local_type = Some(node),
                 Capture::ImplType => impl_type = Some(node),
@@ -293,7 +299,7 @@ impl<'t> Extractor<'t> {
             Capture::Reference(kind) => {
                 let name = name.unwrap_or(node);
                 let parent = root.filter(|(r, _)| *r == name).map(|(_, p)| p);
-                self.refs.push(Ref { name, kind, receiver, parent });
+                self.refs.push(Ref { name, kind, receiver, args, parent });
             }
             Capture::Import => self.imports.push(node),
             Capture::Package => self.package = Some(strip_space(self.text(node))),
@@ -303,7 +309,17 @@ impl<'t> Extractor<'t> {
                 for child in node.named_children(&mut cursor) {
                     if let Some(ident) = first_of_kind(child, "type_identifier") {
                         let name = self.text(ident).to_string();
-                        self.type_params.push((owner.start_byte(), owner.end_byte(), name));
+                        // `<T extends Comparable<T> & Serializable>` erases to `Comparable`.
+                        let bound = {
+                            let mut c = child.walk();
+                            let found = child
+                                .named_children(&mut c)
+                                .find(|n| self.kind(*n) == "type_bound")
+                                .and_then(|b| b.named_child(0))
+                                .map(|t| crate::model::last_segment(&self.type_path(t)).to_string());
+                            found.unwrap_or_default()
+                        };
+                        self.type_params.push((owner.start_byte(), owner.end_byte(), name, bound));
                     }
                 }
             }
@@ -513,11 +529,14 @@ impl<'t> Extractor<'t> {
             }
             let line = r.name.start_position().row as u32 + 1;
             let mut reference = Reference::new(r.kind, name, line, ctx.symbol);
-            if matches!(r.kind, RefKind::Calls | RefKind::UsesField) {
+            if matches!(r.kind, RefKind::Calls | RefKind::UsesField | RefKind::MethodRef) {
                 reference.receiver = match r.receiver {
                     None => Receiver::Implicit,
                     Some(recv) => self.receiver(recv, &ctx, &symbols, &locals),
                 };
+            }
+            if let Some(args) = r.args {
+                reference.args = Some(self.arg_types(args, &ctx, &symbols, &locals));
             }
             references.push(reference);
         }
@@ -603,6 +622,7 @@ impl<'t> Extractor<'t> {
             } else {
                 None
             },
+            params: if kind.is_callable() && spec.language == Language::Java { self.params(def.node) } else { None },
         }
     }
 
@@ -757,7 +777,162 @@ impl<'t> Extractor<'t> {
     }
 
     fn is_type_param(&self, name: &str, offset: usize) -> bool {
-        self.type_params.iter().any(|(s, e, n)| *s <= offset && offset < *e && n == name)
+        self.type_params.iter().any(|(s, e, n, _)| *s <= offset && offset < *e && n == name)
+    }
+
+    /// The erasure of a type parameter in scope at `offset` (its first bound, else
+    /// `Object`), or None when `name` is no type parameter there. The innermost one wins.
+    fn type_param_erasure(&self, name: &str, offset: usize) -> Option<&str> {
+        self.type_params
+            .iter()
+            .filter(|(s, e, n, _)| *s <= offset && offset < *e && n == name)
+            .min_by_key(|(s, e, _, _)| e - s)
+            .map(|(_, _, _, bound)| if bound.is_empty() { "Object" } else { bound.as_str() })
+    }
+
+    /// A declared type as overload resolution compares it: erased (generic arguments
+    /// dropped, type parameters replaced by their bound), by simple name, arrays as `[]`.
+    fn erased_type(&self, node: Node<'t>, offset: usize) -> String {
+        let mut dims = 0;
+        let mut base = node;
+        if self.kind(node) == "array_type" {
+            dims = node.child_by_field_name("dimensions").map(|d| self.text(d).matches('[').count()).unwrap_or(1);
+            base = node.child_by_field_name("element").unwrap_or(node);
+        }
+        let path = self.type_path(base);
+        let simple = crate::model::last_segment(&path);
+        let simple = self.type_param_erasure(simple, offset).unwrap_or(simple);
+        let mut out = simple.to_string();
+        for _ in 0..dims {
+            out.push_str("[]");
+        }
+        out
+    }
+
+    /// Java: a callable's erased parameter types (see `Symbol::params`). A compact
+    /// constructor takes its record's components.
+    fn params(&self, def: Node<'t>) -> Option<String> {
+        let list = match self.kind(def) {
+            "method_declaration" | "constructor_declaration" => def.child_by_field_name("parameters")?,
+            "compact_constructor_declaration" => {
+                let record = def.parent()?.parent()?;
+                record.child_by_field_name("parameters")?
+            }
+            _ => return None,
+        };
+        let offset = def.start_byte();
+        let mut out = Vec::new();
+        let mut cursor = list.walk();
+        for p in list.named_children(&mut cursor) {
+            match self.kind(p) {
+                "formal_parameter" => {
+                    let Some(t) = p.child_by_field_name("type") else { continue };
+                    let mut text = self.erased_type(t, offset);
+                    if p.child_by_field_name("dimensions").is_some() {
+                        text.push_str("[]");
+                    }
+                    out.push(text);
+                }
+                "spread_parameter" => {
+                    let mut c = p.walk();
+                    let t = p.named_children(&mut c).find(|n| !matches!(self.kind(*n), "modifiers" | "variable_declarator"));
+                    if let Some(t) = t {
+                        out.push(format!("{}...", self.erased_type(t, offset)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Some(out.join(","))
+    }
+
+    /// Java: the types of a call's arguments as far as the file tells them (see
+    /// `Reference::args`).
+    fn arg_types(&self, list: Node<'t>, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> String {
+        let mut out = Vec::new();
+        let mut cursor = list.walk();
+        for arg in list.named_children(&mut cursor) {
+            if self.spec.comment_kinds.contains(&self.kind(arg)) {
+                continue;
+            }
+            out.push(self.expr_type(arg, ctx, symbols, locals));
+        }
+        out.join(",")
+    }
+
+    /// The static type of a Java expression where the file alone tells it, else `?`.
+    fn expr_type(&self, node: Node<'t>, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> String {
+        let text = self.text(node);
+        let unknown = || "?".to_string();
+        match self.kind(node) {
+            "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal" => {
+                if text.ends_with(['l', 'L']) { "long" } else { "int" }.to_string()
+            }
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => {
+                if text.ends_with(['f', 'F']) { "float" } else { "double" }.to_string()
+            }
+            "true" | "false" => "boolean".to_string(),
+            "character_literal" => "char".to_string(),
+            "string_literal" | "text_block" => "String".to_string(),
+            "null_literal" => "null".to_string(),
+            "class_literal" => "Class".to_string(),
+            "instanceof_expression" => "boolean".to_string(),
+            "this" => {
+                let mut cur = ctx.symbol;
+                while let Some(i) = cur {
+                    if symbols[i].kind.is_type() {
+                        return symbols[i].name.clone();
+                    }
+                    cur = symbols[i].parent;
+                }
+                unknown()
+            }
+            "parenthesized_expression" => node.named_child(0).map(|n| self.expr_type(n, ctx, symbols, locals)).unwrap_or_else(unknown),
+            "cast_expression" => node.child_by_field_name("type").map(|t| self.erased_type(t, node.start_byte())).unwrap_or_else(unknown),
+            "object_creation_expression" => {
+                if node.child_by_field_name("arguments").and_then(|a| a.next_named_sibling()).is_some() {
+                    // An anonymous class: a subtype of the named type, which is close enough
+                    // for applicability but not for specificity; leave it unknown.
+                    return unknown();
+                }
+                node.child_by_field_name("type").map(|t| self.type_path(t)).unwrap_or_else(unknown)
+            }
+            "array_creation_expression" => {
+                let Some(t) = node.child_by_field_name("type") else { return unknown() };
+                let dims = self.src[t.end_byte()..node.end_byte()].split('{').next().unwrap_or("").matches('[').count().max(1);
+                format!("{}{}", crate::model::last_segment(&self.type_path(t)), "[]".repeat(dims))
+            }
+            "unary_expression" => match node.child_by_field_name("operator").map(|o| self.text(o)) {
+                Some("!") => "boolean".to_string(),
+                _ => node.child_by_field_name("operand").map(|n| numeric(&self.expr_type(n, ctx, symbols, locals))).unwrap_or_else(unknown),
+            },
+            "binary_expression" => {
+                let op = node.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
+                match op {
+                    "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||" => "boolean".to_string(),
+                    _ => {
+                        let left =
+                            node.child_by_field_name("left").map(|n| self.expr_type(n, ctx, symbols, locals)).unwrap_or_else(unknown);
+                        let right =
+                            node.child_by_field_name("right").map(|n| self.expr_type(n, ctx, symbols, locals)).unwrap_or_else(unknown);
+                        if op == "+" && (left == "String" || right == "String") {
+                            return "String".to_string();
+                        }
+                        if matches!(op, "<<" | ">>" | ">>>") {
+                            return promote(&left, "int");
+                        }
+                        promote(&left, &right)
+                    }
+                }
+            }
+            // A constant (`MAX`) or a type named bare: not a value whose type is known here.
+            "identifier" if text.starts_with(char::is_uppercase) => unknown(),
+            "identifier" | "field_access" | "method_invocation" => match self.receiver(node, ctx, symbols, locals) {
+                Receiver::Type(t) if !t.is_empty() => t,
+                _ => unknown(),
+            },
+            _ => unknown(),
+        }
     }
 
     fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> Receiver {
@@ -925,6 +1100,43 @@ fn java_import(text: &str, line: u32) -> Option<Reference> {
     Some(reference)
 }
 
+const NUMERIC: &[&str] = &["byte", "short", "char", "int", "long", "float", "double"];
+
+/// A unary operand's type after promotion: `byte`, `short` and `char` become `int`.
+fn numeric(t: &str) -> String {
+    match t {
+        "byte" | "short" | "char" => "int".to_string(),
+        t if NUMERIC.contains(&t) => t.to_string(),
+        _ => "?".to_string(),
+    }
+}
+
+/// Binary numeric promotion (JLS 5.6.2) of two operand types, `?` unless both are known
+/// primitives (a boxed operand may be unboxed too).
+fn promote(a: &str, b: &str) -> String {
+    let unbox = |t: &str| {
+        match t {
+            "Integer" => "int",
+            "Long" => "long",
+            "Double" => "double",
+            "Float" => "float",
+            "Short" => "short",
+            "Byte" => "byte",
+            "Character" => "char",
+            t => t,
+        }
+        .to_string()
+    };
+    let (a, b) = (unbox(a), unbox(b));
+    if a == "boolean" && b == "boolean" {
+        return a;
+    }
+    let (Some(i), Some(j)) = (NUMERIC.iter().position(|n| *n == a), NUMERIC.iter().position(|n| *n == b)) else {
+        return "?".to_string();
+    };
+    NUMERIC[i.max(j).max(3)].to_string()
+}
+
 fn first_of_kind<'a>(node: Node<'a>, kind: &str) -> Option<Node<'a>> {
     if node.kind() == kind {
         return Some(node);
@@ -1026,6 +1238,9 @@ pub fn render(extract: &FileExtract) -> String {
                 let _ = write!(out, " for={t}");
             }
         }
+        if let Some(p) = &s.params {
+            let _ = write!(out, " params=({p})");
+        }
         let _ = write!(out, " sig={:?}", s.signature);
         if !s.doc.is_empty() {
             let _ = write!(out, " doc={:?}", s.doc);
@@ -1043,6 +1258,9 @@ pub fn render(extract: &FileExtract) -> String {
             Receiver::Unknown => {
                 let _ = write!(out, " recv=?");
             }
+        }
+        if let Some(a) = &r.args {
+            let _ = write!(out, " args=({a})");
         }
         if let Some(s) = &r.subject {
             let _ = write!(out, " subject={s}");

@@ -16,7 +16,7 @@ use anyhow::Context;
 use crate::config::{Config, Filter, CONFIG_FILE};
 use crate::extract;
 use crate::lang::{self, LanguageSpec};
-use crate::model::{FileExtract, Language, Receiver, RefKind};
+use crate::model::{FileExtract, Language, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, Import, RefQuery, Sym, SymbolId, Target, World};
 use crate::rust_layout::{self, Layout};
 use crate::store::{self, NewSymbol, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
@@ -607,11 +607,19 @@ impl Indexer {
                     let mut prev = old.and_then(|id| previous.remove(&id));
                     let mut ids = Vec::with_capacity(extract.symbols.len());
                     for s in &extract.symbols {
-                        let key = (s.kind.as_str().to_string(), s.qname.clone());
+                        let key = match &s.params {
+                            Some(p) => (s.kind.as_str().to_string(), format!("{}({p})", s.qname)),
+                            None => (s.kind.as_str().to_string(), s.qname.clone()),
+                        };
                         let id = match prev.as_mut().and_then(|p| p.keys.get_mut(&key)).and_then(VecDeque::pop_front) {
                             Some((id, _)) => id,
                             None => {
                                 affected.insert(s.name.clone());
+                                if s.kind == SymbolKind::Constructor {
+                                    // `this(...)` and `super(...)` are written without the name.
+                                    affected.insert("this".to_string());
+                                    affected.insert("super".to_string());
+                                }
                                 next_symbol += 1;
                                 next_symbol - 1
                             }
@@ -634,6 +642,7 @@ impl Indexer {
                                 qname: s.qname.as_str().into(),
                                 impl_type: s.impl_of.as_ref().map(|i| i.self_type.as_str().into()),
                                 returns: s.returns.as_deref().map(Into::into),
+                                params: s.params.as_deref().map(Into::into),
                             },
                         );
                     }
@@ -719,8 +728,7 @@ impl Indexer {
             for p in &pending {
                 for r in p.extract.references.iter().filter(|r| Pass::Supertypes.includes(r.kind)) {
                     let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
-                    let res =
-                        resolve_one(world, p.file, enclosing, r.kind, &r.name, &r.receiver, r.subject.as_deref(), r.is_static, r.glob);
+                    let res = resolve_one(world, &query_of(p.file, enclosing, r));
                     if let Some(Resolved { source: Some(source), target: Some(target), .. }) = res {
                         seeded.entry(source).or_default().push(target);
                     }
@@ -758,17 +766,7 @@ impl Indexer {
                         for (k, r) in p.extract.references.iter().enumerate() {
                             if pass.includes(r.kind) {
                                 let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
-                                let res = resolve_one(
-                                    shared,
-                                    p.file,
-                                    enclosing,
-                                    r.kind,
-                                    &r.name,
-                                    &r.receiver,
-                                    r.subject.as_deref(),
-                                    r.is_static,
-                                    r.glob,
-                                );
+                                let res = resolve_one(shared, &query_of(p.file, enclosing, r));
                                 if let Some(res) = res {
                                     out.push((k, enclosing, res));
                                 }
@@ -808,17 +806,18 @@ impl Indexer {
             for r in &old_refs {
                 if pass.includes(r.kind) {
                     rechecked += 1;
-                    let res = resolve_one(
-                        world,
-                        r.file,
-                        r.enclosing,
-                        r.kind,
-                        &r.name,
-                        &r.receiver,
-                        r.subject.as_deref(),
-                        r.flags & FLAG_STATIC != 0,
-                        r.flags & FLAG_GLOB != 0,
-                    );
+                    let query = RefQuery {
+                        file: r.file,
+                        enclosing: r.enclosing,
+                        kind: r.kind,
+                        name: &r.name,
+                        receiver: &r.receiver,
+                        subject: r.subject.as_deref(),
+                        is_static: r.flags & FLAG_STATIC != 0,
+                        glob: r.flags & FLAG_GLOB != 0,
+                        args: r.args.as_deref(),
+                    };
+                    let res = resolve_one(world, &query);
                     touched.extend(r.source);
                     match res {
                         Some(res) => {
@@ -964,28 +963,33 @@ impl Pass {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn resolve_one(
-    world: &World,
-    file: i64,
-    enclosing: Option<SymbolId>,
-    kind: RefKind,
-    name: &str,
-    receiver: &Receiver,
-    subject: Option<&str>,
-    is_static: bool,
-    glob: bool,
-) -> Option<Resolved> {
-    let res = world.resolve(&RefQuery { file, enclosing, kind, name, receiver, subject, is_static, glob });
+/// A reference as extracted, as the resolver takes it.
+fn query_of(file: i64, enclosing: Option<SymbolId>, r: &crate::model::Reference) -> RefQuery<'_> {
+    RefQuery {
+        file,
+        enclosing,
+        kind: r.kind,
+        name: &r.name,
+        receiver: &r.receiver,
+        subject: r.subject.as_deref(),
+        is_static: r.is_static,
+        glob: r.glob,
+        args: r.args.as_deref(),
+    }
+}
+
+fn resolve_one(world: &World, query: &RefQuery) -> Option<Resolved> {
+    let res = world.resolve(query);
     if !res.keep {
         return None;
     }
-    let (target, external) = match res.target {
-        Target::Symbol(id) => (Some(id), None),
-        Target::External(q) => (None, Some(q)),
-        Target::Nothing => (None, None),
+    let (target, external, alts) = match res.target {
+        Target::Symbol(id) => (Some(id), None, Vec::new()),
+        Target::External(q) => (None, Some(q), Vec::new()),
+        Target::Overloads(ids) => (ids.first().copied(), None, ids.get(1..).unwrap_or_default().to_vec()),
+        Target::Nothing => (None, None, Vec::new()),
     };
-    Some(Resolved { source: res.source, target, external, confidence: res.confidence })
+    Some(Resolved { source: res.source, target, external, confidence: res.confidence, alts })
 }
 
 /// A file as extracted, with the hash and size of the very bytes extracted: the file may

@@ -25,6 +25,9 @@ pub enum Capture {
     Reference(RefKind),
     Name,
     Receiver,
+    /// A call's argument list: the extractor gives each argument a type where it can, for
+    /// overload resolution.
+    Arguments,
     LocalName,
     LocalType,
     Import,
@@ -47,6 +50,7 @@ impl Capture {
         Some(match name {
             "name" => Capture::Name,
             "receiver" => Capture::Receiver,
+            "arguments" => Capture::Arguments,
             "local.name" => Capture::LocalName,
             "local.type" => Capture::LocalType,
             "import" => Capture::Import,
@@ -93,9 +97,16 @@ pub struct LanguageSpec {
     pub self_receivers: &'static [&'static str],
     /// Generic types whose methods are those of their first argument (Rust's `Deref`).
     pub deref_wrappers: &'static [&'static str],
+    /// Method names called on values of every kind (`toString`, `unwrap`): one per line,
+    /// sorted. A call by one of these names on a receiver of unknown type is never
+    /// matched by name alone.
+    #[allow(dead_code)] // named by the tests
+    ubiquitous_calls_file: &'static str,
+    pub(crate) ubiquitous_calls_source: &'static str,
+    ubiquitous_calls: OnceLock<Vec<&'static str>>,
 }
 
-static REGISTRY: &[LanguageSpec] = &[
+static REGISTRY: [LanguageSpec; 2] = [
     LanguageSpec {
         language: Language::Java,
         extensions: &["java"],
@@ -115,6 +126,9 @@ static REGISTRY: &[LanguageSpec] = &[
         implicit_names: JAVA_LANG,
         self_receivers: &["this", "super"],
         deref_wrappers: &[],
+        ubiquitous_calls_file: "grammars/java/ubiquitous-calls.txt",
+        ubiquitous_calls_source: include_str!("../grammars/java/ubiquitous-calls.txt"),
+        ubiquitous_calls: OnceLock::new(),
     },
     LanguageSpec {
         language: Language::Rust,
@@ -135,6 +149,9 @@ static REGISTRY: &[LanguageSpec] = &[
         implicit_names: RUST_PRELUDE,
         self_receivers: &["self"],
         deref_wrappers: &["Arc", "Box", "Rc"],
+        ubiquitous_calls_file: "grammars/rust/ubiquitous-calls.txt",
+        ubiquitous_calls_source: include_str!("../grammars/rust/ubiquitous-calls.txt"),
+        ubiquitous_calls: OnceLock::new(),
     },
 ];
 
@@ -310,6 +327,16 @@ impl LanguageSpec {
         })
     }
 
+    fn ubiquitous_call_names(&self) -> &[&'static str] {
+        self.ubiquitous_calls
+            .get_or_init(|| self.ubiquitous_calls_source.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect())
+    }
+
+    /// Whether a method name is in the language's list of ubiquitous calls.
+    pub fn is_ubiquitous_call(&self, name: &str) -> bool {
+        self.ubiquitous_call_names().binary_search(&name).is_ok()
+    }
+
     pub fn implicit(&self, name: &str) -> Option<&'static str> {
         self.implicit_names.iter().find(|(short, _)| *short == name).map(|(_, full)| *full)
     }
@@ -317,7 +344,7 @@ impl LanguageSpec {
 
 /// Every language, in registry order.
 pub fn all() -> &'static [LanguageSpec] {
-    REGISTRY
+    &REGISTRY
 }
 
 pub fn spec(language: Language) -> &'static LanguageSpec {
@@ -342,6 +369,19 @@ mod tests {
             let reference = compiled.reference().unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(reference.captures, compiled.captures, "{}: capture numbering differs between engines", spec.query_file);
         }
+    }
+
+    #[test]
+    fn ubiquitous_call_lists_are_sorted_and_unique() {
+        for spec in all() {
+            let names = spec.ubiquitous_call_names();
+            assert!(names.len() > 20, "{}", spec.ubiquitous_calls_file);
+            assert!(names.windows(2).all(|w| w[0] < w[1]), "{} is not sorted and unique", spec.ubiquitous_calls_file);
+        }
+        assert!(spec(Language::Java).is_ubiquitous_call("toString"));
+        assert!(!spec(Language::Java).is_ubiquitous_call("unwrap"));
+        assert!(spec(Language::Rust).is_ubiquitous_call("unwrap"));
+        assert!(!spec(Language::Rust).is_ubiquitous_call("search_path"));
     }
 
     #[test]

@@ -130,6 +130,8 @@ pub enum RefKind {
     UsesField,
     /// Macro invocations.
     Expands,
+    /// A method reference (`Customer::getName`, `this::handle`, `Order::new`).
+    MethodRef,
 }
 
 const REF_KINDS: &[(RefKind, &str, u8, i64)] = &[
@@ -144,6 +146,7 @@ const REF_KINDS: &[(RefKind, &str, u8, i64)] = &[
     (RefKind::Accesses, "accesses", 2, 8),
     (RefKind::UsesField, "uses_field", 1, 9),
     (RefKind::Expands, "expands", 5, 10),
+    (RefKind::MethodRef, "method_ref", 6, 11),
 ];
 
 impl RefKind {
@@ -192,6 +195,9 @@ pub enum Confidence {
     External,
     /// Nothing matched, not even by name (locals called like types, macros from elsewhere).
     Unresolved,
+    /// Several overloads remain after arity and the argument types the index knows: the
+    /// reference names each of them (the target and its alternatives), marked.
+    Ambiguous,
 }
 
 impl Confidence {
@@ -201,6 +207,7 @@ impl Confidence {
             Confidence::Guess => "guess",
             Confidence::External => "external",
             Confidence::Unresolved => "unresolved",
+            Confidence::Ambiguous => "ambiguous",
         }
     }
     pub fn parse(s: &str) -> Option<Confidence> {
@@ -209,6 +216,7 @@ impl Confidence {
             "guess" => Some(Confidence::Guess),
             "external" => Some(Confidence::External),
             "unresolved" => Some(Confidence::Unresolved),
+            "ambiguous" => Some(Confidence::Ambiguous),
             _ => None,
         }
     }
@@ -219,10 +227,13 @@ impl Confidence {
             Confidence::Guess => 1,
             Confidence::External => 2,
             Confidence::Unresolved => 3,
+            Confidence::Ambiguous => 4,
         }
     }
     pub fn from_code(code: i64) -> Option<Confidence> {
-        [Confidence::Exact, Confidence::Guess, Confidence::External, Confidence::Unresolved].into_iter().find(|c| c.code() == code)
+        [Confidence::Exact, Confidence::Guess, Confidence::External, Confidence::Unresolved, Confidence::Ambiguous]
+            .into_iter()
+            .find(|c| c.code() == code)
     }
 }
 
@@ -246,6 +257,10 @@ pub struct Symbol {
     /// For methods and functions the declared return type's path, for fields their
     /// declared type's (generics stripped): what gives a chain's next receiver its type.
     pub returns: Option<String>,
+    /// Java callables: the erased parameter types by simple name, comma-separated, the
+    /// last one ending in `...` when it is variable arity (`int,String...`; empty for none).
+    /// What overload resolution compares a call's arguments with.
+    pub params: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,6 +302,10 @@ pub struct Reference {
     pub reexport: bool,
     /// `impl<T: Bound> Trait for T`: the subject is one of the impl's type parameters.
     pub blanket: bool,
+    /// Java calls and instance creations: the argument types as far as the extractor knows
+    /// them, comma-separated (`int,String,?`; `?` unknown, `null`, a chain `Owner#m()`),
+    /// empty for no arguments. None where arguments are not tracked.
+    pub args: Option<String>,
 }
 
 impl Reference {
@@ -303,6 +322,7 @@ impl Reference {
             is_static: false,
             reexport: false,
             blanket: false,
+            args: None,
         }
     }
     /// The last path segment, which the resolver indexes references by.

@@ -9,7 +9,10 @@
 use std::sync::Arc;
 
 use crate::lang;
+
+mod overload;
 use crate::model::{last_segment, Confidence, Language, Receiver, RefKind, SymbolKind};
+use overload::Pick;
 
 /// The world's maps hash short strings and ids millions of times per run: FxHash (rustc's)
 /// instead of SipHash, since keys come from the repository, not from an attacker on the network.
@@ -33,6 +36,8 @@ pub struct Sym {
     pub impl_type: Option<Box<str>>,
     /// Callables: the declared return type as written (see `Symbol::returns`).
     pub returns: Option<Box<str>>,
+    /// Java callables: the erased parameter types (see `Symbol::params`).
+    pub params: Option<Box<str>>,
 }
 
 #[derive(Clone, Debug)]
@@ -63,6 +68,8 @@ pub struct FileCtx {
 pub enum Target {
     Symbol(SymbolId),
     External(String),
+    /// Several overloads remain (ids ascending): the reference names each, marked ambiguous.
+    Overloads(Vec<SymbolId>),
     Nothing,
 }
 
@@ -76,6 +83,8 @@ pub struct RefQuery<'a> {
     pub subject: Option<&'a str>,
     pub is_static: bool,
     pub glob: bool,
+    /// Java calls and creations: the argument types (see `Reference::args`).
+    pub args: Option<&'a str>,
 }
 
 pub struct Resolution {
@@ -347,7 +356,8 @@ impl World {
     fn resolve_java(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
         match r.kind {
             RefKind::Imports => self.java_import(r),
-            RefKind::Calls => self.java_call(r, package),
+            RefKind::Calls if matches!(r.name, "this" | "super") && r.args.is_some() => self.java_constructor_call(r),
+            RefKind::Calls | RefKind::MethodRef => self.java_call(r, package),
             RefKind::UsesField => self.java_field(r, package),
             // A variable of that name hides the type (JLS 6.5.2): the name is a field then.
             RefKind::Accesses if !r.name.contains('.') && self.java_field_in_scope(r, r.name).is_some() => {
@@ -357,11 +367,45 @@ impl World {
                 Some(t) => (t.clone(), conf_of(&t), true),
                 None => (Target::Nothing, Confidence::Unresolved, false),
             },
+            RefKind::Instantiates => match self.java_type(r.name, r.file, r.enclosing, package) {
+                Some(Target::Symbol(t)) => self.java_new(t, r),
+                Some(t) => (t.clone(), conf_of(&t), true),
+                None => self.guess(Language::Java, r.name, Want::Type),
+            },
             _ => match self.java_type(r.name, r.file, r.enclosing, package) {
                 Some(t) => (t.clone(), conf_of(&t), true),
-                None => self.guess(r.name, Want::Type),
+                None => self.guess(Language::Java, r.name, Want::Type),
             },
         }
+    }
+
+    /// `new T(...)`: the constructor overload, or the type when it declares none.
+    fn java_new(&self, t: SymbolId, r: &RefQuery) -> (Target, Confidence, bool) {
+        let constructors = self.java_constructors(t);
+        if constructors.is_empty() {
+            return (Target::Symbol(t), Confidence::Exact, true);
+        }
+        pick_to_target(self.pick_overload(&constructors, r.args, r.file, r.enclosing))
+    }
+
+    /// `this(...)` and `super(...)` in a constructor.
+    fn java_constructor_call(&self, r: &RefQuery) -> (Target, Confidence, bool) {
+        let Some(own) = self.enclosing_types(r.enclosing).into_iter().next() else {
+            return (Target::Nothing, Confidence::Unresolved, false);
+        };
+        let class = if r.name == "this" {
+            own
+        } else {
+            let superclass = self.supertypes.get(&own).and_then(|supers| {
+                supers.iter().copied().find(|s| matches!(self.syms[s].kind, SymbolKind::Class | SymbolKind::Enum | SymbolKind::Record))
+            });
+            match superclass {
+                Some(c) => c,
+                // A superclass from outside the repository (or Object): nothing to point at.
+                None => return (Target::Nothing, Confidence::Unresolved, false),
+            }
+        };
+        self.java_new(class, r)
     }
 
     fn java_import(&self, r: &RefQuery) -> (Target, Confidence, bool) {
@@ -544,27 +588,57 @@ impl World {
 
     fn java_call(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
         let name = r.name;
+        // `Order::new`: a constructor of the type.
+        if r.kind == RefKind::MethodRef && name == "new" {
+            return match r.receiver {
+                Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
+                    Some(Target::Symbol(id)) => self.java_new(id, r),
+                    Some(Target::External(q)) => (Target::External(format!("{q}#new")), Confidence::External, true),
+                    _ => (Target::Nothing, Confidence::Unresolved, true),
+                },
+                _ => (Target::Nothing, Confidence::Unresolved, true),
+            };
+        }
         match r.receiver {
             Receiver::Implicit => {
+                // The innermost enclosing type with a method of that name is searched
+                // (JLS 15.12.1), then overloads are resolved in it.
                 for t in self.enclosing_types(r.enclosing) {
-                    if let Some(m) = self.member(t, name, Want::Callable, 0) {
-                        return (Target::Symbol(m), Confidence::Exact, true);
+                    if let Some(pick) = self.java_member_call(t, name, r.args, r.file, r.enclosing) {
+                        return pick_to_target(pick);
                     }
                 }
                 match self.java_static_import(r.file, name, Want::Callable) {
+                    Some(Target::Symbol(m)) => match self.syms[&m].parent {
+                        Some(owner) => {
+                            pick_to_target(self.java_member_call(owner, name, r.args, r.file, r.enclosing).unwrap_or(Pick::One(m)))
+                        }
+                        None => (Target::Symbol(m), Confidence::Exact, true),
+                    },
                     Some(t) => (t.clone(), conf_of(&t), true),
-                    None => self.guess(name, Want::Callable),
+                    None => self.guess(Language::Java, name, Want::Callable),
                 }
             }
             Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
-                Some(Target::Symbol(id)) => match self.member(id, name, Want::Callable, 0) {
-                    Some(m) => (Target::Symbol(m), Confidence::Exact, true),
-                    None => self.guess(name, Want::Callable),
+                Some(Target::Symbol(id)) => match self.java_member_call(id, name, r.args, r.file, r.enclosing) {
+                    Some(pick) => pick_to_target(pick),
+                    None => self.guess_unless_outside(t, name),
                 },
                 Some(Target::External(q)) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
-                _ => self.guess(name, Want::Callable),
+                _ => self.guess_unless_outside(t, name),
             },
-            Receiver::Unknown => self.guess(name, Want::Callable),
+            Receiver::Unknown => self.guess(Language::Java, name, Want::Callable),
+        }
+    }
+
+    /// A call on a receiver whose type is written: when that type is not found in the
+    /// repository it comes from outside (a `Logger` field, a `String` local), and a method of
+    /// that name here is no candidate. A chain whose type could not be followed is unknown.
+    fn guess_unless_outside(&self, receiver_type: &str, name: &str) -> (Target, Confidence, bool) {
+        if receiver_type.contains('#') {
+            self.guess(Language::Java, name, Want::Callable)
+        } else {
+            (Target::Nothing, Confidence::Unresolved, true)
         }
     }
 
@@ -638,8 +712,13 @@ impl World {
     }
 
     /// A name match, kept only when exactly one symbol of the wanted sort has the name.
-    fn guess(&self, path: &str, want: Want) -> (Target, Confidence, bool) {
+    fn guess(&self, language: Language, path: &str, want: Want) -> (Target, Confidence, bool) {
         let name = last_segment(path);
+        // Names every codebase calls on values of every kind (`unwrap`, `toString`): a name
+        // match says nothing there.
+        if want == Want::Callable && lang::spec(language).is_ubiquitous_call(name) {
+            return (Target::Nothing, Confidence::Unresolved, true);
+        }
         let candidates: Vec<SymbolId> = self
             .symbol_ids_named(name)
             .iter()
@@ -694,20 +773,20 @@ impl World {
                     return match self.rust_receiver_type(t, &module, r.enclosing).and_then(|id| self.member(id, r.name, Want::Callable, 0))
                     {
                         Some(m) => (Target::Symbol(m), Confidence::Exact, true),
-                        None => self.guess(r.name, Want::Callable),
+                        None => self.guess(Language::Rust, r.name, Want::Callable),
                     };
                 }
                 Receiver::Type(t) => {
                     return match self.rust_path(t, &module, 0) {
                         Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.member(id, r.name, Want::Callable, 0) {
                             Some(m) => (Target::Symbol(m), Confidence::Exact, true),
-                            None => self.guess(r.name, Want::Callable),
+                            None => self.guess(Language::Rust, r.name, Want::Callable),
                         },
                         Some(PathHit::External(q)) => (Target::External(format!("{q}::{}", r.name)), Confidence::External, true),
-                        _ => self.guess(r.name, Want::Callable),
+                        _ => self.guess(Language::Rust, r.name, Want::Callable),
                     };
                 }
-                Receiver::Unknown => return self.guess(r.name, Want::Callable),
+                Receiver::Unknown => return self.guess(Language::Rust, r.name, Want::Callable),
                 // A free function (`f()`, `Ok(x)`): resolved as a path below.
                 Receiver::Implicit => {}
             }
@@ -744,7 +823,7 @@ impl World {
             Some(PathHit::Symbol(id)) => (Target::Symbol(id), Confidence::Exact, true),
             Some(PathHit::External(q)) => (Target::External(q), Confidence::External, true),
             Some(PathHit::Module) | Some(PathHit::ModulePath(_)) => (Target::Nothing, Confidence::Exact, true),
-            None => self.guess(name, want),
+            None => self.guess(Language::Rust, name, want),
         }
     }
 
@@ -885,8 +964,16 @@ enum PathHit {
     External(String),
 }
 
+fn pick_to_target(pick: Pick) -> (Target, Confidence, bool) {
+    match pick {
+        Pick::One(id) => (Target::Symbol(id), Confidence::Exact, true),
+        Pick::Many(ids) => (Target::Overloads(ids), Confidence::Ambiguous, true),
+    }
+}
+
 fn conf_of(t: &Target) -> Confidence {
     match t {
+        Target::Overloads(_) => Confidence::Ambiguous,
         Target::Symbol(_) => Confidence::Exact,
         Target::External(_) => Confidence::External,
         Target::Nothing => Confidence::Unresolved,

@@ -514,6 +514,8 @@ impl Atlas {
             return fail("empty symbol; pass a qualified name (com.acme.Foo, crate::mod::Foo), a simple name, or path:line");
         }
         if let Some((path, line)) = handle.rsplit_once(':') {
+            // `path:start-end`, as answers print a symbol's place, means its first line.
+            let line = line.split_once('-').map_or(line, |(start, end)| if end.parse::<u32>().is_ok() { start } else { line });
             if let (Ok(line), false) = (line.parse::<u32>(), path.ends_with(':')) {
                 let path = normalize_path(path)?;
                 let Some(file) = store.file_by_path(&path)? else {
@@ -522,6 +524,49 @@ impl Atlas {
                 return match store.symbol_at(&file.path, line)? {
                     Some(s) => Ok(Handle::Symbol(s)),
                     None => fail(format!("no symbol encloses {path}:{line}; see file_outline {{\"path\": \"{path}\"}}")),
+                };
+            }
+        }
+        // One overload by its parameter types: `com.acme.Customer#getAccount(Integer)`.
+        if let Some((name, rest)) = handle.split_once('(') {
+            if let Some(params) = rest.strip_suffix(')') {
+                let params: String = params.chars().filter(|c| !c.is_whitespace()).collect();
+                let matching: Vec<SymbolInfo> = match self.resolve(store, name) {
+                    Ok(Handle::Symbol(s)) => vec![s],
+                    Ok(Handle::External(..)) => Vec::new(),
+                    // The name alone names several overloads: the parameters pick one.
+                    Err(_) => {
+                        let member = match name.rsplit_once('.') {
+                            Some((owner, m)) if !name.contains("::") && !name.contains('#') => format!("{owner}#{m}"),
+                            _ => name.to_string(),
+                        };
+                        let mut all = store.symbols_by_qname(name)?;
+                        all.extend(store.symbols_by_qname(&member)?);
+                        if all.is_empty() {
+                            all = store.symbols_by_qname_suffix(name)?;
+                        }
+                        all
+                    }
+                };
+                let mut found: Vec<SymbolInfo> = matching
+                    .into_iter()
+                    .flat_map(|s| {
+                        // A single match by name may still have overloads beside it.
+                        let mut same = store.symbols_by_qname(&s.qname).unwrap_or_default();
+                        if same.is_empty() {
+                            same.push(s);
+                        }
+                        same
+                    })
+                    .filter(|s| s.params.as_deref() == Some(params.as_str()))
+                    .collect();
+                found.dedup_by_key(|s| s.id);
+                return match found.len() {
+                    1 => Ok(Handle::Symbol(found.remove(0))),
+                    0 => fail(format!(
+                        "no overload {handle:?}; get_symbol {{\"symbol\": \"{name}\"}} lists the overloads with their parameter types"
+                    )),
+                    n => fail(format!("{handle:?} names {n} symbols; pass path:line of one")),
                 };
             }
         }
@@ -575,7 +620,7 @@ impl Atlas {
             n => {
                 let mut msg = format!("{handle:?} is ambiguous ({n} symbols); pass one of these handles:\n");
                 for c in candidates.iter().take(10) {
-                    let _ = writeln!(msg, "  {} {}  {}", c.kind, c.qname, location(c));
+                    let _ = writeln!(msg, "  {} {}  {}", c.kind, c.signature_handle(), location(c));
                 }
                 if n > 10 {
                     let _ = writeln!(msg, "  ... and {} more", n - 10);
@@ -1332,7 +1377,7 @@ impl Atlas {
     fn find_references(&self, store: &Store, a: RefsArgs) -> Answer {
         let kinds: Vec<RefKind> = match a.kind.as_deref().unwrap_or("all") {
             "all" => RefKind::all().collect(),
-            "call" | "calls" => vec![RefKind::Calls, RefKind::Expands],
+            "call" | "calls" => vec![RefKind::Calls, RefKind::Expands, RefKind::MethodRef],
             "type" | "types" => {
                 vec![RefKind::UsesType, RefKind::Extends, RefKind::Implements, RefKind::Instantiates, RefKind::Annotates, RefKind::Accesses]
             }
@@ -1342,11 +1387,17 @@ impl Atlas {
         };
         let limit = clamp(a.limit, 50, 1, 500);
         let offset = a.offset.unwrap_or(0) as usize;
-        let (label, target) = match self.resolve(store, &a.symbol)? {
-            Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id)),
-            Handle::External(id, q) => (format!("external {q}"), Target::External(id)),
+        let (label, target, constructors) = match self.resolve(store, &a.symbol)? {
+            // A type's references include its constructors' (`new T(...)` names the constructor).
+            Handle::Symbol(s) if s.kind.is_type() => {
+                let constructors: Vec<i64> =
+                    store.children(s.id)?.into_iter().filter(|c| c.kind == crate::model::SymbolKind::Constructor).map(|c| c.id).collect();
+                (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), constructors)
+            }
+            Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), Vec::new()),
+            Handle::External(id, q) => (format!("external {q}"), Target::External(id), Vec::new()),
         };
-        let crate::store::ReferencePage { refs, total, counts } = store.references(target, &kinds, limit, offset)?;
+        let crate::store::ReferencePage { refs, total, counts } = store.references(target, &constructors, &kinds, limit, offset)?;
         if total == 0 {
             return Ok(format!(
                 "no references to {label} (kind={}); all kinds: {}",
@@ -1377,8 +1428,12 @@ impl Atlas {
                 let _ = write!(line, " x{n}");
             }
             let _ = write!(line, "  in {}", r.enclosing.as_deref().unwrap_or("(file)"));
-            if r.confidence == crate::model::Confidence::Guess {
-                line.push_str("  [guess: name match only]");
+            match r.confidence {
+                crate::model::Confidence::Guess => line.push_str("  [guess: name match only]"),
+                crate::model::Confidence::Ambiguous => {
+                    let _ = write!(line, "  [ambiguous: one of {} overloads; argument types unknown]", r.overloads);
+                }
+                _ => {}
             }
             items.push((line, n));
         }

@@ -63,16 +63,16 @@ fn hostile_files_are_indexed_in_part_or_skipped_with_a_reason() {
         symbols,
         vec![
             "symbol src/BadUtf8.java:1-4 class BadUtf8 parent=- vis=package",
-            "symbol src/BadUtf8.java:3-3 method BadUtf8#m parent=BadUtf8 vis=package",
+            "symbol src/BadUtf8.java:3-3 method BadUtf8#m() parent=BadUtf8 vis=package",
             "symbol src/Crlf.java:1-5 class Crlf parent=- vis=package",
-            "symbol src/Crlf.java:2-2 method Crlf#a parent=Crlf vis=package",
-            "symbol src/Crlf.java:4-4 method Crlf#b parent=Crlf vis=package",
+            "symbol src/Crlf.java:2-2 method Crlf#a() parent=Crlf vis=package",
+            "symbol src/Crlf.java:4-4 method Crlf#b() parent=Crlf vis=package",
             "symbol src/Deep.java:1-1 class Deep parent=- vis=package",
             "symbol src/Deep.java:1-1 field Deep#x parent=Deep vis=package",
             "symbol src/Good.java:1-1 class Good parent=- vis=package",
-            "symbol src/Good.java:1-1 method Good#ok parent=Good vis=package",
+            "symbol src/Good.java:1-1 method Good#ok() parent=Good vis=package",
             "symbol src/LoneCr.java:1-1 class LoneCr parent=- vis=package",
-            "symbol src/LoneCr.java:1-1 method LoneCr#a parent=LoneCr vis=package",
+            "symbol src/LoneCr.java:1-1 method LoneCr#a() parent=LoneCr vis=package",
             "symbol src/deep.rs:1-1 function crate::deep::deep parent=- vis=private",
         ]
     );

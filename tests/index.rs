@@ -372,17 +372,17 @@ fn field_and_qualifier_references_follow_java_scoping() {
         ref src/p/Child.java:13 uses_field count from=p.Child#shadowed to=p.Base#count (exact)
         ref src/p/Child.java:17 uses_field LIMIT from=p.Child#lambda to=p.Base#LIMIT (exact)
         ref src/p/Child.java:21 uses_field NAME from=p.Child#imported to=q.Consts#NAME (exact)
-        ref src/p/Child.java:25 calls make from=p.Child#qualified to=p.Base#make (exact)
+        ref src/p/Child.java:25 calls make from=p.Child#qualified to=p.Base#make() (exact)
         ref src/p/Child.java:25 uses_field Base from=p.Child#qualified to=p.Child#Base (exact)
-        ref src/p/Child.java:26 calls make from=p.Child#qualified to=p.Base#make (guess)
+        ref src/p/Child.java:26 calls make from=p.Child#qualified to=p.Base#make() (guess)
         ref src/p/Child.java:26 uses_field p from=p.Child#qualified to=- (unresolved)
         ref src/p/Child.java:27 uses_field Base from=p.Child#qualified to=p.Child#Base (exact)
         ref src/p/Child.java:27 uses_field count from=p.Child#qualified to=p.Base#count (exact)
         ref src/p/Child.java:31 uses_field extra from=p.Child#later to=- (unresolved)
         ref src/p/Child.java:39 uses_field mutex from=p.Child#locked to=p.Child#mutex (exact)
         ref src/p/Child.java:40 uses_field size from=p.Child#locked to=p.Child#size (exact)
-        ref src/p/Child.java:45 calls make from=p.Child#chained to=p.Base#make (exact)
-        ref src/p/Child.java:45 calls self from=p.Child#chained to=p.Base#self (exact)
+        ref src/p/Child.java:45 calls make from=p.Child#chained to=p.Base#make() (exact)
+        ref src/p/Child.java:45 calls self from=p.Child#chained to=p.Base#self() (exact)
         ref src/p/Child.java:45 uses_field Base from=p.Child#chained to=p.Child#Base (exact)
         ref src/p/Child.java:45 uses_field count from=p.Child#chained to=p.Base#count (exact)
         ref src/p/Child.java:52 accesses Child from=p.Child.Inner#outer to=p.Child (exact)
@@ -487,4 +487,67 @@ fn tidying_merges_what_updates_left_in_pieces() {
     assert!(!indexer.tidy().unwrap());
     let atlas = codeatlas::tools::Atlas::new(&root.canonicalize().unwrap());
     assert_eq!(atlas.call("search_symbols", serde_json::json!({"query": "money minus"})).unwrap(), before);
+}
+
+#[test]
+fn calls_and_creations_name_the_overload_javac_picks() {
+    let repo = temp_copy("java-overloads");
+    let root = repo.path();
+    run(root);
+    let refs = |root: &Path| -> String {
+        dump(root)
+            .lines()
+            .filter(|l| l.starts_with("ref src/p/") && [" calls ", " instantiates ", " method_ref "].iter().any(|k| l.contains(k)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    expect_test::expect![[r#"
+        ref src/p/Account.java:15 calls this from=p.Account#Account to=p.Account#Account(String) (exact)
+        ref src/p/Account.java:7 calls this from=p.Account#Account to=p.Account#Account(String) (exact)
+        ref src/p/Calls.java:10 instantiates Customer from=p.Calls#customer to=p.Customer (exact)
+        ref src/p/Calls.java:13 calls getAccount from=p.Calls#run to=p.Customer#getAccount(Integer) (exact)
+        ref src/p/Calls.java:14 calls getAccount from=p.Calls#run to=p.Customer#getAccount(String) (exact)
+        ref src/p/Calls.java:15 calls put from=p.Calls#run to=p.Customer#put(long,String) (exact)
+        ref src/p/Calls.java:16 calls put from=p.Calls#run to=p.Customer#put(int,Object) (exact)
+        ref src/p/Calls.java:17 calls tag from=p.Calls#run to=p.Customer#tag(String...) (exact)
+        ref src/p/Calls.java:18 calls tag from=p.Calls#run to=p.Customer#tag(String,int) (exact)
+        ref src/p/Calls.java:19 calls tag from=p.Calls#run to=p.Customer#tag(String...) (exact)
+        ref src/p/Calls.java:20 calls remove from=p.Calls#run to=p.Customer#remove(int) (exact)
+        ref src/p/Calls.java:21 calls remove from=p.Calls#run to=p.Customer#remove(Object) (exact)
+        ref src/p/Calls.java:22 calls use from=p.Calls#run to=p.Customer#use(String) (exact)
+        ref src/p/Calls.java:23 calls use from=p.Calls#run to=p.Customer#use(Object) (exact)
+        ref src/p/Calls.java:24 calls use from=p.Calls#run to=p.Customer#use(String) (exact)
+        ref src/p/Calls.java:25 calls getAccount from=p.Calls#run to=p.Customer#getAccount(Integer) (exact)
+        ref src/p/Calls.java:26 calls amount from=p.Calls#run to=p.Customer#amount(Number) (exact)
+        ref src/p/Calls.java:27 calls hashCode from=p.Calls#run to=- (unresolved)
+        ref src/p/Calls.java:27 calls remove from=p.Calls#run to=p.Customer#remove(Object) | p.Customer#remove(int) (ambiguous)
+        ref src/p/Calls.java:27 calls size from=p.Calls#run to=ext:java.util.List#size (external)
+        ref src/p/Calls.java:28 calls remove from=p.Calls#run to=p.Customer#remove(Object) | p.Customer#remove(int) (ambiguous)
+        ref src/p/Calls.java:28 calls unknown from=p.Calls#run to=p.Calls#unknown() (exact)
+        ref src/p/Calls.java:29 instantiates Account from=p.Calls#run to=p.Account#Account(String,int) (exact)
+        ref src/p/Calls.java:30 instantiates Account from=p.Calls#run to=p.Account#Account() (exact)
+        ref src/p/Calls.java:31 instantiates Account from=p.Calls#run to=p.Account#Account(String) (exact)
+        ref src/p/Calls.java:33 method_ref new from=p.Calls#run to=p.Account#Account() | p.Account#Account(String) | p.Account#Account(String,int) (ambiguous)
+        ref src/p/Calls.java:34 method_ref getName from=p.Calls#run to=p.Account#getName() (exact)
+        ref src/p/Calls.java:35 method_ref helper from=p.Calls#run to=p.Calls#helper() (exact)
+        ref src/p/Calls.java:36 method_ref new from=p.Calls#run to=p.Customer (exact)
+        ref src/p/Calls.java:37 calls info from=p.Calls#run to=ext:org.slf4j.Logger#info (external)
+        ref src/p/Special.java:5 calls super from=p.Special#Special to=p.Account#Account(String,int) (exact)"#]].assert_eq(&refs(root));
+    // A new overload that fits better (no boxing): the call moves to it, as after a fresh index.
+    let customer = root.join("src/p/Customer.java");
+    fs::write(
+        &customer,
+        fs::read_to_string(&customer).unwrap().replace(
+            "    public Account getAccount(Integer id) {",
+            "    public Account getAccount(int id) {\n        return null;\n    }\n\n    public Account getAccount(Integer id) {",
+        ),
+    )
+    .unwrap();
+    run(root);
+    assert!(
+        refs(root).contains("ref src/p/Calls.java:13 calls getAccount from=p.Calls#run to=p.Customer#getAccount(int) (exact)"),
+        "{}",
+        refs(root)
+    );
+    assert_eq!(dump(root), fresh_dump(root));
 }

@@ -3,6 +3,7 @@
 ;   @reference.<kind> [+ @name]     a reference; <kind> is a RefKind name; without @name the
 ;                                   captured node's text is the referenced path
 ;   @receiver                       the object a call is made on
+;   @arguments                      a call's argument list (argument types pick the overload)
 ;   @local.name [+ @local.type]     a variable (typed: for receiver types of calls); locals hide
 ;                                   fields of the same name
 ;   @import                         an import declaration (parsed by the language hook)
@@ -39,11 +40,17 @@
 (extends_interfaces (type_list [(type_identifier) (scoped_type_identifier)] @reference.extends))
 (extends_interfaces (type_list (generic_type [(type_identifier) (scoped_type_identifier)] @reference.extends)))
 
-(object_creation_expression type: [(type_identifier) (scoped_type_identifier)] @reference.instantiates)
-(object_creation_expression type: (generic_type [(type_identifier) (scoped_type_identifier)] @reference.instantiates))
+(object_creation_expression type: [(type_identifier) (scoped_type_identifier)] @reference.instantiates arguments: (argument_list) @arguments)
+(object_creation_expression type: (generic_type [(type_identifier) (scoped_type_identifier)] @reference.instantiates) arguments: (argument_list) @arguments)
 
-(method_invocation !object name: (identifier) @name) @reference.calls
-(method_invocation object: (_) @receiver name: (identifier) @name) @reference.calls
+(method_invocation !object name: (identifier) @name arguments: (argument_list) @arguments) @reference.calls
+(method_invocation object: (_) @receiver name: (identifier) @name arguments: (argument_list) @arguments) @reference.calls
+; `this(...)`, `super(...)`: a constructor of the class or of its superclass
+(explicit_constructor_invocation !object constructor: [(this) (super)] @reference.calls arguments: (argument_list) @arguments)
+
+; Method references: `Customer::getName`, `this::handle`, `super::m`, `Order::new`
+(method_reference . (_) @receiver (identifier) @name .) @reference.method_ref
+(method_reference . (_) @receiver "new" @name .) @reference.method_ref
 
 (marker_annotation name: (_) @reference.annotates)
 (annotation name: (_) @reference.annotates)

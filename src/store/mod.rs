@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -70,7 +70,9 @@ CREATE TABLE symbols(
     xqname TEXT,
     impl_simple TEXT,
     -- Callables: the declared return type's path (call chains' receivers).
-    returns TEXT
+    returns TEXT,
+    -- Java callables: erased parameter types by simple name (`int,String...`).
+    params TEXT
 );
 CREATE INDEX symbols_file ON symbols(file_id);
 CREATE INDEX symbols_qname ON symbols(qname);
@@ -101,6 +103,8 @@ CREATE TABLE refs(
     recv_simple TEXT,
     subject_simple TEXT,
     flags INTEGER NOT NULL,
+    -- Java calls and creations: argument types as far as known (`Reference::args`).
+    args TEXT,
     target_id INTEGER,
     external_id INTEGER,
     -- Confidence::code
@@ -121,6 +125,10 @@ CREATE INDEX refs_head ON refs(head) WHERE head IS NOT NULL;
 CREATE INDEX refs_recv_head ON refs(recv_head) WHERE recv_head IS NOT NULL;
 CREATE INDEX refs_recv_simple ON refs(recv_simple) WHERE recv_simple IS NOT NULL;
 CREATE INDEX refs_subject_simple ON refs(subject_simple) WHERE subject_simple IS NOT NULL;
+-- An ambiguous reference (confidence 4) points at the lowest of its candidate overloads;
+-- the others are here, so that each candidate's references include it.
+CREATE TABLE ref_alts(target_id INTEGER NOT NULL, ref_id INTEGER NOT NULL, PRIMARY KEY(target_id, ref_id)) WITHOUT ROWID;
+CREATE INDEX ref_alts_ref ON ref_alts(ref_id);
 CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, tokenize = 'unicode61', content = '', contentless_delete = 1);
 CREATE VIEW edges AS
     SELECT source_id, target_id, external_id, kind, confidence, COUNT(*) AS weight
@@ -178,6 +186,7 @@ pub struct StoredRef {
     pub receiver: Receiver,
     pub subject: Option<String>,
     pub flags: i64,
+    pub args: Option<String>,
 }
 
 /// An id no other index of this machine has: the clock and the process.
@@ -439,7 +448,7 @@ impl Store {
         }
         // Parents before children, so that child lists are complete.
         let mut stmt =
-            self.conn.prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns FROM symbols ORDER BY id")?;
+            self.conn.prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params FROM symbols ORDER BY id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let kind: String = r.get(3)?;
@@ -456,6 +465,7 @@ impl Store {
                     qname: r.get(5)?,
                     impl_type: r.get(6)?,
                     returns: r.get(7)?,
+                    params: r.get::<_, Option<String>>(8)?.map(Into::into),
                 },
             );
         }
@@ -509,7 +519,7 @@ impl Store {
             lines.push(row?);
         }
         let mut stmt = self.conn.prepare(
-            "SELECT f.path, s.kind, s.qname, s.start_line, s.end_line, COALESCE(p.qname, '-'), s.visibility, s.signature
+            "SELECT f.path, s.kind, s.qname || COALESCE('(' || s.params || ')', ''), s.start_line, s.end_line, COALESCE(p.qname, '-'), s.visibility, s.signature
              FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.id = s.parent_id",
         )?;
         let rows = stmt.query_map([], |r| {
@@ -529,13 +539,22 @@ impl Store {
             lines.push(row?);
         }
         let mut stmt = self.conn.prepare(
-            "SELECT f.path, r.line, r.kind, r.name, COALESCE(src.qname, '-'), COALESCE(t.qname, 'ext:' || e.qname, '-'), r.confidence
+            "SELECT f.path, r.line, r.kind, r.name, COALESCE(src.qname, '-'),
+                    COALESCE(t.qname || COALESCE('(' || t.params || ')', ''), 'ext:' || e.qname, '-'), r.confidence,
+                    (SELECT group_concat(a.qname || COALESCE('(' || a.params || ')', ''), '\n') FROM ref_alts x JOIN symbols a ON a.id = x.target_id
+                     WHERE x.ref_id = r.id)
              FROM refs r JOIN files f ON f.id = r.file_id
              LEFT JOIN symbols src ON src.id = r.source_id
              LEFT JOIN symbols t ON t.id = r.target_id
              LEFT JOIN externals e ON e.id = r.external_id",
         )?;
         let rows = stmt.query_map([], |r| {
+            // An ambiguous reference names all its candidates, sorted (which of them is the
+            // row's target depends on symbol ids, which depend on the order of builds).
+            let mut to = vec![r.get::<_, String>(5)?];
+            let alts: Option<String> = r.get(7)?;
+            to.extend(alts.iter().flat_map(|a| a.split('\n')).map(str::to_string));
+            to.sort();
             Ok(format!(
                 "ref {}:{} {} {} from={} to={} ({})",
                 r.get::<_, String>(0)?,
@@ -543,7 +562,7 @@ impl Store {
                 RefKind::from_code(r.get(2)?).map_or("?", RefKind::as_str),
                 r.get::<_, String>(3)?,
                 r.get::<_, String>(4)?,
-                r.get::<_, String>(5)?,
+                to.join(" | "),
                 Confidence::from_code(r.get(6)?).map_or("?", Confidence::as_str)
             ))
         })?;
@@ -623,7 +642,7 @@ const RECHECK_TABLES: &str = "CREATE TEMP TABLE IF NOT EXISTS recheck_names(name
      CREATE TEMP TABLE IF NOT EXISTS recheck_ids(id INTEGER PRIMARY KEY); DELETE FROM recheck_ids;";
 
 /// The references those names and ids can affect; every branch is an index search.
-const RECHECK_SQL: &str = "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id FROM refs WHERE id IN (
+const RECHECK_SQL: &str = "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id, args FROM refs WHERE id IN (
          SELECT id FROM refs WHERE COALESCE(simple, name) IN (SELECT name FROM recheck_names)
          UNION SELECT id FROM refs WHERE alias IN (SELECT name FROM recheck_names)
          UNION SELECT id FROM refs WHERE head IN (SELECT name FROM recheck_names)
@@ -631,7 +650,8 @@ const RECHECK_SQL: &str = "SELECT id, file_id, enclosing_id, kind, name, receive
          UNION SELECT id FROM refs WHERE recv_simple IN (SELECT name FROM recheck_names)
          UNION SELECT id FROM refs WHERE subject_simple IN (SELECT name FROM recheck_names)
          UNION SELECT id FROM refs WHERE target_id IN (SELECT id FROM recheck_ids)
-         UNION SELECT id FROM refs WHERE source_id IN (SELECT id FROM recheck_ids))
+         UNION SELECT id FROM refs WHERE source_id IN (SELECT id FROM recheck_ids)
+         UNION SELECT ref_id FROM ref_alts WHERE target_id IN (SELECT id FROM recheck_ids))
      ORDER BY id";
 
 /// One write transaction. Nothing is visible to readers until `commit`.
@@ -764,6 +784,8 @@ pub struct Resolved {
     pub target: Option<SymbolId>,
     pub external: Option<String>,
     pub confidence: Confidence,
+    /// An ambiguous reference's other candidates (`target` is the lowest).
+    pub alts: Vec<SymbolId>,
 }
 
 impl Writer<'_> {
@@ -826,6 +848,7 @@ impl Writer<'_> {
         self.tx.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?.execute([id])?;
         let (lo, hi) = ref_ids_of(id);
         self.tx.prepare_cached("DELETE FROM refs WHERE id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
+        self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
         if forget {
             self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
         }
@@ -857,8 +880,8 @@ impl Writer<'_> {
         };
         self.tx
             .prepare_cached(
-                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple, returns)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple, returns, params)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             )?
             .execute(params![
                 s.id,
@@ -877,7 +900,8 @@ impl Writer<'_> {
                 impl_trait,
                 (sym.qname != s.qname).then_some(sym.qname.as_str()),
                 impl_type.map(crate::model::last_segment),
-                sym.returns
+                sym.returns,
+                sym.params
             ])?;
         self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
             s.id,
@@ -919,9 +943,10 @@ impl Writer<'_> {
         let mut last_file = None;
         let mut stmt = tx.prepare_cached(
             "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
-                              head, recv_head, recv_simple, subject_simple, id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                              head, recv_head, recv_simple, subject_simple, id, args)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
         )?;
+        let mut alts = tx.prepare_cached("INSERT OR IGNORE INTO ref_alts(target_id, ref_id) VALUES (?1, ?2)")?;
         // The next id of the current file, and its last.
         let (mut next, mut hi) = (0, 0);
         for (file, enclosing, reference, res) in rows {
@@ -984,10 +1009,14 @@ impl Writer<'_> {
                 // The id SQLite gives a row without one is the largest plus one; left to it,
                 // the insert skips the search for an existing row (0.15 us a row: a first
                 // build, written in id order, names only each file's first id).
-                (next != max + 1).then_some(next)
+                (next != max + 1).then_some(next),
+                reference.args
             ])?;
             if tx.last_insert_rowid() != next {
                 return Err(Error::RefId { expected: next, got: tx.last_insert_rowid() });
+            }
+            for alt in &res.alts {
+                alts.execute([*alt, next])?;
             }
             max = max.max(next);
             next += 1;
@@ -1005,12 +1034,18 @@ impl Writer<'_> {
         self.tx
             .prepare_cached("UPDATE refs SET source_id = ?2, target_id = ?3, external_id = ?4, confidence = ?5 WHERE id = ?1")?
             .execute(params![id, res.source, res.target, external, res.confidence.code()])?;
+        self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id = ?1")?.execute([id])?;
+        let mut alts = self.tx.prepare_cached("INSERT OR IGNORE INTO ref_alts(target_id, ref_id) VALUES (?1, ?2)")?;
+        for alt in &res.alts {
+            alts.execute([*alt, id])?;
+        }
         Ok(())
     }
 
     pub fn delete_ref(&mut self, file: FileId, id: i64) -> Result<()> {
         self.touched_files.insert(file);
         self.tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([id])?;
+        self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id = ?1")?.execute([id])?;
         Ok(())
     }
 
@@ -1043,15 +1078,19 @@ impl Writer<'_> {
                 subject: r.get(6)?,
                 flags: r.get(7)?,
                 source: r.get(8)?,
+                args: r.get(9)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// A file's symbols as stored: (id, kind, extracted qualified name, name), in id order.
+    /// Callables are keyed with their parameters: an overload whose parameters changed is
+    /// another symbol.
     pub fn symbol_keys(&self, file: FileId) -> Result<Vec<(SymbolId, String, String, String)>> {
-        let mut stmt =
-            self.tx.prepare_cached("SELECT id, kind, COALESCE(xqname, qname), name FROM symbols WHERE file_id = ?1 ORDER BY id")?;
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, kind, COALESCE(xqname, qname) || COALESCE('(' || params || ')', ''), name FROM symbols WHERE file_id = ?1 ORDER BY id",
+        )?;
         let rows = stmt.query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -1130,6 +1169,7 @@ mod tests {
         let plan: Vec<String> = stmt.query_map([], |r| r.get::<_, String>(3)).unwrap().map(|r| r.unwrap()).collect();
         let refs_steps: Vec<&String> = plan.iter().filter(|l| l.contains("refs")).collect();
         assert_eq!(refs_steps.len(), 9, "{plan:#?}");
+        assert!(plan.iter().any(|l| l.starts_with("SEARCH ref_alts USING")), "{plan:#?}");
         assert!(refs_steps.iter().all(|l| l.starts_with("SEARCH refs USING")), "{plan:#?}");
     }
 }

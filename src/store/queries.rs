@@ -31,6 +31,18 @@ pub struct SymbolInfo {
     pub doc: String,
     pub start_line: u32,
     pub end_line: u32,
+    /// Java callables: erased parameter types (`int,String...`).
+    pub params: Option<String>,
+}
+
+impl SymbolInfo {
+    /// The qualified name, with the parameter types of a Java callable: one overload's handle.
+    pub fn signature_handle(&self) -> String {
+        match &self.params {
+            Some(p) => format!("{}({p})", self.qname),
+            None => self.qname.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -53,6 +65,8 @@ pub struct RefInfo {
     pub kind: RefKind,
     pub enclosing: Option<String>,
     pub confidence: Confidence,
+    /// An ambiguous reference: how many overloads it may mean (0 otherwise).
+    pub overloads: usize,
 }
 
 /// One page of the references to a target.
@@ -65,7 +79,7 @@ pub struct ReferencePage {
     pub counts: Vec<(RefKind, usize)>,
 }
 
-const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line";
+const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line, s.params";
 
 fn symbol_row(r: &Row) -> rusqlite::Result<SymbolInfo> {
     let kind: String = r.get(5)?;
@@ -84,6 +98,7 @@ fn symbol_row(r: &Row) -> rusqlite::Result<SymbolInfo> {
         doc: r.get(11)?,
         start_line: r.get(12)?,
         end_line: r.get(13)?,
+        params: r.get(14)?,
     })
 }
 
@@ -240,12 +255,25 @@ impl Store {
     }
 
     /// References to a symbol (or an external), filtered by kind, in file and line order.
-    pub fn references(&self, target: Target, kinds: &[RefKind], limit: usize, offset: usize) -> Result<ReferencePage> {
-        let (column, id) = match target {
-            Target::Symbol(id) => ("r.target_id", id),
-            Target::External(id) => ("r.external_id", id),
+    /// A page of the references to a target and to the symbols `also` (a type's
+    /// constructors: who creates it). An ambiguous reference is listed under each
+    /// overload it may mean (the one it points at and those in `ref_alts`).
+    pub fn references(&self, target: Target, also: &[i64], kinds: &[RefKind], limit: usize, offset: usize) -> Result<ReferencePage> {
+        let (column, ids) = match target {
+            Target::Symbol(id) => ("r.target_id", std::iter::once(id).chain(also.iter().copied()).collect::<Vec<i64>>()),
+            Target::External(id) => ("r.external_id", vec![id]),
         };
-        let filter = format!("{column} = ?1 AND r.kind IN ({})", kinds.iter().map(|k| k.code().to_string()).collect::<Vec<_>>().join(","));
+        let symbol = matches!(target, Target::Symbol(_));
+        let ids = serde_json::to_string(&ids).expect("ids serialize");
+        let kind_list = kinds.iter().map(|k| k.code().to_string()).collect::<Vec<_>>().join(",");
+        let filter = if symbol {
+            format!(
+                "({column} IN (SELECT value FROM json_each(?1)) OR r.id IN (SELECT ref_id FROM ref_alts WHERE target_id IN (SELECT value FROM json_each(?1))))
+                 AND r.kind IN ({kind_list})"
+            )
+        } else {
+            format!("{column} IN (SELECT value FROM json_each(?1)) AND r.kind IN ({kind_list})")
+        };
         // Per-file counts from the index alone, one query per kind: the index is by (target,
         // kind, file), so a kind's references come grouped by file as they are read, where
         // grouping all kinds at once sorted every reference (java.lang.String: 19k, 4 ms).
@@ -253,26 +281,31 @@ impl Store {
         let mut by_file: rustc_hash::FxHashMap<i64, (String, i64)> = Default::default();
         let mut counts = Vec::new();
         {
-            let sql = format!(
+            let direct = format!(
                 // Grouped first, then joined: one file lookup per file, not per reference.
-                "SELECT f.path, g.file_id, g.n FROM (SELECT r.file_id, COUNT(*) AS n FROM refs r WHERE {column} = ?1 AND r.kind = ?2
-                 GROUP BY r.file_id) g JOIN files f ON f.id = g.file_id"
+                "SELECT f.path, g.file_id, g.n FROM (SELECT r.file_id, COUNT(*) AS n FROM refs r
+                 WHERE {column} IN (SELECT value FROM json_each(?1)) AND r.kind = ?2 GROUP BY r.file_id) g JOIN files f ON f.id = g.file_id"
             );
-            let mut stmt = self.conn.prepare_cached(&sql)?;
+            let alternative = "SELECT f.path, g.file_id, g.n FROM (SELECT r.file_id, COUNT(*) AS n FROM ref_alts x JOIN refs r ON r.id = x.ref_id
+                 WHERE x.target_id IN (SELECT value FROM json_each(?1)) AND r.kind = ?2 GROUP BY r.file_id) g JOIN files f ON f.id = g.file_id";
+            let sqls: Vec<&str> = if symbol { vec![direct.as_str(), alternative] } else { vec![direct.as_str()] };
             for kind in RefKind::all() {
                 let wanted = kinds.contains(&kind);
                 let mut of_kind = 0;
-                let mut rows = stmt.query(params![id, kind.code()])?;
-                while let Some(r) = rows.next()? {
-                    let (file, n): (i64, i64) = (r.get(1)?, r.get(2)?);
-                    of_kind += n as usize;
-                    if !wanted {
-                        continue;
-                    }
-                    match by_file.entry(file) {
-                        std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().1 += n,
-                        std::collections::hash_map::Entry::Vacant(e) => {
-                            e.insert((r.get(0)?, n));
+                for sql in &sqls {
+                    let mut stmt = self.conn.prepare_cached(sql)?;
+                    let mut rows = stmt.query(params![ids, kind.code()])?;
+                    while let Some(r) = rows.next()? {
+                        let (file, n): (i64, i64) = (r.get(1)?, r.get(2)?);
+                        of_kind += n as usize;
+                        if !wanted {
+                            continue;
+                        }
+                        match by_file.entry(file) {
+                            std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().1 += n,
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert((r.get(0)?, n));
+                            }
                         }
                     }
                 }
@@ -297,18 +330,21 @@ impl Store {
         }
         let files = serde_json::to_string(&page_files).expect("ids serialize");
         let sql = format!(
-            "SELECT f.path, r.line, r.kind, e.qname, r.confidence FROM refs r JOIN files f ON f.id = r.file_id
+            "SELECT f.path, r.line, r.kind, e.qname, r.confidence,
+                    CASE WHEN r.confidence = 4 THEN (SELECT COUNT(*) FROM ref_alts x WHERE x.ref_id = r.id) + 1 ELSE 0 END
+             FROM refs r JOIN files f ON f.id = r.file_id
              LEFT JOIN symbols e ON e.id = r.enclosing_id WHERE {filter} AND r.file_id IN (SELECT value FROM json_each(?4))
              ORDER BY f.path, r.line, r.kind, e.qname, r.confidence, r.id LIMIT ?2 OFFSET ?3"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![id, limit as i64, offset as i64 - before, files], |r| {
+        let rows = stmt.query_map(params![ids, limit as i64, offset as i64 - before, files], |r| {
             Ok(RefInfo {
                 path: r.get(0)?,
                 line: r.get(1)?,
                 kind: RefKind::from_code(r.get(2)?).unwrap_or(RefKind::UsesType),
                 enclosing: r.get(3)?,
                 confidence: Confidence::from_code(r.get(4)?).unwrap_or(Confidence::Unresolved),
+                overloads: r.get::<_, i64>(5)? as usize,
             })
         })?;
         Ok(ReferencePage { refs: rows.collect::<rusqlite::Result<_>>()?, total: total as usize, counts })
@@ -510,7 +546,8 @@ impl Store {
     /// The graph's edge rows of every file, or of one: resolved references but imports,
     /// grouped by (file, source, target, kind).
     pub fn graph_edges(&self, file: Option<FileId>) -> Result<Vec<EdgeRow>> {
-        const WHERE: &str = "(target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != 7";
+        // Name-only guesses are no edges (they stay in find_references, marked).
+        const WHERE: &str = "(target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != 7 AND confidence != 1";
         let mut stmt = match file {
             None => self
                 .conn

@@ -1,0 +1,431 @@
+//! Java overload resolution as javac does it for what the index knows (JLS 15.12.2): the
+//! candidates of a name in a type and its supertypes (an override hides what it
+//! overrides), arity first (variable arity included), then argument types where the
+//! extractor knew them, by phase (no boxing, then boxing, then variable arity), and the
+//! most specific of what remains. When unknown argument types leave several candidates
+//! standing, all of them are returned: never silently the first. Touches no SQL.
+
+use super::{SymbolId, Target, Want, World, MAX_HOPS};
+use crate::model::{last_segment, Language, SymbolKind};
+
+/// The outcome of overload selection.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Pick {
+    One(SymbolId),
+    /// Ids ascending.
+    Many(Vec<SymbolId>),
+}
+
+/// How well an argument fits a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fit {
+    Yes,
+    /// The argument's type is not known well enough to say.
+    Maybe,
+    No,
+}
+
+const PRIMITIVES: &[&str] = &["byte", "short", "char", "int", "long", "float", "double", "boolean"];
+
+fn is_primitive(t: &str) -> bool {
+    PRIMITIVES.contains(&t)
+}
+
+/// JLS 5.1.2 widening primitive conversions (and identity).
+fn widens(from: &str, to: &str) -> bool {
+    if from == to {
+        return true;
+    }
+    let targets: &[&str] = match from {
+        "byte" => &["short", "int", "long", "float", "double"],
+        "short" => &["int", "long", "float", "double"],
+        "char" => &["int", "long", "float", "double"],
+        "int" => &["long", "float", "double"],
+        "long" => &["float", "double"],
+        "float" => &["double"],
+        _ => &[],
+    };
+    targets.contains(&to)
+}
+
+fn boxed(primitive: &str) -> &'static str {
+    match primitive {
+        "byte" => "Byte",
+        "short" => "Short",
+        "char" => "Character",
+        "int" => "Integer",
+        "long" => "Long",
+        "float" => "Float",
+        "double" => "Double",
+        _ => "Boolean",
+    }
+}
+
+fn unboxed(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "Byte" => "byte",
+        "Short" => "short",
+        "Character" => "char",
+        "Integer" => "int",
+        "Long" => "long",
+        "Float" => "float",
+        "Double" => "double",
+        "Boolean" => "boolean",
+        _ => return None,
+    })
+}
+
+/// Supertypes of common `java.lang` types, for when they are not in the repository.
+fn known_supertypes(simple: &str) -> Option<&'static [&'static str]> {
+    const NUMBER: &[&str] = &["Number", "Comparable", "Serializable", "Object", "Constable", "ConstantDesc"];
+    Some(match simple {
+        "String" => &["CharSequence", "Comparable", "Serializable", "Object", "Constable", "ConstantDesc"],
+        "Integer" | "Long" | "Double" | "Float" | "Short" | "Byte" => NUMBER,
+        "Character" | "Boolean" => &["Comparable", "Serializable", "Object", "Constable"],
+        "Object" => &[],
+        "Class" => &["Type", "GenericDeclaration", "AnnotatedElement", "Serializable", "Object"],
+        _ => return None,
+    })
+}
+
+/// A type as written, with what it resolved to where it was written.
+struct Ty {
+    /// Array dimensions (`int[][]`: 2).
+    dims: usize,
+    /// The element type's simple name (`?` unknown, `null`, a primitive).
+    simple: String,
+    target: Option<Target>,
+}
+
+/// A candidate with its parameter list.
+struct Candidate {
+    id: SymbolId,
+    params: Vec<Ty>,
+    varargs: bool,
+}
+
+impl World {
+    /// The methods named `name` that a type has, declared or inherited, most derived first;
+    /// an inherited method with the same parameters as one already found is overridden.
+    pub(super) fn java_methods_named(&self, t: SymbolId, name: &str) -> Vec<SymbolId> {
+        let mut out: Vec<SymbolId> = Vec::new();
+        let mut seen_params: Vec<&str> = Vec::new();
+        let mut queue = vec![(t, 0usize)];
+        let mut visited = vec![t];
+        let mut i = 0;
+        while i < queue.len() {
+            let (ty, depth) = queue[i];
+            i += 1;
+            let mut here: Vec<SymbolId> = self
+                .symbol_ids_named(name)
+                .iter()
+                .copied()
+                .filter(|c| self.syms[c].parent == Some(ty) && self.is_java_callable_member(*c))
+                .collect();
+            here.sort_unstable();
+            for id in here {
+                let params = self.syms[&id].params.as_deref().unwrap_or("");
+                if !seen_params.contains(&params) {
+                    seen_params.push(params);
+                    out.push(id);
+                }
+            }
+            if depth < MAX_HOPS {
+                for s in self.supertypes.get(&ty).map(Vec::as_slice).unwrap_or(&[]) {
+                    if !visited.contains(s) {
+                        visited.push(*s);
+                        queue.push((*s, depth + 1));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A method, or a record component (called as its accessor).
+    fn is_java_callable_member(&self, id: SymbolId) -> bool {
+        let sym = &self.syms[&id];
+        match sym.kind {
+            SymbolKind::Method => true,
+            SymbolKind::Field => sym.parent.is_some_and(|p| self.syms.get(&p).is_some_and(|s| s.kind == SymbolKind::Record)),
+            _ => false,
+        }
+    }
+
+    /// The declared constructors of a type, ids ascending.
+    pub(super) fn java_constructors(&self, t: SymbolId) -> Vec<SymbolId> {
+        let mut out: Vec<SymbolId> = self.children_of(t).iter().copied().filter(|c| self.syms[c].kind == SymbolKind::Constructor).collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Picks the overloads a call with `args` (None: not known, as for a method reference)
+    /// may mean, among `candidates`, the call written in `file` inside `enclosing`.
+    pub(super) fn pick_overload(&self, candidates: &[SymbolId], args: Option<&str>, file: i64, enclosing: Option<SymbolId>) -> Pick {
+        if candidates.len() == 1 {
+            return Pick::One(candidates[0]);
+        }
+        let Some(args) = args else {
+            return many(candidates.to_vec());
+        };
+        let args: Vec<Ty> = split_list(args).into_iter().map(|a| self.ty(a, file, enclosing)).collect();
+        let cands: Vec<Candidate> = candidates
+            .iter()
+            .map(|&id| {
+                let sym = &self.syms[&id];
+                let raw = sym.params.as_deref().unwrap_or("");
+                let varargs = raw.ends_with("...");
+                let params = split_list(raw)
+                    .into_iter()
+                    .map(|p| {
+                        let p = p.strip_suffix("...").map(|e| (e, true)).unwrap_or((p, false));
+                        let mut ty = self.ty(p.0, sym.file, Some(id));
+                        if p.1 {
+                            ty.dims += 1;
+                        }
+                        ty
+                    })
+                    .collect();
+                Candidate { id, params, varargs }
+            })
+            .collect();
+        // By arity alone first: what types cannot sort out is at most this.
+        let by_arity: Vec<&Candidate> =
+            cands.iter().filter(|c| c.params.len() == args.len() || (c.varargs && args.len() + 1 >= c.params.len())).collect();
+        if by_arity.len() == 1 {
+            return Pick::One(by_arity[0].id);
+        }
+        if by_arity.is_empty() {
+            return many(candidates.to_vec());
+        }
+        // Phases 1-3 (JLS 15.12.2.2-4): strict, loose (boxing), variable arity.
+        for phase in 1..=3 {
+            let mut applicable: Vec<(&Candidate, Vec<Fit>)> = Vec::new();
+            for c in &by_arity {
+                if phase < 3 && c.params.len() != args.len() {
+                    continue;
+                }
+                if phase == 3 && !c.varargs {
+                    continue;
+                }
+                let fits: Vec<Fit> = args.iter().enumerate().map(|(i, a)| self.fit(a, &param_at(c, i, phase == 3), phase >= 2)).collect();
+                if fits.iter().all(|f| *f != Fit::No) {
+                    applicable.push((c, fits));
+                }
+            }
+            if applicable.is_empty() {
+                continue;
+            }
+            if applicable.len() == 1 {
+                return Pick::One(applicable[0].0.id);
+            }
+            // The most specific (JLS 15.12.2.5): more specific than every other one.
+            let n = args.len();
+            let more_specific = |m1: &Candidate, m2: &Candidate| -> bool {
+                (0..n.max(1)).all(|i| {
+                    if n == 0 {
+                        return true;
+                    }
+                    let (p1, p2) = (param_at(m1, i, phase == 3), param_at(m2, i, phase == 3));
+                    self.fit(&p1, &p2, false) == Fit::Yes
+                })
+            };
+            let maximal: Vec<usize> = (0..applicable.len())
+                .filter(|&i| (0..applicable.len()).all(|j| i == j || more_specific(applicable[i].0, applicable[j].0)))
+                .collect();
+            if let [best] = maximal[..] {
+                // Where an argument's type is unknown, the others could still be meant unless
+                // every candidate takes the same type there.
+                let unsure = (0..n).any(|i| {
+                    applicable.iter().any(|(_, fits)| fits[i] == Fit::Maybe) && {
+                        let first = param_at(applicable[0].0, i, phase == 3);
+                        applicable.iter().any(|(c, _)| {
+                            let p = param_at(c, i, phase == 3);
+                            p.simple != first.simple || p.dims != first.dims
+                        })
+                    }
+                });
+                if !unsure {
+                    return Pick::One(applicable[best].0.id);
+                }
+            }
+            return many(applicable.iter().map(|(c, _)| c.id).collect());
+        }
+        // Nothing fits the types as the index sees them: arity is what is left to go by.
+        many(by_arity.iter().map(|c| c.id).collect())
+    }
+
+    /// A written type with its resolution, in the context of `file` and `enclosing`.
+    fn ty(&self, text: &str, file: i64, enclosing: Option<SymbolId>) -> Ty {
+        let mut base = text;
+        let mut dims = 0;
+        while let Some(b) = base.strip_suffix("[]") {
+            base = b;
+            dims += 1;
+        }
+        let simple = if base.contains('#') { base } else { last_segment(base) };
+        let target = if base == "?" || base == "null" || is_primitive(base) {
+            None
+        } else {
+            let package = self.files.get(&file).filter(|f| f.language == Language::Java).map(|f| f.module.as_str()).unwrap_or("");
+            self.java_type(base, file, enclosing, package)
+        };
+        // A chain's type is what it resolved to.
+        let simple = match (&target, simple.contains('#')) {
+            (Some(Target::Symbol(id)), true) => self.syms[id].name.to_string(),
+            (Some(Target::External(q)), true) => last_segment(q).to_string(),
+            _ => simple.to_string(),
+        };
+        Ty { dims, simple, target }
+    }
+
+    /// Whether a value of type `a` can be passed for a parameter of type `p`; `boxing`
+    /// allows boxing and unboxing conversions.
+    fn fit(&self, a: &Ty, p: &Ty, boxing: bool) -> Fit {
+        if a.simple == "?" || (a.simple.contains('#') && a.target.is_none()) {
+            return Fit::Maybe;
+        }
+        if a.simple == "null" && a.dims == 0 {
+            return if p.dims == 0 && is_primitive(&p.simple) { Fit::No } else { Fit::Yes };
+        }
+        if a.dims > 0 || p.dims > 0 {
+            if p.dims == 0 {
+                return if matches!(p.simple.as_str(), "Object" | "Cloneable" | "Serializable") { Fit::Yes } else { Fit::No };
+            }
+            if a.dims != p.dims {
+                // `int[][]` for `Object[]`: an array of arrays is an array of objects.
+                return if a.dims > p.dims && p.simple == "Object" { Fit::Yes } else { Fit::No };
+            }
+            if is_primitive(&a.simple) || is_primitive(&p.simple) {
+                return if a.simple == p.simple { Fit::Yes } else { Fit::No };
+            }
+            return self.subtype(a, p);
+        }
+        match (is_primitive(&a.simple), is_primitive(&p.simple)) {
+            (true, true) => {
+                if widens(&a.simple, &p.simple) {
+                    Fit::Yes
+                } else {
+                    Fit::No
+                }
+            }
+            (true, false) => {
+                if !boxing {
+                    return Fit::No;
+                }
+                let b = boxed(&a.simple);
+                let boxed_ty = Ty { dims: 0, simple: b.to_string(), target: None };
+                self.subtype(&boxed_ty, p)
+            }
+            (false, true) => {
+                if !boxing {
+                    return Fit::No;
+                }
+                match unboxed(&a.simple) {
+                    Some(u) if widens(u, &p.simple) => Fit::Yes,
+                    Some(_) => Fit::No,
+                    // A type of the repository is no box; an unresolved name may be a type
+                    // variable whose bound is a box.
+                    None if matches!(a.target, Some(Target::Symbol(_))) || known_supertypes(&a.simple).is_some() => Fit::No,
+                    None => Fit::Maybe,
+                }
+            }
+            (false, false) => self.subtype(a, p),
+        }
+    }
+
+    /// Whether reference type `a` is `p` or a subtype of it.
+    fn subtype(&self, a: &Ty, p: &Ty) -> Fit {
+        if p.simple == "Object" || a.simple == p.simple {
+            return Fit::Yes;
+        }
+        match (&a.target, &p.target) {
+            (Some(Target::Symbol(ta)), Some(Target::Symbol(tp))) => {
+                if self.is_subtype(*ta, *tp, 0) {
+                    Fit::Yes
+                } else if self.closure_has_name(*ta, &p.simple, 0) {
+                    // Same simple name, resolved elsewhere: the index may have it wrong.
+                    Fit::Maybe
+                } else {
+                    Fit::No
+                }
+            }
+            // A type of the repository is no supertype of one from outside it.
+            (Some(Target::External(_)), Some(Target::Symbol(_))) => Fit::No,
+            // `String`, the boxes and `Class` are final: only they are themselves.
+            (_, None | Some(Target::External(_))) if known_supertypes(&p.simple).is_some() => Fit::No,
+            (_, Some(Target::Symbol(_))) if known_supertypes(&a.simple).is_some() => Fit::No,
+            (Some(Target::Symbol(ta)), _) => {
+                if self.closure_has_name(*ta, &p.simple, 0) {
+                    Fit::Yes
+                } else {
+                    Fit::Maybe
+                }
+            }
+            _ => match known_supertypes(&a.simple) {
+                Some(supers) if supers.contains(&p.simple.as_str()) => Fit::Yes,
+                Some(_) => Fit::No,
+                None => Fit::Maybe,
+            },
+        }
+    }
+
+    fn is_subtype(&self, t: SymbolId, of: SymbolId, depth: usize) -> bool {
+        if t == of {
+            return true;
+        }
+        depth < MAX_HOPS && self.supertypes.get(&t).map(Vec::as_slice).unwrap_or(&[]).iter().any(|s| self.is_subtype(*s, of, depth + 1))
+    }
+
+    fn closure_has_name(&self, t: SymbolId, name: &str, depth: usize) -> bool {
+        if *self.syms[&t].name == *name {
+            return true;
+        }
+        depth < MAX_HOPS
+            && self.supertypes.get(&t).map(Vec::as_slice).unwrap_or(&[]).iter().any(|s| self.closure_has_name(*s, name, depth + 1))
+    }
+
+    /// A call's candidates in a type: constructors for `new`, else methods.
+    pub(super) fn java_member_call(
+        &self,
+        t: SymbolId,
+        name: &str,
+        args: Option<&str>,
+        file: i64,
+        enclosing: Option<SymbolId>,
+    ) -> Option<Pick> {
+        let candidates = self.java_methods_named(t, name);
+        if candidates.is_empty() {
+            // Not a method: what a plain member lookup finds (a nested type called like one).
+            return self.member(t, name, Want::Callable, 0).map(Pick::One);
+        }
+        Some(self.pick_overload(&candidates, args, file, enclosing))
+    }
+}
+
+fn many(mut ids: Vec<SymbolId>) -> Pick {
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.len() == 1 {
+        Pick::One(ids[0])
+    } else {
+        Pick::Many(ids)
+    }
+}
+
+fn split_list(list: &str) -> Vec<&str> {
+    if list.is_empty() {
+        Vec::new()
+    } else {
+        list.split(',').collect()
+    }
+}
+
+/// The parameter the `i`-th argument is passed for; in variable-arity invocation, the
+/// element type of the last parameter for every argument from it on.
+fn param_at(c: &Candidate, i: usize, expanded: bool) -> Ty {
+    let last = c.params.len().saturating_sub(1);
+    let p = &c.params[i.min(last)];
+    let dims = if expanded && c.varargs && i >= last { p.dims.saturating_sub(1) } else { p.dims };
+    Ty { dims, simple: p.simple.clone(), target: p.target.clone() }
+}

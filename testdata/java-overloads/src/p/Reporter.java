@@ -1,0 +1,6 @@
+package p;
+
+public class Reporter {
+    public void info(String message) {
+    }
+}

@@ -1,0 +1,7 @@
+package p;
+
+public class Special extends Account {
+    Special() {
+        super("special", 3);
+    }
+}
