@@ -464,7 +464,23 @@ impl<'t> Extractor<'t> {
                 self.is_array(t)
                     || (t.end_byte() <= name_node.start_byte() && self.src[t.end_byte()..name_node.start_byte()].contains("..."))
             }) || self.src[name_node.end_byte()..].trim_start().starts_with('[');
-            let type_text = type_node.filter(|_| !array).map(|t| self.type_path(t)).unwrap_or_default();
+            // An array keeps its element type with `[]` (overload resolution compares it); as a
+            // receiver it is unknown (`receiver`).
+            let type_text = match *type_node {
+                Some(t) if array && self.spec.language == Language::Java => {
+                    let dims = if self.kind(t) == "array_type" {
+                        t.child_by_field_name("dimensions").map(|d| self.text(d).matches('[').count()).unwrap_or(1)
+                    } else {
+                        1
+                    };
+                    let element = crate::model::last_segment(&self.type_path(t)).to_string();
+                    let element = self.type_param_erasure(&element, name_node.start_byte()).map(str::to_string).unwrap_or(element);
+                    format!("{element}{}", "[]".repeat(dims))
+                }
+                Some(_) if array => String::new(),
+                Some(t) => self.type_path(t),
+                None => String::new(),
+            };
             locals.entry((owner, self.text(*name_node))).or_insert(type_text);
         }
 
@@ -927,7 +943,7 @@ impl<'t> Extractor<'t> {
             }
             // A constant (`MAX`) or a type named bare: not a value whose type is known here.
             "identifier" if text.starts_with(char::is_uppercase) => unknown(),
-            "identifier" | "field_access" | "method_invocation" => match self.receiver(node, ctx, symbols, locals) {
+            "identifier" | "field_access" | "method_invocation" => match self.typed_receiver(node, ctx, symbols, locals) {
                 Receiver::Type(t) if !t.is_empty() => t,
                 _ => unknown(),
             },
@@ -935,7 +951,22 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// What a call is made on; an array (whose members are those of `Object`) is unknown.
     fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> Receiver {
+        match self.typed_receiver(node, ctx, symbols, locals) {
+            Receiver::Type(t) if t.contains("[]") => Receiver::Unknown,
+            other => other,
+        }
+    }
+
+    /// `receiver`, arrays included (`int[]`, `String[][]`).
+    fn typed_receiver(
+        &self,
+        node: Node,
+        ctx: &Context,
+        symbols: &[Symbol],
+        locals: &HashMap<(Option<usize>, &'t str), String>,
+    ) -> Receiver {
         let text = self.text(node);
         if self.spec.self_receivers.contains(&text) {
             // Rust's `self.m()` is a method of the impl's type; Java's `this.m()` is `m()`.

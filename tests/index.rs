@@ -532,6 +532,10 @@ fn calls_and_creations_name_the_overload_javac_picks() {
         ref src/p/Calls.java:35 method_ref helper from=p.Calls#run to=p.Calls#helper() (exact)
         ref src/p/Calls.java:36 method_ref new from=p.Calls#run to=p.Customer (exact)
         ref src/p/Calls.java:37 calls info from=p.Calls#run to=ext:org.slf4j.Logger#info (external)
+        ref src/p/Calls.java:39 calls sum from=p.Calls#run to=p.Customer#sum(int[]) (exact)
+        ref src/p/Calls.java:40 calls sum from=p.Calls#run to=p.Customer#sum(long[]) (exact)
+        ref src/p/Calls.java:41 calls count from=p.Calls#run to=p.Customer#count() (exact)
+        ref src/p/Calls.java:41 calls remove from=p.Calls#run to=p.Customer#remove(int) (exact)
         ref src/p/Special.java:5 calls super from=p.Special#Special to=p.Account#Account(String,int) (exact)"#]].assert_eq(&refs(root));
     // A new overload that fits better (no boxing): the call moves to it, as after a fresh index.
     let customer = root.join("src/p/Customer.java");

@@ -263,13 +263,13 @@ impl World {
             base = b;
             dims += 1;
         }
+        let package = self.files.get(&file).filter(|f| f.language == Language::Java).map(|f| f.module.as_str()).unwrap_or("");
+        // A chain ending in a method or field of a primitive type (`c.size()`): that type.
+        let primitive = if base.contains('#') { self.java_chain_primitive(base, file, enclosing, package) } else { None };
+        let base = primitive.unwrap_or(base);
         let simple = if base.contains('#') { base } else { last_segment(base) };
-        let target = if base == "?" || base == "null" || is_primitive(base) {
-            None
-        } else {
-            let package = self.files.get(&file).filter(|f| f.language == Language::Java).map(|f| f.module.as_str()).unwrap_or("");
-            self.java_type(base, file, enclosing, package)
-        };
+        let target =
+            if base == "?" || base == "null" || is_primitive(base) { None } else { self.java_type(base, file, enclosing, package) };
         // A chain's type is what it resolved to.
         let simple = match (&target, simple.contains('#')) {
             (Some(Target::Symbol(id)), true) => self.syms[id].name.to_string(),
@@ -368,6 +368,36 @@ impl World {
                 None => Fit::Maybe,
             },
         }
+    }
+
+    /// The primitive type a chain's last link has, when it has one (a type of the
+    /// repository is what `java_type` resolves the chain to instead).
+    fn java_chain_primitive(&self, chain: &str, file: i64, enclosing: Option<SymbolId>, package: &str) -> Option<&'static str> {
+        let (link, want) = match chain.strip_suffix("()") {
+            Some(call) => (call, Want::Callable),
+            None => (chain, Want::Field),
+        };
+        let (base, name) = link.rsplit_once('#')?;
+        let owner = if base.is_empty() {
+            None
+        } else {
+            match self.java_type(base, file, enclosing, package)? {
+                Target::Symbol(id) => Some(id),
+                _ => return None,
+            }
+        };
+        let member = match owner {
+            None => self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, name, want, 0)),
+            Some(t) => self.member(t, name, want, 0),
+        }?;
+        // Overloads of different return types: only a return type they all share is sure.
+        let returns = self.syms[&member].returns.as_deref()?;
+        let owner_id = self.syms[&member].parent?;
+        let same_name = self.java_methods_named(owner_id, name);
+        if want == Want::Callable && same_name.iter().any(|m| self.syms[m].returns.as_deref() != Some(returns)) {
+            return None;
+        }
+        PRIMITIVES.iter().copied().find(|p| *p == returns)
     }
 
     fn is_subtype(&self, t: SymbolId, of: SymbolId, depth: usize) -> bool {

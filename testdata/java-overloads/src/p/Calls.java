@@ -35,6 +35,10 @@ public class Calls {
         Runnable r = this::helper;
         Supplier<Customer> fresh = Customer::new;
         log.info("hello");
+        int[] small = new int[2];
+        customer.sum(small);
+        customer.sum(new long[] {1L});
+        customer.remove(customer.count());
     }
 
     void helper() {
