@@ -116,12 +116,13 @@ impl World {
         while i < queue.len() {
             let (ty, depth) = queue[i];
             i += 1;
-            let mut here: Vec<SymbolId> = self
-                .symbol_ids_named(name)
-                .iter()
-                .copied()
-                .filter(|c| self.syms[c].parent == Some(ty) && self.is_java_callable_member(*c))
-                .collect();
+            // Through whichever list is shorter: the type's members or the symbols of the name.
+            let (kids, named) = (self.children_of(ty), self.symbol_ids_named(name));
+            let mut here: Vec<SymbolId> = if named.len() <= kids.len() {
+                named.iter().copied().filter(|c| self.syms[c].parent == Some(ty) && self.is_java_callable_member(*c)).collect()
+            } else {
+                kids.iter().copied().filter(|c| *self.syms[c].name == *name && self.is_java_callable_member(*c)).collect()
+            };
             here.sort_unstable();
             for id in here {
                 let params = self.syms[&id].params.as_deref().unwrap_or("");
@@ -168,8 +169,21 @@ impl World {
         let Some(args) = args else {
             return many(candidates.to_vec());
         };
+        let arity = split_list(args).len();
+        // By arity alone first, from the text (no type is resolved for those it rules out).
+        let fits_arity = |id: &&SymbolId| {
+            let raw = self.syms[*id].params.as_deref().unwrap_or("");
+            let n = split_list(raw).len();
+            n == arity || (raw.ends_with("...") && arity + 1 >= n)
+        };
+        let by_arity_ids: Vec<SymbolId> = candidates.iter().filter(fits_arity).copied().collect();
+        match by_arity_ids.len() {
+            0 => return many(candidates.to_vec()),
+            1 => return Pick::One(by_arity_ids[0]),
+            _ => {}
+        }
         let args: Vec<Ty> = split_list(args).into_iter().map(|a| self.ty(a, file, enclosing)).collect();
-        let cands: Vec<Candidate> = candidates
+        let cands: Vec<Candidate> = by_arity_ids
             .iter()
             .map(|&id| {
                 let sym = &self.syms[&id];
