@@ -478,6 +478,11 @@ impl<'t> Extractor<'t> {
                     format!("{element}{}", "[]".repeat(dims))
                 }
                 Some(_) if array => String::new(),
+                // A type parameter is its erasure (its first bound, else `Object`).
+                Some(t) if self.spec.language == Language::Java => {
+                    let path = self.type_path(t);
+                    self.type_param_erasure(&path, name_node.start_byte()).map(str::to_string).unwrap_or(path)
+                }
                 Some(t) => self.type_path(t),
                 None => String::new(),
             };
@@ -941,9 +946,22 @@ impl<'t> Extractor<'t> {
                     }
                 }
             }
-            // A constant (`MAX`) or a type named bare: not a value whose type is known here.
-            "identifier" if text.starts_with(char::is_uppercase) => unknown(),
+            // An array's length.
+            "field_access"
+                if node.child_by_field_name("field").is_some_and(|f| self.text(f) == "length")
+                    && node.child_by_field_name("object").is_some_and(|o| self.expr_type(o, ctx, symbols, locals).ends_with("[]")) =>
+            {
+                "int".to_string()
+            }
+            // An element of an array whose type is known: `a[i]` of an `int[]` is an `int`.
+            "array_access" => match node.child_by_field_name("array").map(|a| self.expr_type(a, ctx, symbols, locals)) {
+                Some(t) if t.ends_with("[]") => t[..t.len() - 2].to_string(),
+                _ => unknown(),
+            },
             "identifier" | "field_access" | "method_invocation" => match self.typed_receiver(node, ctx, symbols, locals) {
+                // A bare capitalized name that is no variable here is taken for a type by
+                // `receiver`: as a value it is a constant of unknown type.
+                Receiver::Type(t) if self.kind(node) == "identifier" && t == text => unknown(),
                 Receiver::Type(t) if !t.is_empty() => t,
                 _ => unknown(),
             },

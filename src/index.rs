@@ -643,6 +643,7 @@ impl Indexer {
                                 impl_type: s.impl_of.as_ref().map(|i| i.self_type.as_str().into()),
                                 returns: s.returns.as_deref().map(Into::into),
                                 params: s.params.as_deref().map(Into::into),
+                                access: crate::resolve::Access::from_visibility(&s.visibility),
                             },
                         );
                     }

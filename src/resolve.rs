@@ -38,6 +38,28 @@ pub struct Sym {
     pub returns: Option<Box<str>>,
     /// Java callables: the erased parameter types (see `Symbol::params`).
     pub params: Option<Box<str>>,
+    /// Who may use it: overload resolution leaves out what the call site cannot see.
+    pub access: Access,
+}
+
+/// A symbol's declared access (Java's four levels; Rust's `pub` is public, the rest private).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Private,
+    Package,
+    Protected,
+    Public,
+}
+
+impl Access {
+    pub fn from_visibility(visibility: &str) -> Access {
+        match visibility {
+            "private" => Access::Private,
+            "package" => Access::Package,
+            "protected" => Access::Protected,
+            _ => Access::Public,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -381,7 +403,7 @@ impl World {
 
     /// `new T(...)`: the constructor overload, or the type when it declares none.
     fn java_new(&self, t: SymbolId, r: &RefQuery) -> (Target, Confidence, bool) {
-        let constructors = self.java_constructors(t);
+        let constructors = self.visible_from(self.java_constructors(t), r.file, r.enclosing);
         if constructors.is_empty() {
             return (Target::Symbol(t), Confidence::Exact, true);
         }

@@ -5,7 +5,7 @@
 //! most specific of what remains. When unknown argument types leave several candidates
 //! standing, all of them are returned: never silently the first. Touches no SQL.
 
-use super::{SymbolId, Target, Want, World, MAX_HOPS};
+use super::{Access, SymbolId, Target, Want, World, MAX_HOPS};
 use crate::model::{last_segment, Language, SymbolKind};
 
 /// The outcome of overload selection.
@@ -139,8 +139,57 @@ impl World {
                     }
                 }
             }
+            // Every class and interface has the members of `java.lang.Object` (JLS 4.3.2,
+            // 9.2), which the index knows when the repository is the JDK.
+            if i == queue.len() {
+                if let Some(object) = self.lookup("java.lang.Object", Want::Type).filter(|o| !visited.contains(o)) {
+                    visited.push(object);
+                    queue.push((object, depth + 1));
+                }
+            }
         }
         out
+    }
+
+    /// Whether code at `enclosing` in `file` may call member `m` (JLS 6.6): private members
+    /// within their top level type, package-private ones within their package; protected
+    /// ones are taken as accessible. Interface members are public.
+    fn accessible(&self, m: SymbolId, file: i64, enclosing: Option<SymbolId>) -> bool {
+        let sym = &self.syms[&m];
+        let in_interface =
+            sym.parent.and_then(|p| self.syms.get(&p)).is_some_and(|p| matches!(p.kind, SymbolKind::Interface | SymbolKind::Annotation));
+        match sym.access {
+            _ if in_interface => true,
+            Access::Public | Access::Protected => true,
+            Access::Package => {
+                let package = |f: i64| self.files.get(&f).map(|c| c.module.as_str());
+                package(sym.file) == package(file)
+            }
+            Access::Private => self.outermost(Some(m)) == self.outermost(enclosing),
+        }
+    }
+
+    fn outermost(&self, mut at: Option<SymbolId>) -> Option<SymbolId> {
+        let mut top = None;
+        while let Some(id) = at {
+            let Some(sym) = self.syms.get(&id) else { break };
+            if sym.kind.is_type() {
+                top = Some(id);
+            }
+            at = sym.parent;
+        }
+        top
+    }
+
+    /// The candidates the call site can see; all of them if it can see none (the index may
+    /// miss a nesting or a package).
+    pub(super) fn visible_from(&self, candidates: Vec<SymbolId>, file: i64, enclosing: Option<SymbolId>) -> Vec<SymbolId> {
+        let visible: Vec<SymbolId> = candidates.iter().copied().filter(|m| self.accessible(*m, file, enclosing)).collect();
+        if visible.is_empty() {
+            candidates
+        } else {
+            visible
+        }
     }
 
     /// A method, or a record component (called as its accessor).
@@ -438,7 +487,7 @@ impl World {
         file: i64,
         enclosing: Option<SymbolId>,
     ) -> Option<Pick> {
-        let candidates = self.java_methods_named(t, name);
+        let candidates = self.visible_from(self.java_methods_named(t, name), file, enclosing);
         if candidates.is_empty() {
             // Not a method: what a plain member lookup finds (a nested type called like one).
             return self.member(t, name, Want::Callable, 0).map(Pick::One);

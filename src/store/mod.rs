@@ -447,8 +447,9 @@ impl Store {
             world.add_file(r.get(0)?, FileCtx { language, module: r.get(2)? });
         }
         // Parents before children, so that child lists are complete.
-        let mut stmt =
-            self.conn.prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params FROM symbols ORDER BY id")?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility FROM symbols ORDER BY id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let kind: String = r.get(3)?;
@@ -466,6 +467,7 @@ impl Store {
                     impl_type: r.get(6)?,
                     returns: r.get(7)?,
                     params: r.get::<_, Option<String>>(8)?.map(Into::into),
+                    access: crate::resolve::Access::from_visibility(&r.get::<_, String>(9)?),
                 },
             );
         }
