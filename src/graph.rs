@@ -123,6 +123,10 @@ pub struct Hop {
     pub from: Node,
     pub to: Node,
     pub edge: Edge,
+    /// From an interface or superclass to an implementation of it (the edge is the
+    /// implementation's `implements`/`extends`): how a call through the interface reaches
+    /// the code that runs.
+    pub dispatch: bool,
 }
 
 impl Graph {
@@ -312,10 +316,18 @@ impl Graph {
         result
     }
 
-    /// The shortest chain of dependencies from `from` to `to`, following edge direction.
+    /// The shortest chain of dependencies from `from` to `to`, following edge direction,
+    /// and from an interface or superclass down to its implementations (dispatch hops: a
+    /// controller uses a service interface, whose implementation uses the mapper). A path
+    /// of dependencies alone is preferred: dispatch hops are tried only when there is none.
     pub fn path(&self, from: &Node, to: &Node) -> Option<Vec<Hop>> {
+        self.path_with(from, to, false).or_else(|| self.path_with(from, to, true))
+    }
+
+    fn path_with(&self, from: &Node, to: &Node, dispatch: bool) -> Option<Vec<Hop>> {
         let (&a, &b) = (self.index.get(from)?, self.index.get(to)?);
-        let mut prev: HashMap<NodeIndex, petgraph::graph::EdgeIndex> = HashMap::default();
+        // Each reached node: the edge it was reached by, and whether backwards (dispatch).
+        let mut prev: HashMap<NodeIndex, (petgraph::graph::EdgeIndex, bool)> = HashMap::default();
         let mut queue = VecDeque::from([a]);
         let mut seen = HashSet::from_iter([a]);
         while let Some(n) = queue.pop_front() {
@@ -326,8 +338,23 @@ impl Graph {
             out.sort_by_key(|e| (self.graph[e.target()].clone(), e.weight().kind));
             for e in out {
                 if seen.insert(e.target()) {
-                    prev.insert(e.target(), e.id());
+                    prev.insert(e.target(), (e.id(), false));
                     queue.push_back(e.target());
+                }
+            }
+            if !dispatch {
+                continue;
+            }
+            let mut down: Vec<_> = self
+                .graph
+                .edges_directed(n, Direction::Incoming)
+                .filter(|e| matches!(e.weight().kind, RefKind::Implements | RefKind::Extends))
+                .collect();
+            down.sort_by_key(|e| (self.graph[e.source()].clone(), e.weight().kind));
+            for e in down {
+                if seen.insert(e.source()) {
+                    prev.insert(e.source(), (e.id(), true));
+                    queue.push_back(e.source());
                 }
             }
         }
@@ -337,10 +364,11 @@ impl Graph {
         let mut hops = Vec::new();
         let mut cur = b;
         while cur != a {
-            let e = prev[&cur];
+            let (e, dispatch) = prev[&cur];
             let (s, t) = self.graph.edge_endpoints(e)?;
-            hops.push(Hop { from: self.graph[s].clone(), to: self.graph[t].clone(), edge: self.graph[e].clone() });
-            cur = s;
+            let (from, to) = if dispatch { (t, s) } else { (s, t) };
+            hops.push(Hop { from: self.graph[from].clone(), to: self.graph[to].clone(), edge: self.graph[e].clone(), dispatch });
+            cur = from;
         }
         hops.reverse();
         Some(hops)
@@ -630,10 +658,30 @@ mod tests {
     #[test]
     fn paths_follow_edge_direction() {
         let g = sample();
-        let hops: Vec<(Node, Node, RefKind)> =
-            g.path(&Node::Symbol(4), &Node::Symbol(1)).unwrap().into_iter().map(|h| (h.from, h.to, h.edge.kind)).collect();
-        assert_eq!(hops, vec![(Node::Symbol(4), Node::Symbol(3), RefKind::Calls), (Node::Symbol(3), Node::Symbol(1), RefKind::UsesType)]);
+        let hops: Vec<(Node, Node, RefKind, bool)> =
+            g.path(&Node::Symbol(4), &Node::Symbol(1)).unwrap().into_iter().map(|h| (h.from, h.to, h.edge.kind, h.dispatch)).collect();
+        assert_eq!(
+            hops,
+            vec![(Node::Symbol(4), Node::Symbol(3), RefKind::Calls, false), (Node::Symbol(3), Node::Symbol(1), RefKind::UsesType, false)]
+        );
         assert!(g.path(&Node::Symbol(1), &Node::Symbol(4)).is_none());
+    }
+
+    #[test]
+    fn paths_go_down_from_an_interface_to_its_implementations() {
+        // Controller 4 -> Service 3 -> interface 1 <= Impl 2 -> helper 5.
+        let g = sample();
+        let hops: Vec<(Node, Node, RefKind, bool)> =
+            g.path(&Node::Symbol(4), &Node::Symbol(5)).unwrap().into_iter().map(|h| (h.from, h.to, h.edge.kind, h.dispatch)).collect();
+        assert_eq!(
+            hops,
+            vec![
+                (Node::Symbol(4), Node::Symbol(3), RefKind::Calls, false),
+                (Node::Symbol(3), Node::Symbol(1), RefKind::UsesType, false),
+                (Node::Symbol(1), Node::Symbol(2), RefKind::Implements, true),
+                (Node::Symbol(2), Node::Symbol(5), RefKind::Calls, false),
+            ]
+        );
     }
 
     #[test]

@@ -882,14 +882,13 @@ impl Atlas {
         let mut out = format!("{from_label} -> {to_label}: {} hops (level={})\n", hops.len(), level.as_str());
         for h in &hops {
             let path = store.file(h.edge.file)?.map(|f| f.path).unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "  {} -[{}]-> {}  at {path}:{}",
-                self.node_label(store, &h.from)?.0,
-                h.edge.kind,
-                self.node_label(store, &h.to)?.0,
-                h.edge.line
-            );
+            let (from, to) = (self.node_label(store, &h.from)?.0, self.node_label(store, &h.to)?.0);
+            if h.dispatch {
+                // Down from an interface to what runs: the implementation's own edge.
+                let _ = writeln!(out, "  {from} =[dispatch]=> {to}  ({} at {path}:{})", h.edge.kind, h.edge.line);
+            } else {
+                let _ = writeln!(out, "  {from} -[{}]-> {to}  at {path}:{}", h.edge.kind, h.edge.line);
+            }
         }
         Ok(cap(out.trim_end().to_string(), self.summary_budget))
     }
@@ -902,9 +901,25 @@ impl Atlas {
         if let Some(spec) = a.target.trim().strip_prefix("git:") {
             return self.git_impact(store, &graph, spec.trim(), depth, limit);
         }
-        let target = self.node(store, &graph, &a.target)?;
-        let (label, loc) = self.node_label(store, &target)?;
-        let reached = graph.impact(std::slice::from_ref(&target), depth);
+        // A member (method, field) at symbol level: its own references first, not its type's.
+        let member = match level {
+            Level::Symbol => match self.resolve(store, &a.target)? {
+                Handle::Symbol(s) if !s.kind.is_type() && s.parent.is_some() && s.kind != SymbolKind::Module => Some(s),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (label, loc, reached) = match member {
+            Some(s) => {
+                let reached = self.member_impact(store, &graph, &s, depth)?;
+                (format!("{} {}", s.kind, s.signature_handle()), location(&s), reached)
+            }
+            None => {
+                let target = self.node(store, &graph, &a.target)?;
+                let (label, loc) = self.node_label(store, &target)?;
+                (label, loc, graph.impact(std::slice::from_ref(&target), depth))
+            }
+        };
         let mut tests = 0;
         let mut by_distance: Vec<(usize, usize)> = Vec::new();
         let mut items = Vec::new();
@@ -932,6 +947,77 @@ impl Atlas {
             if rings.is_empty() { "nothing depends on it".to_string() } else { rings.join(", ") }
         );
         page(&mut out, &items, reached.len(), None, self.summary_budget, "raise limit, lower depth, or use level=file/module");
+        Ok(out)
+    }
+
+    /// What a change to a member reaches: ring 1 is what references the member itself, or a
+    /// method it implements or overrides (a call through the interface reaches it: marked
+    /// `via`); further rings are the type graph's impact of ring 1.
+    fn member_impact(&self, store: &Store, graph: &Graph, s: &SymbolInfo, depth: usize) -> Result<Vec<Reached>, ToolError> {
+        let overridden = self.overridden(store, s)?;
+        let mut ids = vec![s.id];
+        ids.extend(overridden.iter().map(|o| o.id));
+        let mut ring: Vec<Reached> = Vec::new();
+        for row in store.reference_sources(&ids)? {
+            let Some(node) = row.source.and_then(|src| graph.node_of_symbol(src)) else { continue };
+            let via = (row.target != s.id).then_some(Node::Symbol(row.target));
+            match ring.iter_mut().find(|r| r.node == node) {
+                Some(r) => {
+                    r.edges.push((row.kind, row.count));
+                    // Reached directly if any of its references is direct.
+                    if via.is_none() {
+                        r.via = None;
+                    }
+                }
+                None => ring.push(Reached { node, distance: 1, edges: vec![(row.kind, row.count)], via, incoming: true }),
+            }
+        }
+        for r in &mut ring {
+            r.edges.sort();
+            r.edges.dedup_by(|a, b| {
+                if a.0 == b.0 {
+                    b.1 += a.1;
+                    true
+                } else {
+                    false
+                }
+            });
+        }
+        ring.sort_by(|a, b| a.via.is_some().cmp(&b.via.is_some()).then_with(|| a.node.cmp(&b.node)));
+        let starts: Vec<Node> = ring.iter().map(|r| r.node.clone()).collect();
+        let mut reached = ring;
+        if depth > 1 {
+            for mut r in graph.impact(&starts, depth - 1) {
+                r.distance += 1;
+                reached.push(r);
+            }
+        }
+        Ok(reached)
+    }
+
+    /// The methods a method implements or overrides: same name and parameters in the types
+    /// its type extends or implements, however far up.
+    fn overridden(&self, store: &Store, s: &SymbolInfo) -> Result<Vec<SymbolInfo>, ToolError> {
+        let mut out = Vec::new();
+        let Some(owner) = s.parent.filter(|_| s.kind.is_callable()) else {
+            return Ok(out);
+        };
+        let mut seen = HashSet::from([owner]);
+        let mut queue = VecDeque::from([owner]);
+        while let Some(t) = queue.pop_front() {
+            for up in store.supertype_ids(t)? {
+                if !seen.insert(up) {
+                    continue;
+                }
+                queue.push_back(up);
+                out.extend(
+                    store
+                        .children(up)?
+                        .into_iter()
+                        .filter(|m| m.kind.is_callable() && m.name == s.name && m.params == s.params && m.id != s.id),
+                );
+            }
+        }
         Ok(out)
     }
 
@@ -1387,12 +1473,32 @@ impl Atlas {
         };
         let limit = clamp(a.limit, 50, 1, 500);
         let offset = a.offset.unwrap_or(0) as usize;
+        let mut via: HashMap<i64, String> = HashMap::new();
+        let mut dispatch_note = String::new();
         let (label, target, constructors) = match self.resolve(store, &a.symbol)? {
             // A type's references include its constructors' (`new T(...)` names the constructor).
             Handle::Symbol(s) if s.kind.is_type() => {
                 let constructors: Vec<i64> =
                     store.children(s.id)?.into_iter().filter(|c| c.kind == crate::model::SymbolKind::Constructor).map(|c| c.id).collect();
                 (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), constructors)
+            }
+            // A method's references include the calls made through the methods it implements
+            // or overrides (marked `via`): Spring controllers call `OrderService#create`, not
+            // `OrderServiceImpl#create`.
+            Handle::Symbol(s) if s.kind.is_callable() => {
+                let overridden = self.overridden(store, &s)?;
+                for o in &overridden {
+                    via.insert(o.id, o.signature_handle());
+                }
+                let reach = self.implementations(store, &s, true)?.into_iter().filter(|(m, _, _)| m.params == s.params).count();
+                if reach > 0 {
+                    dispatch_note = format!(
+                        "calls may reach {}: find_implementations {{\"symbol\": \"{}\"}}\n",
+                        plural(reach, "implementation"),
+                        s.signature_handle()
+                    );
+                }
+                (format!("{} {}", s.kind, s.signature_handle()), Target::Symbol(s.id), overridden.iter().map(|o| o.id).collect())
             }
             Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), Vec::new()),
             Handle::External(id, q) => (format!("external {q}"), Target::External(id), Vec::new()),
@@ -1405,14 +1511,15 @@ impl Atlas {
                 format_counts(&counts)
             ));
         }
-        let mut out = format!("{} to {label} ({})\n", plural(total, "reference"), format_counts(&counts));
+        let mut out = format!("{} to {label} ({})\n{dispatch_note}", plural(total, "reference"), format_counts(&counts));
         // (row, references it stands for): references of one kind on one line in one
         // symbol (`Map<String, String>`) are one row, counted; paging still counts references.
         let mut items: Vec<(String, usize)> = Vec::new();
         let mut last_path = String::new();
         for (i, r) in refs.iter().enumerate() {
             let same = |o: &crate::store::RefInfo| {
-                (&o.path, o.line, o.kind, &o.enclosing, o.confidence) == (&r.path, r.line, r.kind, &r.enclosing, r.confidence)
+                (&o.path, o.line, o.kind, &o.enclosing, o.confidence, o.target)
+                    == (&r.path, r.line, r.kind, &r.enclosing, r.confidence, r.target)
             };
             if i > 0 && same(&refs[i - 1]) {
                 continue;
@@ -1434,6 +1541,9 @@ impl Atlas {
                     let _ = write!(line, "  [ambiguous: one of {} overloads; argument types unknown]", r.overloads);
                 }
                 _ => {}
+            }
+            if let Some(through) = r.target.and_then(|t| via.get(&t)) {
+                let _ = write!(line, "  via {through}");
             }
             items.push((line, n));
         }

@@ -343,3 +343,53 @@ fn a_long_lived_atlas_graph_follows_impl_members_to_a_new_type() {
     assert!(after[0].contains("shop_core::Cents"), "{}", after[0]);
     assert_eq!(after, answers(&Atlas::new(&root)));
 }
+
+#[test]
+fn method_queries_follow_calls_through_interfaces() {
+    let out = run_calls(
+        "java-dispatch",
+        &[
+            ("find_references", json!({"symbol": "shop.OrderServiceImpl#create"})),
+            ("find_references", json!({"symbol": "shop.OrderService#create"})),
+            ("find_references", json!({"symbol": "shop.Reporter#info"})),
+            ("change_impact", json!({"target": "shop.OrderServiceImpl#create"})),
+            ("change_impact", json!({"target": "shop.OrderServiceImpl#cancel(long)"})),
+            ("dependency_path", json!({"from": "shop.OrderController", "to": "shop.OrderMapper"})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### find_references {"symbol":"shop.OrderServiceImpl#create"}
+        2 references to method shop.OrderServiceImpl#create(String) (calls 2)
+        src/shop/OrderController.java
+          11 calls  in shop.OrderController#post  via shop.OrderService#create(String)
+        src/shop/OrderServiceImpl.java
+          16 calls  in shop.OrderServiceImpl#audit
+
+        ### find_references {"symbol":"shop.OrderService#create"}
+        1 reference to method shop.OrderService#create(String) (calls 1)
+        calls may reach 1 implementation: find_implementations {"symbol": "shop.OrderService#create(String)"}
+        src/shop/OrderController.java
+          11 calls  in shop.OrderController#post
+
+        ### find_references {"symbol":"shop.Reporter#info"}
+        no references to method shop.Reporter#info(String) (kind=all); all kinds: 0
+
+        ### change_impact {"target":"shop.OrderServiceImpl#create"}
+        change_impact method shop.OrderServiceImpl#create(String)  src/shop/OrderServiceImpl.java:6-9  level=symbol depth=3
+        affected: 2 (d1: 2); tests: 0
+        d1 class shop.OrderServiceImpl  [calls 1]  src/shop/OrderServiceImpl.java:3-18  loc=13 complexity=3 modified=<date>
+        d1 class shop.OrderController  [calls 1]  src/shop/OrderController.java:5-17  loc=11 complexity=3 modified=<date>  via method shop.OrderService#create
+
+        ### change_impact {"target":"shop.OrderServiceImpl#cancel(long)"}
+        change_impact method shop.OrderServiceImpl#cancel(long)  src/shop/OrderServiceImpl.java:11-13  level=symbol depth=3
+        affected: 1 (d1: 1); tests: 0
+        d1 class shop.OrderController  [calls 1]  src/shop/OrderController.java:5-17  loc=11 complexity=3 modified=<date>  via method shop.OrderService#cancel
+
+        ### dependency_path {"from":"shop.OrderController","to":"shop.OrderMapper"}
+        class shop.OrderController -> class shop.OrderMapper: 3 hops (level=symbol)
+          class shop.OrderController -[uses_type]-> interface shop.OrderService  at src/shop/OrderController.java:6
+          interface shop.OrderService =[dispatch]=> class shop.OrderServiceImpl  (implements at src/shop/OrderServiceImpl.java:3)
+          class shop.OrderServiceImpl -[uses_type]-> class shop.OrderMapper  at src/shop/OrderServiceImpl.java:4
+
+    "####]].assert_eq(&out);
+}

@@ -67,6 +67,19 @@ pub struct RefInfo {
     pub confidence: Confidence,
     /// An ambiguous reference: how many overloads it may mean (0 otherwise).
     pub overloads: usize,
+    /// The symbol the reference points at (for an ambiguous one, the lowest candidate).
+    pub target: Option<i64>,
+}
+
+/// References to some symbols grouped by the symbol they are made from.
+#[derive(Clone, Debug)]
+pub struct SourceRow {
+    pub source: Option<i64>,
+    pub target: i64,
+    pub kind: RefKind,
+    pub count: u32,
+    pub file: i64,
+    pub line: u32,
 }
 
 /// One page of the references to a target.
@@ -331,7 +344,7 @@ impl Store {
         let files = serde_json::to_string(&page_files).expect("ids serialize");
         let sql = format!(
             "SELECT f.path, r.line, r.kind, e.qname, r.confidence,
-                    CASE WHEN r.confidence = 4 THEN (SELECT COUNT(*) FROM ref_alts x WHERE x.ref_id = r.id) + 1 ELSE 0 END
+                    CASE WHEN r.confidence = 4 THEN (SELECT COUNT(*) FROM ref_alts x WHERE x.ref_id = r.id) + 1 ELSE 0 END, r.target_id
              FROM refs r JOIN files f ON f.id = r.file_id
              LEFT JOIN symbols e ON e.id = r.enclosing_id WHERE {filter} AND r.file_id IN (SELECT value FROM json_each(?4))
              ORDER BY f.path, r.line, r.kind, e.qname, r.confidence, r.id LIMIT ?2 OFFSET ?3"
@@ -345,9 +358,44 @@ impl Store {
                 enclosing: r.get(3)?,
                 confidence: Confidence::from_code(r.get(4)?).unwrap_or(Confidence::Unresolved),
                 overloads: r.get::<_, i64>(5)? as usize,
+                target: r.get(6)?,
             })
         })?;
         Ok(ReferencePage { refs: rows.collect::<rusqlite::Result<_>>()?, total: total as usize, counts })
+    }
+
+    /// The references to `ids` (ambiguous ones that may mean one of them included), grouped
+    /// by (source, target, kind), with the first file and line of each group. Imports and
+    /// name-only guesses are left out, as from the graph.
+    pub fn reference_sources(&self, ids: &[i64]) -> Result<Vec<SourceRow>> {
+        let ids = serde_json::to_string(ids).expect("ids serialize");
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT r.source_id, t.id, r.kind, COUNT(*), MIN(r.file_id * 4294967296 + r.line) FROM (SELECT value AS id FROM json_each(?1)) t
+             JOIN refs r ON r.id IN (SELECT id FROM refs WHERE target_id = t.id UNION SELECT ref_id FROM ref_alts WHERE target_id = t.id)
+             WHERE r.kind != 7 AND r.confidence != 1
+             GROUP BY r.source_id, t.id, r.kind ORDER BY t.id, r.source_id, r.kind",
+        )?;
+        let rows = stmt.query_map([ids], |r| {
+            let at: i64 = r.get(4)?;
+            Ok(SourceRow {
+                source: r.get(0)?,
+                target: r.get(1)?,
+                kind: RefKind::from_code(r.get(2)?).unwrap_or(RefKind::UsesType),
+                count: r.get::<_, i64>(3)? as u32,
+                file: at >> 32,
+                line: (at & 0xffff_ffff) as u32,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The types a type extends or implements directly (resolved in the repository).
+    pub fn supertype_ids(&self, id: i64) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN (1, 2) AND target_id IS NOT NULL ORDER BY target_id",
+        )?;
+        let rows = stmt.query_map([id], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Counts of references to a target by kind.

@@ -1,0 +1,7 @@
+package shop;
+
+public interface OrderService {
+    Order create(String sku);
+
+    void cancel(long id);
+}

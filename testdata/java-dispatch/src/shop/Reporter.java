@@ -1,0 +1,6 @@
+package shop;
+
+public class Reporter {
+    public void info(String message) {
+    }
+}
