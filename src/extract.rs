@@ -184,7 +184,8 @@ struct Extractor<'t> {
     defs: Vec<Def<'t>>,
     refs: Vec<Ref<'t>>,
     /// Variables: name node and, when declared, type node.
-    locals: Vec<(Node<'t>, Option<Node<'t>>)>,
+    /// Variables: name node, declared type node, and for an untyped one its initializer.
+    locals: Vec<(Node<'t>, Option<Node<'t>>, Option<Node<'t>>)>,
     imports: Vec<Node<'t>>,
     anonymous: Vec<Node<'t>>,
     impls: Vec<Impl<'t>>,
@@ -269,6 +270,7 @@ impl<'t> Extractor<'t> {
         let mut args = None;
         let mut local_name = None;
         let mut local_type = None;
+        let mut local_value = None;
         let mut impl_type = None;
         let mut impl_trait = None;
         for (index, node) in captures {
@@ -278,13 +280,14 @@ impl<'t> Extractor<'t> {
                 Capture::Arguments => args = Some(node),
                 Capture::LocalName => local_name = Some(node),
                 Capture::LocalType => local_type = Some(node),
+                Capture::LocalValue => local_value = Some(node),
                 Capture::ImplType => impl_type = Some(node),
                 Capture::ImplTrait => impl_trait = Some(node),
                 other => main = Some((other, node)),
             }
         }
         if let Some(n) = local_name {
-            self.locals.push((n, local_type));
+            self.locals.push((n, local_type, local_value));
             return;
         }
         let Some((capture, node)) = main else {
@@ -362,6 +365,25 @@ impl<'t> Extractor<'t> {
                 _ => return node,
             }
         }
+    }
+
+    /// `Option<T>` and `Result<T, E>` (the language's `unwrapped_returns`) as a chain sees
+    /// them: `T`, which `?`, `unwrap()` and `expect()` give.
+    fn unwrapped(&self, node: Node<'t>) -> Node<'t> {
+        let mut node = node;
+        for _ in 0..4 {
+            let inner = (self.kind(node) == "generic_type")
+                .then(|| node.child_by_field_name("type"))
+                .flatten()
+                .filter(|base| self.spec.unwrapped_returns.contains(&crate::model::last_segment(self.text(*base))))
+                .and_then(|_| node.child_by_field_name("type_arguments"))
+                .and_then(|args| args.named_child(0));
+            match inner {
+                Some(i) => node = i,
+                None => break,
+            }
+        }
+        node
     }
 
     /// An array or slice type, behind any references (`int[]`, `&[u32]`, `&mut [T; 4]`).
@@ -450,8 +472,23 @@ impl<'t> Extractor<'t> {
         let def_names: HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
         let mut locals: HashMap<(Option<usize>, &'t str), String> = HashMap::default();
         let local_list = std::mem::take(&mut self.locals);
-        for (name_node, type_node) in &local_list {
+        let typed: HashSet<usize> = local_list.iter().filter(|l| l.1.is_some()).map(|l| l.0.id()).collect();
+        for (name_node, type_node, value) in &local_list {
             let ctx = self.context_at(name_node.start_byte(), &scopes, &scope_parent, &def_symbol);
+            if let (None, Some(value)) = (type_node, value) {
+                // The type of the initializer, as a receiver (`Owner#m()` for a call chain),
+                // unless another pattern gave the variable a written type.
+                if typed.contains(&name_node.id()) {
+                    continue;
+                }
+                let owner = ctx.symbol;
+                let type_text = match self.typed_receiver(*value, &ctx, &symbols, &locals) {
+                    Receiver::Type(t) if !t.contains("[]") => t,
+                    _ => String::new(),
+                };
+                locals.entry((owner, self.text(*name_node))).or_insert(type_text);
+                continue;
+            }
             let mut owner = ctx.symbol;
             if let Some(o) = owner {
                 if symbols[o].kind == SymbolKind::Field && def_names.contains(&name_node.id()) {
@@ -553,6 +590,15 @@ impl<'t> Extractor<'t> {
             if matches!(r.kind, RefKind::Calls | RefKind::UsesField | RefKind::MethodRef) {
                 reference.receiver = match r.receiver {
                     None => Receiver::Implicit,
+                    // A call in a macro's tokens: read like code in the macros whose arguments
+                    // are code (`assert!`), else matched by name only.
+                    Some(recv) if self.kind(recv) == "token_tree" && self.in_code_macro(recv) => {
+                        let (path, receiver) = self.token_call(r.name, &ctx, &symbols, &locals, 0);
+                        if let Some(path) = path {
+                            reference.name = path;
+                        }
+                        receiver
+                    }
                     Some(recv) => self.receiver(recv, &ctx, &symbols, &locals),
                 };
             }
@@ -638,7 +684,7 @@ impl<'t> Extractor<'t> {
                     .child_by_field_name("type")
                     .or_else(|| def.node.child_by_field_name("return_type"))
                     .filter(|t| !self.is_array(*t))
-                    .map(|t| self.type_path(t))
+                    .map(|t| self.type_path(self.unwrapped(t)))
                     .filter(|t| !t.is_empty())
             } else {
                 None
@@ -969,6 +1015,84 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// Whether a token tree is an argument of one of the language's `code_macros`.
+    fn in_code_macro(&self, mut node: Node<'t>) -> bool {
+        for _ in 0..64 {
+            let Some(parent) = node.parent() else { return false };
+            match self.kind(parent) {
+                "token_tree" => node = parent,
+                "macro_invocation" => {
+                    let name = parent.child_by_field_name("macro").map(|m| self.text(m)).unwrap_or("");
+                    return self.spec.code_macros.contains(&crate::model::last_segment(name));
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// A call written in a macro's tokens (`name` is followed by its `(...)`): what it is
+    /// made on, from the tokens before it (`x.name(`, `a.b().name(`, `self.name(`), or its
+    /// path (`Type::name(`, returned first) for a call by path; a bare `name(` is a call of
+    /// a function in scope.
+    fn token_call(
+        &self,
+        name: Node<'t>,
+        ctx: &Context,
+        symbols: &[Symbol],
+        locals: &HashMap<(Option<usize>, &'t str), String>,
+        depth: usize,
+    ) -> (Option<String>, Receiver) {
+        let Some(before) = name.prev_sibling() else { return (None, Receiver::Implicit) };
+        match self.text(before) {
+            "." if depth < 16 => {
+                let Some(object) = before.prev_sibling() else { return (None, Receiver::Unknown) };
+                if self.kind(object) == "token_tree" && self.text(object).starts_with('(') {
+                    // `...method(args).name(`: the chain's previous link.
+                    let Some(method) = object.prev_sibling().filter(|m| self.kind(*m) == "identifier") else {
+                        return (None, Receiver::Unknown);
+                    };
+                    let (path, inner) = self.token_call(method, ctx, symbols, locals, depth + 1);
+                    let method_name = self.text(method);
+                    let receiver = match (path, inner) {
+                        (_, inner) if self.spec.transparent_calls.contains(&method_name) => inner,
+                        (Some(p), _) => {
+                            let (owner, last) = p.rsplit_once("::").unwrap_or(("", p.as_str()));
+                            Receiver::Type(format!("{owner}#{last}()"))
+                        }
+                        (None, Receiver::Type(t)) => Receiver::Type(format!("{t}#{method_name}()")),
+                        (None, Receiver::Implicit) => Receiver::Type(format!("#{method_name}()")),
+                        (None, Receiver::Unknown) => Receiver::Unknown,
+                    };
+                    return (None, receiver);
+                }
+                if matches!(self.kind(object), "identifier" | "self") {
+                    return (None, self.receiver(object, ctx, symbols, locals));
+                }
+                (None, Receiver::Unknown)
+            }
+            "::" => {
+                let mut segments = vec![self.text(name)];
+                let mut sep = Some(before);
+                while let Some(s) = sep.filter(|s| self.text(*s) == "::") {
+                    let Some(segment) = s.prev_sibling().filter(|p| matches!(self.kind(*p), "identifier" | "self" | "super" | "crate"))
+                    else {
+                        break;
+                    };
+                    segments.push(self.text(segment));
+                    sep = segment.prev_sibling();
+                }
+                segments.reverse();
+                let mut path = segments.join("::");
+                if let Some(replacement) = self.self_type(ctx, symbols) {
+                    path = replace_self(&path, &replacement);
+                }
+                (Some(path), Receiver::Implicit)
+            }
+            _ => (None, Receiver::Implicit),
+        }
+    }
+
     /// What a call is made on; an array (whose members are those of `Object`) is unknown.
     fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> Receiver {
         match self.typed_receiver(node, ctx, symbols, locals) {
@@ -1020,15 +1144,45 @@ impl<'t> Extractor<'t> {
             // A call chain: the receiver is what the inner call returns, written
             // `Owner#method()` (`#method()` for a method of the enclosing types) for the
             // resolver, which knows return types.
+            // `x?`, `&x`, `(x)`, `x.await`: what `x` is (`?` unwraps, as return types are kept).
+            "try_expression" | "reference_expression" | "parenthesized_expression" | "await_expression" => match node.named_child(0) {
+                Some(inner) => self.typed_receiver(inner, ctx, symbols, locals),
+                None => Receiver::Unknown,
+            },
             "method_invocation" | "call_expression" => {
                 let (object, name) = match self.kind(node) {
                     "method_invocation" => (node.child_by_field_name("object"), node.child_by_field_name("name")),
-                    _ => match node.child_by_field_name("function").filter(|f| self.kind(*f) == "field_expression") {
-                        Some(f) => (f.child_by_field_name("value"), f.child_by_field_name("field")),
-                        None => return Receiver::Unknown,
-                    },
+                    _ => {
+                        let function = node.child_by_field_name("function").map(|f| match self.kind(f) {
+                            "generic_function" => f.child_by_field_name("function").unwrap_or(f),
+                            _ => f,
+                        });
+                        match function {
+                            Some(f) if self.kind(f) == "field_expression" => {
+                                (f.child_by_field_name("value"), f.child_by_field_name("field"))
+                            }
+                            // A path call (`Searcher::new()`, `make()`): `Owner#name()`, the
+                            // owner a type (or module) path, empty for a bare name.
+                            Some(f) if matches!(self.kind(f), "identifier" | "scoped_identifier") => {
+                                let mut path = normalize_path(self.text(f));
+                                if let Some(replacement) = self.self_type(ctx, symbols) {
+                                    path = replace_self(&path, &replacement);
+                                }
+                                let (owner, name) = path.rsplit_once("::").unwrap_or(("", path.as_str()));
+                                return Receiver::Type(format!("{owner}#{name}()"));
+                            }
+                            _ => return Receiver::Unknown,
+                        }
+                    }
                 };
                 let Some(name) = name else { return Receiver::Unknown };
+                // `x.unwrap()`, `x.clone()`: the chain goes on with `x`'s type.
+                if self.spec.transparent_calls.contains(&self.text(name)) {
+                    return match object {
+                        Some(o) => self.typed_receiver(o, ctx, symbols, locals),
+                        None => Receiver::Unknown,
+                    };
+                }
                 let inner = match object {
                     None => Receiver::Implicit,
                     Some(o) => self.receiver(o, ctx, symbols, locals),

@@ -660,7 +660,15 @@ impl Indexer {
                                 gone.push(sid);
                                 affected.insert(name);
                             }
-                            affected.extend(p.imports.symmetric_difference(&imports).map(|k| k.0.clone()));
+                            let changed: Vec<String> = p.imports.symmetric_difference(&imports).map(|k| k.0.clone()).collect();
+                            // A Rust re-export is a path's middle segment (`facade::core::X`
+                            // through `pub use engine_core as core;`): paths that start at the
+                            // file's crate are resolved again too.
+                            if !changed.is_empty() && c.spec.language == Language::Rust {
+                                let krate = extract.module.split("::").next().unwrap_or("");
+                                affected.extend([krate.to_string(), "crate".to_string(), "self".to_string(), "super".to_string()]);
+                            }
+                            affected.extend(changed);
                         }
                         None => affected.extend(imports.iter().map(|k| k.0.clone())),
                     }
@@ -804,29 +812,31 @@ impl Indexer {
                 }
                 Ok(())
             })?;
-            for r in &old_refs {
-                if pass.includes(r.kind) {
-                    rechecked += 1;
-                    let query = RefQuery {
-                        file: r.file,
-                        enclosing: r.enclosing,
-                        kind: r.kind,
-                        name: &r.name,
-                        receiver: &r.receiver,
-                        subject: r.subject.as_deref(),
-                        is_static: r.flags & FLAG_STATIC != 0,
-                        glob: r.flags & FLAG_GLOB != 0,
-                        args: r.args.as_deref(),
-                    };
-                    let res = resolve_one(world, &query);
-                    touched.extend(r.source);
-                    match res {
-                        Some(res) => {
-                            touched.extend(res.source);
-                            writer.update_ref(r.file, r.id, &res)?;
-                        }
-                        None => writer.delete_ref(r.file, r.id)?,
+            // An import resolved again may now bring in something else under its name: the
+            // references written with that name are resolved again too (a re-export's
+            // change reaches the files that import through it), a few rounds deep.
+            let mut round = 0;
+            let mut from = 0;
+            loop {
+                let mut imported: HashSet<String> = HashSet::default();
+                for r in &old_refs[from..] {
+                    if pass == Pass::Rest && r.kind == RefKind::Imports {
+                        imported.insert(r.alias_or_simple().to_string());
                     }
+                }
+                let end = old_refs.len();
+                self::recheck(world, &mut writer, &old_refs[from..end], pass, &mut touched, &mut rechecked)?;
+                from = end;
+                round += 1;
+                if imported.is_empty() || round > 4 {
+                    break;
+                }
+                let known: HashSet<i64> = old_refs.iter().map(|r| r.id).collect();
+                let more = writer.refs_to_recheck(&imported, &[])?;
+                let before = old_refs.len();
+                old_refs.extend(more.into_iter().filter(|r| !known.contains(&r.id) && !changed_files.contains(&r.file)));
+                if old_refs.len() == before {
+                    break;
                 }
             }
             if pass == Pass::Supertypes {
@@ -962,6 +972,40 @@ impl Pass {
     fn includes(self, kind: RefKind) -> bool {
         matches!(kind, RefKind::Extends | RefKind::Implements) == (self == Pass::Supertypes)
     }
+}
+
+/// Resolves stored references of this pass again and writes what they resolve to now.
+fn recheck(
+    world: &World,
+    writer: &mut store::Writer,
+    refs: &[StoredRef],
+    pass: Pass,
+    touched: &mut HashSet<SymbolId>,
+    rechecked: &mut usize,
+) -> anyhow::Result<()> {
+    for r in refs.iter().filter(|r| pass.includes(r.kind)) {
+        *rechecked += 1;
+        let query = RefQuery {
+            file: r.file,
+            enclosing: r.enclosing,
+            kind: r.kind,
+            name: &r.name,
+            receiver: &r.receiver,
+            subject: r.subject.as_deref(),
+            is_static: r.flags & FLAG_STATIC != 0,
+            glob: r.flags & FLAG_GLOB != 0,
+            args: r.args.as_deref(),
+        };
+        touched.extend(r.source);
+        match resolve_one(world, &query) {
+            Some(res) => {
+                touched.extend(res.source);
+                writer.update_ref(r.file, r.id, &res)?;
+            }
+            None => writer.delete_ref(r.file, r.id)?,
+        }
+    }
+    Ok(())
 }
 
 /// A reference as extracted, as the resolver takes it.

@@ -813,6 +813,24 @@ impl World {
                 Receiver::Implicit => {}
             }
         }
+        // A `macro_rules!` macro is in scope in the modules after it, its own and those it
+        // declares (textual scope, which comes before paths): the nearest enclosing module
+        // defining one of that name.
+        if r.kind == RefKind::Expands && !r.name.contains("::") {
+            let mut m = module.clone();
+            loop {
+                let q = if m.is_empty() { r.name.to_string() } else { format!("{m}::{}", r.name) };
+                let found =
+                    self.by_qname.get(q.as_str()).and_then(|ids| ids.iter().copied().find(|id| self.syms[id].kind == SymbolKind::Macro));
+                if let Some(id) = found {
+                    return (Target::Symbol(id), Confidence::Exact, true);
+                }
+                if m.is_empty() {
+                    break;
+                }
+                m = parent_module(&m);
+            }
+        }
         let hit = self.rust_path(r.name, &module, 0);
         // `Type::method` where the method comes from a trait the type implements.
         if hit.is_none() {
@@ -832,7 +850,21 @@ impl World {
     /// The type a receiver names: a path, or what a call chain returns.
     fn rust_receiver_type(&self, t: &str, module: &str, enclosing: Option<SymbolId>) -> Option<SymbolId> {
         if t.contains('#') {
-            return self.chain_type(t, enclosing, |base| self.rust_receiver_type(base, module, enclosing));
+            if let Some(id) = self.chain_type(t, enclosing, |base| self.rust_receiver_type(base, module, enclosing)) {
+                return Some(id);
+            }
+            // A function of a module (`make()`, `utils::make()`): the link names it by path.
+            let (base, name) = t.strip_suffix("()")?.rsplit_once('#')?;
+            if base.contains('#') {
+                return None;
+            }
+            let path = if base.is_empty() { name.to_string() } else { format!("{base}::{name}") };
+            let Some(PathHit::Symbol(f)) = self.rust_path(&path, module, 0) else { return None };
+            let sym = self.syms.get(&f).filter(|s| s.kind.is_callable())?;
+            return match self.rust_path(sym.returns.as_deref()?, &self.module_of(sym.file, Some(f)), 0) {
+                Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
+                _ => None,
+            };
         }
         match self.rust_path(t, module, 0) {
             Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
@@ -844,7 +876,7 @@ impl World {
         match hit {
             Some(PathHit::Symbol(id)) => (Target::Symbol(id), Confidence::Exact, true),
             Some(PathHit::External(q)) => (Target::External(q), Confidence::External, true),
-            Some(PathHit::Module) | Some(PathHit::ModulePath(_)) => (Target::Nothing, Confidence::Exact, true),
+            Some(PathHit::ModulePath(_)) => (Target::Nothing, Confidence::Exact, true),
             None => self.guess(Language::Rust, name, want),
         }
     }
@@ -886,13 +918,14 @@ impl World {
                     }
                 }
                 PathHit::External(q) => PathHit::External(format!("{q}::{seg}")),
-                PathHit::Module => return None,
             };
         }
         Some(match current {
             PathHit::ModulePath(m) => match self.lookup(&m, Want::Any) {
                 Some(id) => PathHit::Symbol(id),
-                None => PathHit::Module,
+                // A module without a `mod` symbol (a crate root, a file module): a path may
+                // go on through it (`pub use engine_core as core;` then `core::Searcher`).
+                None => PathHit::ModulePath(m),
             },
             other => other,
         })
@@ -981,8 +1014,6 @@ enum PathHit {
     Symbol(SymbolId),
     /// A module path known to exist (a file module or crate root without a `mod` symbol).
     ModulePath(String),
-    /// Resolved to a module, as a final answer.
-    Module,
     External(String),
 }
 

@@ -424,7 +424,7 @@ fn path_attributes_move_rust_modules() {
         ref src/lib.rs:14 calls imp::ticks from=pathmods::run to=pathmods::imp::ticks (exact)
         ref src/lib.rs:14 calls refs::child::depth from=pathmods::run to=pathmods::refs::child::depth (exact)
         ref src/lib.rs:4 calls not from=- to=- (unresolved)
-        ref tests/borrow.rs:6 calls helper from=pathmods::tests::borrow::helps to=pathmods::shared::helper (guess)"#]]
+        ref tests/borrow.rs:6 calls shared::helper from=pathmods::tests::borrow::helps to=pathmods::shared::helper (guess)"#]]
     .assert_eq(&calls.join("\n"));
     // Moving the module elsewhere re-extracts the files it names, though they did not
     // change, through the watcher's path (an update of the declaring file alone).
@@ -554,6 +554,66 @@ fn calls_and_creations_name_the_overload_javac_picks() {
     run(root);
     assert!(
         refs(root).contains("ref src/p/Calls.java:13 calls getAccount from=p.Calls#run to=p.Customer#getAccount(int) (exact)"),
+        "{}",
+        refs(root)
+    );
+    assert_eq!(dump(root), fresh_dump(root));
+}
+
+#[test]
+fn rust_calls_through_facades_chains_and_macro_arguments() {
+    let repo = temp_copy("rust-facade");
+    let root = repo.path();
+    run(root);
+    let refs = |root: &Path| -> String {
+        dump(root)
+            .lines()
+            .filter(|l| l.starts_with("ref crates/app/") && [" calls ", " expands "].iter().any(|k| l.contains(k)))
+            .chain(dump(root).lines().filter(|l| l.contains(" expands checked ")))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    expect_test::expect![[r#"
+        ref crates/app/src/main.rs:11 calls facade::core::Searcher::new from=app::run to=engine_core::search::Searcher::new (exact)
+        ref crates/app/src/main.rs:12 calls search_path from=app::run to=engine_core::search::Searcher::search_path (exact)
+        ref crates/app/src/main.rs:13 calls Searcher::builder from=app::run to=engine_core::search::Searcher::builder (exact)
+        ref crates/app/src/main.rs:13 calls build from=app::run to=engine_core::search::SearcherBuilder::build (exact)
+        ref crates/app/src/main.rs:13 calls line_number from=app::run to=engine_core::search::SearcherBuilder::line_number (exact)
+        ref crates/app/src/main.rs:14 calls is_ok from=app::run to=- (unresolved)
+        ref crates/app/src/main.rs:14 calls search_path from=app::run to=engine_core::search::Searcher::search_path (exact)
+        ref crates/app/src/main.rs:14 expands assert from=app::run to=ext:std::assert (external)
+        ref crates/app/src/main.rs:15 calls count from=app::run to=engine_core::search::Searcher::count (exact)
+        ref crates/app/src/main.rs:15 expands assert_eq from=app::run to=ext:std::assert_eq (external)
+        ref crates/app/src/main.rs:16 calls String::new from=app::run to=ext:std::string::String::new (external)
+        ref crates/app/src/main.rs:17 calls describe from=app::run to=engine_core::search::Match::describe (exact)
+        ref crates/app/src/main.rs:17 calls first from=app::run to=engine_core::search::Searcher::first (exact)
+        ref crates/app/src/main.rs:17 calls ok from=app::run to=- (unresolved)
+        ref crates/app/src/main.rs:17 calls unwrap from=app::run to=- (unresolved)
+        ref crates/app/src/main.rs:17 expands write from=app::run to=ext:std::write (external)
+        ref crates/app/src/main.rs:18 calls facade::Searcher::new from=app::run to=engine_core::search::Searcher::new (exact)
+        ref crates/app/src/main.rs:18 calls first from=app::run to=engine_core::search::Searcher::first (exact)
+        ref crates/app/src/main.rs:18 calls unwrap from=app::run to=- (unresolved)
+        ref crates/app/src/main.rs:19 calls describe from=app::run to=engine_core::search::Match::describe (guess)
+        ref crates/app/src/main.rs:19 expands twice from=app::run to=app::twice (exact)
+        ref crates/app/src/main.rs:20 expands engine_core::hits from=app::run to=engine_core::hits (exact)
+        ref crates/app/src/main.rs:21 calls Box::new from=app::run to=ext:std::boxed::Box::new (external)
+        ref crates/app/src/main.rs:21 calls Searcher::new from=app::run to=engine_core::search::Searcher::new (exact)
+        ref crates/app/src/main.rs:22 calls count from=app::run to=engine_core::search::Searcher::count (exact)
+        ref crates/app/src/main.rs:24 calls iter from=app::run to=ext:std::vec::Vec::iter (external)
+        ref crates/app/src/main.rs:25 calls describe from=app::run to=engine_core::search::Match::describe (guess)
+        ref crates/app/src/main.rs:27 calls Ok from=app::run to=ext:std::result::Result::Ok (external)
+        ref crates/app/src/main.rs:27 calls found_len from=app::run to=app::found_len (exact)
+        ref crates/app/src/main.rs:31 calls count from=app::found_len to=engine_core::search::Searcher::count (exact)
+        ref crates/app/src/main.rs:37 calls run from=app::main to=app::run (exact)
+        ref crates/engine-core/src/search.rs:49 expands checked from=engine_core::search::Searcher::count to=engine_core::checked (exact)"#]].assert_eq(&refs(root));
+    // The re-export goes: calls through it are no longer known, as after a fresh index (the
+    // name alone still matches one method).
+    let facade = root.join("crates/facade/src/lib.rs");
+    fs::write(&facade, "pub use engine_core as engine;\npub use engine_core::search::*;\n").unwrap();
+    run(root);
+    assert!(
+        refs(root).contains("calls facade::core::Searcher::new from=app::run to=engine_core::search::Searcher::new (guess)"),
         "{}",
         refs(root)
     );

@@ -234,7 +234,7 @@ fn blanket_and_foreign_impls_are_listed_by_place() {
 }
 
 #[test]
-fn calls_inside_macros_are_guesses() {
+fn calls_inside_standard_macros_resolve_like_code() {
     let out = run_calls(
         "rust-macro-calls",
         &[("find_references", json!({"symbol": "mac::helper"})), ("find_references", json!({"symbol": "mac::total"}))],
@@ -243,13 +243,13 @@ fn calls_inside_macros_are_guesses() {
         ### find_references {"symbol":"mac::helper"}
         2 references to function mac::helper (calls 2)
         src/lib.rs
-          10 calls  in mac::report  [guess: name match only]
-          11 calls  in mac::report  [guess: name match only]
+          10 calls  in mac::report
+          11 calls  in mac::report
 
         ### find_references {"symbol":"mac::total"}
         1 reference to function mac::total (calls 1)
         src/lib.rs
-          10 calls  in mac::report  [guess: name match only]
+          10 calls  in mac::report
 
     "####]]
     .assert_eq(&out);

@@ -50,5 +50,8 @@
 (let_declaration pattern: (identifier) @local.name type: (_) @local.type)
 (let_declaration pattern: (identifier) @local.name value: (call_expression function: (scoped_identifier path: (_) @local.type)))
 (let_declaration pattern: (identifier) @local.name value: (struct_expression name: (_) @local.type))
+; untyped: the type of the value (`let b = Searcher::builder().build();`), when the
+; extractor can follow it
+(let_declaration pattern: (identifier) @local.name !type value: [(call_expression) (try_expression) (reference_expression) (field_expression)] @local.value)
 (parameter pattern: (identifier) @local.name type: (_) @local.type)
 (field_declaration name: (field_identifier) @local.name type: (_) @local.type)

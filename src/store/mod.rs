@@ -187,6 +187,14 @@ pub struct StoredRef {
     pub subject: Option<String>,
     pub flags: i64,
     pub args: Option<String>,
+    pub alias: Option<String>,
+}
+
+impl StoredRef {
+    /// The name an import brings into scope.
+    pub fn alias_or_simple(&self) -> &str {
+        self.alias.as_deref().unwrap_or_else(|| crate::model::last_segment(&self.name))
+    }
 }
 
 /// An id no other index of this machine has: the clock and the process.
@@ -644,7 +652,8 @@ const RECHECK_TABLES: &str = "CREATE TEMP TABLE IF NOT EXISTS recheck_names(name
      CREATE TEMP TABLE IF NOT EXISTS recheck_ids(id INTEGER PRIMARY KEY); DELETE FROM recheck_ids;";
 
 /// The references those names and ids can affect; every branch is an index search.
-const RECHECK_SQL: &str = "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id, args FROM refs WHERE id IN (
+const RECHECK_SQL: &str =
+    "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id, args, alias FROM refs WHERE id IN (
          SELECT id FROM refs WHERE COALESCE(simple, name) IN (SELECT name FROM recheck_names)
          UNION SELECT id FROM refs WHERE alias IN (SELECT name FROM recheck_names)
          UNION SELECT id FROM refs WHERE head IN (SELECT name FROM recheck_names)
@@ -1081,6 +1090,7 @@ impl Writer<'_> {
                 flags: r.get(7)?,
                 source: r.get(8)?,
                 args: r.get(9)?,
+                alias: r.get(10)?,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

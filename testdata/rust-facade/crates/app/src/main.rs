@@ -1,0 +1,38 @@
+use facade::core::Searcher;
+use std::fmt::Write;
+
+macro_rules! twice {
+    ($e:expr) => {
+        ($e, $e)
+    };
+}
+
+fn run() -> Result<usize, String> {
+    let searcher = facade::core::Searcher::new();
+    let found = searcher.search_path("a")?;
+    let built = Searcher::builder().line_number(true).build();
+    assert!(built.search_path("b").is_ok());
+    assert_eq!(built.count(), 0);
+    let mut out = String::new();
+    write!(out, "{}", searcher.first().unwrap().describe()).ok();
+    let first = facade::Searcher::new().first().unwrap();
+    let _ = twice!(first.describe());
+    let _ = engine_core::hits!(searcher);
+    let boxed: Box<Searcher> = Box::new(Searcher::new());
+    boxed.count();
+    let list: Vec<Match> = found;
+    for m in list.iter() {
+        m.describe();
+    }
+    Ok(found_len(&searcher))
+}
+
+fn found_len(s: &Searcher) -> usize {
+    s.count()
+}
+
+use facade::Match;
+
+fn main() {
+    let _ = run();
+}

@@ -1,0 +1,2 @@
+pub use engine_core as core;
+pub use engine_core::search::*;
