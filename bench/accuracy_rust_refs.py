@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Rust references of the index against rust-analyzer's, per definition and per use.
+
+Usage: python3 bench/accuracy_rust_refs.py <workspace> [rust-analyzer binary]
+
+rust-analyzer (the oracle, built once with the nightly toolchain:
+`cargo +nightly install ra_ap_rust-analyzer --version 0.0.349 --locked --root <dir>`;
+std sources from Debian's `rust-src`) writes an LSIF dump of the workspace
+(`RUST_SRC_PATH=/usr/lib/rustlib/src/rust/library rust-analyzer lsif <workspace>`). Its
+`textDocument/references` results give, for every definition, the places that use it. Each
+definition is matched with the index's symbol declared at the same file and line with the
+same name (functions and methods, types, fields, constants and statics, variants, macros),
+and its uses are compared with the index's references to that symbol at (file, line)
+granularity, for uses in the workspace's own files (not `target/`, not the standard
+library). Uses on the definition's own line are left out on both sides (a parameter or the
+name itself). The index is built with the release binary beside this script's repository.
+
+Prints precision and recall by the kind of definition (calls of functions and methods, type
+uses, fields, the rest), name-only guesses apart (they are not counted as found), and the
+worst misses by definition.
+"""
+
+import collections
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import urllib.parse
+
+CALLABLE = {"function", "method"}
+TYPE = {"struct", "enum", "trait", "union", "type_alias"}
+FIELD = {"field"}
+GUESS = 1
+AMBIGUOUS = 4
+
+
+def lsif(workspace, binary):
+    env = dict(os.environ, RUST_SRC_PATH=os.environ.get("RUST_SRC_PATH", "/usr/lib/rustlib/src/rust/library"))
+    out = subprocess.run([binary, "lsif", workspace], capture_output=True, text=True, env=env, check=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def oracle(workspace, items):
+    """(file, line, name) of each definition -> set of (file, line) of its uses."""
+    root = os.path.realpath(workspace)
+    docs, ranges, contains, next_of, refs_of, results = {}, {}, {}, {}, {}, collections.defaultdict(lambda: ([], []))
+    for it in items:
+        if it["type"] == "vertex":
+            if it["label"] == "document":
+                path = urllib.parse.unquote(urllib.parse.urlparse(it["uri"]).path)
+                docs[it["id"]] = os.path.relpath(os.path.realpath(path), root)
+            elif it["label"] == "range":
+                ranges[it["id"]] = (it["start"]["line"], it["start"]["character"], it["end"]["character"])
+        else:
+            label = it["label"]
+            ins = it.get("inVs", [it["inV"]] if "inV" in it else [])
+            if label == "contains":
+                for r in ins:
+                    contains[r] = it["outV"]
+            elif label == "next":
+                next_of[it["outV"]] = ins[0]
+            elif label == "textDocument/references":
+                refs_of[it["outV"]] = ins[0]
+            elif label == "item" and it.get("property") in ("definitions", "references"):
+                slot = 0 if it["property"] == "definitions" else 1
+                results[it["outV"]][slot].extend(ins)
+    lines_cache = {}
+
+    def text_of(rid):
+        doc = contains.get(rid)
+        path = docs.get(doc)
+        if path is None or path.startswith("..") or path.startswith("target/"):
+            return None
+        if path not in lines_cache:
+            try:
+                lines_cache[path] = open(os.path.join(root, path), encoding="utf-8", errors="replace").read().split("\n")
+            except OSError:
+                lines_cache[path] = []
+        line, start, end = ranges[rid]
+        src = lines_cache[path]
+        name = src[line][start:end] if line < len(src) else ""
+        return path, line + 1, name
+
+    truth = {}
+    for result, (defs, uses) in results.items():
+        for d in defs:
+            here = text_of(d)
+            if here is None or not here[2]:
+                continue
+            places = set()
+            for u in uses:
+                at = text_of(u)
+                if at is not None and (at[0], at[1]) != (here[0], here[1]):
+                    places.add((at[0], at[1]))
+            truth.setdefault(here, set()).update(places)
+    return truth
+
+
+def index(workspace):
+    here = os.path.dirname(os.path.abspath(__file__))
+    binary = os.path.join(here, "..", "target", "release", "codeatlas")
+    subprocess.run([binary, "index", "--repo", workspace], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    db = sqlite3.connect(os.path.join(workspace, ".codeatlas", "index.db"))
+    symbols = {}
+    for sid, path, kind, name, start, end in db.execute(
+            "SELECT s.id, f.path, s.kind, s.name, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id"):
+        # The name's line: the first line of the declaration that holds the name.
+        symbols.setdefault((path, name), []).append((sid, kind, start, end))
+    uses = collections.defaultdict(set)
+    guesses = collections.defaultdict(set)
+    rows = db.execute(
+        "SELECT r.target_id, f.path, r.line, r.confidence FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_id IS NOT NULL "
+        "UNION ALL SELECT x.target_id, f.path, r.line, r.confidence FROM ref_alts x JOIN refs r ON r.id = x.ref_id "
+        "JOIN files f ON f.id = r.file_id")
+    for target, path, line, conf in rows:
+        (guesses if conf == GUESS else uses)[target].add((path, line))
+    return symbols, uses, guesses
+
+
+def prf(tp, fp, fn):
+    p = tp / (tp + fp) if tp + fp else 1.0
+    r = tp / (tp + fn) if tp + fn else 1.0
+    return p, r
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        sys.exit(2)
+    workspace = os.path.realpath(sys.argv[1])
+    binary = sys.argv[2] if len(sys.argv) > 2 else "rust-analyzer"
+    truth = oracle(workspace, lsif(workspace, binary))
+    symbols, uses, guesses = index(workspace)
+    table = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # tp fp fn defs guess_right guess_all
+    misses = []
+    unmatched = 0
+    for (path, line, name), places in sorted(truth.items()):
+        candidates = [s for s in symbols.get((path, name), []) if s[2] <= line <= min(s[3], s[2] + 3)]
+        if not candidates:
+            unmatched += 1
+            continue
+        sid, kind, start, _ = min(candidates, key=lambda s: s[2])
+        cls = "calls" if kind in CALLABLE else "types" if kind in TYPE else "fields" if kind in FIELD else "other"
+        ours = {u for u in uses.get(sid, set()) if (u[0], u[1]) != (path, line)}
+        guessed = {u for u in guesses.get(sid, set()) if (u[0], u[1]) != (path, line)}
+        row = table[cls]
+        row[0] += len(ours & places)
+        row[1] += len(ours - places)
+        row[2] += len(places - ours)
+        row[3] += 1
+        row[4] += len(guessed & places)
+        row[5] += len(guessed)
+        if places - ours:
+            misses.append((len(places - ours), f"{kind} {name} {path}:{line}", sorted(places - ours)[:3]))
+    print(f"rust-analyzer definitions in the workspace's files: {len(truth)}; matched to index symbols: {len(truth) - unmatched}")
+    print("| definitions | defs | found | extra | missed | precision | recall | guesses: right / all |")
+    print("|---|---|---|---|---|---|---|---|")
+    total = [0, 0, 0, 0, 0, 0]
+    for cls in ("calls", "types", "fields", "other"):
+        row = table[cls]
+        total = [a + b for a, b in zip(total, row)]
+        p, r = prf(row[0], row[1], row[2])
+        print(f"| {cls} | {row[3]} | {row[0]} | {row[1]} | {row[2]} | {p:.4f} | {r:.4f} | {row[4]} / {row[5]} |")
+    p, r = prf(total[0], total[1], total[2])
+    print(f"| all | {total[3]} | {total[0]} | {total[1]} | {total[2]} | {p:.4f} | {r:.4f} | {total[4]} / {total[5]} |")
+    print("\nworst misses (uses rust-analyzer found and the index did not):")
+    for n, what, sample in sorted(misses, reverse=True)[:int(os.environ.get("MISSES", "12"))]:
+        print(f"  {n:4} {what}  e.g. {sample}")
+
+
+if __name__ == "__main__":
+    main()
