@@ -331,7 +331,7 @@ impl<'t> Extractor<'t> {
                 if let Some(type_node) = impl_type {
                     let self_type = normalize_path(self.text(self.base_type(type_node, false)));
                     let trait_name = impl_trait.map(|t| normalize_path(self.text(self.base_type(t, false))));
-                    self.impls.push(Impl { info: ImplInfo { self_type, trait_name }, trait_node: impl_trait, type_node });
+                    self.impls.push(Impl { info: ImplInfo { self_type, trait_name, module: None }, trait_node: impl_trait, type_node });
                 }
                 let _ = node;
             }
@@ -449,6 +449,19 @@ impl<'t> Extractor<'t> {
             // Siblings on one node (`int a, b;`) share the node's parent, not each other.
             let enclosing_idx = stack.iter().rev().find(|&&s| scopes[s].node_id != scope.node_id).copied();
             scope_parent[k] = enclosing_idx;
+            // An impl block inside an inline module: its members' names and self type start there.
+            if let ScopeWhat::Impl(i) = scope.what {
+                let mut up = enclosing_idx;
+                while let Some(u) = up {
+                    if let ScopeWhat::Def(d) = scopes[u].what {
+                        if let Some(sym) = def_symbol[d].filter(|s| symbols[*s].kind == SymbolKind::Module) {
+                            self.impls[i].info.module = Some(symbols[sym].qname.clone());
+                            break;
+                        }
+                    }
+                    up = scope_parent[u];
+                }
+            }
             if let ScopeWhat::Def(def_idx) = scope.what {
                 let enclosing = enclosing_idx.map(|i| scopes[i]);
                 let def = self.defs[def_idx];
@@ -657,7 +670,8 @@ impl<'t> Extractor<'t> {
             }
             (None, Some(i)) => {
                 let self_type = crate::model::last_segment(&self.impls[i].info.self_type);
-                join(&join(&self.module, spec.type_separator, self_type), spec.member_separator, &name)
+                let module = self.impls[i].info.module.as_deref().unwrap_or(&self.module);
+                join(&join(module, spec.type_separator, self_type), spec.member_separator, &name)
             }
             (None, None) => join(&self.module, spec.type_separator, &name),
         };

@@ -641,6 +641,7 @@ impl Indexer {
                                 name: s.name.as_str().into(),
                                 qname: s.qname.as_str().into(),
                                 impl_type: s.impl_of.as_ref().map(|i| i.self_type.as_str().into()),
+                                impl_module: s.impl_of.as_ref().and_then(|i| i.module.as_deref()).map(Into::into),
                                 returns: s.returns.as_deref().map(Into::into),
                                 params: s.params.as_deref().map(Into::into),
                                 access: crate::resolve::Access::from_visibility(&s.visibility),

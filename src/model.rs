@@ -267,6 +267,9 @@ pub struct Symbol {
 pub struct ImplInfo {
     pub self_type: String,
     pub trait_name: Option<String>,
+    /// The inline module the impl block is written in (`crate::walk::tests`), when it is
+    /// not the file's own: where its self type is looked up.
+    pub module: Option<String>,
 }
 
 /// How the receiver of a call was written, for the resolver to find the method's type.

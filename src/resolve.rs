@@ -32,8 +32,10 @@ pub struct Sym {
     /// Shared with the world's name and qualified-name keys (names are held once each).
     pub name: Arc<str>,
     pub qname: Arc<str>,
-    /// Rust impl members: the impl's self type as written.
+    /// Rust impl members: the impl's self type as written, and the inline module the impl
+    /// is in when it is not the file's.
     pub impl_type: Option<Box<str>>,
+    pub impl_module: Option<Box<str>>,
     /// Callables: the declared return type as written (see `Symbol::returns`).
     pub returns: Option<Box<str>>,
     /// Java callables: the erased parameter types (see `Symbol::params`).
@@ -256,7 +258,10 @@ impl World {
         MEMO.with(|m| m.borrow_mut().clear());
         let sym = self.syms.get(&id)?;
         let impl_type = sym.impl_type.clone()?;
-        let module = self.module_of(sym.file, None);
+        let module = match &sym.impl_module {
+            Some(m) => m.to_string(),
+            None => self.module_of(sym.file, None),
+        };
         let (new_parent, new_qname) = match self.rust_path(&impl_type, &module, 0) {
             Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => (Some(t), format!("{}::{}", self.syms[&t].qname, sym.name)),
             _ => (None, format!("{}::{}::{}", module, last_segment(&impl_type), sym.name).trim_start_matches("::").to_string()),

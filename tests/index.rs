@@ -569,7 +569,7 @@ fn rust_calls_through_facades_chains_and_macro_arguments() {
         dump(root)
             .lines()
             .filter(|l| l.starts_with("ref crates/app/") && [" calls ", " expands "].iter().any(|k| l.contains(k)))
-            .chain(dump(root).lines().filter(|l| l.contains(" expands checked ")))
+            .chain(dump(root).lines().filter(|l| l.contains(" expands checked ") || l.contains(" calls hit ")))
             .map(str::to_string)
             .collect::<Vec<_>>()
             .join("\n")
@@ -606,7 +606,9 @@ fn rust_calls_through_facades_chains_and_macro_arguments() {
         ref crates/app/src/main.rs:27 calls found_len from=app::run to=app::found_len (exact)
         ref crates/app/src/main.rs:31 calls count from=app::found_len to=engine_core::search::Searcher::count (exact)
         ref crates/app/src/main.rs:37 calls run from=app::main to=app::run (exact)
-        ref crates/engine-core/src/search.rs:49 expands checked from=engine_core::search::Searcher::count to=engine_core::checked (exact)"#]].assert_eq(&refs(root));
+        ref crates/engine-core/src/search.rs:49 expands checked from=engine_core::search::Searcher::count to=engine_core::checked (exact)
+        ref crates/engine-core/src/search.rs:70 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)
+        ref crates/engine-core/src/search.rs:70 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)"#]].assert_eq(&refs(root));
     // The re-export goes: calls through it are no longer known, as after a fresh index (the
     // name alone still matches one method).
     let facade = root.join("crates/facade/src/lib.rs");

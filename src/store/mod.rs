@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 12;
+pub const SCHEMA_VERSION: i64 = 13;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -72,7 +72,9 @@ CREATE TABLE symbols(
     -- Callables: the declared return type's path (call chains' receivers).
     returns TEXT,
     -- Java callables: erased parameter types by simple name (`int,String...`).
-    params TEXT
+    params TEXT,
+    -- Rust impl members: the inline module the impl block is in, when not the file's.
+    impl_module TEXT
 );
 CREATE INDEX symbols_file ON symbols(file_id);
 CREATE INDEX symbols_qname ON symbols(qname);
@@ -457,7 +459,7 @@ impl Store {
         // Parents before children, so that child lists are complete.
         let mut stmt = self
             .conn
-            .prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility FROM symbols ORDER BY id")?;
+            .prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility, impl_module FROM symbols ORDER BY id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let kind: String = r.get(3)?;
@@ -476,6 +478,7 @@ impl Store {
                     returns: r.get(7)?,
                     params: r.get::<_, Option<String>>(8)?.map(Into::into),
                     access: crate::resolve::Access::from_visibility(&r.get::<_, String>(9)?),
+                    impl_module: r.get::<_, Option<String>>(10)?.map(Into::into),
                 },
             );
         }
@@ -664,6 +667,10 @@ const RECHECK_SQL: &str =
          UNION SELECT id FROM refs WHERE source_id IN (SELECT id FROM recheck_ids)
          UNION SELECT ref_id FROM ref_alts WHERE target_id IN (SELECT id FROM recheck_ids))
      ORDER BY id";
+
+/// A type's resolved supertypes in id order: what `load_world` and the tools read.
+const SUPERTYPES_SQL: &str =
+    "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN (1, 2) AND target_id IS NOT NULL ORDER BY target_id";
 
 /// One write transaction. Nothing is visible to readers until `commit`.
 pub struct Writer<'c> {
@@ -891,8 +898,8 @@ impl Writer<'_> {
         };
         self.tx
             .prepare_cached(
-                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple, returns, params)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple, returns, params, impl_module)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
             )?
             .execute(params![
                 s.id,
@@ -912,7 +919,8 @@ impl Writer<'_> {
                 (sym.qname != s.qname).then_some(sym.qname.as_str()),
                 impl_type.map(crate::model::last_segment),
                 sym.returns,
-                sym.params
+                sym.params,
+                sym.impl_of.as_ref().and_then(|i| i.module.as_deref())
             ])?;
         self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
             s.id,
@@ -1127,9 +1135,7 @@ impl Writer<'_> {
 
     /// The resolved supertypes of a type, in id order (the same as `load_world` reads).
     pub fn supertypes_of(&self, id: SymbolId) -> Result<Vec<SymbolId>> {
-        let mut stmt = self.tx.prepare_cached(
-            "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN (1, 2) AND target_id IS NOT NULL ORDER BY target_id",
-        )?;
+        let mut stmt = self.tx.prepare_cached(SUPERTYPES_SQL)?;
         let rows = stmt.query_map([id], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }

@@ -391,9 +391,7 @@ impl Store {
 
     /// The types a type extends or implements directly (resolved in the repository).
     pub fn supertype_ids(&self, id: i64) -> Result<Vec<i64>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN (1, 2) AND target_id IS NOT NULL ORDER BY target_id",
-        )?;
+        let mut stmt = self.conn.prepare_cached(super::SUPERTYPES_SQL)?;
         let rows = stmt.query_map([id], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }

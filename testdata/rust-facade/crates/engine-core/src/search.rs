@@ -49,3 +49,24 @@ impl Searcher {
         checked!(0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    struct Probe;
+
+    impl Probe {
+        fn hit(&self) -> usize {
+            1
+        }
+    }
+
+    fn probe() -> Probe {
+        Probe
+    }
+
+    #[test]
+    fn hits() {
+        let p = probe();
+        assert_eq!(p.hit(), probe().hit());
+    }
+}
