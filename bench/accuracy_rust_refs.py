@@ -182,7 +182,7 @@ def main():
     misses, extras = [], []
     unmatched = 0
     for (path, line, name), places in sorted(truth.items()):
-        candidates = [s for s in symbols.get((path, name), []) if s[2] <= line <= min(s[3], s[2] + 3)]
+        candidates = [s for s in symbols.get((path, name), []) if s[2] == line]
         if not candidates:
             unmatched += 1
             continue

@@ -577,8 +577,13 @@ impl<'t> Extractor<'t> {
         let mut refs: Vec<Ref<'t>> = by_node.into_values().collect();
         refs.sort_by_cached_key(|r| (r.name.start_byte(), r.name.id()));
 
+        // `use` declarations: their paths are imports, not also accesses.
+        let import_ranges: Vec<(usize, usize)> = self.imports.iter().map(|n| (n.start_byte(), n.end_byte())).collect();
         let mut references = Vec::new();
         for r in refs {
+            if r.kind == RefKind::Accesses && import_ranges.iter().any(|(s, e)| *s <= r.name.start_byte() && r.name.start_byte() < *e) {
+                continue;
+            }
             let ctx = self.context_at(r.name.start_byte(), &scopes, &scope_parent, &def_symbol);
             let mut name = normalize_path(self.text(r.name));
             if name.is_empty() || name == "var" {
@@ -644,8 +649,9 @@ impl<'t> Extractor<'t> {
                     if let Some(argument) = node.child_by_field_name("argument") {
                         let mut out = Vec::new();
                         self.rust_use_tree(argument, "", &mut out);
-                        for (path, alias, glob) in out {
-                            let mut reference = Reference::new(RefKind::Imports, path, line, ctx.symbol);
+                        // Each item on its own line (a `use` list may span many).
+                        for (path, alias, glob, item_line) in out {
+                            let mut reference = Reference::new(RefKind::Imports, path, item_line, ctx.symbol);
                             reference.alias = alias;
                             reference.glob = glob;
                             reference.reexport = reexport;
@@ -1238,7 +1244,7 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    fn rust_use_tree(&self, node: Node, prefix: &str, out: &mut Vec<(String, Option<String>, bool)>) {
+    fn rust_use_tree(&self, node: Node, prefix: &str, out: &mut Vec<(String, Option<String>, bool, u32)>) {
         let join_prefix = |p: &str| {
             if prefix.is_empty() {
                 p.to_string()
@@ -1250,7 +1256,7 @@ impl<'t> Extractor<'t> {
             "use_as_clause" => {
                 if let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias")) {
                     let path = join_prefix(&strip_space(self.text(path)));
-                    out.push((path, Some(self.text(alias).to_string()), false));
+                    out.push((path, Some(self.text(alias).to_string()), false, line_of(node)));
                 }
             }
             "use_list" => {
@@ -1271,11 +1277,11 @@ impl<'t> Extractor<'t> {
             "use_wildcard" => {
                 let text = strip_space(self.text(node));
                 let path = text.trim_end_matches('*').trim_end_matches("::");
-                out.push((if path.is_empty() { prefix.to_string() } else { join_prefix(path) }, None, true));
+                out.push((if path.is_empty() { prefix.to_string() } else { join_prefix(path) }, None, true, line_of(node)));
             }
-            "self" if !prefix.is_empty() => out.push((prefix.to_string(), None, false)),
+            "self" if !prefix.is_empty() => out.push((prefix.to_string(), None, false, line_of(node))),
             "line_comment" | "block_comment" => {}
-            _ => out.push((join_prefix(&strip_space(self.text(node))), None, false)),
+            _ => out.push((join_prefix(&strip_space(self.text(node))), None, false, line_of(node))),
         }
     }
 }
@@ -1352,6 +1358,11 @@ fn promote(a: &str, b: &str) -> String {
         return "?".to_string();
     };
     NUMERIC[i.max(j).max(3)].to_string()
+}
+
+/// A node's 1-based line.
+fn line_of(node: Node) -> u32 {
+    node.start_position().row as u32 + 1
 }
 
 fn first_of_kind<'a>(node: Node<'a>, kind: &str) -> Option<Node<'a>> {

@@ -837,6 +837,17 @@ impl World {
             }
         }
         let hit = self.rust_path(r.name, &module, 0);
+        // `a::b::f()`: the qualifier `a::b` names a module, which is no dependency of its own
+        // (the call is); a type (`Searcher::new()`) is.
+        if r.kind == RefKind::Accesses && last_segment(r.name).starts_with(|c: char| c.is_lowercase()) {
+            let keep = match &hit {
+                Some(PathHit::Symbol(id)) => self.syms[id].kind != SymbolKind::Module,
+                Some(PathHit::External(_)) | Some(PathHit::ModulePath(_)) | None => false,
+            };
+            if !keep {
+                return (Target::Nothing, Confidence::Unresolved, false);
+            }
+        }
         // `Type::method` where the method comes from a trait the type implements.
         if hit.is_none() {
             if let Some((owner, member)) = r.name.rsplit_once("::") {

@@ -40,6 +40,9 @@
 (struct_pattern type: [(type_identifier) (scoped_type_identifier)] @reference.accesses)
 (match_pattern (scoped_identifier) @reference.accesses)
 (field_expression value: (scoped_identifier) @reference.accesses)
+; the type or module before `::` in an expression (`SearcherBuilder::new()`, `Style::Bold`);
+; the extractor drops those inside `use` declarations, the resolver those naming modules
+(scoped_identifier path: [(identifier) (scoped_identifier)] @reference.accesses)
 ; fields read or written (`self.items`, `order.total`); a method call's name is a call
 (field_expression value: (_) @receiver field: (field_identifier) @name) @reference.uses_field
 
