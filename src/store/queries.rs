@@ -277,56 +277,69 @@ impl Store {
             Target::External(id) => ("r.external_id", vec![id]),
         };
         let symbol = matches!(target, Target::Symbol(_));
-        let ids = serde_json::to_string(&ids).expect("ids serialize");
         let kind_list = kinds.iter().map(|k| k.code().to_string()).collect::<Vec<_>>().join(",");
-        let filter = if symbol {
+        // The rows asked for, by id: those pointing at one of `ids`, and (for symbols) the
+        // ambiguous ones naming one of them as an alternative. Each part is read through
+        // its own index (an OR of the two read the whole table).
+        let alternatives = if symbol {
             format!(
-                "({column} IN (SELECT value FROM json_each(?1)) OR r.id IN (SELECT ref_id FROM ref_alts WHERE target_id IN (SELECT value FROM json_each(?1))))
-                 AND r.kind IN ({kind_list})"
+                " UNION SELECT x.ref_id FROM ref_alts x JOIN refs a ON a.id = x.ref_id WHERE x.target_id IN (SELECT value FROM json_each(?1))
+                 AND a.kind IN ({kind_list}) AND a.file_id IN (SELECT value FROM json_each(?4))"
             )
         } else {
-            format!("{column} IN (SELECT value FROM json_each(?1)) AND r.kind IN ({kind_list})")
+            String::new()
         };
-        // Per-file counts from the index alone, one query per kind: the index is by (target,
-        // kind, file), so a kind's references come grouped by file as they are read, where
-        // grouping all kinds at once sorted every reference (java.lang.String: 19k, 4 ms).
-        // Ordered by path here; then only the files the page overlaps are read and sorted.
+        let filter = format!(
+            "r.id IN (SELECT id FROM refs WHERE {} IN (SELECT value FROM json_each(?1)) AND kind IN ({kind_list})
+             AND file_id IN (SELECT value FROM json_each(?4)){alternatives})",
+            column.trim_start_matches("r.")
+        );
+        // Per-file counts from the index alone, one query per target and kind: the index is
+        // by (target, kind, file), so a kind's references come grouped by file as they are
+        // read, where grouping all kinds at once sorted every reference (java.lang.String:
+        // 19k, 4 ms). Ordered by path here; then only the files the page overlaps are read.
         let mut by_file: rustc_hash::FxHashMap<i64, (String, i64)> = Default::default();
         let mut counts = Vec::new();
         {
+            // Grouped by (kind, file) in the index's own order (no sort), then joined: one
+            // file lookup per file and kind, not per reference.
             let direct = format!(
-                // Grouped first, then joined: one file lookup per file, not per reference.
-                "SELECT f.path, g.file_id, g.n FROM (SELECT r.file_id, COUNT(*) AS n FROM refs r
-                 WHERE {column} IN (SELECT value FROM json_each(?1)) AND r.kind = ?2 GROUP BY r.file_id) g JOIN files f ON f.id = g.file_id"
+                "SELECT g.kind, f.path, g.file_id, g.n FROM (SELECT r.kind, r.file_id, COUNT(*) AS n FROM refs r WHERE {column} = ?1
+                 GROUP BY r.kind, r.file_id) g JOIN files f ON f.id = g.file_id"
             );
-            let alternative = "SELECT f.path, g.file_id, g.n FROM (SELECT r.file_id, COUNT(*) AS n FROM ref_alts x JOIN refs r ON r.id = x.ref_id
-                 WHERE x.target_id IN (SELECT value FROM json_each(?1)) AND r.kind = ?2 GROUP BY r.file_id) g JOIN files f ON f.id = g.file_id";
-            let sqls: Vec<&str> = if symbol { vec![direct.as_str(), alternative] } else { vec![direct.as_str()] };
-            for kind in RefKind::all() {
-                let wanted = kinds.contains(&kind);
-                let mut of_kind = 0;
-                for sql in &sqls {
+            let alternative = "SELECT g.kind, f.path, g.file_id, g.n FROM (SELECT r.kind, r.file_id, COUNT(*) AS n FROM ref_alts x
+                 JOIN refs r ON r.id = x.ref_id WHERE x.target_id = ?1 GROUP BY r.kind, r.file_id) g JOIN files f ON f.id = g.file_id";
+            let mut of_kind: rustc_hash::FxHashMap<i64, usize> = Default::default();
+            for id in &ids {
+                // Alternatives only where there are any (a lookup in the table's primary key).
+                let alternatives =
+                    symbol && self.conn.prepare_cached("SELECT 1 FROM ref_alts WHERE target_id = ?1 LIMIT 1")?.exists([id])?;
+                let sqls: &[&str] = if alternatives { &[direct.as_str(), alternative] } else { &[direct.as_str()] };
+                for sql in sqls {
                     let mut stmt = self.conn.prepare_cached(sql)?;
-                    let mut rows = stmt.query(params![ids, kind.code()])?;
+                    let mut rows = stmt.query([id])?;
                     while let Some(r) = rows.next()? {
-                        let (file, n): (i64, i64) = (r.get(1)?, r.get(2)?);
-                        of_kind += n as usize;
-                        if !wanted {
+                        let (kind, file, n): (i64, i64, i64) = (r.get(0)?, r.get(2)?, r.get(3)?);
+                        *of_kind.entry(kind).or_default() += n as usize;
+                        if !RefKind::from_code(kind).is_some_and(|k| kinds.contains(&k)) {
                             continue;
                         }
                         match by_file.entry(file) {
                             std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().1 += n,
                             std::collections::hash_map::Entry::Vacant(e) => {
-                                e.insert((r.get(0)?, n));
+                                e.insert((r.get(1)?, n));
                             }
                         }
                     }
                 }
-                if of_kind > 0 {
-                    counts.push((kind, of_kind));
+            }
+            for kind in RefKind::all() {
+                if let Some(n) = of_kind.get(&kind.code()).filter(|n| **n > 0) {
+                    counts.push((kind, *n));
                 }
             }
         }
+        let ids = serde_json::to_string(&ids).expect("ids serialize");
         counts.sort_by_key(|(kind, _)| kind.as_str());
         let mut per_file: Vec<(String, i64, i64)> = by_file.into_iter().map(|(file, (path, n))| (path, file, n)).collect();
         per_file.sort();
