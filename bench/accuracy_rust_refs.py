@@ -103,7 +103,7 @@ def oracle(workspace, items):
 
 def index(workspace):
     here = os.path.dirname(os.path.abspath(__file__))
-    binary = os.path.join(here, "..", "target", "release", "codeatlas")
+    binary = os.environ.get("CODEATLAS_BIN") or os.path.join(here, "..", "target", "release", "codeatlas")
     subprocess.run([binary, "index", "--repo", workspace], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     db = sqlite3.connect(os.path.join(workspace, ".codeatlas", "index.db"))
     symbols = {}
@@ -113,10 +113,10 @@ def index(workspace):
         symbols.setdefault((path, name), []).append((sid, kind, start, end))
     uses = collections.defaultdict(set)
     guesses = collections.defaultdict(set)
-    rows = db.execute(
-        "SELECT r.target_id, f.path, r.line, r.confidence FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_id IS NOT NULL "
-        "UNION ALL SELECT x.target_id, f.path, r.line, r.confidence FROM ref_alts x JOIN refs r ON r.id = x.ref_id "
-        "JOIN files f ON f.id = r.file_id")
+    direct = "SELECT r.target_id, f.path, r.line, r.confidence FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_id IS NOT NULL"
+    has_alts = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'ref_alts'").fetchone() is not None
+    rows = db.execute(direct + (" UNION ALL SELECT x.target_id, f.path, r.line, r.confidence FROM ref_alts x "
+                                "JOIN refs r ON r.id = x.ref_id JOIN files f ON f.id = r.file_id" if has_alts else ""))
     for target, path, line, conf in rows:
         (guesses if conf == GUESS else uses)[target].add((path, line))
     # Lines inside the standard macros' invocations: (path, line) -> True.
