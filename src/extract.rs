@@ -313,14 +313,20 @@ impl<'t> Extractor<'t> {
                     if let Some(ident) = first_of_kind(child, "type_identifier") {
                         let name = self.text(ident).to_string();
                         // `<T extends Comparable<T> & Serializable>` erases to `Comparable`.
+                        // Rust: `<M: Matcher + Send>` (a `bounds` field of trait bounds,
+                        // lifetimes skipped) is `Matcher`.
                         let bound = {
                             let mut c = child.walk();
-                            let found = child
-                                .named_children(&mut c)
-                                .find(|n| self.kind(*n) == "type_bound")
-                                .and_then(|b| b.named_child(0))
-                                .map(|t| crate::model::last_segment(&self.type_path(t)).to_string());
-                            found.unwrap_or_default()
+                            let bounds = child
+                                .child_by_field_name("bounds")
+                                .or_else(|| child.named_children(&mut c).find(|n| self.kind(*n) == "type_bound"));
+                            let first = bounds.and_then(|b| {
+                                let mut c = b.walk();
+                                let first =
+                                    b.named_children(&mut c).find(|n| !matches!(self.kind(*n), "lifetime" | "higher_ranked_trait_bound"));
+                                first
+                            });
+                            first.map(|t| self.type_path(t)).unwrap_or_default()
                         };
                         self.type_params.push((owner.start_byte(), owner.end_byte(), name, bound));
                     }
@@ -524,7 +530,10 @@ impl<'t> Extractor<'t> {
                         1
                     };
                     let element = crate::model::last_segment(&self.type_path(t)).to_string();
-                    let element = self.type_param_erasure(&element, name_node.start_byte()).map(str::to_string).unwrap_or(element);
+                    let element = self
+                        .type_param_erasure(&element, name_node.start_byte())
+                        .map(|b| crate::model::last_segment(b).to_string())
+                        .unwrap_or(element);
                     format!("{element}{}", "[]".repeat(dims))
                 }
                 Some(_) if array => String::new(),
@@ -533,7 +542,14 @@ impl<'t> Extractor<'t> {
                     let path = self.type_path(t);
                     self.type_param_erasure(&path, name_node.start_byte()).map(str::to_string).unwrap_or(path)
                 }
-                Some(t) => self.type_path(t),
+                // Rust: a type parameter bound by a trait has that trait's methods.
+                Some(t) => {
+                    let path = self.type_path(t);
+                    match self.type_param_bound(&path, name_node.start_byte()) {
+                        Some(bound) => bound.to_string(),
+                        None => path,
+                    }
+                }
                 None => String::new(),
             };
             locals.entry((owner, self.text(*name_node))).or_insert(type_text);
@@ -851,7 +867,12 @@ impl<'t> Extractor<'t> {
             return None;
         }
         if let Some(i) = ctx.impl_idx {
-            return Some(self.impls[i].info.self_type.clone());
+            let imp = &self.impls[i];
+            // `impl<M: Matcher> Matcher for &mut M`: `self` has the bound's methods.
+            return Some(match self.type_param_bound(&imp.info.self_type, imp.type_node.start_byte()) {
+                Some(bound) => bound.to_string(),
+                None => imp.info.self_type.clone(),
+            });
         }
         let mut cur = ctx.symbol;
         while let Some(i) = cur {
@@ -877,6 +898,16 @@ impl<'t> Extractor<'t> {
             .map(|(_, _, _, bound)| if bound.is_empty() { "Object" } else { bound.as_str() })
     }
 
+    /// The first bound of a type parameter in scope at `offset` (the innermost), if it has one.
+    fn type_param_bound(&self, name: &str, offset: usize) -> Option<&str> {
+        self.type_params
+            .iter()
+            .filter(|(s, e, n, _)| *s <= offset && offset < *e && n == name)
+            .min_by_key(|(s, e, _, _)| e - s)
+            .map(|(_, _, _, bound)| bound.as_str())
+            .filter(|b| !b.is_empty())
+    }
+
     /// A declared type as overload resolution compares it: erased (generic arguments
     /// dropped, type parameters replaced by their bound), by simple name, arrays as `[]`.
     fn erased_type(&self, node: Node<'t>, offset: usize) -> String {
@@ -888,7 +919,7 @@ impl<'t> Extractor<'t> {
         }
         let path = self.type_path(base);
         let simple = crate::model::last_segment(&path);
-        let simple = self.type_param_erasure(simple, offset).unwrap_or(simple);
+        let simple = self.type_param_erasure(simple, offset).map(crate::model::last_segment).unwrap_or(simple);
         let mut out = simple.to_string();
         for _ in 0..dims {
             out.push_str("[]");
@@ -1164,9 +1195,19 @@ impl<'t> Extractor<'t> {
             // A call chain: the receiver is what the inner call returns, written
             // `Owner#method()` (`#method()` for a method of the enclosing types) for the
             // resolver, which knows return types.
-            // `x?`, `&x`, `(x)`, `x.await`: what `x` is (`?` unwraps, as return types are kept).
+            // `x?`, `&x`, `(x)`, `x.await`, `*x`: what `x` is (`?` unwraps, as return types
+            // are kept; a dereference reaches the value a reference or smart pointer holds).
             "try_expression" | "reference_expression" | "parenthesized_expression" | "await_expression" => match node.named_child(0) {
                 Some(inner) => self.typed_receiver(inner, ctx, symbols, locals),
+                None => Receiver::Unknown,
+            },
+            "unary_expression" if self.spec.language == Language::Rust && text.starts_with('*') => match node.named_child(0) {
+                // Through a `Box`/`Arc`/`Rc` written without its argument (an impl's `Self`)
+                // the content is not known.
+                Some(inner) => match self.typed_receiver(inner, ctx, symbols, locals) {
+                    Receiver::Type(t) if self.spec.deref_wrappers.contains(&crate::model::last_segment(&t)) => Receiver::Unknown,
+                    other => other,
+                },
                 None => Receiver::Unknown,
             },
             "method_invocation" | "call_expression" => {

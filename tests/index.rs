@@ -605,10 +605,11 @@ fn rust_calls_through_facades_chains_and_macro_arguments() {
         ref crates/app/src/main.rs:27 calls Ok from=app::run to=ext:std::result::Result::Ok (external)
         ref crates/app/src/main.rs:27 calls found_len from=app::run to=app::found_len (exact)
         ref crates/app/src/main.rs:31 calls count from=app::found_len to=engine_core::search::Searcher::count (exact)
-        ref crates/app/src/main.rs:37 calls run from=app::main to=app::run (exact)
+        ref crates/app/src/main.rs:37 calls tally from=app::tally_of to=engine_core::search::Counted::tally (exact)
+        ref crates/app/src/main.rs:41 calls run from=app::main to=app::run (exact)
         ref crates/engine-core/src/search.rs:49 expands checked from=engine_core::search::Searcher::count to=engine_core::checked (exact)
-        ref crates/engine-core/src/search.rs:70 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)
-        ref crates/engine-core/src/search.rs:70 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)"#]].assert_eq(&refs(root));
+        ref crates/engine-core/src/search.rs:80 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)
+        ref crates/engine-core/src/search.rs:80 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)"#]].assert_eq(&refs(root));
     // The re-export goes: calls through it are no longer known, as after a fresh index (the
     // name alone still matches one method).
     let facade = root.join("crates/facade/src/lib.rs");

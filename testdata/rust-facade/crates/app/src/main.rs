@@ -33,6 +33,10 @@ fn found_len(s: &Searcher) -> usize {
 
 use facade::Match;
 
+fn tally_of<C: engine_core::search::Counted>(counted: &C) -> usize {
+    counted.tally()
+}
+
 fn main() {
     let _ = run();
 }

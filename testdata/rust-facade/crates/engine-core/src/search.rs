@@ -50,6 +50,16 @@ impl Searcher {
     }
 }
 
+pub trait Counted {
+    fn tally(&self) -> usize;
+}
+
+impl Counted for Searcher {
+    fn tally(&self) -> usize {
+        self.count()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     struct Probe;
