@@ -637,7 +637,7 @@ impl<'t> Extractor<'t> {
                 };
             }
             if let Some(args) = r.args {
-                reference.args = Some(self.arg_types(args, &ctx, &symbols, &locals));
+                reference.args = Some(self.arg_types(args, &ctx, &symbols, &locals).into_boxed_str());
             }
             references.push(reference);
         }

@@ -308,7 +308,7 @@ pub struct Reference {
     /// Java calls and instance creations: the argument types as far as the extractor knows
     /// them, comma-separated (`int,String,?`; `?` unknown, `null`, a chain `Owner#m()`),
     /// empty for no arguments. None where arguments are not tracked.
-    pub args: Option<String>,
+    pub args: Option<Box<str>>,
 }
 
 impl Reference {

@@ -622,3 +622,20 @@ fn rust_calls_through_facades_chains_and_macro_arguments() {
     );
     assert_eq!(dump(root), fresh_dump(root));
 }
+
+/// Name-only guesses stay in `find_references` but are no edges of the graph: the graph's
+/// rows add up to the resolved references that are not guesses, and the fixture has some.
+#[test]
+fn name_only_guesses_are_no_graph_edges() {
+    let repo = temp_copy("rust-facade");
+    let root = repo.path();
+    run(root);
+    let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+    let count = |sql: &str| -> i64 { store.conn().query_row(sql, [], |r| r.get(0)).unwrap() };
+    let resolved = "(target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != 7";
+    let guesses = count(&format!("SELECT COUNT(*) FROM refs WHERE {resolved} AND confidence = 1"));
+    let others = count(&format!("SELECT COUNT(*) FROM refs WHERE {resolved} AND confidence != 1"));
+    assert_eq!(guesses, 2, "the fixture's two calls inside `twice!` and on a Vec element are guesses");
+    let in_graph: i64 = store.graph_edges(None).unwrap().iter().map(|e| e.count as i64).sum();
+    assert_eq!(in_graph, others);
+}

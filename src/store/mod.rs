@@ -1029,7 +1029,7 @@ impl Writer<'_> {
                 // the insert skips the search for an existing row (0.15 us a row: a first
                 // build, written in id order, names only each file's first id).
                 (next != max + 1).then_some(next),
-                reference.args
+                reference.args.as_deref()
             ])?;
             if tx.last_insert_rowid() != next {
                 return Err(Error::RefId { expected: next, got: tx.last_insert_rowid() });
