@@ -1,6 +1,6 @@
 // Reference oracle for bench/accuracy_java.py: javac's own attribution of java.base sources.
 //
-// Usage: java bench/RefOracle.java <java.base source root> <package dir, e.g. java/util>
+// Usage: java bench/RefOracle.java <module source root, e.g. .../java.base> <package dir, e.g. java/util>
 //
 // Parses and attributes every .java file of the package directory (not its subpackages)
 // as part of java.base (--patch-module), then prints one line per reference the compiler
@@ -36,7 +36,9 @@ public class RefOracle {
         Collections.sort(files);
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         StandardJavaFileManager fm = compiler.getStandardFileManager(null, null, null);
-        List<String> options = List.of("--patch-module", "java.base=" + root, "-proc:none", "-Xlint:none", "-nowarn", "-XDshould-stop.ifError=FLOW");
+        // The module the sources are: the root's directory name (java.base, jdk.compiler).
+        String module = root.toAbsolutePath().normalize().getFileName().toString();
+        List<String> options = List.of("--patch-module", module + "=" + root, "-proc:none", "-Xlint:none", "-nowarn", "-XDshould-stop.ifError=FLOW");
         JavacTask task = (JavacTask) compiler.getTask(null, fm, d -> {}, options, null, fm.getJavaFileObjectsFromFiles(files));
         Iterable<? extends CompilationUnitTree> units = task.parse();
         task.analyze();

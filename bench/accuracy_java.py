@@ -2,6 +2,11 @@
 """Type-level accuracy of the index against the compiler's own answers (javap).
 
 Usage: python3 bench/accuracy_java.py <java.base sources> [JDK home] [--refs java/util]
+       python3 bench/accuracy_java.py <module sources> --refs PKG --refs-only [--index-root DIR]
+
+(`--refs-only` skips the type-level checks, which are java.base's; `--index-root` indexes a
+directory that holds the module beside others, e.g. `java.base/` and `jdk.compiler/`, so that
+calls into the other modules resolve as they do in a whole JDK.)
 
 The sources are the JDK's own (`unzip <jdk>/lib/src.zip 'java.base/*'`), indexed with the
 release binary beside this script's repository (`cargo build --release` first). The
@@ -173,7 +178,7 @@ def prf(tp, fp, fn):
     return p, r
 
 
-def compare_refs(db, sources, jdk, package):
+def compare_refs(db, sources, jdk, package, root_prefix=""):
     """References of one package's files against javac's attribution, per signature: a call
     or `new` matches only when it names the same overload (erased parameter types)."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -191,7 +196,7 @@ def compare_refs(db, sources, jdk, package):
     guessed = collections.defaultdict(set)
     # Ambiguous references: (path, line, candidates).
     ambiguous = collections.defaultdict(list)
-    prefix = package.rstrip("/") + "/"
+    prefix = root_prefix + package.rstrip("/") + "/"
     sig = "{0}.qname || COALESCE('(' || {0}.params || ')', '')"
     rows = db.execute(
         f"SELECT f.path, r.line, r.kind, COALESCE({sig.format('t')}, e.qname), r.confidence, "
@@ -201,6 +206,7 @@ def compare_refs(db, sources, jdk, package):
         "WHERE f.path LIKE ? AND instr(substr(f.path, ?), '/') = 0", (prefix + "%", len(prefix) + 1))
     anon = {(p, n, t) for p, n, t in truth["new_anon"]}
     for path, num, kind, target, conf, alts in rows:
+        path = path[len(root_prefix):]
         k = kinds.get(kind)
         if k is None or target is None:
             continue
@@ -265,6 +271,9 @@ def main():
     refs = sys.argv[sys.argv.index("--refs") + 1] if "--refs" in sys.argv else None
     if refs:
         args.remove(refs)
+    index_root = sys.argv[sys.argv.index("--index-root") + 1] if "--index-root" in sys.argv else None
+    if index_root:
+        args.remove(index_root)
     if not args:
         print(__doc__)
         sys.exit(2)
@@ -272,8 +281,13 @@ def main():
     jdk = args[1] if len(args) > 1 else "/usr/lib/jvm/temurin-25-jdk-amd64"
     here = os.path.dirname(os.path.abspath(__file__))
     binary = os.path.join(here, "..", "target", "release", "codeatlas")
-    subprocess.run([binary, "index", "--repo", sources], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    db = sqlite3.connect(os.path.join(sources, ".codeatlas", "index.db"))
+    repo = os.path.abspath(index_root) if index_root else sources
+    subprocess.run([binary, "index", "--repo", repo], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    db = sqlite3.connect(os.path.join(repo, ".codeatlas", "index.db"))
+    if "--refs-only" in sys.argv and refs:
+        root_prefix = os.path.relpath(sources, repo) + "/" if index_root else ""
+        compare_refs(db, sources, jdk, refs, root_prefix)
+        return
 
     classes = list_classes(jdk)
     info = javap(jdk, classes)

@@ -1201,6 +1201,12 @@ impl<'t> Extractor<'t> {
                 Some(inner) => self.typed_receiver(inner, ctx, symbols, locals),
                 None => Receiver::Unknown,
             },
+            // `new Helper(tag).add(...)`: the created type (an anonymous class's members are
+            // not symbols, so its own type says as much).
+            "object_creation_expression" => match node.child_by_field_name("type") {
+                Some(t) => Receiver::Type(self.type_path(t)),
+                None => Receiver::Unknown,
+            },
             "unary_expression" if self.spec.language == Language::Rust && text.starts_with('*') => match node.named_child(0) {
                 // Through a `Box`/`Arc`/`Rc` written without its argument (an impl's `Self`)
                 // the content is not known.

@@ -39,6 +39,7 @@ public class Calls {
         customer.sum(small);
         customer.sum(new long[] {1L});
         customer.remove(customer.count());
+        new Customer().tag("a", new Customer().count());
     }
 
     void helper() {
