@@ -831,9 +831,10 @@ impl Atlas {
         let mut out = format!("{label}  {loc}  level={} depth={depth}\n", level.as_str());
         let _ = writeln!(
             out,
-            "out: {} dependencies, in: {} dependents (ring 1)",
+            "out: {} dependencies, in: {} dependents (ring 1){}",
             graph.degree(&start, petgraph::Direction::Outgoing),
-            graph.degree(&start, petgraph::Direction::Incoming)
+            graph.degree(&start, petgraph::Direction::Incoming),
+            self.guesses_note(store, &start, true)?
         );
         let mut items = Vec::new();
         for r in reached.iter().take(limit) {
@@ -909,10 +910,10 @@ impl Atlas {
             },
             _ => None,
         };
-        let (label, loc, reached) = match member {
+        let (label, loc, reached) = match &member {
             Some(s) => {
-                let reached = self.member_impact(store, &graph, &s, depth)?;
-                (format!("{} {}", s.kind, s.signature_handle()), location(&s), reached)
+                let reached = self.member_impact(store, &graph, s, depth)?;
+                (format!("{} {}", s.kind, s.signature_handle()), location(s), reached)
             }
             None => {
                 let target = self.node(store, &graph, &a.target)?;
@@ -940,14 +941,44 @@ impl Atlas {
             }
         }
         let rings: Vec<String> = by_distance.iter().map(|(d, n)| format!("d{d}: {n}")).collect();
+        let guesses = match &member {
+            Some(s) => self.guesses_of(store, &[s.id], false)?,
+            None => match self.node(store, &graph, &a.target) {
+                Ok(node) => self.guesses_note(store, &node, false)?,
+                Err(_) => String::new(),
+            },
+        };
         let mut out = format!(
-            "change_impact {label}  {loc}  level={} depth={depth}\naffected: {} ({}); tests: {tests}\n",
+            "change_impact {label}  {loc}  level={} depth={depth}\naffected: {} ({}); tests: {tests}{guesses}\n",
             level.as_str(),
             reached.len(),
             if rings.is_empty() { "nothing depends on it".to_string() } else { rings.join(", ") }
         );
         page(&mut out, &items, reached.len(), None, self.summary_budget, "raise limit, lower depth, or use level=file/module");
         Ok(out)
+    }
+
+    /// `; name-only guesses left out: ...` for a symbol-level node (its type and members), or
+    /// nothing: a guess is never an edge, and the answer says how many it did not count.
+    fn guesses_note(&self, store: &Store, node: &Node, both: bool) -> Result<String, ToolError> {
+        let Node::Symbol(id) = node else { return Ok(String::new()) };
+        let mut ids = vec![*id];
+        let mut i = 0;
+        while i < ids.len() && ids.len() < 2_000 {
+            ids.extend(store.children(ids[i])?.into_iter().map(|c| c.id));
+            i += 1;
+        }
+        self.guesses_of(store, &ids, both)
+    }
+
+    fn guesses_of(&self, store: &Store, ids: &[i64], both: bool) -> Result<String, ToolError> {
+        let (from, to) = store.guesses_around(ids)?;
+        Ok(match (both, from, to) {
+            (true, 0, 0) | (false, _, 0) => String::new(),
+            (true, from, to) => format!("; name-only guesses left out: out {from}, in {to} (find_references lists them)"),
+            (false, _, 1) => "; 1 name-only guess left out (find_references lists it)".to_string(),
+            (false, _, to) => format!("; {to} name-only guesses left out (find_references lists them)"),
+        })
     }
 
     /// What a change to a member reaches: ring 1 is what references the member itself, or a

@@ -393,3 +393,38 @@ fn method_queries_follow_calls_through_interfaces() {
 
     "####]].assert_eq(&out);
 }
+
+#[test]
+fn graph_answers_say_how_many_guesses_they_left_out() {
+    let out = run_calls(
+        "rust-facade",
+        &[
+            ("dependency_graph", json!({"target": "app::run", "direction": "out", "limit": 3})),
+            ("change_impact", json!({"target": "engine_core::search::Match::describe", "depth": 1})),
+            ("find_references", json!({"symbol": "engine_core::search::Match::describe"})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### dependency_graph {"target":"app::run","direction":"out","limit":3}
+        function app::run  crates/app/src/main.rs:10-28  level=symbol depth=1
+        out: 17 dependencies, in: 1 dependents (ring 1); name-only guesses left out: out 2, in 0 (find_references lists them)
+          out macro app::twice  [expands 1]  crates/app/src/main.rs:4-8  loc=5 complexity=2 modified=<date>
+          out function app::found_len  [calls 1]  crates/app/src/main.rs:30-32  loc=3 complexity=1 modified=<date>
+          out macro engine_core::hits  [expands 1]  crates/engine-core/src/lib.rs:12-16  loc=5 complexity=2 modified=<date>
+        ... 14 more not shown (raise limit, or use level=file/module)
+
+        ### change_impact {"target":"engine_core::search::Match::describe","depth":1}
+        change_impact method engine_core::search::Match::describe  crates/engine-core/src/search.rs:6-8  level=symbol depth=1
+        affected: 1 (d1: 1); tests: 0; 2 name-only guesses left out (find_references lists them)
+        d1 function app::run  [calls 1]  crates/app/src/main.rs:10-28  loc=19 complexity=5 modified=<date>
+
+        ### find_references {"symbol":"engine_core::search::Match::describe"}
+        3 references to method engine_core::search::Match::describe (calls 3)
+        crates/app/src/main.rs
+          17 calls  in app::run
+          19 calls  in app::run  [guess: name match only]
+          25 calls  in app::run  [guess: name match only]
+
+    "####]]
+    .assert_eq(&out);
+}

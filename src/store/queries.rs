@@ -402,6 +402,35 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Name-only guesses left out of the graph around some symbols (a node's symbols):
+    /// (made from them, made to them). Those made from them are read in their files' ranges.
+    pub fn guesses_around(&self, ids: &[i64]) -> Result<(usize, usize)> {
+        let json = serde_json::to_string(ids).expect("ids serialize");
+        let to: i64 = self
+            .conn
+            .prepare_cached("SELECT COUNT(*) FROM refs WHERE target_id IN (SELECT value FROM json_each(?1)) AND confidence = 1")?
+            .query_row([&json], |r| r.get(0))?;
+        let mut files: Vec<i64> = Vec::new();
+        for id in ids {
+            if let Some(s) = self.symbol(*id)? {
+                if !files.contains(&s.file_id) {
+                    files.push(s.file_id);
+                }
+            }
+        }
+        let mut from = 0i64;
+        for f in files {
+            let (lo, hi) = super::ref_ids_of(f);
+            from += self
+                .conn
+                .prepare_cached(
+                    "SELECT COUNT(*) FROM refs WHERE id BETWEEN ?1 AND ?2 AND confidence = 1 AND source_id IN (SELECT value FROM json_each(?3))",
+                )?
+                .query_row(params![lo, hi, json], |r| r.get::<_, i64>(0))?;
+        }
+        Ok((from as usize, to as usize))
+    }
+
     /// The types a type extends or implements directly (resolved in the repository).
     pub fn supertype_ids(&self, id: i64) -> Result<Vec<i64>> {
         let mut stmt = self.conn.prepare_cached(super::SUPERTYPES_SQL)?;
