@@ -14,6 +14,9 @@ use tree_sitter::{Node, Parser, QueryCursor, Tree};
 use crate::lang::{Capture, LanguageSpec};
 use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference, Symbol, SymbolKind};
 
+/// The most links of a call chain (or nested operands) whose type extraction follows.
+const MAX_CHAIN: usize = 48;
+
 /// Longest one-line signature kept, in characters.
 const MAX_SIGNATURE: usize = 200;
 /// Longest doc summary kept, in characters.
@@ -973,15 +976,27 @@ impl<'t> Extractor<'t> {
             if self.spec.comment_kinds.contains(&self.kind(arg)) {
                 continue;
             }
-            out.push(self.expr_type(arg, ctx, symbols, locals));
+            out.push(self.expr_type(arg, ctx, symbols, locals, 0));
         }
         out.join(",")
     }
 
     /// The static type of a Java expression where the file alone tells it, else `?`.
-    fn expr_type(&self, node: Node<'t>, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> String {
+    fn expr_type(
+        &self,
+        node: Node<'t>,
+        ctx: &Context,
+        symbols: &[Symbol],
+        locals: &HashMap<(Option<usize>, &'t str), String>,
+        depth: usize,
+    ) -> String {
         let text = self.text(node);
         let unknown = || "?".to_string();
+        // Deeply nested operands (`1 + 1 + ... + 1` in generated code) are not followed.
+        if depth > MAX_CHAIN {
+            return unknown();
+        }
+        let depth = depth + 1;
         match self.kind(node) {
             "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal" => {
                 if text.ends_with(['l', 'L']) { "long" } else { "int" }.to_string()
@@ -1005,7 +1020,9 @@ impl<'t> Extractor<'t> {
                 }
                 unknown()
             }
-            "parenthesized_expression" => node.named_child(0).map(|n| self.expr_type(n, ctx, symbols, locals)).unwrap_or_else(unknown),
+            "parenthesized_expression" => {
+                node.named_child(0).map(|n| self.expr_type(n, ctx, symbols, locals, depth)).unwrap_or_else(unknown)
+            }
             "cast_expression" => node.child_by_field_name("type").map(|t| self.erased_type(t, node.start_byte())).unwrap_or_else(unknown),
             "object_creation_expression" => {
                 if node.child_by_field_name("arguments").and_then(|a| a.next_named_sibling()).is_some() {
@@ -1022,17 +1039,24 @@ impl<'t> Extractor<'t> {
             }
             "unary_expression" => match node.child_by_field_name("operator").map(|o| self.text(o)) {
                 Some("!") => "boolean".to_string(),
-                _ => node.child_by_field_name("operand").map(|n| numeric(&self.expr_type(n, ctx, symbols, locals))).unwrap_or_else(unknown),
+                _ => node
+                    .child_by_field_name("operand")
+                    .map(|n| numeric(&self.expr_type(n, ctx, symbols, locals, depth)))
+                    .unwrap_or_else(unknown),
             },
             "binary_expression" => {
                 let op = node.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
                 match op {
                     "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||" => "boolean".to_string(),
                     _ => {
-                        let left =
-                            node.child_by_field_name("left").map(|n| self.expr_type(n, ctx, symbols, locals)).unwrap_or_else(unknown);
-                        let right =
-                            node.child_by_field_name("right").map(|n| self.expr_type(n, ctx, symbols, locals)).unwrap_or_else(unknown);
+                        let left = node
+                            .child_by_field_name("left")
+                            .map(|n| self.expr_type(n, ctx, symbols, locals, depth))
+                            .unwrap_or_else(unknown);
+                        let right = node
+                            .child_by_field_name("right")
+                            .map(|n| self.expr_type(n, ctx, symbols, locals, depth))
+                            .unwrap_or_else(unknown);
                         if op == "+" && (left == "String" || right == "String") {
                             return "String".to_string();
                         }
@@ -1046,12 +1070,14 @@ impl<'t> Extractor<'t> {
             // An array's length.
             "field_access"
                 if node.child_by_field_name("field").is_some_and(|f| self.text(f) == "length")
-                    && node.child_by_field_name("object").is_some_and(|o| self.expr_type(o, ctx, symbols, locals).ends_with("[]")) =>
+                    && node
+                        .child_by_field_name("object")
+                        .is_some_and(|o| self.expr_type(o, ctx, symbols, locals, depth).ends_with("[]")) =>
             {
                 "int".to_string()
             }
             // An element of an array whose type is known: `a[i]` of an `int[]` is an `int`.
-            "array_access" => match node.child_by_field_name("array").map(|a| self.expr_type(a, ctx, symbols, locals)) {
+            "array_access" => match node.child_by_field_name("array").map(|a| self.expr_type(a, ctx, symbols, locals, depth)) {
                 Some(t) if t.ends_with("[]") => t[..t.len() - 2].to_string(),
                 _ => unknown(),
             },
@@ -1144,6 +1170,37 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// How many links an expression's receiver chain has, counted up to MAX_CHAIN + 1.
+    fn chain_depth(&self, mut node: Node<'t>) -> usize {
+        let mut depth = 0;
+        while depth <= MAX_CHAIN {
+            let next = match self.kind(node) {
+                "method_invocation" | "field_access" => node.child_by_field_name("object"),
+                // `x.m()` is one link: the call and its field expression together.
+                "call_expression" => node.child_by_field_name("function").map(|f| match self.kind(f) {
+                    "field_expression" => f.child_by_field_name("value").unwrap_or(f),
+                    _ => f,
+                }),
+                "field_expression" => node.child_by_field_name("value"),
+                "parenthesized_expression"
+                | "try_expression"
+                | "reference_expression"
+                | "await_expression"
+                | "unary_expression"
+                | "generic_function" => node.named_child(0),
+                _ => None,
+            };
+            match next {
+                Some(n) => {
+                    node = n;
+                    depth += 1;
+                }
+                None => break,
+            }
+        }
+        depth
+    }
+
     /// What a call is made on; an array (whose members are those of `Object`) is unknown.
     fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> Receiver {
         match self.typed_receiver(node, ctx, symbols, locals) {
@@ -1160,6 +1217,12 @@ impl<'t> Extractor<'t> {
         symbols: &[Symbol],
         locals: &HashMap<(Option<usize>, &'t str), String>,
     ) -> Receiver {
+        // A chain of thousands of links (`b().b().b()...`, generated code) would give every
+        // link a receiver as long as the chain, and the resolver a recursion as deep: past
+        // MAX_CHAIN links the type is not followed.
+        if self.chain_depth(node) > MAX_CHAIN {
+            return Receiver::Unknown;
+        }
         let text = self.text(node);
         if self.spec.self_receivers.contains(&text) {
             // Rust's `self.m()` is a method of the impl's type; Java's `this.m()` is `m()`.

@@ -511,3 +511,36 @@ fn full_disk_and_read_only_index_directory() {
         std::panic::resume_unwind(e);
     }
 }
+
+/// Generated code: a call chain of 20,000 links and an argument of 20,000 operands or
+/// parentheses. Each link's receiver type was the whole chain below it (quadratic text, and a
+/// resolver recursion as deep as the chain: a stack overflow killed the process at 5,000
+/// links); now chains and operands are followed 48 deep, and the rest is indexed as unknown.
+#[test]
+fn long_chains_and_deep_operands_are_indexed_without_exhausting_the_stack() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    fs::create_dir_all(&src).unwrap();
+    let n = 20_000;
+    fs::write(src.join("Chain.java"), format!("class Chain {{ Chain b() {{ return this; }} void g() {{ this{}; }} }}\n", ".b()".repeat(n)))
+        .unwrap();
+    fs::write(src.join("Sum.java"), format!("class Sum {{ void f(int x) {{}} void g() {{ f({}); }} }}\n", vec!["1"; n].join(" + ")))
+        .unwrap();
+    fs::write(src.join("Par.java"), format!("class Par {{ void f(int x) {{}} void g() {{ f({}1{}); }} }}\n", "(".repeat(n), ")".repeat(n)))
+        .unwrap();
+    fs::write(
+        src.join("chain.rs"),
+        format!("struct C;\nimpl C {{ fn b(&self) -> &Self {{ self }} }}\nfn g(c: C) {{ c{}; }}\n", ".b()".repeat(n)),
+    )
+    .unwrap();
+    let summary = index(tmp.path(), &Options::default(), &|_, _| {}).unwrap();
+    assert_eq!((summary.files, skipped_reasons(&summary)), (4, Vec::<String>::new()));
+    let dump = Store::open_read(&tmp.path().canonicalize().unwrap()).unwrap().dump().unwrap();
+    let count = |needle: &str| dump.lines().filter(|l| l.contains(needle)).count();
+    // The first links of each chain are followed (a link's receiver is at most 48 deep).
+    assert_eq!(count("calls b from=Chain#g to=Chain#b() (exact)"), 49, "{}", &dump[..2000.min(dump.len())]);
+    assert_eq!(count("calls b from=crate::chain::g to=crate::chain::C::b (exact)"), 49);
+    // A call with an argument too deep to type still names its method (it has one overload).
+    assert_eq!(count("calls f from=Sum#g to=Sum#f(int) (exact)"), 1);
+    assert_eq!(count("calls f from=Par#g to=Par#f(int) (exact)"), 1);
+}
