@@ -195,6 +195,8 @@ struct Extractor<'t> {
     /// Type parameters: the owner's byte range, the name, and the erasure of the first
     /// bound (empty when unbounded).
     type_params: Vec<(usize, usize, String, String)>,
+    /// How many receivers `typed_receiver` is computing, one inside the other.
+    receiver_depth: std::cell::Cell<usize>,
     package: Option<String>,
 }
 
@@ -212,6 +214,7 @@ impl<'t> Extractor<'t> {
             anonymous: Vec::new(),
             impls: Vec::new(),
             type_params: Vec::new(),
+            receiver_depth: std::cell::Cell::new(0),
             package: None,
         }
     }
@@ -1170,37 +1173,6 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// How many links an expression's receiver chain has, counted up to MAX_CHAIN + 1.
-    fn chain_depth(&self, mut node: Node<'t>) -> usize {
-        let mut depth = 0;
-        while depth <= MAX_CHAIN {
-            let next = match self.kind(node) {
-                "method_invocation" | "field_access" => node.child_by_field_name("object"),
-                // `x.m()` is one link: the call and its field expression together.
-                "call_expression" => node.child_by_field_name("function").map(|f| match self.kind(f) {
-                    "field_expression" => f.child_by_field_name("value").unwrap_or(f),
-                    _ => f,
-                }),
-                "field_expression" => node.child_by_field_name("value"),
-                "parenthesized_expression"
-                | "try_expression"
-                | "reference_expression"
-                | "await_expression"
-                | "unary_expression"
-                | "generic_function" => node.named_child(0),
-                _ => None,
-            };
-            match next {
-                Some(n) => {
-                    node = n;
-                    depth += 1;
-                }
-                None => break,
-            }
-        }
-        depth
-    }
-
     /// What a call is made on; an array (whose members are those of `Object`) is unknown.
     fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> Receiver {
         match self.typed_receiver(node, ctx, symbols, locals) {
@@ -1219,10 +1191,24 @@ impl<'t> Extractor<'t> {
     ) -> Receiver {
         // A chain of thousands of links (`b().b().b()...`, generated code) would give every
         // link a receiver as long as the chain, and the resolver a recursion as deep: past
-        // MAX_CHAIN links the type is not followed.
-        if self.chain_depth(node) > MAX_CHAIN {
+        // MAX_CHAIN nested receivers the type is not followed.
+        let depth = self.receiver_depth.get();
+        if depth > MAX_CHAIN {
             return Receiver::Unknown;
         }
+        self.receiver_depth.set(depth + 1);
+        let receiver = self.typed_receiver_at(node, ctx, symbols, locals);
+        self.receiver_depth.set(depth);
+        receiver
+    }
+
+    fn typed_receiver_at(
+        &self,
+        node: Node,
+        ctx: &Context,
+        symbols: &[Symbol],
+        locals: &HashMap<(Option<usize>, &'t str), String>,
+    ) -> Receiver {
         let text = self.text(node);
         if self.spec.self_receivers.contains(&text) {
             // Rust's `self.m()` is a method of the impl's type; Java's `this.m()` is `m()`.
