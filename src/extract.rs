@@ -1070,6 +1070,17 @@ impl<'t> Extractor<'t> {
                     }
                 }
             }
+            // `c ? a : b`: the branches' type when they agree (or one is `null`).
+            "ternary_expression" => {
+                let branch = |field: &str| {
+                    node.child_by_field_name(field).map(|n| self.expr_type(n, ctx, symbols, locals, depth)).unwrap_or_else(unknown)
+                };
+                match (branch("consequence"), branch("alternative")) {
+                    (a, b) if a == b => a,
+                    (a, n) | (n, a) if n == "null" && !NUMERIC.contains(&a.as_str()) && a != "boolean" => a,
+                    _ => unknown(),
+                }
+            }
             // An array's length.
             "field_access"
                 if node.child_by_field_name("field").is_some_and(|f| self.text(f) == "length")

@@ -540,10 +540,11 @@ fn calls_and_creations_name_the_overload_javac_picks() {
         ref src/p/Calls.java:42 calls tag from=p.Calls#run to=p.Customer#tag(String,int) (exact)
         ref src/p/Calls.java:42 instantiates Customer from=p.Calls#run to=p.Customer (exact)
         ref src/p/Calls.java:42 instantiates Customer from=p.Calls#run to=p.Customer (exact)
+        ref src/p/Calls.java:43 calls use from=p.Calls#run to=p.Customer#use(String) (exact)
         ref src/p/Derived.java:5 calls note from=p.Derived#send to=p.Base#note(Object) (exact)
         ref src/p/Derived.java:6 calls amount from=p.Derived#send to=p.Customer#amount(Number) (exact)
         ref src/p/Derived.java:7 calls remove from=p.Derived#send to=p.Customer#remove(int) (exact)
-        ref src/p/Derived.java:8 calls remove from=p.Derived#send to=p.Customer#remove(Object) | p.Customer#remove(int) (ambiguous)
+        ref src/p/Derived.java:8 calls remove from=p.Derived#send to=p.Customer#remove(int) (exact)
         ref src/p/Special.java:5 calls super from=p.Special#Special to=p.Account#Account(String,int) (exact)"#]].assert_eq(&refs(root));
     // A new overload that fits better (no boxing): the call moves to it, as after a fresh index.
     let customer = root.join("src/p/Customer.java");

@@ -40,6 +40,7 @@ public class Calls {
         customer.sum(new long[] {1L});
         customer.remove(customer.count());
         new Customer().tag("a", new Customer().count());
+        customer.use(any != null ? text : null);
     }
 
     void helper() {
