@@ -14,6 +14,9 @@ use tree_sitter::{Node, Parser, QueryCursor, Tree};
 use crate::lang::{Capture, LanguageSpec};
 use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference, Symbol, SymbolKind};
 
+/// Variables by (the symbol that scopes them, name): their type as a receiver takes it.
+type Locals<'t> = HashMap<(Option<usize>, &'t str), String>;
+
 /// The most links of a call chain (or nested operands) whose type extraction follows.
 const MAX_CHAIN: usize = 48;
 
@@ -186,7 +189,6 @@ struct Extractor<'t> {
     module: String,
     defs: Vec<Def<'t>>,
     refs: Vec<Ref<'t>>,
-    /// Variables: name node and, when declared, type node.
     /// Variables: name node, declared type node, and for an untyped one its initializer.
     locals: Vec<(Node<'t>, Option<Node<'t>>, Option<Node<'t>>)>,
     imports: Vec<Node<'t>>,
@@ -495,7 +497,7 @@ impl<'t> Extractor<'t> {
         // local or parameter by its method (or by the field whose initializer holds it). The
         // type is empty when not written (lambda parameters).
         let def_names: HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
-        let mut locals: HashMap<(Option<usize>, &'t str), String> = HashMap::default();
+        let mut locals: Locals<'t> = HashMap::default();
         let local_list = std::mem::take(&mut self.locals);
         let typed: HashSet<usize> = local_list.iter().filter(|l| l.1.is_some()).map(|l| l.0.id()).collect();
         for (name_node, type_node, value) in &local_list {
@@ -530,17 +532,12 @@ impl<'t> Extractor<'t> {
             // receiver it is unknown (`receiver`).
             let type_text = match *type_node {
                 Some(t) if array && self.spec.language == Language::Java => {
-                    let dims = if self.kind(t) == "array_type" {
-                        t.child_by_field_name("dimensions").map(|d| self.text(d).matches('[').count()).unwrap_or(1)
-                    } else {
-                        1
-                    };
-                    let element = crate::model::last_segment(&self.type_path(t)).to_string();
-                    let element = self
-                        .type_param_erasure(&element, name_node.start_byte())
-                        .map(|b| crate::model::last_segment(b).to_string())
-                        .unwrap_or(element);
-                    format!("{element}{}", "[]".repeat(dims))
+                    // `T... xs` and `int xs[]` are arrays whose type node is the element's.
+                    let mut erased = self.erased_type(t, name_node.start_byte());
+                    if !erased.ends_with("[]") {
+                        erased.push_str("[]");
+                    }
+                    erased
                 }
                 Some(_) if array => String::new(),
                 // A type parameter is its erasure (its first bound, else `Object`).
@@ -894,24 +891,24 @@ impl<'t> Extractor<'t> {
         self.type_params.iter().any(|(s, e, n, _)| *s <= offset && offset < *e && n == name)
     }
 
-    /// The erasure of a type parameter in scope at `offset` (its first bound, else
-    /// `Object`), or None when `name` is no type parameter there. The innermost one wins.
-    fn type_param_erasure(&self, name: &str, offset: usize) -> Option<&str> {
-        self.type_params
-            .iter()
-            .filter(|(s, e, n, _)| *s <= offset && offset < *e && n == name)
-            .min_by_key(|(s, e, _, _)| e - s)
-            .map(|(_, _, _, bound)| if bound.is_empty() { "Object" } else { bound.as_str() })
-    }
-
-    /// The first bound of a type parameter in scope at `offset` (the innermost), if it has one.
-    fn type_param_bound(&self, name: &str, offset: usize) -> Option<&str> {
+    /// The first bound (empty when unbounded) of the type parameter `name` in scope at
+    /// `offset`, the innermost one; None when `name` is no type parameter there.
+    fn type_param(&self, name: &str, offset: usize) -> Option<&str> {
         self.type_params
             .iter()
             .filter(|(s, e, n, _)| *s <= offset && offset < *e && n == name)
             .min_by_key(|(s, e, _, _)| e - s)
             .map(|(_, _, _, bound)| bound.as_str())
-            .filter(|b| !b.is_empty())
+    }
+
+    /// The erasure of a type parameter in scope (its first bound, else `Object`).
+    fn type_param_erasure(&self, name: &str, offset: usize) -> Option<&str> {
+        self.type_param(name, offset).map(|bound| if bound.is_empty() { "Object" } else { bound })
+    }
+
+    /// The first bound of a type parameter in scope, if it has one.
+    fn type_param_bound(&self, name: &str, offset: usize) -> Option<&str> {
+        self.type_param(name, offset).filter(|b| !b.is_empty())
     }
 
     /// A declared type as overload resolution compares it: erased (generic arguments
@@ -972,7 +969,7 @@ impl<'t> Extractor<'t> {
 
     /// Java: the types of a call's arguments as far as the file tells them (see
     /// `Reference::args`).
-    fn arg_types(&self, list: Node<'t>, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> String {
+    fn arg_types(&self, list: Node<'t>, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> String {
         let mut out = Vec::new();
         let mut cursor = list.walk();
         for arg in list.named_children(&mut cursor) {
@@ -985,14 +982,7 @@ impl<'t> Extractor<'t> {
     }
 
     /// The static type of a Java expression where the file alone tells it, else `?`.
-    fn expr_type(
-        &self,
-        node: Node<'t>,
-        ctx: &Context,
-        symbols: &[Symbol],
-        locals: &HashMap<(Option<usize>, &'t str), String>,
-        depth: usize,
-    ) -> String {
+    fn expr_type(&self, node: Node<'t>, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>, depth: usize) -> String {
         let text = self.text(node);
         let unknown = || "?".to_string();
         // Deeply nested operands (`1 + 1 + ... + 1` in generated code) are not followed.
@@ -1131,7 +1121,7 @@ impl<'t> Extractor<'t> {
         name: Node<'t>,
         ctx: &Context,
         symbols: &[Symbol],
-        locals: &HashMap<(Option<usize>, &'t str), String>,
+        locals: &Locals<'t>,
         depth: usize,
     ) -> (Option<String>, Receiver) {
         let Some(before) = name.prev_sibling() else { return (None, Receiver::Implicit) };
@@ -1185,7 +1175,7 @@ impl<'t> Extractor<'t> {
     }
 
     /// What a call is made on; an array (whose members are those of `Object`) is unknown.
-    fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &'t str), String>) -> Receiver {
+    fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> Receiver {
         match self.typed_receiver(node, ctx, symbols, locals) {
             Receiver::Type(t) if t.contains("[]") => Receiver::Unknown,
             other => other,
@@ -1193,13 +1183,7 @@ impl<'t> Extractor<'t> {
     }
 
     /// `receiver`, arrays included (`int[]`, `String[][]`).
-    fn typed_receiver(
-        &self,
-        node: Node,
-        ctx: &Context,
-        symbols: &[Symbol],
-        locals: &HashMap<(Option<usize>, &'t str), String>,
-    ) -> Receiver {
+    fn typed_receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> Receiver {
         // A chain of thousands of links (`b().b().b()...`, generated code) would give every
         // link a receiver as long as the chain, and the resolver a recursion as deep: past
         // MAX_CHAIN nested receivers the type is not followed.
@@ -1213,13 +1197,7 @@ impl<'t> Extractor<'t> {
         receiver
     }
 
-    fn typed_receiver_at(
-        &self,
-        node: Node,
-        ctx: &Context,
-        symbols: &[Symbol],
-        locals: &HashMap<(Option<usize>, &'t str), String>,
-    ) -> Receiver {
+    fn typed_receiver_at(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> Receiver {
         let text = self.text(node);
         if self.spec.self_receivers.contains(&text) {
             // Rust's `self.m()` is a method of the impl's type; Java's `this.m()` is `m()`.
@@ -1252,9 +1230,6 @@ impl<'t> Extractor<'t> {
                 }
                 Receiver::Unknown
             }
-            // A call chain: the receiver is what the inner call returns, written
-            // `Owner#method()` (`#method()` for a method of the enclosing types) for the
-            // resolver, which knows return types.
             // `x?`, `&x`, `(x)`, `x.await`, `*x`: what `x` is (`?` unwraps, as return types
             // are kept; a dereference reaches the value a reference or smart pointer holds).
             "try_expression" | "reference_expression" | "parenthesized_expression" | "await_expression" => match node.named_child(0) {
@@ -1276,6 +1251,9 @@ impl<'t> Extractor<'t> {
                 },
                 None => Receiver::Unknown,
             },
+            // A call chain: the receiver is what the inner call returns, written
+            // `Owner#method()` (`#method()` for a method of the enclosing types) for the
+            // resolver, which knows return types.
             "method_invocation" | "call_expression" => {
                 let (object, name) = match self.kind(node) {
                     "method_invocation" => (node.child_by_field_name("object"), node.child_by_field_name("name")),
@@ -1402,7 +1380,7 @@ struct Context {
 /// Whether a bare name at a place is a variable of the enclosing code rather than a field:
 /// a variable of a method (or initializer) on the way out, before a type declaring a field
 /// of that name.
-fn is_local(name: &str, mut at: Option<usize>, symbols: &[Symbol], locals: &HashMap<(Option<usize>, &str), String>) -> bool {
+fn is_local(name: &str, mut at: Option<usize>, symbols: &[Symbol], locals: &Locals<'_>) -> bool {
     while let Some(i) = at {
         if locals.contains_key(&(Some(i), name)) {
             return !symbols[i].kind.is_type();

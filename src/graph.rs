@@ -487,7 +487,7 @@ impl Graph {
 }
 
 /// Sorts (kind, weight) pairs and adds up the weights of equal kinds.
-fn merge_kinds(edges: &mut Vec<(RefKind, u32)>) {
+pub fn merge_kinds(edges: &mut Vec<(RefKind, u32)>) {
     edges.sort();
     edges.dedup_by(|a, b| {
         if a.0 == b.0 {

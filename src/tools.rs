@@ -910,15 +910,17 @@ impl Atlas {
             },
             _ => None,
         };
-        let (label, loc, reached) = match &member {
+        let (label, loc, reached, guesses) = match member {
             Some(s) => {
-                let reached = self.member_impact(store, &graph, s, depth)?;
-                (format!("{} {}", s.kind, s.signature_handle()), location(s), reached)
+                let reached = self.member_impact(store, &graph, &s, depth)?;
+                let guesses = self.guesses_of(store, &[s.id], &[s.file_id], false)?;
+                (format!("{} {}", s.kind, s.signature_handle()), location(&s), reached, guesses)
             }
             None => {
                 let target = self.node(store, &graph, &a.target)?;
                 let (label, loc) = self.node_label(store, &target)?;
-                (label, loc, graph.impact(std::slice::from_ref(&target), depth))
+                let guesses = self.guesses_note(store, &target, false)?;
+                (label, loc, graph.impact(std::slice::from_ref(&target), depth), guesses)
             }
         };
         let mut tests = 0;
@@ -941,13 +943,6 @@ impl Atlas {
             }
         }
         let rings: Vec<String> = by_distance.iter().map(|(d, n)| format!("d{d}: {n}")).collect();
-        let guesses = match &member {
-            Some(s) => self.guesses_of(store, &[s.id], false)?,
-            None => match self.node(store, &graph, &a.target) {
-                Ok(node) => self.guesses_note(store, &node, false)?,
-                Err(_) => String::new(),
-            },
-        };
         let mut out = format!(
             "change_impact {label}  {loc}  level={} depth={depth}\naffected: {} ({}); tests: {tests}{guesses}\n",
             level.as_str(),
@@ -962,17 +957,23 @@ impl Atlas {
     /// nothing: a guess is never an edge, and the answer says how many it did not count.
     fn guesses_note(&self, store: &Store, node: &Node, both: bool) -> Result<String, ToolError> {
         let Node::Symbol(id) = node else { return Ok(String::new()) };
-        let mut ids = vec![*id];
+        let Some(s) = store.symbol(*id)? else { return Ok(String::new()) };
+        let (mut ids, mut files) = (vec![s.id], vec![s.file_id]);
         let mut i = 0;
         while i < ids.len() && ids.len() < 2_000 {
-            ids.extend(store.children(ids[i])?.into_iter().map(|c| c.id));
+            for c in store.children(ids[i])? {
+                ids.push(c.id);
+                if !files.contains(&c.file_id) {
+                    files.push(c.file_id);
+                }
+            }
             i += 1;
         }
-        self.guesses_of(store, &ids, both)
+        self.guesses_of(store, &ids, &files, both)
     }
 
-    fn guesses_of(&self, store: &Store, ids: &[i64], both: bool) -> Result<String, ToolError> {
-        let (from, to) = store.guesses_around(ids)?;
+    fn guesses_of(&self, store: &Store, ids: &[i64], files: &[i64], both: bool) -> Result<String, ToolError> {
+        let (from, to) = store.guesses_around(ids, files)?;
         Ok(match (both, from, to) {
             (true, 0, 0) | (false, _, 0) => String::new(),
             (true, from, to) => format!("; name-only guesses left out: out {from}, in {to} (find_references lists them)"),
@@ -1004,15 +1005,7 @@ impl Atlas {
             }
         }
         for r in &mut ring {
-            r.edges.sort();
-            r.edges.dedup_by(|a, b| {
-                if a.0 == b.0 {
-                    b.1 += a.1;
-                    true
-                } else {
-                    false
-                }
-            });
+            crate::graph::merge_kinds(&mut r.edges);
         }
         ring.sort_by(|a, b| a.via.is_some().cmp(&b.via.is_some()).then_with(|| a.node.cmp(&b.node)));
         let starts: Vec<Node> = ring.iter().map(|r| r.node.clone()).collect();
@@ -1506,7 +1499,9 @@ impl Atlas {
         let offset = a.offset.unwrap_or(0) as usize;
         let mut via: HashMap<i64, String> = HashMap::new();
         let mut dispatch_note = String::new();
-        let (label, target, constructors) = match self.resolve(store, &a.symbol)? {
+        // Symbols whose references are listed with the target's: a type's constructors, or
+        // the methods a method implements or overrides.
+        let (label, target, also) = match self.resolve(store, &a.symbol)? {
             // A type's references include its constructors' (`new T(...)` names the constructor).
             Handle::Symbol(s) if s.kind.is_type() => {
                 let constructors: Vec<i64> =
@@ -1534,7 +1529,7 @@ impl Atlas {
             Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), Vec::new()),
             Handle::External(id, q) => (format!("external {q}"), Target::External(id), Vec::new()),
         };
-        let crate::store::ReferencePage { refs, total, counts } = store.references(target, &constructors, &kinds, limit, offset)?;
+        let crate::store::ReferencePage { refs, total, counts } = store.references(target, &also, &kinds, limit, offset)?;
         if total == 0 {
             return Ok(format!(
                 "no references to {label} (kind={}); all kinds: {}",

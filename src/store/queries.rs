@@ -402,25 +402,18 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Name-only guesses left out of the graph around some symbols (a node's symbols):
-    /// (made from them, made to them). Those made from them are read in their files' ranges.
-    pub fn guesses_around(&self, ids: &[i64]) -> Result<(usize, usize)> {
+    /// Name-only guesses left out of the graph around some symbols (a node's symbols),
+    /// declared in `files`: (made from them, made to them). Those made from them are read in
+    /// their files' ranges.
+    pub fn guesses_around(&self, ids: &[i64], files: &[i64]) -> Result<(usize, usize)> {
         let json = serde_json::to_string(ids).expect("ids serialize");
         let to: i64 = self
             .conn
             .prepare_cached("SELECT COUNT(*) FROM refs WHERE target_id IN (SELECT value FROM json_each(?1)) AND confidence = 1")?
             .query_row([&json], |r| r.get(0))?;
-        let mut files: Vec<i64> = Vec::new();
-        for id in ids {
-            if let Some(s) = self.symbol(*id)? {
-                if !files.contains(&s.file_id) {
-                    files.push(s.file_id);
-                }
-            }
-        }
         let mut from = 0i64;
         for f in files {
-            let (lo, hi) = super::ref_ids_of(f);
+            let (lo, hi) = super::ref_ids_of(*f);
             from += self
                 .conn
                 .prepare_cached(
