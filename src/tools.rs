@@ -961,10 +961,10 @@ impl Atlas {
         let (mut ids, mut files) = (vec![s.id], vec![s.file_id]);
         let mut i = 0;
         while i < ids.len() && ids.len() < 2_000 {
-            for c in store.children(ids[i])? {
-                ids.push(c.id);
-                if !files.contains(&c.file_id) {
-                    files.push(c.file_id);
+            for (member, file) in store.member_ids(ids[i])? {
+                ids.push(member);
+                if !files.contains(&file) {
+                    files.push(file);
                 }
             }
             i += 1;

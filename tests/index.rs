@@ -222,9 +222,10 @@ fn a_broken_or_foreign_index_is_rebuilt() {
     assert_eq!(fs::read_to_string(root.join(".codeatlas/.gitignore")).unwrap(), "*\n");
 }
 
-const ALL_REF_INDEXES: [&str; 10] = [
+const ALL_REF_INDEXES: [&str; 11] = [
     "refs_alias",
     "refs_external",
+    "refs_guesses",
     "refs_head",
     "refs_recv_head",
     "refs_recv_simple",
@@ -272,7 +273,7 @@ fn the_server_prepares_a_first_build_for_updates() {
     let root = tmp.path();
     let mut indexer = codeatlas::index::Indexer::open(root, &Options::default()).unwrap();
     indexer.full(&|_, _| {}).unwrap();
-    assert_eq!(ref_indexes(root).len(), 4);
+    assert_eq!(ref_indexes(root).len(), 5);
     indexer.prepare_updates().unwrap();
     assert_eq!(ref_indexes(root), ALL_REF_INDEXES);
     // A second time finds them there.
@@ -295,7 +296,7 @@ fn a_first_build_appears_only_when_complete() {
     let summary = indexer.full(&|_, _| {}).unwrap();
     assert_eq!(summary.parsed, 7);
     // The indexes only updates read are left for the first update to build.
-    assert_eq!(ref_indexes(root), ["refs_alias", "refs_external", "refs_supertypes", "refs_target"]);
+    assert_eq!(ref_indexes(root), ["refs_alias", "refs_external", "refs_guesses", "refs_supertypes", "refs_target"]);
     let mut names: Vec<String> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     // The side file became the index (its log and shared memory are the open writer's).

@@ -424,6 +424,13 @@ impl Store {
         Ok((from as usize, to as usize))
     }
 
+    /// A symbol's members: (id, file id).
+    pub fn member_ids(&self, id: i64) -> Result<Vec<(i64, i64)>> {
+        let mut stmt = self.conn.prepare_cached("SELECT id, file_id FROM symbols WHERE parent_id = ?1")?;
+        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The types a type extends or implements directly (resolved in the repository).
     pub fn supertype_ids(&self, id: i64) -> Result<Vec<i64>> {
         let mut stmt = self.conn.prepare_cached(super::SUPERTYPES_SQL)?;
