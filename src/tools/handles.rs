@@ -1,0 +1,335 @@
+//! Handle resolution: from what a caller names (qualified name, simple name, overload
+//! signature, `path:line`, file path, module) to a symbol or graph node, with candidates
+//! when a name is ambiguous and suggestions when it names nothing. Must not format answers
+//! beyond the errors it returns.
+
+use std::fmt::Write;
+
+use super::lines::location;
+use super::{fail, Atlas, ToolError};
+use crate::graph::{Graph, Level, Node};
+use crate::model::SymbolKind;
+use crate::store::{self, Store, SymbolInfo};
+
+/// What a handle names. Lives for one call, so the size of the symbol variant is no cost.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Handle {
+    Symbol(SymbolInfo),
+    External(i64, String),
+}
+
+/// A path argument as stored: relative, `/`-separated, no `./`. Absolute paths, `..`,
+/// URLs, NUL bytes and paths into `.git`/`.codeatlas` are refused.
+pub fn normalize_path(path: &str) -> Result<String, ToolError> {
+    if path.contains('\0') {
+        return fail("path contains a NUL byte");
+    }
+    if path.len() > 4096 {
+        return fail("path is too long");
+    }
+    let p = path.trim().replace('\\', "/");
+    if p.contains("://") || p.starts_with('/') || p.chars().nth(1) == Some(':') {
+        return fail(format!("{path:?} is not a path relative to the repository root; absolute paths and URLs are refused"));
+    }
+    let mut parts = Vec::new();
+    for part in p.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return fail(format!("{path:?} leaves the repository root; refused")),
+            ".git" | store::INDEX_DIR => return fail(format!("{path:?} is inside {part}/, which is not readable")),
+            _ => parts.push(part),
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+/// One distinct symbol name as the fuzzy pass reads it.
+pub(super) struct NameEntry {
+    pub(super) lower: String,
+    pub(super) name: String,
+    /// `char_mask` of `lower`.
+    pub(super) mask: u64,
+    pub(super) ascii: bool,
+}
+
+/// The optimal string alignment distance of two ASCII strings, on the stack for names up
+/// to 63 bytes (strsim allocates three rows per call; the fuzzy pass makes thousands).
+pub(super) fn osa_distance_ascii(a: &[u8], b: &[u8]) -> usize {
+    const MAX: usize = 64;
+    if a.len() >= MAX || b.len() >= MAX {
+        return strsim::osa_distance(std::str::from_utf8(a).unwrap_or(""), std::str::from_utf8(b).unwrap_or(""));
+    }
+    let (mut two_ago, mut prev, mut cur) = ([0usize; MAX], [0usize; MAX], [0usize; MAX]);
+    for (j, slot) in prev.iter_mut().enumerate().take(b.len() + 1) {
+        *slot = j;
+    }
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(two_ago[j - 2] + 1);
+            }
+            cur[j] = d;
+        }
+        two_ago = prev;
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Whether two byte strings are at most one edit apart (substitution, insertion, deletion
+/// or a swap of neighbours: the optimal string alignment distance is 0 or 1), without the
+/// allocation of a general edit distance: the fuzzy pass asks it of tens of thousands of
+/// name prefixes per query.
+pub(super) fn within_one_edit(a: &[u8], b: &[u8]) -> bool {
+    if a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let i = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    if i == a.len() && i == b.len() {
+        return true;
+    }
+    match a.len().cmp(&b.len()) {
+        std::cmp::Ordering::Equal => {
+            a[i + 1..] == b[i + 1..] || (i + 1 < a.len() && a[i] == b[i + 1] && a[i + 1] == b[i] && a[i + 2..] == b[i + 2..])
+        }
+        std::cmp::Ordering::Less => a[i..] == b[i + 1..],
+        std::cmp::Ordering::Greater => a[i + 1..] == b[i..],
+    }
+}
+
+/// The set of characters in `bytes` as bits: `a`-`z` and `0`-`9` each have one, every
+/// other byte shares the last (a cheap superset test for edit-distance filtering).
+pub(super) fn char_mask(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0u64, |m, &b| {
+        m | match b {
+            b'a'..=b'z' => 1 << (b - b'a'),
+            b'0'..=b'9' => 1 << (26 + b - b'0'),
+            _ => 1 << 63,
+        }
+    })
+}
+
+impl Atlas {
+    /// Resolves a symbol handle: `path:line`, a qualified name, a unique simple name, a
+    /// qualified-name suffix, or an external name. Ambiguity lists the candidates.
+    pub(super) fn resolve(&self, store: &Store, handle: &str) -> Result<Handle, ToolError> {
+        let handle = handle.trim();
+        if handle.is_empty() {
+            return fail("empty symbol; pass a qualified name (com.acme.Foo, crate::mod::Foo), a simple name, or path:line");
+        }
+        if let Some((path, line)) = handle.rsplit_once(':') {
+            // `path:start-end`, as answers print a symbol's place, means its first line.
+            let line = line.split_once('-').map_or(line, |(start, end)| if end.parse::<u32>().is_ok() { start } else { line });
+            if let (Ok(line), false) = (line.parse::<u32>(), path.ends_with(':')) {
+                let path = normalize_path(path)?;
+                let Some(file) = store.file_by_path(&path)? else {
+                    return fail(format!("no indexed file {path:?}; paths are relative to the repository root"));
+                };
+                return match store.symbol_at(&file.path, line)? {
+                    Some(s) => Ok(Handle::Symbol(s)),
+                    None => fail(format!("no symbol encloses {path}:{line}; see file_outline {{\"path\": \"{path}\"}}")),
+                };
+            }
+        }
+        // One overload by its parameter types: `com.acme.Customer#getAccount(Integer)`.
+        if let Some((name, rest)) = handle.split_once('(') {
+            if let Some(params) = rest.strip_suffix(')') {
+                let params: String = params.chars().filter(|c| !c.is_whitespace()).collect();
+                let matching: Vec<SymbolInfo> = match self.resolve(store, name) {
+                    Ok(Handle::Symbol(s)) => vec![s],
+                    Ok(Handle::External(..)) => Vec::new(),
+                    // The name alone names several overloads: the parameters pick one.
+                    Err(_) => {
+                        let member = match name.rsplit_once('.') {
+                            Some((owner, m)) if !name.contains("::") && !name.contains('#') => format!("{owner}#{m}"),
+                            _ => name.to_string(),
+                        };
+                        let mut all = store.symbols_by_qname(name)?;
+                        all.extend(store.symbols_by_qname(&member)?);
+                        if all.is_empty() {
+                            all = store.symbols_by_qname_suffix(name)?;
+                        }
+                        all
+                    }
+                };
+                let mut found: Vec<SymbolInfo> = matching
+                    .into_iter()
+                    .flat_map(|s| {
+                        // A single match by name may still have overloads beside it.
+                        let mut same = store.symbols_by_qname(&s.qname).unwrap_or_default();
+                        if same.is_empty() {
+                            same.push(s);
+                        }
+                        same
+                    })
+                    .filter(|s| s.params.as_deref() == Some(params.as_str()))
+                    .collect();
+                found.dedup_by_key(|s| s.id);
+                return match found.len() {
+                    1 => Ok(Handle::Symbol(found.remove(0))),
+                    0 => fail(format!(
+                        "no overload {handle:?}; get_symbol {{\"symbol\": \"{name}\"}} lists the overloads with their parameter types"
+                    )),
+                    n => fail(format!("{handle:?} names {n} symbols; pass path:line of one")),
+                };
+            }
+        }
+        // `Outer.method` may be written with a dot instead of Java's `#`.
+        let member_form = match handle.rsplit_once('.') {
+            Some((owner, member)) if !handle.contains("::") && !handle.contains('#') => Some(format!("{owner}#{member}")),
+            _ => None,
+        };
+        let mut candidates = store.symbols_by_qname(handle)?;
+        if candidates.is_empty() {
+            if let Some(m) = &member_form {
+                candidates = store.symbols_by_qname(m)?;
+            }
+        }
+        if candidates.is_empty() {
+            candidates = store.symbols_by_name(handle)?;
+        }
+        if candidates.is_empty() {
+            candidates = store.symbols_by_qname_suffix(handle)?;
+        }
+        if candidates.is_empty() {
+            if let Some(m) = &member_form {
+                candidates = store.symbols_by_qname_suffix(m)?;
+            }
+        }
+        if candidates.is_empty() {
+            // A name a re-export or an import alias gives (`pub use a::Gateway as PaymentGateway`).
+            for id in store.alias_targets(crate::model::last_segment(handle))? {
+                candidates.extend(store.symbol(id)?);
+            }
+        }
+        if candidates.is_empty() {
+            if let Some(id) = store.external_by_qname(handle)? {
+                return Ok(Handle::External(id, handle.to_string()));
+            }
+        }
+        // A type's name also names its constructors: the type is meant.
+        if candidates.len() > 1 && candidates.iter().any(|c| c.kind.is_type()) {
+            candidates.retain(|c| c.kind != SymbolKind::Constructor);
+        }
+        match candidates.len() {
+            0 => {
+                let suggestions = self.suggest(store, handle)?;
+                if suggestions.is_empty() {
+                    fail(format!("no symbol {handle:?}; try search_symbols {{\"query\": \"{}\"}}", crate::model::last_segment(handle)))
+                } else {
+                    fail(format!("no symbol {handle:?}; did you mean: {}", suggestions.join(", ")))
+                }
+            }
+            1 => Ok(Handle::Symbol(candidates.remove(0))),
+            n => {
+                let mut msg = format!("{handle:?} is ambiguous ({n} symbols); pass one of these handles:\n");
+                for c in candidates.iter().take(10) {
+                    let _ = writeln!(msg, "  {} {}  {}", c.kind, c.signature_handle(), location(c));
+                }
+                if n > 10 {
+                    let _ = writeln!(msg, "  ... and {} more", n - 10);
+                }
+                fail(msg.trim_end().to_string())
+            }
+        }
+    }
+
+    pub(super) fn resolve_symbol(&self, store: &Store, handle: &str) -> Result<SymbolInfo, ToolError> {
+        match self.resolve(store, handle)? {
+            Handle::Symbol(s) => Ok(s),
+            Handle::External(_, q) => {
+                fail(format!("{q} is outside the repository (no source); it can be used with find_references and find_implementations"))
+            }
+        }
+    }
+
+    /// Close names, for "did you mean".
+    pub(super) fn suggest(&self, store: &Store, handle: &str) -> Result<Vec<String>, ToolError> {
+        let simple = crate::model::last_segment(handle).to_lowercase();
+        let names = self.all_names(store)?;
+        let mut scored: Vec<(f64, &String)> =
+            names.iter().map(|e| (strsim::jaro_winkler(&simple, &e.lower), &e.name)).filter(|(s, _)| *s > 0.85).collect();
+        scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(b.1)));
+        let mut out = Vec::new();
+        for (_, name) in scored.into_iter().take(5) {
+            for s in store.symbols_by_name(name)?.into_iter().take(2) {
+                out.push(s.qname);
+            }
+        }
+        out.dedup();
+        out.truncate(5);
+        Ok(out)
+    }
+
+    /// Resolves a graph node at a level: a symbol (types), a file path, or a module name.
+    pub(super) fn node(&self, store: &Store, graph: &Graph, target: &str) -> Result<Node, ToolError> {
+        match graph.level {
+            Level::Symbol => match self.resolve(store, target)? {
+                Handle::Symbol(s) => graph.node_of_symbol(s.id).ok_or_else(|| ToolError(format!("{} is not in the graph", s.qname))),
+                Handle::External(id, _) => Ok(Node::External(id)),
+            },
+            Level::File => {
+                let path = normalize_path(target)?;
+                if let Some(f) = store.file_by_path(&path)? {
+                    return Ok(Node::File(f.id));
+                }
+                match self.resolve(store, target) {
+                    Ok(Handle::Symbol(s)) => Ok(Node::File(s.file_id)),
+                    _ => fail(format!("no indexed file {path:?} (level=file takes a path relative to the root)")),
+                }
+            }
+            Level::Module => {
+                let node = Node::Module(target.to_string());
+                if graph.contains(&node) {
+                    return Ok(node);
+                }
+                match self.resolve(store, target) {
+                    Ok(Handle::Symbol(s)) => {
+                        let f = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished".into()))?;
+                        Ok(Node::Module(f.module))
+                    }
+                    _ => fail(format!("no module {target:?}; repo_overview lists modules")),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_confined_to_the_root() {
+        assert_eq!(normalize_path("./src//a.rs").unwrap(), "src/a.rs");
+        assert_eq!(normalize_path("src\\a.rs").unwrap(), "src/a.rs");
+        for bad in [
+            "../etc/passwd",
+            "/etc/passwd",
+            "file:///etc/passwd",
+            "C:\\x",
+            "..\\..\\x",
+            "a/../../b",
+            ".git/config",
+            ".codeatlas/index.db",
+            "a\0b",
+        ] {
+            assert!(normalize_path(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn one_edit_agrees_with_the_edit_distance() {
+        let words =
+            ["", "a", "ab", "ba", "abc", "acb", "abd", "abcd", "bcd", "hashmap", "hsahmap", "hashmpa", "hasmap", "hashmapp", "xashmap"];
+        for a in words {
+            for b in words {
+                assert_eq!(within_one_edit(a.as_bytes(), b.as_bytes()), strsim::osa_distance(a, b) <= 1, "{a:?} {b:?}");
+                assert_eq!(osa_distance_ascii(a.as_bytes(), b.as_bytes()), strsim::osa_distance(a, b), "{a:?} {b:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! Line formatting shared by the tools: a symbol's place and handle, a node's label and
+//! facts (loc, complexity, last modified), counts and dates. Must not query for lists.
+
+use std::sync::Arc;
+
+use super::{Atlas, ToolError};
+use crate::graph::{Graph, Node};
+use crate::model::RefKind;
+use crate::store::{FileInfo, Store, SymbolInfo};
+
+/// Prefix sums over a file's lines: non-blank lines and branch words up to line `i`.
+pub(super) struct LineStats {
+    loc: Vec<u32>,
+    branches: Vec<u32>,
+}
+
+/// `1 file`, `2 files`.
+pub fn plural(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+pub(super) fn location(s: &SymbolInfo) -> String {
+    format!("{}:{}", s.path, lines_of(s))
+}
+
+pub(super) fn lines_of(s: &SymbolInfo) -> String {
+    if s.start_line == s.end_line {
+        s.start_line.to_string()
+    } else {
+        format!("{}-{}", s.start_line, s.end_line)
+    }
+}
+
+pub(super) fn handle_of(s: &SymbolInfo) -> String {
+    format!("{}:{}", s.path, s.start_line)
+}
+
+pub(super) fn format_counts(counts: &[(RefKind, usize)]) -> String {
+    if counts.is_empty() {
+        return "0".into();
+    }
+    counts.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
+}
+
+/// Branch points in source lines: `if`, loops, `case`/match arms, `catch`, `&&`, `||`, `?`.
+pub(super) fn count_branches(lines: &[&str]) -> usize {
+    let mut n = 0;
+    for line in lines {
+        let code = line.split("//").next().unwrap_or("");
+        for word in code.split(|c: char| !c.is_alphanumeric() && c != '_') {
+            if matches!(word, "if" | "for" | "while" | "case" | "catch" | "loop") {
+                n += 1;
+            }
+        }
+        n += code.matches("&&").count() + code.matches("||").count() + code.matches("=>").count();
+    }
+    n
+}
+
+/// Complexity 1-10: `1 + log2(1 + loc/25) + log2(1 + branches/4) + log2(1 + fan_out/4)`,
+/// rounded and clamped. Size, branching and fan-out each add about one point per doubling.
+pub fn complexity(loc: usize, branches: usize, fan_out: usize) -> u32 {
+    let term = |x: usize, scale: f64| (1.0 + x as f64 / scale).log2();
+    let score = 1.0 + term(loc, 25.0) + term(branches, 4.0) + term(fan_out, 4.0);
+    (score.round() as u32).clamp(1, 10)
+}
+
+pub(super) fn date_of(ns: i64) -> String {
+    date_time_of(ns).split(' ').next().unwrap_or("").to_string()
+}
+
+/// `YYYY-MM-DD HH:MM UTC` from nanoseconds since the epoch (civil-from-days).
+pub(super) fn date_time_of(ns: i64) -> String {
+    let secs = ns.div_euclid(1_000_000_000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+}
+
+impl Atlas {
+    pub(super) fn node_label(&self, store: &Store, node: &Node) -> Result<(String, String), ToolError> {
+        Ok(match node {
+            Node::Symbol(id) => match store.symbol(*id)? {
+                Some(s) => (format!("{} {}", s.kind, s.qname), location(&s)),
+                None => (format!("symbol #{id}"), String::new()),
+            },
+            Node::External(id) => (format!("external {}", store.external_qname(*id)?.unwrap_or_default()), String::new()),
+            Node::File(id) => match store.file(*id)? {
+                Some(f) => (format!("file {}", f.path), format!("{} LOC", f.loc)),
+                None => (format!("file #{id}"), String::new()),
+            },
+            Node::Module(m) => (format!("module {}", if m.is_empty() { "(default)" } else { m }), String::new()),
+        })
+    }
+
+    /// loc, complexity (1-10) and last-modified date of a node, where it has them.
+    /// Per-line counts of a file (prefix sums), read once per file version: graph answers
+    /// list dozens of nodes, often in the same large files.
+    pub(super) fn line_stats(&self, file: &FileInfo) -> Arc<LineStats> {
+        let mut cache = self.line_stats.lock().expect("line stats lock");
+        if let Some((mtime, stats)) = cache.get(&file.id) {
+            if *mtime == file.mtime_ns {
+                return stats.clone();
+            }
+        }
+        let text = std::fs::read_to_string(self.root.join(&file.path)).unwrap_or_default();
+        let (mut loc, mut branches) = (vec![0u32], vec![0u32]);
+        for line in text.lines() {
+            loc.push(loc.last().unwrap() + u32::from(!line.trim().is_empty()));
+            branches.push(branches.last().unwrap() + count_branches(&[line]) as u32);
+        }
+        let stats = Arc::new(LineStats { loc, branches });
+        // Bounded: a long session over a huge tree does not keep every file's counts.
+        if cache.values().map(|(_, s)| s.loc.len()).sum::<usize>() > 4_000_000 {
+            cache.clear();
+        }
+        cache.insert(file.id, (file.mtime_ns, stats.clone()));
+        stats
+    }
+
+    pub(super) fn node_facts(&self, store: &Store, graph: &Graph, node: &Node) -> Result<String, ToolError> {
+        let (file, range) = match node {
+            Node::Symbol(id) => match store.symbol(*id)? {
+                Some(s) => (store.file(s.file_id)?, Some((s.start_line, s.end_line))),
+                None => return Ok(String::new()),
+            },
+            Node::File(id) => (store.file(*id)?, None),
+            _ => return Ok(String::new()),
+        };
+        let Some(file) = file else {
+            return Ok(String::new());
+        };
+        let stats = self.line_stats(&file);
+        let lines = stats.loc.len() as u32 - 1;
+        let (start, end) = range.unwrap_or((1, lines));
+        let (start, end) = (start.clamp(1, lines.max(1)) as usize, end.min(lines) as usize);
+        let (loc, branches) = if lines == 0 || end < start {
+            (0, 0)
+        } else {
+            ((stats.loc[end] - stats.loc[start - 1]) as usize, (stats.branches[end] - stats.branches[start - 1]) as usize)
+        };
+        let fan_out = graph.degree(node, petgraph::Direction::Outgoing);
+        Ok(format!("loc={loc} complexity={} modified={}", complexity(loc, branches, fan_out), date_of(file.mtime_ns)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(date_time_of(0), "1970-01-01 00:00 UTC");
+        assert_eq!(date_time_of(1_795_996_800 * 1_000_000_000), "2026-11-30 00:00 UTC");
+        assert_eq!(date_time_of(951_782_400 * 1_000_000_000), "2000-02-29 00:00 UTC");
+    }
+
+    #[test]
+    fn complexity_grows_with_size_branches_and_fan_out() {
+        assert_eq!(complexity(0, 0, 0), 1);
+        assert_eq!(complexity(25, 4, 4), 4);
+        assert_eq!(complexity(10_000, 1_000, 1_000), 10);
+    }
+}

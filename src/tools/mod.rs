@@ -1,0 +1,409 @@
+//! The twelve tools as plain functions over the store and the graph, returning compact
+//! text made for a model to read. The CLI `query` command, the MCP server and the tests
+//! all call `Atlas::call`. This module knows JSON arguments and schemas, not MCP.
+//!
+//! Every answer names the handle the next tier takes (qualified name or `path:line`),
+//! pages with `limit`/`offset`, says when it was cut, and stays within its budget.
+//!
+//! The tiers are files: `graph_summaries` (tier 1), `symbol_lookup` (tier 2),
+//! `source_reads` (tier 3); the shared parts are `args` (arguments and schemas), `handles`
+//! (what a name resolves to), `paging` (budgets and next pages), `lines` (formatting) and
+//! `cache` (the graphs' rows). This file holds the state they share and `Atlas::call`.
+
+mod args;
+mod cache;
+mod graph_summaries;
+mod handles;
+mod lines;
+mod paging;
+mod source_reads;
+mod symbol_lookup;
+
+pub use args::*;
+pub use handles::normalize_path;
+pub use lines::{complexity, plural};
+
+use cache::EdgeCache;
+use handles::char_mask;
+use handles::NameEntry;
+use lines::LineStats;
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::graph::{FileRow, Graph, Level, SymbolRow};
+
+use crate::store::{self, FileInfo, Stamp, Store};
+
+/// Answer budget for tiers 1 and 2, in bytes (about 2,000 tokens).
+pub const SUMMARY_BUDGET: usize = 8_000;
+/// Tier-3 reads: bytes and lines, whichever comes first.
+pub const READ_BUDGET: usize = 16_000;
+pub const READ_LINES: usize = 400;
+/// Room kept for the closing line of a cut answer.
+const FOOTER_ROOM: usize = 240;
+
+/// A tool's name, its one-sentence description, and its argument schema.
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub schema: fn() -> serde_json::Map<String, Value>,
+}
+
+macro_rules! tool_specs {
+    ($( $name:literal => $args:ty, $desc:literal; )*) => {
+        pub const TOOLS: &[ToolSpec] = &[ $( ToolSpec { name: $name, description: $desc, schema: lean_schema::<$args> }, )* ];
+    };
+}
+
+tool_specs! {
+    "repo_overview" => OverviewArgs, "Start here: languages, top modules, entry points, most depended-upon types";
+    "dependency_graph" => GraphArgs, "Dependencies and dependents of a type, file or module";
+    "dependency_path" => PathArgs, "Shortest dependency chain between two nodes, with the line of each hop";
+    "change_impact" => ImpactArgs, "What depends on a node transitively, through interfaces too, by distance";
+    "search_symbols" => SearchArgs, "Find symbols by name, words, typo or doc text";
+    "get_symbol" => SymbolArgs, "One symbol: signature, doc, location, supertypes, members";
+    "find_implementations" => ImplArgs, "Types implementing an interface, trait or class; or a method's implementations";
+    "find_references" => RefsArgs, "Where a symbol is used, as the compiler resolves it, by file";
+    "file_outline" => PathOnlyArgs, "A file's symbols, nested, with lines and signatures";
+    "read_source" => ReadArgs, "Numbered source lines of a file range";
+    "read_symbol" => ReadSymbolArgs, "Numbered source of one symbol";
+    "search_text" => TextArgs, "Lines matching text or a regex in indexed files";
+}
+
+/// Progress of a background index build, shown in answers while it runs.
+#[derive(Default)]
+pub struct IndexStatus {
+    pub building: AtomicBool,
+    pub done: AtomicUsize,
+    pub total: AtomicUsize,
+    /// Changed paths seen by the watcher and not yet in the index.
+    pub pending: AtomicUsize,
+    pub error: Mutex<Option<String>>,
+}
+
+/// The tools' shared state: the repository root, read connections, cached graphs.
+pub struct Atlas {
+    root: PathBuf,
+    pool: Mutex<Vec<Store>>,
+    graphs: Mutex<HashMap<Level, (Stamp, Arc<Graph>)>>,
+    /// The graph's edge and symbol rows by file, kept across generations: after a save only
+    /// the files whose references or symbols changed are read again.
+    edges: Mutex<EdgeCache>,
+    /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
+    names: Mutex<Option<(Stamp, Arc<Vec<NameEntry>>)>>,
+    tests: Mutex<Option<(Stamp, Arc<HashSet<i64>>)>>,
+    pub status: Arc<IndexStatus>,
+    /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
+    syncer: Option<Syncer>,
+    /// Per-line counts of files, by file id, with the mtime they were read at.
+    line_stats: Mutex<HashMap<i64, (i64, Arc<LineStats>)>>,
+    /// Bytes an answer may take: tiers 1-2, and tier-3 reads.
+    summary_budget: usize,
+    read_budget: usize,
+}
+
+/// Asks the indexer to bring these files up to date and waits until it has.
+pub type Syncer = Arc<dyn Fn(Vec<PathBuf>) + Send + Sync>;
+
+/// A tool's failure, as a message for the model.
+#[derive(Debug)]
+pub struct ToolError(pub String);
+
+impl<E: std::fmt::Display> From<E> for ToolError {
+    fn from(e: E) -> Self {
+        ToolError(e.to_string())
+    }
+}
+
+type Answer = Result<String, ToolError>;
+
+fn fail<T>(msg: impl Into<String>) -> Result<T, ToolError> {
+    Err(ToolError(msg.into()))
+}
+
+fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
+    serde_json::from_value(args).map_err(|e| ToolError(format!("invalid arguments: {e}")))
+}
+
+fn parse_level(level: Option<&str>) -> Result<Level, ToolError> {
+    let level = level.unwrap_or("symbol");
+    Level::parse(level).ok_or_else(|| ToolError(format!("level must be symbol, file or module (got {level:?})")))
+}
+
+fn clamp(v: Option<u32>, default: usize, min: usize, max: usize) -> usize {
+    v.map(|v| v as usize).unwrap_or(default).clamp(min, max)
+}
+
+fn clamp_checked(v: Option<u32>, default: usize, min: usize, max: usize, name: &str) -> Result<usize, ToolError> {
+    let v = v.map(|v| v as usize).unwrap_or(default);
+    if v < min || v > max {
+        return fail(format!("{name} must be between {min} and {max} (got {v})"));
+    }
+    Ok(v)
+}
+
+/// A value derived from the index, kept until the index's generation changes.
+fn per_generation<T>(
+    store: &Store,
+    slot: &Mutex<Option<(Stamp, Arc<T>)>>,
+    build: impl FnOnce() -> Result<T, ToolError>,
+) -> Result<Arc<T>, ToolError> {
+    let stamp = store.stamp()?;
+    let mut cache = slot.lock().expect("cache lock");
+    if let Some((s, value)) = cache.as_ref() {
+        if *s == stamp {
+            return Ok(value.clone());
+        }
+    }
+    let value = Arc::new(build()?);
+    *cache = Some((stamp, value.clone()));
+    Ok(value)
+}
+
+fn is_test_path(path: &str) -> bool {
+    let lower = path.to_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    lower.starts_with("test/")
+        || lower.starts_with("tests/")
+        || lower.contains("/test/")
+        || lower.contains("/tests/")
+        || name.ends_with("test.java")
+        || name.ends_with("tests.java")
+        || name.ends_with("it.java")
+        || name.ends_with("_test.rs")
+}
+
+impl Atlas {
+    pub fn new(root: &Path) -> Atlas {
+        Atlas {
+            root: root.to_path_buf(),
+            pool: Mutex::new(Vec::new()),
+            graphs: Mutex::new(HashMap::new()),
+            edges: Mutex::new(EdgeCache::default()),
+            names: Mutex::new(None),
+            tests: Mutex::new(None),
+            status: Arc::new(IndexStatus::default()),
+            syncer: None,
+            line_stats: Mutex::new(HashMap::new()),
+            summary_budget: SUMMARY_BUDGET,
+            read_budget: READ_BUDGET,
+        }
+    }
+
+    /// Answers of tiers 1-2 within `bytes`, tier-3 reads within twice that.
+    pub fn with_budget(mut self, bytes: usize) -> Atlas {
+        self.summary_budget = bytes;
+        self.read_budget = bytes * 2;
+        self
+    }
+
+    /// An atlas sharing an indexer's status, which re-indexes changed files before reads.
+    pub fn with_indexer(root: &Path, status: Arc<IndexStatus>, syncer: Syncer) -> Atlas {
+        Atlas { status, syncer: Some(syncer), ..Atlas::new(root) }
+    }
+
+    /// The levels whose graph has been built, sorted.
+    pub fn built_graphs(&self) -> Vec<&'static str> {
+        let mut built: Vec<&'static str> = self.graphs.lock().expect("graph lock").keys().map(|l| l.as_str()).collect();
+        built.sort_unstable();
+        built
+    }
+
+    /// The levels whose graph was built at an older index than the current one, sorted.
+    pub fn stale_graphs(&self) -> Result<Vec<&'static str>, ToolError> {
+        let store = self.store()?;
+        let stamp = store.stamp()?;
+        self.pool.lock().expect("pool lock").push(store);
+        let mut stale: Vec<&'static str> =
+            self.graphs.lock().expect("graph lock").iter().filter(|(_, (s, _))| *s != stamp).map(|(l, _)| l.as_str()).collect();
+        stale.sort_unstable();
+        Ok(stale)
+    }
+
+    /// Builds, or brings up to the index as it is now, what calls derive from the whole
+    /// index: the symbol graph and the name list (what a session's first calls need), and
+    /// the other graphs and the test symbols once calls have used them. The server runs
+    /// this on its own thread after its start-up reconcile and after each index batch, so
+    /// that no call waits for it.
+    pub fn refresh_caches(&self) {
+        let store = match self.store() {
+            Ok(store) => store,
+            Err(e) => {
+                tracing::debug!("no caches refreshed: {}", e.0);
+                return;
+            }
+        };
+        let mut levels: Vec<Level> = self.graphs.lock().expect("graph lock").keys().copied().collect();
+        if !levels.contains(&Level::Symbol) {
+            levels.push(Level::Symbol);
+        }
+        for level in levels {
+            if let Err(e) = self.graph(&store, level) {
+                tracing::warn!("refreshing the {} graph: {}", level.as_str(), e.0);
+            }
+        }
+        if let Err(e) = self.all_names(&store) {
+            tracing::warn!("refreshing the name list: {}", e.0);
+        }
+        if self.tests.lock().expect("cache lock").is_some() {
+            if let Err(e) = self.test_symbols(&store) {
+                tracing::warn!("refreshing the test symbols: {}", e.0);
+            }
+        }
+        self.pool.lock().expect("pool lock").push(store);
+    }
+
+    /// Gives back the memory idle read connections hold (see `Store::release_memory`).
+    pub fn release_memory(&self) {
+        for store in self.pool.lock().expect("pool lock").iter() {
+            store.release_memory();
+        }
+    }
+
+    /// Read-your-writes: when the file on disk differs from what the index saw (size or
+    /// modification time), re-index it before answering. True if it did.
+    fn refresh(&self, file: &FileInfo) -> bool {
+        let Some(syncer) = &self.syncer else { return false };
+        let full = self.root.join(&file.path);
+        let fresh = match std::fs::metadata(&full) {
+            Ok(m) => {
+                let mtime =
+                    m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64).unwrap_or(0);
+                m.len() as i64 == file.size && mtime == file.mtime_ns
+            }
+            Err(_) => false,
+        };
+        if !fresh {
+            syncer(vec![full]);
+        }
+        !fresh
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Runs a tool by name with JSON arguments.
+    pub fn call(&self, name: &str, args: Value) -> Answer {
+        let args = if args.is_null() { Value::Object(Default::default()) } else { args };
+        let store = self.store()?;
+        let result = match name {
+            "repo_overview" => parse(args).and_then(|a| self.repo_overview(&store, a)),
+            "dependency_graph" => parse(args).and_then(|a| self.dependency_graph(&store, a)),
+            "dependency_path" => parse(args).and_then(|a| self.dependency_path(&store, a)),
+            "change_impact" => parse(args).and_then(|a| self.change_impact(&store, a)),
+            "search_symbols" => parse(args).and_then(|a| self.search_symbols(&store, a)),
+            "get_symbol" => parse(args).and_then(|a| self.get_symbol(&store, a)),
+            "find_implementations" => parse(args).and_then(|a| self.find_implementations(&store, a)),
+            "find_references" => parse(args).and_then(|a| self.find_references(&store, a)),
+            "file_outline" => parse(args).and_then(|a| self.file_outline(&store, a)),
+            "read_source" => parse(args).and_then(|a| self.read_source(&store, a)),
+            "read_symbol" => parse(args).and_then(|a| self.read_symbol(&store, a)),
+            "search_text" => parse(args).and_then(|a| self.search_text(&store, a)),
+            _ => fail(format!("unknown tool {name:?}; tools: {}", TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", "))),
+        };
+        self.pool.lock().expect("pool lock").push(store);
+        result.map(|text| self.with_freshness(text)).map_err(|e| ToolError(self.with_freshness(e.0)))
+    }
+
+    fn store(&self) -> Result<Store, ToolError> {
+        if let Some(store) = self.pool.lock().expect("pool lock").pop() {
+            return Ok(store);
+        }
+        match Store::open_read(&self.root) {
+            Ok(store) => Ok(store),
+            Err(store::Error::Missing(_)) if self.status.building.load(Ordering::Relaxed) => fail(format!(
+                "the index is being built ({}/{} files parsed); try again in a few seconds",
+                self.status.done.load(Ordering::Relaxed),
+                self.status.total.load(Ordering::Relaxed)
+            )),
+            Err(e) => fail(format!("{e}")),
+        }
+    }
+
+    fn with_freshness(&self, mut text: String) -> String {
+        if self.status.building.load(Ordering::Relaxed) {
+            let (done, total) = (self.status.done.load(Ordering::Relaxed), self.status.total.load(Ordering::Relaxed));
+            if total == 0 {
+                text.push_str("\n[index updating: checking files for changes; answers reflect the last complete index]");
+            } else {
+                let _ = write!(text, "\n[index updating: {done}/{total} changed files parsed; answers reflect the last complete index]");
+            }
+        } else if self.status.pending.load(Ordering::Relaxed) > 0 {
+            let _ = write!(text, "\n[{} changed paths waiting to be re-indexed]", self.status.pending.load(Ordering::Relaxed));
+        } else if let Some(e) = self.status.error.lock().expect("status lock").as_ref() {
+            let _ = write!(text, "\n[index update failed: {e}]");
+        }
+        text
+    }
+
+    fn graph(&self, store: &Store, level: Level) -> Result<Arc<Graph>, ToolError> {
+        let mut graphs = self.graphs.lock().expect("graph lock");
+        let started = std::time::Instant::now();
+        // One snapshot: the stamp, the files and the rows agree.
+        let (stamp, fresh) = store.snapshot(|store| {
+            let stamp = store.stamp()?;
+            if graphs.get(&level).is_some_and(|(s, _)| *s == stamp) {
+                return Ok((stamp, None));
+            }
+            let files = store.graph_files()?;
+            self.edges.lock().expect("edge cache lock").refresh(store, &stamp, &files)?;
+            Ok((stamp, Some(files)))
+        })?;
+        let Some(files) = fresh else {
+            return Ok(graphs[&level].1.clone());
+        };
+        let files: Vec<FileRow> = files.into_iter().map(|(f, _)| f).collect();
+        let cache = self.edges.lock().expect("edge cache lock");
+        let symbols: Vec<SymbolRow> = cache.by_file.iter().flat_map(|(file, rows)| rows.symbols.iter().map(|s| s.row(*file))).collect();
+        let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.edges.iter().map(|r| r.row(*file)));
+        let g = Arc::new(Graph::build(level, &symbols, &files, rows));
+        tracing::debug!(level = level.as_str(), ms = started.elapsed().as_millis() as u64, "graph built");
+        graphs.insert(level, (stamp, g.clone()));
+        Ok(g)
+    }
+
+    /// Symbols in test files or Rust `tests` modules (cached per index generation: a
+    /// change impact may reach thousands of symbols).
+    fn test_symbols(&self, store: &Store) -> Result<Arc<HashSet<i64>>, ToolError> {
+        per_generation(store, &self.tests, || {
+            let files: Vec<i64> = store.files_under("")?.into_iter().filter(|f| is_test_path(&f.path)).map(|f| f.id).collect();
+            Ok(store.test_symbol_ids(&files)?.into_iter().collect())
+        })
+    }
+
+    /// Every distinct name, prepared for the fuzzy pass.
+    fn all_names(&self, store: &Store) -> Result<Arc<Vec<NameEntry>>, ToolError> {
+        per_generation(store, &self.names, || {
+            Ok(store
+                .distinct_names()?
+                .into_iter()
+                .map(|name| {
+                    let lower = name.to_lowercase();
+                    NameEntry { mask: char_mask(lower.as_bytes()), ascii: lower.is_ascii(), lower, name }
+                })
+                .collect())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schema_is_lean() {
+        for t in TOOLS {
+            let schema = Value::Object((t.schema)()).to_string();
+            assert!(!schema.contains("$schema") && !schema.contains("\"format\"") && !schema.contains("null"), "{}: {schema}", t.name);
+            assert!(t.description.len() <= 100, "{} description too long", t.name);
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Tier 3, line-range source reads: `read_source`, `read_symbol` and `search_text`. The
+//! only tools that return file text: fenced, numbered, confined to indexed files inside the
+//! root, and cut at the read budget.
+
+use std::fmt::Write;
+
+use super::args::{ReadArgs, ReadSymbolArgs, TextArgs};
+use super::handles::normalize_path;
+use super::paging::page;
+use super::{clamp, fail, Answer, Atlas, ToolError, FOOTER_ROOM, READ_LINES};
+use crate::store::{FileInfo, Store};
+
+/// A code fence longer than any run of backticks in `lines` (at least three).
+pub(super) fn fence_for(lines: &[&str]) -> String {
+    let mut longest = 0;
+    for line in lines {
+        let mut run = 0;
+        for c in line.chars() {
+            run = if c == '`' { run + 1 } else { 0 };
+            longest = longest.max(run);
+        }
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+impl Atlas {
+    pub(super) fn indexed_file(&self, store: &Store, path: &str) -> Result<FileInfo, ToolError> {
+        let path = normalize_path(path)?;
+        match store.file_by_path(&path)? {
+            Some(f) => Ok(f),
+            None => {
+                let name = path.rsplit('/').next().unwrap_or(&path);
+                let similar: Vec<String> = store
+                    .files_under("")?
+                    .into_iter()
+                    .filter(|f| f.path.ends_with(&format!("/{name}")) || f.path == name)
+                    .map(|f| f.path)
+                    .take(5)
+                    .collect();
+                if similar.is_empty() {
+                    fail(format!(
+                        "no indexed file {path:?}; paths are relative to the repository root (search_symbols or repo_overview find them)"
+                    ))
+                } else {
+                    fail(format!("no indexed file {path:?}; did you mean: {}", similar.join(", ")))
+                }
+            }
+        }
+    }
+
+    /// The file's text, read only if it is an indexed file inside the root.
+    pub(super) fn read_file(&self, file: &FileInfo) -> Result<String, ToolError> {
+        let root = self.root.canonicalize()?;
+        let full = root
+            .join(&file.path)
+            .canonicalize()
+            .map_err(|_| ToolError(format!("{} cannot be read (deleted or moved since indexing)", file.path)))?;
+        if !full.starts_with(&root) {
+            return fail(format!("{} resolves outside the repository; refused", file.path));
+        }
+        let bytes = std::fs::read(&full).map_err(|e| ToolError(format!("{}: {}", file.path, e.kind())))?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    pub(super) fn numbered(&self, file: &FileInfo, text: &str, start: u32, end: u32, what: &str) -> Answer {
+        let lines: Vec<&str> = text.lines().collect();
+        let total = lines.len() as u32;
+        if total == 0 {
+            return Ok(format!("{} is empty", file.path));
+        }
+        if start == 0 || start > total || end < start {
+            return fail(format!("invalid range {start}-{end}: {} has lines 1-{total}; start_line <= end_line", file.path));
+        }
+        let end = end.min(total);
+        let width = end.to_string().len();
+        // File text is data: it goes inside a fence longer than any run of backticks in it,
+        // so nothing in the file can close the block and speak as the answer.
+        let fence = fence_for(&lines[(start - 1) as usize..end as usize]);
+        let mut out = format!("{}:{start}-{end} of {total} lines{what}\n{fence}\n", file.path);
+        let mut last = start - 1;
+        for n in start..=end {
+            let line = lines[(n - 1) as usize];
+            let row = format!("{n:>width$}| {line}\n");
+            if out.len() + row.len() + FOOTER_ROOM > self.read_budget || (n - start) as usize >= READ_LINES {
+                break;
+            }
+            out.push_str(&row);
+            last = n;
+        }
+        out.push_str(&fence);
+        if last < end {
+            let _ = write!(out, "\ncut at line {last} (budget {READ_LINES} lines / {} bytes); next: read_source {{\"path\": \"{}\", \"start_line\": {}, \"end_line\": {end}}}", self.read_budget, file.path, last + 1);
+        }
+        Ok(out)
+    }
+
+    pub(super) fn read_source(&self, store: &Store, a: ReadArgs) -> Answer {
+        let mut file = self.indexed_file(store, &a.path)?;
+        if self.refresh(&file) {
+            file = self.indexed_file(store, &a.path)?;
+        }
+        let text = self.read_file(&file)?;
+        self.numbered(&file, &text, a.start_line, a.end_line, "")
+    }
+
+    pub(super) fn read_symbol(&self, store: &Store, a: ReadSymbolArgs) -> Answer {
+        let mut s = self.resolve_symbol(store, &a.symbol)?;
+        let mut file = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished from the index".into()))?;
+        if self.refresh(&file) {
+            s = self.resolve_symbol(store, &a.symbol)?;
+            file = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished from the index".into()))?;
+        }
+        let text = self.read_file(&file)?;
+        let context = a.context_lines.unwrap_or(0).min(50);
+        let start = s.start_line.saturating_sub(context).max(1);
+        let end = s.end_line.saturating_add(context);
+        self.numbered(&file, &text, start, end, &format!(" ({} {})", s.kind, s.qname))
+    }
+
+    pub(super) fn search_text(&self, store: &Store, a: TextArgs) -> Answer {
+        use grep_regex::RegexMatcherBuilder;
+        use grep_searcher::{sinks, SearcherBuilder};
+        if a.query.is_empty() {
+            return fail("query is empty");
+        }
+        let limit = clamp(a.limit, 50, 1, 500);
+        let matcher = RegexMatcherBuilder::new()
+            .case_insensitive(!a.case_sensitive.unwrap_or(false))
+            .fixed_strings(!a.regex.unwrap_or(false))
+            .size_limit(1 << 20)
+            .dfa_size_limit(1 << 22)
+            .build(&a.query)
+            .map_err(|e| ToolError(format!("invalid regex: {e}")))?;
+        let prefix = match &a.path {
+            Some(p) => normalize_path(p)?,
+            None => String::new(),
+        };
+        let files = store.files_under(&prefix)?;
+        let root = self.root.canonicalize()?;
+        let mut searcher = SearcherBuilder::new().line_number(true).build();
+        let mut hits: Vec<String> = Vec::new();
+        let mut total = 0usize;
+        for f in &files {
+            let full = root.join(&f.path);
+            let _ = searcher.search_path(
+                &matcher,
+                &full,
+                sinks::Lossy(|line, text| {
+                    total += 1;
+                    if hits.len() < limit {
+                        let text = text.trim_end();
+                        let text: String =
+                            if text.chars().count() > 200 { text.chars().take(199).chain(['…']).collect() } else { text.to_string() };
+                        hits.push(format!("{}:{line}: {text}", f.path));
+                    }
+                    Ok(total < 100_000)
+                }),
+            );
+        }
+        if total == 0 {
+            return Ok(format!("no lines match {:?} in {} indexed files", a.query, files.len()));
+        }
+        let header = format!("{total} matching lines for {:?} in {} files searched\n", a.query, files.len());
+        let fence = fence_for(&hits.iter().map(String::as_str).collect::<Vec<_>>());
+        let mut body = String::new();
+        page(&mut body, &hits, total, None, self.summary_budget - header.len() - 2 * fence.len() - 4, "narrow with path, or raise limit");
+        // The lines found are data, fenced; the closing remark stays outside the fence.
+        let (items, footer) = match body.rfind("\n... ") {
+            Some(i) => (&body[..i], &body[i..]),
+            None if body.starts_with("... ") => ("", body.as_str()),
+            None => (body.as_str(), ""),
+        };
+        Ok(format!("{header}{fence}\n{items}\n{fence}{footer}"))
+    }
+}

@@ -1,0 +1,477 @@
+//! Tier 2, symbol lookup: `search_symbols`, `get_symbol`, `find_implementations`,
+//! `find_references` and `file_outline`, with precise locations. Must not read source text
+//! beyond counting a file's lines.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::fmt::Write;
+
+use super::args::{ImplArgs, PathOnlyArgs, RefsArgs, SearchArgs, SymbolArgs};
+use super::handles::{char_mask, normalize_path, osa_distance_ascii, within_one_edit, Handle, NameEntry};
+use super::lines::{format_counts, handle_of, lines_of, location, plural};
+use super::paging::{cap, page, page_counted};
+use super::{clamp, fail, Answer, Atlas, ToolError};
+use crate::model::{RefKind, SymbolKind};
+use crate::store::{Store, SymbolInfo, Target};
+
+/// Words for an FTS5 query: alphanumeric runs of the query, split like symbol names,
+/// each quoted (so no FTS syntax gets through), joined with OR.
+pub(super) fn fts_words(query: &str) -> String {
+    let words = crate::model::name_words(&query.replace(['.', ':', '#'], " ").split_whitespace().collect::<Vec<_>>().join("_"));
+    let mut seen = HashSet::new();
+    words
+        .split_whitespace()
+        .map(|w| w.chars().filter(|c| c.is_alphanumeric()).collect::<String>())
+        .filter(|w| !w.is_empty() && seen.insert(w.clone()))
+        .map(|w| format!("\"{w}\""))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+impl Atlas {
+    /// The methods a method implements or overrides: same name and parameters in the types
+    /// its type extends or implements, however far up.
+    pub(super) fn overridden(&self, store: &Store, s: &SymbolInfo) -> Result<Vec<SymbolInfo>, ToolError> {
+        let mut out = Vec::new();
+        let Some(owner) = s.parent.filter(|_| s.kind.is_callable()) else {
+            return Ok(out);
+        };
+        let mut seen = HashSet::from([owner]);
+        let mut queue = VecDeque::from([owner]);
+        while let Some(t) = queue.pop_front() {
+            for up in store.supertype_ids(t)? {
+                if !seen.insert(up) {
+                    continue;
+                }
+                queue.push_back(up);
+                out.extend(
+                    store
+                        .children(up)?
+                        .into_iter()
+                        .filter(|m| m.kind.is_callable() && m.name == s.name && m.params == s.params && m.id != s.id),
+                );
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn search_symbols(&self, store: &Store, a: SearchArgs) -> Answer {
+        let query = a.query.trim();
+        if query.is_empty() {
+            return fail("query is empty");
+        }
+        let limit = clamp(a.limit, 20, 1, 100);
+        let offset = a.offset.unwrap_or(0) as usize;
+        let kind = match &a.kind {
+            Some(k) => Some(SymbolKind::parse(k).ok_or_else(|| {
+                ToolError(format!("unknown kind {k:?}; kinds: {}", SymbolKind::all().map(|k| k.as_str()).collect::<Vec<_>>().join(", ")))
+            })?),
+            None => None,
+        };
+        if let Some(l) = &a.language {
+            if crate::model::Language::parse(l).is_none() {
+                return fail(format!("unknown language {l:?}; languages: java, rust"));
+            }
+        }
+        let prefix = match &a.path {
+            Some(p) => normalize_path(p)?,
+            None => String::new(),
+        };
+        // Each ranking contributes its top 100: deeper ranks barely move the fused order.
+        const DEPTH: usize = 100;
+        let simple = crate::model::last_segment(query);
+        // (weight, ranked ids): exact names count most, doc words least.
+        let mut lists: Vec<(f64, Vec<i64>)> = Vec::new();
+        lists.push((4.0, store.symbols_by_qname(query)?.into_iter().map(|s| s.id).collect()));
+        lists.push((4.0, store.names_like(simple, false, DEPTH)?));
+        lists.push((2.0, store.names_like(simple, true, DEPTH)?));
+        let words = fts_words(query);
+        if !words.is_empty() {
+            // Every word of the query in the name or its owner's name (`hashmap resize`).
+            let tokens: Vec<String> = query
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|t| !t.is_empty())
+                .map(|t| format!("{{words owner}} : \"{}\"", t.to_lowercase()))
+                .collect();
+            if tokens.len() > 1 {
+                lists.push((3.0, store.fts_query(&tokens.join(" AND "), DEPTH)?));
+            }
+            lists.push((1.5, store.fts("words", &words, DEPTH)?));
+        }
+        // Typo tolerance: names within a small edit distance.
+        let lowered = simple.to_lowercase();
+        let names = self.all_names(store)?;
+        let max_edits = if lowered.len() <= 4 { 1 } else { 2 };
+        let q = lowered.chars().count();
+        // A whole name within a few edits, or a name starting with a close misspelling.
+        // Names are compared in lower case, precomputed once per index generation, and
+        // prefixes are slices: no allocation per name.
+        // A name k edits away lacks at most k of the query's distinct characters: a bitmask
+        // test drops nearly every name before the edit distance is computed.
+        let qmask = char_mask(lowered.as_bytes());
+        let query_ascii = lowered.is_ascii();
+        let missing = |mask: u64| (qmask & !mask).count_ones() as usize;
+        let mut fuzzy: Vec<(usize, usize, &String)> = names
+            .iter()
+            .filter_map(|NameEntry { lower, name: n, mask, ascii }| {
+                if lower.len().abs_diff(lowered.len()) <= max_edits && missing(*mask) <= max_edits {
+                    let whole = if *ascii && query_ascii {
+                        osa_distance_ascii(lowered.as_bytes(), lower.as_bytes())
+                    } else {
+                        strsim::osa_distance(&lowered, lower)
+                    };
+                    if whole <= max_edits {
+                        return Some((whole, n.len(), n));
+                    }
+                }
+                if q >= 4 && lower.len() > q && *ascii && query_ascii {
+                    let end = (q + 1).min(lower.len());
+                    if missing(char_mask(&lower.as_bytes()[..end])) > 1 {
+                        return None;
+                    }
+                    if (q - 1..=end).any(|len| within_one_edit(lowered.as_bytes(), &lower.as_bytes()[..len])) {
+                        let d = usize::from(!lower.starts_with(lowered.as_str()));
+                        return Some((d + max_edits, n.len(), n));
+                    }
+                }
+                None
+            })
+            .collect();
+        fuzzy.sort();
+        // Like every ranking, at most DEPTH deep: `toString` alone names a thousand methods.
+        let fuzzy_names: Vec<&str> = fuzzy.into_iter().take(20).map(|(_, _, name)| name.as_str()).collect();
+        lists.push((1.0, store.ids_by_names(&fuzzy_names, DEPTH)?));
+        if !words.is_empty() {
+            lists.push((0.5, store.fts("doc", &words, DEPTH)?));
+        }
+        // Reciprocal rank fusion.
+        let mut score: HashMap<i64, f64> = HashMap::new();
+        for (weight, list) in &lists {
+            let mut seen = HashSet::new();
+            for (rank, id) in list.iter().filter(|id| seen.insert(**id)).enumerate() {
+                *score.entry(*id).or_default() += weight / (60.0 + rank as f64);
+            }
+        }
+        let mut ranked: Vec<(f64, SymbolInfo)> = Vec::new();
+        let ids: Vec<i64> = score.keys().copied().collect();
+        for sym in store.symbols_by_ids(&ids)? {
+            let s = score[&sym.id];
+            if kind.is_some_and(|k| k != sym.kind)
+                || a.language.as_deref().is_some_and(|l| l != sym.language)
+                || !sym.path.starts_with(&prefix)
+            {
+                continue;
+            }
+            ranked.push((s, sym));
+        }
+        ranked.sort_by(|a, b| {
+            b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.qname.cmp(&b.1.qname)).then(a.1.id.cmp(&b.1.id))
+        });
+        let total = ranked.len();
+        if total == 0 {
+            return Ok(format!("no symbols match {query:?}; try fewer words, search_text for text in files, or repo_overview"));
+        }
+        let mut out = format!("{total} symbol{} match {query:?}\n", if total == 1 { "" } else { "s" });
+        let items: Vec<String> = ranked
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .map(|(_, s)| format!("  {} {}  {}  {}", s.kind, s.qname, location(s), s.signature))
+            .collect();
+        page(&mut out, &items, total, Some(offset), self.summary_budget, "");
+        Ok(out)
+    }
+
+    pub(super) fn get_symbol(&self, store: &Store, a: SymbolArgs) -> Answer {
+        let s = match self.resolve(store, &a.symbol)? {
+            Handle::Symbol(s) => s,
+            Handle::External(id, q) => {
+                let counts = store.reference_counts(Target::External(id))?;
+                let subtypes = store.direct_subtypes(Target::External(id))?;
+                return Ok(format!(
+                    "external {q} (outside the repository, no source)\nreferences: {}\nimplementations: {}\nnext: find_references, find_implementations",
+                    format_counts(&counts),
+                    subtypes.len()
+                ));
+            }
+        };
+        let mut out = format!("{} {}\n  at {}\n", s.kind, s.qname, location(&s));
+        if !s.signature.is_empty() {
+            let _ = writeln!(out, "  signature: {}", s.signature);
+        }
+        let _ = writeln!(
+            out,
+            "  visibility: {}{}",
+            s.visibility,
+            if s.modifiers.is_empty() { String::new() } else { format!("  modifiers: {}", s.modifiers) }
+        );
+        if !s.doc.is_empty() {
+            let _ = writeln!(out, "  doc: {}", s.doc);
+        }
+        let parent = match s.parent {
+            Some(p) => store.symbol(p)?.map(|p| format!("{} {}", p.kind, p.qname)).unwrap_or_default(),
+            None => format!("module {}", store.file(s.file_id)?.map(|f| f.module).unwrap_or_default()),
+        };
+        let _ = writeln!(out, "  parent: {parent}");
+        let supers = store.supertypes(s.id)?;
+        if !supers.is_empty() {
+            let list: Vec<String> =
+                supers.iter().map(|(n, k, internal)| format!("{n} ({k}{})", if *internal { "" } else { ", external" })).collect();
+            let _ = writeln!(out, "  supertypes: {}", list.join(", "));
+        }
+        let counts = store.reference_counts(Target::Symbol(s.id))?;
+        let impls = self.implementations(store, &s, false)?;
+        let _ = writeln!(out, "  references: {}  implementations: {}", format_counts(&counts), impls.len());
+        let members = store.children(s.id)?;
+        if !members.is_empty() {
+            let _ = writeln!(out, "  members ({}):", members.len());
+            let items: Vec<String> = members.iter().map(|m| format!("    {} {}  {}", m.kind, m.name, lines_of(m))).collect();
+            page(&mut out, &items, members.len(), None, self.summary_budget, "file_outline shows them all");
+        } else {
+            out.push_str(&format!("next: read_symbol {{\"symbol\": \"{}\"}}", handle_of(&s)));
+        }
+        Ok(cap(out.trim_end().to_string(), self.summary_budget))
+    }
+
+    /// Types implementing/extending a type, or methods implementing a method:
+    /// (symbol, depth, how).
+    pub(super) fn implementations(
+        &self,
+        store: &Store,
+        s: &SymbolInfo,
+        transitive: bool,
+    ) -> Result<Vec<(SymbolInfo, usize, RefKind)>, ToolError> {
+        let (root, member) = if s.kind.is_type() {
+            (Target::Symbol(s.id), None)
+        } else if s.kind.is_callable() {
+            match s.parent {
+                Some(p) => (Target::Symbol(p), Some(s.name.clone())),
+                None => return Ok(Vec::new()),
+            }
+        } else {
+            return Ok(Vec::new());
+        };
+        self.subtypes(store, root, member.as_deref(), transitive)
+    }
+
+    pub(super) fn subtypes(
+        &self,
+        store: &Store,
+        root: Target,
+        member: Option<&str>,
+        transitive: bool,
+    ) -> Result<Vec<(SymbolInfo, usize, RefKind)>, ToolError> {
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([(root, 0usize)]);
+        while let Some((t, depth)) = queue.pop_front() {
+            if depth > 0 && !transitive {
+                break;
+            }
+            for (id, how) in store.direct_subtypes(t)? {
+                if !seen.insert(id) {
+                    continue;
+                }
+                queue.push_back((Target::Symbol(id), depth + 1));
+                let Some(sub) = store.symbol(id)? else {
+                    continue;
+                };
+                match member {
+                    None => out.push((sub, depth + 1, how)),
+                    Some(name) => {
+                        for m in store.children(id)?.into_iter().filter(|m| m.name == name && m.kind.is_callable()) {
+                            out.push((m, depth + 1, how));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn find_implementations(&self, store: &Store, a: ImplArgs) -> Answer {
+        let transitive = a.transitive.unwrap_or(false);
+        let limit = clamp(a.limit, 50, 1, 500);
+        let (label, found, target) = match self.resolve(store, &a.symbol)? {
+            Handle::Symbol(s) => {
+                if !s.kind.is_type() && !s.kind.is_callable() {
+                    return fail(format!("{} is a {}; find_implementations takes a type or a method", s.qname, s.kind));
+                }
+                let target = s.kind.is_type().then_some(Target::Symbol(s.id));
+                (format!("{} {}", s.kind, s.qname), self.implementations(store, &s, transitive)?, target)
+            }
+            Handle::External(id, q) => {
+                (format!("external {q}"), self.subtypes(store, Target::External(id), None, transitive)?, Some(Target::External(id)))
+            }
+        };
+        // Impls for a type parameter (blanket) or a type declared elsewhere have no symbol
+        // to list: they are listed by their place.
+        let elsewhere = match target {
+            Some(t) => store.impls_without_type(t)?,
+            None => Vec::new(),
+        };
+        let total = found.len() + elsewhere.len();
+        if total == 0 {
+            return Ok(format!("no implementations of {label}{}", if transitive { "" } else { " (direct; try transitive: true)" }));
+        }
+        let mut out = format!("{} of {label}{}\n", plural(total, "implementation"), if transitive { " (transitive)" } else { "" });
+        let mut items: Vec<String> = found
+            .iter()
+            .take(limit)
+            .map(|(s, depth, how)| {
+                format!(
+                    "  {}{} {}  {}  ({how})",
+                    if transitive { format!("d{depth} ") } else { String::new() },
+                    s.kind,
+                    s.qname,
+                    location(s)
+                )
+            })
+            .collect();
+        for (path, line, subject, blanket) in &elsewhere {
+            let depth = if transitive { "d1 " } else { "" };
+            let what = if *blanket {
+                format!("blanket impl for {subject}")
+            } else {
+                format!("impl for {subject} (declared outside the repository)")
+            };
+            items.push(format!("  {depth}{what}  {path}:{line}"));
+        }
+        items.truncate(limit);
+        page(&mut out, &items, total, None, self.summary_budget, "raise limit");
+        Ok(out)
+    }
+
+    pub(super) fn find_references(&self, store: &Store, a: RefsArgs) -> Answer {
+        let kinds: Vec<RefKind> = match a.kind.as_deref().unwrap_or("all") {
+            "all" => RefKind::all().collect(),
+            "call" | "calls" => vec![RefKind::Calls, RefKind::Expands, RefKind::MethodRef],
+            "type" | "types" => {
+                vec![RefKind::UsesType, RefKind::Extends, RefKind::Implements, RefKind::Instantiates, RefKind::Annotates, RefKind::Accesses]
+            }
+            "field" | "fields" => vec![RefKind::UsesField],
+            "import" | "imports" => vec![RefKind::Imports],
+            other => return fail(format!("kind must be all, call, type, field or import (got {other:?})")),
+        };
+        let limit = clamp(a.limit, 50, 1, 500);
+        let offset = a.offset.unwrap_or(0) as usize;
+        let mut via: HashMap<i64, String> = HashMap::new();
+        let mut dispatch_note = String::new();
+        // Symbols whose references are listed with the target's: a type's constructors, or
+        // the methods a method implements or overrides.
+        let (label, target, also) = match self.resolve(store, &a.symbol)? {
+            // A type's references include its constructors' (`new T(...)` names the constructor).
+            Handle::Symbol(s) if s.kind.is_type() => {
+                let constructors: Vec<i64> =
+                    store.children(s.id)?.into_iter().filter(|c| c.kind == crate::model::SymbolKind::Constructor).map(|c| c.id).collect();
+                (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), constructors)
+            }
+            // A method's references include the calls made through the methods it implements
+            // or overrides (marked `via`): Spring controllers call `OrderService#create`, not
+            // `OrderServiceImpl#create`.
+            Handle::Symbol(s) if s.kind.is_callable() => {
+                let overridden = self.overridden(store, &s)?;
+                for o in &overridden {
+                    via.insert(o.id, o.signature_handle());
+                }
+                let reach = self.implementations(store, &s, true)?.into_iter().filter(|(m, _, _)| m.params == s.params).count();
+                if reach > 0 {
+                    dispatch_note = format!(
+                        "calls may reach {}: find_implementations {{\"symbol\": \"{}\"}}\n",
+                        plural(reach, "implementation"),
+                        s.signature_handle()
+                    );
+                }
+                (format!("{} {}", s.kind, s.signature_handle()), Target::Symbol(s.id), overridden.iter().map(|o| o.id).collect())
+            }
+            Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), Vec::new()),
+            Handle::External(id, q) => (format!("external {q}"), Target::External(id), Vec::new()),
+        };
+        let crate::store::ReferencePage { refs, total, counts } = store.references(target, &also, &kinds, limit, offset)?;
+        if total == 0 {
+            return Ok(format!(
+                "no references to {label} (kind={}); all kinds: {}",
+                a.kind.as_deref().unwrap_or("all"),
+                format_counts(&counts)
+            ));
+        }
+        let mut out = format!("{} to {label} ({})\n{dispatch_note}", plural(total, "reference"), format_counts(&counts));
+        // (row, references it stands for): references of one kind on one line in one
+        // symbol (`Map<String, String>`) are one row, counted; paging still counts references.
+        let mut items: Vec<(String, usize)> = Vec::new();
+        let mut last_path = String::new();
+        for (i, r) in refs.iter().enumerate() {
+            let same = |o: &crate::store::RefInfo| {
+                (&o.path, o.line, o.kind, &o.enclosing, o.confidence, o.target)
+                    == (&r.path, r.line, r.kind, &r.enclosing, r.confidence, r.target)
+            };
+            if i > 0 && same(&refs[i - 1]) {
+                continue;
+            }
+            let n = 1 + refs[i + 1..].iter().take_while(|o| same(o)).count();
+            let mut line = String::new();
+            if r.path != last_path {
+                let _ = writeln!(line, "{}", r.path);
+                last_path = r.path.clone();
+            }
+            let _ = write!(line, "  {} {}", r.line, r.kind);
+            if n > 1 {
+                let _ = write!(line, " x{n}");
+            }
+            let _ = write!(line, "  in {}", r.enclosing.as_deref().unwrap_or("(file)"));
+            match r.confidence {
+                crate::model::Confidence::Guess => line.push_str("  [guess: name match only]"),
+                crate::model::Confidence::Ambiguous => {
+                    let _ = write!(line, "  [ambiguous: one of {} overloads; argument types unknown]", r.overloads);
+                }
+                _ => {}
+            }
+            if let Some(through) = r.target.and_then(|t| via.get(&t)) {
+                let _ = write!(line, "  via {through}");
+            }
+            items.push((line, n));
+        }
+        page_counted(&mut out, items.iter().map(|(line, n)| (line.as_str(), *n)), total, Some(offset), self.summary_budget, "");
+        Ok(out)
+    }
+
+    pub(super) fn file_outline(&self, store: &Store, a: PathOnlyArgs) -> Answer {
+        let mut file = self.indexed_file(store, &a.path)?;
+        if self.refresh(&file) {
+            file = self.indexed_file(store, &a.path)?;
+        }
+        let symbols = store.file_symbols(file.id)?;
+        let total_lines = std::fs::read_to_string(self.root.join(&file.path)).map(|t| t.lines().count()).unwrap_or(0);
+        let mut out = format!(
+            "{} ({}, {total_lines} lines, {} {}{})\n",
+            file.path,
+            file.language,
+            if file.language == "java" { "package" } else { "module" },
+            if file.module.is_empty() { "(default)" } else { &file.module },
+            if file.parse_errors > 0 { format!(", {} syntax errors", file.parse_errors) } else { String::new() }
+        );
+        let mut depth: HashMap<i64, usize> = HashMap::new();
+        let mut items = Vec::new();
+        for s in &symbols {
+            let d = s.parent.and_then(|p| depth.get(&p).map(|d| d + 1)).unwrap_or(0);
+            depth.insert(s.id, d);
+            items.push(format!("{}{} {}  {}  {}", "  ".repeat(d + 1), s.kind, s.name, lines_of(s), s.signature));
+        }
+        if items.is_empty() {
+            out.push_str("  (no symbols)");
+            return Ok(out);
+        }
+        page(&mut out, &items, items.len(), None, self.summary_budget, "get_symbol on a type lists its members");
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fts_words_quote_every_word() {
+        assert_eq!(fts_words("ConcurrentHashMap"), "\"concurrent\" OR \"hash\" OR \"map\" OR \"concurrenthashmap\"");
+        assert_eq!(fts_words("' OR 1=1--"), "\"or\" OR \"11\" OR \"or11\"");
+    }
+}
