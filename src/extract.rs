@@ -705,7 +705,14 @@ impl<'t> Extractor<'t> {
             (SymbolKind::Function, None, Some(SymbolKind::Trait)) => SymbolKind::Method,
             (kind, _, _) => kind,
         };
-        let (visibility, modifiers) = self.modifiers(def.node);
+        let (mut visibility, modifiers) = self.modifiers(def.node);
+        // Members of a Java interface or annotation type are implicitly public (JLS 9.4).
+        if spec.language == Language::Java
+            && visibility == spec.default_visibility
+            && parent.is_some_and(|p| matches!(symbols[p].kind, SymbolKind::Interface | SymbolKind::Annotation))
+        {
+            visibility = "public".to_string();
+        }
         Symbol {
             kind,
             name,
@@ -734,12 +741,26 @@ impl<'t> Extractor<'t> {
 
     fn signature(&self, node: Node) -> String {
         let end = node.child_by_field_name("body").map(|b| b.start_byte()).unwrap_or(node.end_byte());
+        // Annotations are not the signature: a long `@RequestMapping(...)` would push the
+        // name past the cut. The modifier words stay.
+        let mut start = node.start_byte();
+        let mut words: Vec<&str> = Vec::new();
+        let mut cursor = node.walk();
+        if let Some(modifiers) = node.children(&mut cursor).find(|c| self.kind(*c) == "modifiers") {
+            let mut inner = modifiers.walk();
+            for word in modifiers.children(&mut inner) {
+                if !self.kind(word).ends_with("annotation") {
+                    words.extend(self.text(word).split_whitespace());
+                }
+            }
+            start = modifiers.end_byte();
+        }
         // Trailing braces, semicolons and spaces off, words joined by one space, and no more
         // words read than the cut keeps (a field's initializer can be a table of thousands).
-        let text = self.src[node.start_byte()..end].trim_end_matches(|c: char| c == '{' || c == ';' || c.is_whitespace());
+        let text = self.src[start..end.max(start)].trim_end_matches(|c: char| c == '{' || c == ';' || c.is_whitespace());
         let mut out = String::new();
         let mut chars = 0;
-        for word in text.split_whitespace() {
+        for word in words.into_iter().chain(text.split_whitespace()) {
             if !out.is_empty() {
                 out.push(' ');
                 chars += 1;

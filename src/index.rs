@@ -105,22 +105,7 @@ pub struct Walk {
 /// Walks the repository honouring `.gitignore`, `.ignore`, `.git/info/exclude` and
 /// `.codeatlasignore`, never following symlinks, skipping the index directory.
 pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
-    let targets: Option<Vec<PathBuf>> = targets.map(<[PathBuf]>::to_vec);
-    let mut builder = ignore::WalkBuilder::new(root);
-    builder
-        .hidden(true)
-        .follow_links(false)
-        .require_git(false)
-        .git_ignore(true)
-        .git_exclude(true)
-        .ignore(true)
-        .parents(false)
-        .add_custom_ignore_filename(CUSTOM_IGNORE_FILE)
-        .filter_entry(move |e| {
-            e.file_name() != store::INDEX_DIR
-                && e.file_name() != ".git"
-                && targets.as_ref().is_none_or(|ts| ts.iter().any(|t| t.starts_with(e.path()) || e.path().starts_with(t)))
-        });
+    let builder = walker(root, targets);
     let mut files = Vec::new();
     let mut skipped = Vec::new();
     let mut crates = std::collections::HashMap::new();
@@ -182,6 +167,56 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Walk { files, skipped, crates }
+}
+
+/// The walker both walks use: ignore files honoured, hidden entries, symlinks, `.git/` and
+/// the index directory skipped; only the `targets` subtrees when given.
+fn walker(root: &Path, targets: Option<&[PathBuf]>) -> ignore::WalkBuilder {
+    let targets: Option<Vec<PathBuf>> = targets.map(<[PathBuf]>::to_vec);
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(true)
+        .follow_links(false)
+        .require_git(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .ignore(true)
+        .parents(false)
+        .add_custom_ignore_filename(CUSTOM_IGNORE_FILE)
+        .filter_entry(move |e| {
+            e.file_name() != store::INDEX_DIR
+                && e.file_name() != ".git"
+                && targets.as_ref().is_none_or(|ts| ts.iter().any(|t| t.starts_with(e.path()) || e.path().starts_with(t)))
+        });
+    builder
+}
+
+/// Every file under `prefix` that `search_text` may search: what the walk admits (ignore
+/// files, `.codeatlas.toml` includes and excludes, the size limit), source or not (build
+/// files, YAML, XML, SQL, Markdown), never a secret-looking file. Sorted by path; binary
+/// files are left to the searcher, which stops at their first NUL byte.
+pub fn text_files(root: &Path, opts: &Options, prefix: &str) -> Vec<(String, PathBuf)> {
+    // Only the folder the prefix names (or the one it ends in) is walked.
+    let folder = [root.join(prefix.rsplit_once('/').map_or("", |(dir, _)| dir))];
+    let mut out = Vec::new();
+    for entry in walker(root, Some(&folder)).build().flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(root) else { continue };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if !rel.starts_with(prefix)
+            || !opts.filter.keeps_path(&rel)
+            || opts.filter.extra_secret(&rel).is_some()
+            || (secret_pattern(&rel).is_some() && !opts.filter.allowed(&rel))
+            || entry.metadata().map_or(true, |m| m.len() > opts.max_file_size)
+        {
+            continue;
+        }
+        out.push((rel, entry.path().to_path_buf()));
+    }
+    out.sort();
+    out
 }
 
 /// File names that usually hold secrets. Tools read only indexed source files, so these

@@ -346,9 +346,10 @@ fn supertypes_through_inherited_member_types() {
     let atlas = codeatlas::tools::Atlas::new(&root.canonicalize().unwrap());
     let ask = || atlas.call("find_implementations", serde_json::json!({"symbol": "p.Outer.Entry", "transitive": true})).unwrap();
     let want = "3 implementations of interface p.Outer.Entry (transitive)
-  d1 class p.Base.Simple  src/p/Base.java:5-9  (implements)
-  d1 class p.Base.Deeper.Leaf  src/p/Base.java:15-19  (implements)
-  d2 class p.Base.View  src/p/Base.java:11-12  (extends)";
+p  src/p/
+  class Base.Deeper.Leaf  Base.java:15-19  (implements)
+  class Base.Simple  Base.java:5-9  (implements)
+  class Base.View  Base.java:11-12  (extends, depth 2)";
     assert_eq!(ask(), want);
     let base = root.join("src/p/Base.java");
     fs::write(&base, fs::read_to_string(&base).unwrap().replace("return \"k\";", "return \"key\";")).unwrap();

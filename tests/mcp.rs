@@ -98,7 +98,7 @@ async fn serves_every_tool_over_stdio() {
     let r = call("find_implementations", json!({"symbol": "com.acme.pay.PaymentGateway"})).await.unwrap();
     assert_eq!(
         text_of(&r),
-        "2 implementations of interface com.acme.pay.PaymentGateway\n  class com.acme.pay.AbstractGateway  src/main/java/com/acme/pay/AbstractGateway.java:8-21  (implements)\n  class com.acme.pay.PaypalGateway  src/main/java/com/acme/pay/PaypalGateway.java:5-10  (implements)"
+        "2 implementations of interface com.acme.pay.PaymentGateway\ncom.acme.pay  src/main/java/com/acme/pay/\n  class AbstractGateway  AbstractGateway.java:8-21  (implements)\n  class PaypalGateway  PaypalGateway.java:5-10  (implements)"
     );
     let r = call("read_source", json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 3})).await.unwrap();
     assert_eq!(text_of(&r), "\"../../etc/passwd\" leaves the repository root; refused");
@@ -156,7 +156,8 @@ fn speaks_both_protocol_eras_and_only_json_on_stdout() {
         out
     };
     let args = json!({"symbol": "com.acme.pay.PaymentGateway"});
-    let expected_start = "2 implementations of interface com.acme.pay.PaymentGateway\n  class com.acme.pay.AbstractGateway";
+    let expected_start =
+        "2 implementations of interface com.acme.pay.PaymentGateway\ncom.acme.pay  src/main/java/com/acme/pay/\n  class AbstractGateway";
 
     let classic = run(&[
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),

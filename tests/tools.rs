@@ -222,12 +222,15 @@ fn blanket_and_foreign_impls_are_listed_by_place() {
     expect_test::expect![[r####"
         ### find_implementations {"symbol":"bl::Describe"}
         1 implementation of trait bl::Describe
+        impls for a type parameter or a type outside the repository:
           blanket impl for T  src/lib.rs:9
 
         ### find_implementations {"symbol":"Named","transitive":true}
         2 implementations of trait bl::Named (transitive)
-          d1 struct bl::Dog  src/lib.rs:15  (implements)
-          d1 impl for Vec (declared outside the repository)  src/lib.rs:23
+        bl  src/
+          struct Dog  lib.rs:15  (implements)
+        impls for a type parameter or a type outside the repository:
+          impl for Vec  src/lib.rs:23
 
     "####]]
     .assert_eq(&out);
@@ -304,8 +307,9 @@ fn a_long_lived_atlas_graph_follows_edits() {
     assert_eq!(fresh.built_graphs(), ["symbol"]);
     let after = answers(&kept);
     assert_ne!(after, before);
-    assert!(after[1].contains("com.acme.pay.Refunds"), "{}", after[1]);
-    assert!(!before[1].contains("com.acme.pay.Map") && after[1].contains("com.acme.pay.Map"), "{}", after[1]);
+    // Rows name a type relative to its package heading.
+    assert!(after[1].contains("\n    class Refunds  uses_type 1  Refunds.java:3-6"), "{}", after[1]);
+    assert!(!before[1].contains("class Map  ") && after[1].contains("\n    class Map  uses_type 1  Map.java:3"), "{}", after[1]);
     assert!(!before[6].contains("com.acme.pay.Refunds") && after[6].contains("class com.acme.pay.Refunds"), "{}", after[6]);
     assert_eq!(after, answers(&Atlas::new(&root)));
 }
@@ -340,7 +344,7 @@ fn a_long_lived_atlas_graph_follows_impl_members_to_a_new_type() {
     kept.refresh_caches();
     let after = answers(&kept);
     assert!(before[0].starts_with("ERROR"), "{}", before[0]);
-    assert!(after[0].contains("shop_core::Cents"), "{}", after[0]);
+    assert!(after[0].contains("\n  shop_core  crates/shop-core/src/\n    type_alias Cents  uses_type 1  lib.rs:12"), "{}", after[0]);
     assert_eq!(after, answers(&Atlas::new(&root)));
 }
 
@@ -375,15 +379,19 @@ fn method_queries_follow_calls_through_interfaces() {
         no references to method shop.Reporter#info(String) (kind=all); all kinds: 0
 
         ### change_impact {"target":"shop.OrderServiceImpl#create"}
-        change_impact method shop.OrderServiceImpl#create(String)  src/shop/OrderServiceImpl.java:6-9  level=symbol depth=3
-        affected: 2 (d1: 2); tests: 0
-        d1 class shop.OrderServiceImpl  [calls 1]  src/shop/OrderServiceImpl.java:3-18  loc=13 complexity=3 modified=<date>
-        d1 class shop.OrderController  [calls 1]  src/shop/OrderController.java:5-17  loc=11 complexity=3 modified=<date>  via method shop.OrderService#create
+        change_impact method shop.OrderServiceImpl#create(String)  src/shop/OrderServiceImpl.java:6-9  loc 4 cx 1 modified <date>
+        affected: 2 (ring 1: 2); tests: 0
+        ring 1:
+          shop  src/shop/
+            class OrderController  calls 1  OrderController.java:5-17  loc 11 cx 3  via method shop.OrderService#create
+            class OrderServiceImpl  calls 1  OrderServiceImpl.java:3-18  loc 13 cx 3
 
         ### change_impact {"target":"shop.OrderServiceImpl#cancel(long)"}
-        change_impact method shop.OrderServiceImpl#cancel(long)  src/shop/OrderServiceImpl.java:11-13  level=symbol depth=3
-        affected: 1 (d1: 1); tests: 0
-        d1 class shop.OrderController  [calls 1]  src/shop/OrderController.java:5-17  loc=11 complexity=3 modified=<date>  via method shop.OrderService#cancel
+        change_impact method shop.OrderServiceImpl#cancel(long)  src/shop/OrderServiceImpl.java:11-13  loc 3 cx 1 modified <date>
+        affected: 1 (ring 1: 1); tests: 0
+        ring 1:
+          shop  src/shop/
+            class OrderController  calls 1  OrderController.java:5-17  loc 11 cx 3  via method shop.OrderService#cancel
 
         ### dependency_path {"from":"shop.OrderController","to":"shop.OrderMapper"}
         class shop.OrderController -> class shop.OrderMapper: 3 hops (level=symbol)
@@ -391,7 +399,8 @@ fn method_queries_follow_calls_through_interfaces() {
           interface shop.OrderService =[dispatch]=> class shop.OrderServiceImpl  (implements at src/shop/OrderServiceImpl.java:3)
           class shop.OrderServiceImpl -[uses_type]-> class shop.OrderMapper  at src/shop/OrderServiceImpl.java:4
 
-    "####]].assert_eq(&out);
+    "####]]
+    .assert_eq(&out);
 }
 
 #[test]
@@ -406,17 +415,21 @@ fn graph_answers_say_how_many_guesses_they_left_out() {
     );
     expect_test::expect![[r####"
         ### dependency_graph {"target":"app::run","direction":"out","limit":3}
-        function app::run  crates/app/src/main.rs:10-28  level=symbol depth=1
-        out: 17 dependencies, in: 1 dependents (ring 1); name-only guesses left out: out 2, in 0 (find_references lists them)
-          out macro app::twice  [expands 1]  crates/app/src/main.rs:4-8  loc=5 complexity=2 modified=<date>
-          out function app::found_len  [calls 1]  crates/app/src/main.rs:30-32  loc=3 complexity=1 modified=<date>
-          out macro engine_core::hits  [expands 1]  crates/engine-core/src/lib.rs:12-16  loc=5 complexity=2 modified=<date>
-        ... 14 more not shown (raise limit, or use level=file/module)
+        function app::run  crates/app/src/main.rs:10-28  loc 19 cx 5 modified <date>
+        out: 17 dependencies, in: 1 dependent (ring 1); name-only guesses left out: out 2, in 0 (find_references lists them)
+        dependencies:
+          engine_core::search  crates/engine-core/src/
+            struct Searcher  uses_type 1, calls 10, accesses 4  search.rs:11-13  loc 3 cx 3
+            struct Match  uses_type 1, calls 1  search.rs:1-3  loc 3 cx 2
+            struct SearcherBuilder  calls 2  search.rs:15-17  loc 3 cx 1
+        ... 14 more (limit=3); next page: offset=3
 
         ### change_impact {"target":"engine_core::search::Match::describe","depth":1}
-        change_impact method engine_core::search::Match::describe  crates/engine-core/src/search.rs:6-8  level=symbol depth=1
-        affected: 1 (d1: 1); tests: 0; 2 name-only guesses left out (find_references lists them)
-        d1 function app::run  [calls 1]  crates/app/src/main.rs:10-28  loc=19 complexity=5 modified=<date>
+        change_impact method engine_core::search::Match::describe  crates/engine-core/src/search.rs:6-8  loc 3 cx 1 modified <date>  depth=1
+        affected: 1 (ring 1: 1); tests: 0; 2 name-only guesses left out (find_references lists them)
+        ring 1:
+          app  crates/app/src/
+            function run  calls 1  main.rs:10-28  loc 19 cx 5
 
         ### find_references {"symbol":"engine_core::search::Match::describe"}
         3 references to method engine_core::search::Match::describe (calls 3)

@@ -153,12 +153,13 @@ impl World {
 
     /// Whether code at `enclosing` in `file` may call member `m` (JLS 6.6): private members
     /// within their top level type, package-private ones within their package; protected
-    /// ones are taken as accessible. Interface members are public.
+    /// ones are taken as accessible. Interface members are public unless declared private.
     fn accessible(&self, m: SymbolId, file: i64, enclosing: Option<SymbolId>) -> bool {
         let sym = &self.syms[&m];
         let in_interface =
             sym.parent.and_then(|p| self.syms.get(&p)).is_some_and(|p| matches!(p.kind, SymbolKind::Interface | SymbolKind::Annotation));
         match sym.access {
+            Access::Private if in_interface => self.outermost(Some(m)) == self.outermost(enclosing),
             _ if in_interface => true,
             Access::Public | Access::Protected => true,
             Access::Package => {

@@ -171,6 +171,30 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// One page of the symbols of a kind (optionally of a language, under a path), by
+    /// qualified name, and how many there are in all.
+    pub fn symbols_of_kind(
+        &self,
+        kind: &str,
+        language: Option<&str>,
+        prefix: &str,
+        limit: usize,
+        offset: usize,
+    ) -> Result<(Vec<SymbolInfo>, usize)> {
+        let filter = "s.kind = ?1 AND (?2 IS NULL OR f.language = ?2) AND f.path LIKE ?3 ESCAPE '\\'";
+        let like = format!("{}%", like_escape(prefix));
+        let total: i64 = self.conn.query_row(
+            &format!("SELECT COUNT(*) FROM symbols s JOIN files f ON f.id = s.file_id WHERE {filter}"),
+            params![kind, language, like],
+            |r| r.get(0),
+        )?;
+        let page = self.symbols_where(
+            &format!("{filter} ORDER BY s.qname, f.path, s.start_line LIMIT ?4 OFFSET ?5"),
+            params![kind, language, like, limit as i64, offset as i64],
+        )?;
+        Ok((page, total as usize))
+    }
+
     pub fn symbols_by_qname(&self, qname: &str) -> Result<Vec<SymbolInfo>> {
         self.symbols_where("s.qname = ?1 ORDER BY f.path, s.start_line", [qname])
     }

@@ -8,10 +8,12 @@ use serde_json::Value;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OverviewArgs {
-    /// Only paths starting with this
+    /// Path prefix
     pub path: Option<String>,
     /// Items per list (default 10)
     pub limit: Option<u32>,
+    /// Skip per list
+    pub offset: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -19,7 +21,7 @@ pub struct OverviewArgs {
 pub struct GraphArgs {
     /// Symbol, file path or module
     pub target: String,
-    /// symbol (default), file or module
+    /// symbol (default), file, module
     pub level: Option<String>,
     /// both (default), out or in
     pub direction: Option<String>,
@@ -27,6 +29,8 @@ pub struct GraphArgs {
     pub depth: Option<u32>,
     /// Default 50
     pub limit: Option<u32>,
+    /// Items to skip
+    pub offset: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -36,7 +40,7 @@ pub struct PathArgs {
     pub from: String,
     /// Symbol, file path or module
     pub to: String,
-    /// symbol (default), file or module
+    /// symbol (default), file, module
     pub level: Option<String>,
 }
 
@@ -47,22 +51,24 @@ pub struct ImpactArgs {
     pub target: String,
     /// 1-10 (default 3)
     pub depth: Option<u32>,
-    /// symbol (default), file or module
+    /// symbol (default), file, module
     pub level: Option<String>,
     /// Default 50
     pub limit: Option<u32>,
+    /// Items to skip
+    pub offset: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
     /// Name, words or qualified name
-    pub query: String,
-    /// class, method, function, struct, trait...
+    pub query: Option<String>,
+    /// class, method, struct, trait...; alone lists all
     pub kind: Option<String>,
     /// java or rust
     pub language: Option<String>,
-    /// Only paths starting with this
+    /// Path prefix
     pub path: Option<String>,
     /// Default 20
     pub limit: Option<u32>,
@@ -86,6 +92,8 @@ pub struct ImplArgs {
     pub transitive: Option<bool>,
     /// Default 50
     pub limit: Option<u32>,
+    /// Items to skip
+    pub offset: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -103,15 +111,19 @@ pub struct RefsArgs {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct PathOnlyArgs {
-    /// Relative to the repository root
+pub struct OutlineArgs {
+    /// Repo-relative path
     pub path: String,
+    /// Default 200
+    pub limit: Option<u32>,
+    /// Symbols to skip
+    pub offset: Option<u32>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReadArgs {
-    /// Relative to the repository root
+    /// Repo-relative path
     pub path: String,
     /// 1-based
     pub start_line: u32,
@@ -135,12 +147,14 @@ pub struct TextArgs {
     pub query: String,
     /// Query is a regex
     pub regex: Option<bool>,
-    /// Only paths starting with this
+    /// Path prefix
     pub path: Option<String>,
     /// Default false
     pub case_sensitive: Option<bool>,
     /// Default 50
     pub limit: Option<u32>,
+    /// Matches to skip
+    pub offset: Option<u32>,
 }
 
 /// The JSON schema of an argument type, without the noise clients pay for in every

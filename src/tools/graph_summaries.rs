@@ -8,8 +8,8 @@ use std::fmt::Write;
 use super::args::{GraphArgs, ImpactArgs, OverviewArgs, PathArgs};
 use super::handles::normalize_path;
 use super::handles::Handle;
-use super::lines::{date_time_of, location, plural};
-use super::paging::{cap, page};
+use super::lines::{date_of, date_time_of, location, plural, Facts};
+use super::paging::{cap, echo, page, write_page, Row, Window};
 use super::{clamp, clamp_checked, fail, is_test_path, parse_level, Answer, Atlas, ToolError};
 use crate::graph::{Graph, Level, Node, Reached};
 use crate::model::SymbolKind;
@@ -21,7 +21,6 @@ impl Atlas {
             Some(p) => normalize_path(p)?,
             None => String::new(),
         };
-        let limit = clamp(a.limit, 10, 1, 50);
         let mut out = String::new();
         let langs = store.language_counts(&prefix)?;
         if langs.is_empty() {
@@ -38,34 +37,59 @@ impl Atlas {
         for (lang, f, l, s) in &langs {
             let _ = writeln!(out, "  {lang}: {f} files, {l} LOC, {s} symbols");
         }
+        // Three lists, each paged by `offset` and `limit`, each with a share of the budget.
+        let window = self.window(a.limit, a.offset, 10, 50);
+        let reserve = 200;
+        let share = |out: &String, lists_left: usize| Window {
+            budget: out.len() + (self.summary_budget.saturating_sub(out.len() + reserve)) / lists_left,
+            ..window
+        };
         let modules = store.module_counts(&prefix)?;
-        let _ = writeln!(out, "modules ({} in all, top {} by symbols):", modules.len(), limit.min(modules.len()));
-        for (m, f, s) in modules.iter().take(limit) {
-            let _ = writeln!(out, "  {}  {f} files, {s} symbols", if m.is_empty() { "(default)" } else { m });
-        }
+        let title = format!("modules ({}, by symbols):", modules.len());
+        let rows = modules.iter().skip(window.offset).map(|(m, f, s)| {
+            let text = format!("{}  {}, {s} symbols", if m.is_empty() { "(default)" } else { m }, plural(*f, "file"));
+            Ok::<_, ToolError>(Row::under(vec![title.clone()], text))
+        });
+        let w = share(&out, 3);
+        write_page(&mut out, rows, modules.len(), w)?;
+        out.push('\n');
         let entries = store.entry_points(&prefix)?;
         if !entries.is_empty() {
-            let _ = writeln!(out, "entry points ({}):", entries.len());
-            for e in entries.iter().take(limit) {
-                let _ = writeln!(out, "  {} {}  {}", e.kind, e.qname, location(e));
-            }
+            let title = format!("entry points ({}):", entries.len());
+            let rows = entries
+                .iter()
+                .skip(window.offset)
+                .map(|e| Ok::<_, ToolError>(Row::under(vec![title.clone()], format!("{} {}  {}", e.kind, e.qname, location(e)))));
+            let w = share(&out, 2);
+            write_page(&mut out, rows, entries.len(), w)?;
+            out.push('\n');
         }
         let graph = self.graph(store, Level::Symbol)?;
-        let _ = writeln!(out, "most depended-upon (distinct dependents):");
-        let mut shown = 0;
-        for (node, n) in graph.top_fan_in(limit * 4) {
-            if shown == limit {
-                break;
+        // Symbols under the path, by distinct dependents.
+        let mut ranked: Vec<(SymbolInfo, usize)> = Vec::new();
+        let mut total = 0;
+        for (node, n) in graph.top_fan_in(usize::MAX) {
+            let Node::Symbol(id) = node else { continue };
+            if prefix.is_empty() && (total < window.offset || ranked.len() > window.limit) {
+                total += 1;
+                continue;
             }
-            if let Node::Symbol(id) = node {
-                if let Some(s) = store.symbol(id)? {
-                    if s.path.starts_with(&prefix) {
-                        let _ = writeln!(out, "  {} {}  {n}  {}", s.kind, s.qname, location(&s));
-                        shown += 1;
+            if let Some(s) = store.symbol(id)? {
+                if s.path.starts_with(&prefix) {
+                    total += 1;
+                    if total > window.offset && ranked.len() <= window.limit {
+                        ranked.push((s, n));
                     }
                 }
             }
         }
+        let title = format!("most depended-upon ({total}, by distinct dependents):");
+        let rows = ranked
+            .iter()
+            .map(|(s, n)| Ok::<_, ToolError>(Row::under(vec![title.clone()], format!("{} {}  {n}  {}", s.kind, s.qname, location(s)))));
+        let w = share(&out, 1);
+        write_page(&mut out, rows, total, w)?;
+        out.push('\n');
         let indexed =
             store.meta("indexed_at")?.and_then(|s| s.parse::<i64>().ok()).map(|s| date_time_of(s * 1_000_000_000)).unwrap_or_default();
         let _ = writeln!(out, "index: {} files, last indexed {indexed}", store.count_files()?);
@@ -79,49 +103,135 @@ impl Atlas {
             "both" => (true, true),
             "out" => (true, false),
             "in" => (false, true),
-            other => return fail(format!("direction must be both, out or in (got {other:?})")),
+            other => return fail(format!("direction must be both, out or in (got {})", echo(other))),
         };
         let depth = clamp_checked(a.depth, 1, 1, 5, "depth")?;
-        let limit = clamp(a.limit, 50, 1, 200);
+        let window = self.window(a.limit, a.offset, 50, 200);
         let graph = self.graph(store, level)?;
         let start = self.node(store, &graph, &a.target)?;
         let (label, loc) = self.node_label(store, &start)?;
+        let facts = self.node_facts(store, &graph, &start)?;
+        let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
         let reached = graph.neighbourhood(&start, out_dir, in_dir, depth);
-        let mut out = format!("{label}  {loc}  level={} depth={depth}\n", level.as_str());
+        let mut out = heading(&label, &loc, facts.as_ref(), level, (depth != 1).then_some(depth));
         let _ = writeln!(
             out,
-            "out: {} dependencies, in: {} dependents (ring 1){}",
-            graph.degree(&start, petgraph::Direction::Outgoing),
-            graph.degree(&start, petgraph::Direction::Incoming),
+            "out: {}, in: {} (ring 1){}",
+            plural(graph.degree(&start, petgraph::Direction::Outgoing), "dependency"),
+            plural(graph.degree(&start, petgraph::Direction::Incoming), "dependent"),
             self.guesses_note(store, &start, true)?
         );
-        let mut items = Vec::new();
-        for r in reached.iter().take(limit) {
-            items.push(self.reached_line(store, &graph, r, true)?);
+        if reached.is_empty() {
+            out.push_str("nothing depends on it and it depends on nothing in the index");
+            return Ok(out);
         }
-        page(&mut out, &items, reached.len(), None, self.summary_budget, "raise limit, or use level=file/module");
+        let section = |r: &Reached| {
+            let what = if r.incoming { "dependents" } else { "dependencies" };
+            if depth == 1 {
+                format!("{what}:")
+            } else {
+                format!("{what}, ring {}:", r.distance)
+            }
+        };
+        self.reached_page(&mut out, store, &graph, &reached, window, &section, &usual, None)?;
         Ok(out)
     }
 
-    pub(super) fn reached_line(&self, store: &Store, graph: &Graph, r: &Reached, with_direction: bool) -> Result<String, ToolError> {
-        let (label, loc) = self.node_label(store, &r.node)?;
-        let edges: Vec<String> = r.edges.iter().map(|(k, w)| format!("{k} {w}")).collect();
-        let dir = if with_direction {
-            if r.incoming {
-                "in "
-            } else {
-                "out"
+    /// The page's `Window` from a tool's `limit` and `offset`.
+    pub(super) fn window(&self, limit: Option<u32>, offset: Option<u32>, default: usize, max: usize) -> Window {
+        Window { offset: offset.unwrap_or(0) as usize, limit: clamp(limit, default, 1, max), budget: self.summary_budget }
+    }
+
+    /// Lists reached nodes compactly, one page of them: by section (ring, direction), then
+    /// grouped by module (Java package, Rust module; for files, their folder) with the
+    /// heaviest group first, the heaviest node first within it. A row gives the node's name
+    /// relative to its group, the edge kinds and counts, its place relative to the group's
+    /// folder, loc and complexity, the date when it is not `usual`, and `via` / `[test]`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn reached_page(
+        &self,
+        out: &mut String,
+        store: &Store,
+        graph: &Graph,
+        reached: &[Reached],
+        window: Window,
+        section: &dyn Fn(&Reached) -> String,
+        usual: &str,
+        tests: Option<&HashSet<Node>>,
+    ) -> Result<(), ToolError> {
+        let mut placed: Vec<Placed> = Vec::with_capacity(reached.len());
+        for r in reached {
+            placed.push(self.place(store, r, section(r))?);
+        }
+        // Heaviest group first within a section, heaviest node first within a group; the
+        // sections keep the order the graph gave (ring by ring).
+        let mut group_weight: HashMap<(&str, &str), u64> = HashMap::new();
+        for p in &placed {
+            *group_weight.entry((p.section.as_str(), p.group.as_str())).or_default() += p.weight;
+        }
+        let mut section_rank: HashMap<&str, usize> = HashMap::new();
+        for p in &placed {
+            let next = section_rank.len();
+            section_rank.entry(p.section.as_str()).or_insert(next);
+        }
+        let mut order: Vec<usize> = (0..placed.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&placed[a], &placed[b]);
+            let key =
+                |p: &Placed| (section_rank[p.section.as_str()], std::cmp::Reverse(group_weight[&(p.section.as_str(), p.group.as_str())]));
+            key(a)
+                .cmp(&key(b))
+                .then_with(|| a.group.cmp(&b.group))
+                .then_with(|| b.weight.cmp(&a.weight))
+                .then_with(|| a.name.cmp(&b.name))
+                .then_with(|| a.reached.node.cmp(&b.reached.node))
+        });
+        let rows = order.into_iter().skip(window.offset).map(|i| {
+            let p = &placed[i];
+            let r = p.reached;
+            let edges: Vec<String> = r.edges.iter().map(|(k, w)| format!("{k} {w}")).collect();
+            let mut text = format!("{}  {}", p.name, edges.join(", "));
+            if !p.place.is_empty() {
+                let _ = write!(text, "  {}", p.place);
             }
-        } else {
-            ""
+            if let Some(f) = self.node_facts(store, graph, &r.node)? {
+                let _ = write!(text, "  {}", f.compact(usual));
+            }
+            if let Some(v) = &r.via {
+                let _ = write!(text, "  via {}", self.node_label(store, v)?.0);
+            }
+            if tests.is_some_and(|t| t.contains(&r.node)) {
+                text.push_str("  [test]");
+            }
+            let mut groups = vec![p.section.clone()];
+            if !p.group.is_empty() {
+                groups.push(p.group.clone());
+            }
+            Ok::<_, ToolError>(Row::under(groups, text))
+        });
+        write_page(out, rows, reached.len(), window)
+    }
+
+    /// What sorting and grouping need of a reached node; its facts are read later, for
+    /// the rows of the page only.
+    fn place<'a>(&self, store: &Store, r: &'a Reached, section: String) -> Result<Placed<'a>, ToolError> {
+        let weight = r.edges.iter().map(|(_, w)| u64::from(*w)).sum();
+        let (group, name, place) = match &r.node {
+            Node::Symbol(id) => match store.symbol(*id)? {
+                Some(s) => self.grouped(store, &s)?,
+                None => (String::new(), format!("symbol #{id}"), String::new()),
+            },
+            Node::File(id) => match store.file(*id)? {
+                Some(f) => {
+                    let (dir, file) = f.path.rsplit_once('/').unwrap_or(("", f.path.as_str()));
+                    (format!("{dir}/"), file.to_string(), String::new())
+                }
+                None => (String::new(), format!("file #{id}"), String::new()),
+            },
+            Node::External(id) => ("outside the repository".to_string(), store.external_qname(*id)?.unwrap_or_default(), String::new()),
+            Node::Module(m) => (String::new(), format!("module {}", if m.is_empty() { "(default)" } else { m }), String::new()),
         };
-        let facts = self.node_facts(store, graph, &r.node)?;
-        let via = match &r.via {
-            Some(v) => format!("  via {}", self.node_label(store, v)?.0),
-            None => String::new(),
-        };
-        let line = format!("{}{dir} {label}  [{}]  {loc}  {facts}{via}", "  ".repeat(r.distance), edges.join(", "));
-        Ok(line.trim_end().replace("    ", "  ").replace("   ", "  "))
+        Ok(Placed { reached: r, section, group, name, place, weight })
     }
 
     pub(super) fn dependency_path(&self, store: &Store, a: PathArgs) -> Answer {
@@ -156,10 +266,9 @@ impl Atlas {
     pub(super) fn change_impact(&self, store: &Store, a: ImpactArgs) -> Answer {
         let level = parse_level(a.level.as_deref())?;
         let depth = clamp_checked(a.depth, 3, 1, 10, "depth")?;
-        let limit = clamp(a.limit, 50, 1, 200);
         let graph = self.graph(store, level)?;
         if let Some(spec) = a.target.trim().strip_prefix("git:") {
-            return self.git_impact(store, &graph, spec.trim(), depth, limit);
+            return self.git_impact(store, &graph, spec.trim(), depth, self.window(a.limit, a.offset, 50, 200));
         }
         // A member (method, field) at symbol level: its own references first, not its type's.
         let member = match level {
@@ -169,47 +278,29 @@ impl Atlas {
             },
             _ => None,
         };
-        let (label, loc, reached, guesses) = match member {
+        let (label, loc, reached, guesses, facts) = match member {
             Some(s) => {
                 let reached = self.member_impact(store, &graph, &s, depth)?;
                 let guesses = self.guesses_of(store, &[s.id], &[s.file_id], false)?;
-                (format!("{} {}", s.kind, s.signature_handle()), location(&s), reached, guesses)
+                let facts = self.node_facts(store, &graph, &Node::Symbol(s.id))?;
+                (format!("{} {}", s.kind, s.signature_handle()), location(&s), reached, guesses, facts)
             }
             None => {
                 let target = self.node(store, &graph, &a.target)?;
                 let (label, loc) = self.node_label(store, &target)?;
                 let guesses = self.guesses_note(store, &target, false)?;
-                (label, loc, graph.impact(std::slice::from_ref(&target), depth), guesses)
+                let facts = self.node_facts(store, &graph, &target)?;
+                (label, loc, graph.impact(std::slice::from_ref(&target), depth), guesses, facts)
             }
         };
-        let mut tests = 0;
-        let mut by_distance: Vec<(usize, usize)> = Vec::new();
-        let mut items = Vec::new();
         let test_nodes = self.test_nodes(store, &reached)?;
-        for r in &reached {
-            let test = test_nodes.contains(&r.node);
-            tests += test as usize;
-            match by_distance.last_mut() {
-                Some((d, n)) if *d == r.distance => *n += 1,
-                _ => by_distance.push((r.distance, 1)),
-            }
-            if items.len() < limit {
-                let mut line = self.reached_line(store, &graph, r, false)?;
-                if test {
-                    line.push_str("  [test]");
-                }
-                items.push(format!("d{} {}", r.distance, line.trim_start()));
-            }
-        }
-        let rings: Vec<String> = by_distance.iter().map(|(d, n)| format!("d{d}: {n}")).collect();
-        let mut out = format!(
-            "change_impact {label}  {loc}  level={} depth={depth}\naffected: {} ({}); tests: {tests}{guesses}\n",
-            level.as_str(),
-            reached.len(),
-            if rings.is_empty() { "nothing depends on it".to_string() } else { rings.join(", ") }
-        );
-        page(&mut out, &items, reached.len(), None, self.summary_budget, "raise limit, lower depth, or use level=file/module");
-        Ok(out)
+        let tests = reached.iter().filter(|r| test_nodes.contains(&r.node)).count();
+        let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
+        let mut out = format!("change_impact {}", heading(&label, &loc, facts.as_ref(), level, (depth != 3).then_some(depth)));
+        let _ = writeln!(out, "affected: {}; tests: {tests}{guesses}", rings(&reached, "nothing depends on it"));
+        let section = |r: &Reached| format!("ring {}:", r.distance);
+        self.reached_page(&mut out, store, &graph, &reached, self.window(a.limit, a.offset, 50, 200), &section, &usual, Some(&test_nodes))?;
+        Ok(out.trim_end().to_string())
     }
 
     /// `; name-only guesses left out: ...` for a symbol-level node (its type and members), or
@@ -281,7 +372,7 @@ impl Atlas {
     /// `change_impact` of the working tree's changes against `HEAD` (`working-tree`) or a
     /// revision: the changed symbols (innermost declarations overlapping changed lines),
     /// then what depends on them, then the test files among both.
-    pub(super) fn git_impact(&self, store: &Store, graph: &Graph, spec: &str, depth: usize, limit: usize) -> Answer {
+    pub(super) fn git_impact(&self, store: &Store, graph: &Graph, spec: &str, depth: usize, window: Window) -> Answer {
         let (base, against) = match spec {
             "" => return fail("git: needs a revision: git:working-tree (uncommitted changes) or git:<rev> (changes since a revision)"),
             "working-tree" | "worktree" | "HEAD" => (crate::gitdiff::Base::Head, "HEAD".to_string()),
@@ -352,27 +443,21 @@ impl Atlas {
         nodes.dedup();
         let reached = graph.impact(&nodes, depth);
         let test_nodes = self.test_nodes(store, &reached)?;
-        let mut by_distance: Vec<(usize, usize)> = Vec::new();
-        let mut items = Vec::new();
         for r in &reached {
             if test_nodes.contains(&r.node) {
                 if let Some(path) = self.node_path(store, &r.node)? {
                     tests.insert(path);
                 }
             }
-            match by_distance.last_mut() {
-                Some((d, n)) if *d == r.distance => *n += 1,
-                _ => by_distance.push((r.distance, 1)),
-            }
-            if items.len() < limit {
-                items.push(format!("d{} {}", r.distance, self.reached_line(store, graph, r, false)?.trim_start()));
-            }
         }
-        let mut out = format!(
-            "change_impact git:{spec} (working tree against {against})  level={} depth={depth}
-",
-            graph.level.as_str()
-        );
+        let mut out = format!("change_impact git:{spec} (working tree against {against})");
+        if graph.level != Level::Symbol {
+            let _ = write!(out, "  level={}", graph.level.as_str());
+        }
+        if depth != 3 {
+            let _ = write!(out, "  depth={depth}");
+        }
+        out.push('\n');
         if changes.is_empty() {
             out.push_str("no changes to indexed files");
             return Ok(out);
@@ -388,23 +473,25 @@ impl Atlas {
             count(Deleted),
             plural(nodes.len(), graph.level.as_str())
         );
-        let half = self.summary_budget / 2;
-        page(&mut out, &changed_items, changed_items.len(), None, half, "");
-        let rings: Vec<String> = by_distance.iter().map(|(d, n)| format!("d{d}: {n}")).collect();
-        let _ = write!(
-            out,
-            "\naffected: {} ({}); tests: {}\n",
-            reached.len(),
-            if rings.is_empty() { "nothing depends on them".to_string() } else { rings.join(", ") },
-            tests.len()
-        );
-        let test_lines: Vec<String> = tests.iter().map(|t| format!("  {t}")).collect();
-        let room = self.summary_budget - (test_lines.iter().map(|t| t.len() + 1).sum::<usize>() + 40).min(half / 2);
-        page(&mut out, &items, reached.len(), None, room, "raise limit, lower depth, or use level=file/module");
-        if !tests.is_empty() {
-            out.push_str("\ntests to run:\n");
-            page(&mut out, &test_lines, test_lines.len(), None, self.summary_budget, "");
+        // The changes and the tests to run head the first page; `offset` pages the affected.
+        let first = window.offset == 0;
+        if first {
+            page(&mut out, &changed_items, changed_items.len(), self.summary_budget / 2, "use level=file for fewer lines");
+            out.push('\n');
         }
+        let _ = writeln!(out, "affected: {}; tests: {}", rings(&reached, "nothing depends on them"), tests.len());
+        let test_lines: Vec<String> = tests.iter().map(|t| format!("  {t}")).collect();
+        let mut tail = String::new();
+        if first && !tests.is_empty() {
+            tail.push_str("\ntests to run:\n");
+            page(&mut tail, &test_lines, test_lines.len(), self.summary_budget / 4, "");
+        }
+        let section = |r: &Reached| format!("ring {}:", r.distance);
+        let window = Window { budget: self.summary_budget.saturating_sub(tail.len()), ..window };
+        // Rows leave out the date of the newest change (the one most rows share after an edit).
+        let usual = changes.iter().filter_map(|c| by_path.get(c.path.as_str())).map(|f| f.mtime_ns).max().map(date_of).unwrap_or_default();
+        self.reached_page(&mut out, store, graph, &reached, window, &section, &usual, Some(&test_nodes))?;
+        out.push_str(&tail);
         Ok(cap(out, self.summary_budget))
     }
 
@@ -432,4 +519,51 @@ impl Atlas {
         }
         Ok(out)
     }
+}
+
+/// A reached node placed for listing: its section and group headings, its name relative
+/// to the group, its place relative to the group's folder, and its total edge weight.
+struct Placed<'a> {
+    reached: &'a Reached,
+    section: String,
+    group: String,
+    name: String,
+    place: String,
+    weight: u64,
+}
+
+/// The first line of a graph answer: the node, its place and facts (the date there is the
+/// one rows leave out), the level unless it is `symbol`, the depth unless it is the default.
+fn heading(label: &str, loc: &str, facts: Option<&Facts>, level: Level, depth: Option<usize>) -> String {
+    let mut out = label.to_string();
+    for part in [loc.to_string(), facts.map(|f| f.compact("")).unwrap_or_default()] {
+        if !part.is_empty() {
+            out.push_str("  ");
+            out.push_str(&part);
+        }
+    }
+    if level != Level::Symbol {
+        let _ = write!(out, "  level={}", level.as_str());
+    }
+    if let Some(d) = depth {
+        let _ = write!(out, "  depth={d}");
+    }
+    out.push('\n');
+    out
+}
+
+/// `12 (ring 1: 3, ring 2: 9)`, or `0 (<none>)`.
+fn rings(reached: &[Reached], none: &str) -> String {
+    let mut by_distance: Vec<(usize, usize)> = Vec::new();
+    for r in reached {
+        match by_distance.last_mut() {
+            Some((d, n)) if *d == r.distance => *n += 1,
+            _ => by_distance.push((r.distance, 1)),
+        }
+    }
+    if by_distance.is_empty() {
+        return format!("0 ({none})");
+    }
+    let rings: Vec<String> = by_distance.iter().map(|(d, n)| format!("ring {d}: {n}")).collect();
+    format!("{} ({})", reached.len(), rings.join(", "))
 }

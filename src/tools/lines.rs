@@ -14,9 +14,33 @@ pub(super) struct LineStats {
     branches: Vec<u32>,
 }
 
+/// What graph answers tell of a symbol or file besides its place.
+pub(super) struct Facts {
+    pub loc: usize,
+    /// 1-10, see `complexity`.
+    pub complexity: u32,
+    /// The file's last modification, `YYYY-MM-DD`.
+    pub modified: String,
+}
+
+impl Facts {
+    /// `loc 12 cx 3`, and the date unless it is `usual` (the answer's heading says it).
+    pub(super) fn compact(&self, usual: &str) -> String {
+        let mut out = format!("loc {} cx {}", self.loc, self.complexity);
+        if self.modified != usual {
+            out.push_str(" modified ");
+            out.push_str(&self.modified);
+        }
+        out
+    }
+}
+
 /// `1 file`, `2 files`.
 pub fn plural(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+    match noun.strip_suffix('y') {
+        Some(stem) if n != 1 && !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}{}", if n == 1 { "" } else { "s" }),
+    }
 }
 
 pub(super) fn location(s: &SymbolInfo) -> String {
@@ -87,6 +111,19 @@ pub(super) fn date_time_of(ns: i64) -> String {
 }
 
 impl Atlas {
+    /// A symbol as compact lists show it: the heading of its group (module and folder,
+    /// written once above its run of rows), its kind and name relative to the module (with
+    /// parameter types for a callable), and its place relative to the folder.
+    pub(super) fn grouped(&self, store: &Store, s: &SymbolInfo) -> Result<(String, String, String), ToolError> {
+        let module = store.file(s.file_id)?.map(|f| f.module).unwrap_or_default();
+        let (dir, file) = s.path.rsplit_once('/').unwrap_or(("", s.path.as_str()));
+        let sep = if s.language == "java" { "." } else { "::" };
+        let handle = s.signature_handle();
+        let relative = if module.is_empty() { handle.as_str() } else { handle.strip_prefix(&format!("{module}{sep}")).unwrap_or(&handle) };
+        let group = format!("{}  {dir}/", if module.is_empty() { "(default package)" } else { &module });
+        Ok((group, format!("{} {relative}", s.kind), format!("{file}:{}", lines_of(s))))
+    }
+
     pub(super) fn node_label(&self, store: &Store, node: &Node) -> Result<(String, String), ToolError> {
         Ok(match node {
             Node::Symbol(id) => match store.symbol(*id)? {
@@ -95,7 +132,7 @@ impl Atlas {
             },
             Node::External(id) => (format!("external {}", store.external_qname(*id)?.unwrap_or_default()), String::new()),
             Node::File(id) => match store.file(*id)? {
-                Some(f) => (format!("file {}", f.path), format!("{} LOC", f.loc)),
+                Some(f) => (format!("file {}", f.path), String::new()),
                 None => (format!("file #{id}"), String::new()),
             },
             Node::Module(m) => (format!("module {}", if m.is_empty() { "(default)" } else { m }), String::new()),
@@ -127,17 +164,18 @@ impl Atlas {
         stats
     }
 
-    pub(super) fn node_facts(&self, store: &Store, graph: &Graph, node: &Node) -> Result<String, ToolError> {
+    /// loc, complexity (1-10) and last-modified date of a symbol's or file's lines.
+    pub(super) fn node_facts(&self, store: &Store, graph: &Graph, node: &Node) -> Result<Option<Facts>, ToolError> {
         let (file, range) = match node {
             Node::Symbol(id) => match store.symbol(*id)? {
                 Some(s) => (store.file(s.file_id)?, Some((s.start_line, s.end_line))),
-                None => return Ok(String::new()),
+                None => return Ok(None),
             },
             Node::File(id) => (store.file(*id)?, None),
-            _ => return Ok(String::new()),
+            _ => return Ok(None),
         };
         let Some(file) = file else {
-            return Ok(String::new());
+            return Ok(None);
         };
         let stats = self.line_stats(&file);
         let lines = stats.loc.len() as u32 - 1;
@@ -149,7 +187,7 @@ impl Atlas {
             ((stats.loc[end] - stats.loc[start - 1]) as usize, (stats.branches[end] - stats.branches[start - 1]) as usize)
         };
         let fan_out = graph.degree(node, petgraph::Direction::Outgoing);
-        Ok(format!("loc={loc} complexity={} modified={}", complexity(loc, branches, fan_out), date_of(file.mtime_ns)))
+        Ok(Some(Facts { loc, complexity: complexity(loc, branches, fan_out), modified: date_of(file.mtime_ns) }))
     }
 }
 

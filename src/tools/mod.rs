@@ -63,18 +63,18 @@ macro_rules! tool_specs {
 }
 
 tool_specs! {
-    "repo_overview" => OverviewArgs, "Start here: languages, top modules, entry points, most depended-upon types";
+    "repo_overview" => OverviewArgs, "Start here: languages, modules, entry points, most depended-upon types";
     "dependency_graph" => GraphArgs, "Dependencies and dependents of a type, file or module";
     "dependency_path" => PathArgs, "Shortest dependency chain between two nodes, with the line of each hop";
-    "change_impact" => ImpactArgs, "What depends on a node transitively, through interfaces too, by distance";
+    "change_impact" => ImpactArgs, "What depends on a node, transitively and through interfaces";
     "search_symbols" => SearchArgs, "Find symbols by name, words, typo or doc text";
     "get_symbol" => SymbolArgs, "One symbol: signature, doc, location, supertypes, members";
-    "find_implementations" => ImplArgs, "Types implementing an interface, trait or class; or a method's implementations";
+    "find_implementations" => ImplArgs, "Implementations of an interface, trait, class or method";
     "find_references" => RefsArgs, "Where a symbol is used, as the compiler resolves it, by file";
-    "file_outline" => PathOnlyArgs, "A file's symbols, nested, with lines and signatures";
+    "file_outline" => OutlineArgs, "A file's symbols, nested, with lines and signatures";
     "read_source" => ReadArgs, "Numbered source lines of a file range";
     "read_symbol" => ReadSymbolArgs, "Numbered source of one symbol";
-    "search_text" => TextArgs, "Lines matching text or a regex in indexed files";
+    "search_text" => TextArgs, "Lines matching text or a regex in the repository's text files";
 }
 
 /// Progress of a background index build, shown in answers while it runs.
@@ -306,7 +306,7 @@ impl Atlas {
             "file_outline" => parse(args).and_then(|a| self.file_outline(&store, a)),
             "read_source" => parse(args).and_then(|a| self.read_source(&store, a)),
             "read_symbol" => parse(args).and_then(|a| self.read_symbol(&store, a)),
-            "search_text" => parse(args).and_then(|a| self.search_text(&store, a)),
+            "search_text" => parse(args).and_then(|a| self.search_text(a)),
             _ => fail(format!("unknown tool {name:?}; tools: {}", TOOLS.iter().map(|t| t.name).collect::<Vec<_>>().join(", "))),
         };
         self.pool.lock().expect("pool lock").push(store);

@@ -5,39 +5,20 @@ use std::fmt::Write;
 
 use super::FOOTER_ROOM;
 
-/// Appends list items while the budget allows, then a line saying what was cut.
-/// `offset` is the tool's `offset` argument, for tools that page with one.
-pub(super) fn page(out: &mut String, items: &[String], total: usize, offset: Option<usize>, budget: usize, hint: &str) {
-    page_counted(out, items.iter().map(|item| (item.as_str(), 1)), total, offset, budget, hint);
-}
-
-/// `page` for rows that stand for several items each: (row, how many).
-pub(super) fn page_counted<'a>(
-    out: &mut String,
-    items: impl IntoIterator<Item = (&'a str, usize)>,
-    total: usize,
-    offset: Option<usize>,
-    budget: usize,
-    hint: &str,
-) {
-    let paged = offset.is_some();
-    let offset = offset.unwrap_or(0);
+/// Appends the items of a list that has no `offset` (a part of a larger answer) while the
+/// budget allows, then a line saying how many were cut and what shows them.
+pub(super) fn page(out: &mut String, items: &[String], total: usize, budget: usize, hint: &str) {
     let mut shown = 0;
-    for (item, n) in items {
+    for item in items {
         if out.len() + item.len() + 1 + FOOTER_ROOM > budget {
             break;
         }
         out.push_str(item);
         out.push('\n');
-        shown += n;
+        shown += 1;
     }
-    let remaining = total.saturating_sub(offset + shown);
-    if remaining > 0 {
-        if paged {
-            let _ = write!(out, "... {remaining} more; next page: offset={}", offset + shown);
-        } else {
-            let _ = write!(out, "... {remaining} more not shown");
-        }
+    if total > shown {
+        let _ = write!(out, "... {} more not shown", total - shown);
         if !hint.is_empty() {
             let _ = write!(out, " ({hint})");
         }
@@ -60,4 +41,96 @@ pub(super) fn cap(mut text: String, budget: usize) -> String {
     text.truncate(cut);
     text.push_str("\n... cut at the answer budget");
     text
+}
+
+/// One row of a paged list: the headings it sits under, outermost first (each printed once
+/// above its run of rows, and again at the top of a page that starts inside the run), its
+/// text, and how many list items it stands for (a references row may stand for several).
+pub(super) struct Row {
+    pub groups: Vec<String>,
+    pub text: String,
+    pub count: usize,
+}
+
+impl Row {
+    pub(super) fn new(text: String) -> Row {
+        Row { groups: Vec::new(), text, count: 1 }
+    }
+
+    pub(super) fn under(groups: Vec<String>, text: String) -> Row {
+        Row { groups, text, count: 1 }
+    }
+}
+
+/// Where a page starts and what may end it.
+#[derive(Clone, Copy)]
+pub(super) struct Window {
+    /// Items to skip (the tool's `offset`).
+    pub offset: usize,
+    /// Items at most (the tool's `limit`).
+    pub limit: usize,
+    /// Bytes the whole answer may take.
+    pub budget: usize,
+}
+
+/// Appends the rows of one page to `out`, from `rows` (which starts at `window.offset`),
+/// until `limit` items are shown or the next row would break the budget, then the line that
+/// says what is left and which `offset` shows it, and whether the limit or the budget cut.
+/// Following the offsets from 0 yields every item once, in order. Rows are made lazily:
+/// the rows past the page are never formatted.
+pub(super) fn write_page<E>(
+    out: &mut String,
+    rows: impl IntoIterator<Item = Result<Row, E>>,
+    total: usize,
+    window: Window,
+) -> Result<(), E> {
+    let mut shown = 0;
+    let mut by_budget = false;
+    let mut open: Vec<String> = Vec::new();
+    if window.offset >= total && total > 0 {
+        let _ = write!(out, "offset={} is past the end: the list has {total}; offset=0 starts it", window.offset);
+        return Ok(());
+    }
+    for row in rows {
+        if shown >= window.limit {
+            break;
+        }
+        let row = row?;
+        // The headings this row needs that are not open already.
+        let same = open.iter().zip(&row.groups).take_while(|(a, b)| a == b).count();
+        let mut text = String::new();
+        for (depth, g) in row.groups.iter().enumerate().skip(same) {
+            let _ = writeln!(text, "{}{g}", "  ".repeat(depth));
+        }
+        let _ = writeln!(text, "{}{}", "  ".repeat(row.groups.len()), row.text);
+        if out.len() + text.len() + FOOTER_ROOM > window.budget {
+            by_budget = true;
+            break;
+        }
+        out.push_str(&text);
+        // The row itself heads the rows nested under it (an outline's members).
+        open = row.groups;
+        open.push(row.text);
+        shown += row.count;
+    }
+    let next = window.offset + shown;
+    if next < total {
+        let why = if by_budget { "cut at the answer budget".to_string() } else { format!("limit={}", window.limit) };
+        let _ = write!(out, "... {} more ({why}); next page: offset={next}", total - next);
+    }
+    while out.ends_with('\n') {
+        out.pop();
+    }
+    Ok(())
+}
+
+/// Caller text (a query, a handle, a path) as answers and errors echo it: quoted, and cut
+/// to about 80 characters so that a huge argument cannot fill the answer.
+pub(super) fn echo(text: &str) -> String {
+    const MAX: usize = 80;
+    if text.chars().count() <= MAX {
+        return format!("{text:?}");
+    }
+    let cut: String = text.chars().take(MAX).collect();
+    format!("{cut:?}… ({} characters)", text.chars().count())
 }

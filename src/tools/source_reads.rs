@@ -6,7 +6,8 @@ use std::fmt::Write;
 
 use super::args::{ReadArgs, ReadSymbolArgs, TextArgs};
 use super::handles::normalize_path;
-use super::paging::page;
+use super::lines::plural;
+use super::paging::{echo, write_page, Row, Window};
 use super::{clamp, fail, Answer, Atlas, ToolError, FOOTER_ROOM, READ_LINES};
 use crate::store::{FileInfo, Store};
 
@@ -117,7 +118,7 @@ impl Atlas {
         self.numbered(&file, &text, start, end, &format!(" ({} {})", s.kind, s.qname))
     }
 
-    pub(super) fn search_text(&self, store: &Store, a: TextArgs) -> Answer {
+    pub(super) fn search_text(&self, a: TextArgs) -> Answer {
         use grep_regex::RegexMatcherBuilder;
         use grep_searcher::{sinks, SearcherBuilder};
         if a.query.is_empty() {
@@ -130,46 +131,58 @@ impl Atlas {
             .size_limit(1 << 20)
             .dfa_size_limit(1 << 22)
             .build(&a.query)
-            .map_err(|e| ToolError(format!("invalid regex: {e}")))?;
+            .map_err(|e| {
+                let e = e.to_string();
+                let cut: String = e.chars().take(400).collect();
+                ToolError(format!("invalid regex: {cut}{}", if cut.len() < e.len() { "…" } else { "" }))
+            })?;
         let prefix = match &a.path {
             Some(p) => normalize_path(p)?,
             None => String::new(),
         };
-        let files = store.files_under(&prefix)?;
+        let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
         let root = self.root.canonicalize()?;
-        let mut searcher = SearcherBuilder::new().line_number(true).build();
-        let mut hits: Vec<String> = Vec::new();
+        let files = crate::index::text_files(&root, &opts, &prefix);
+        let window = Window { offset: a.offset.unwrap_or(0) as usize, limit, budget: self.summary_budget };
+        let mut searcher = SearcherBuilder::new().line_number(true).binary_detection(grep_searcher::BinaryDetection::quit(0)).build();
+        // The page's lines, as (path, line, text); every match is counted.
+        let mut hits: Vec<(usize, u64, String)> = Vec::new();
         let mut total = 0usize;
-        for f in &files {
-            let full = root.join(&f.path);
+        for (index, (_, full)) in files.iter().enumerate() {
             let _ = searcher.search_path(
                 &matcher,
-                &full,
+                full,
                 sinks::Lossy(|line, text| {
                     total += 1;
-                    if hits.len() < limit {
+                    if total > window.offset && hits.len() < window.limit {
                         let text = text.trim_end();
                         let text: String =
                             if text.chars().count() > 200 { text.chars().take(199).chain(['…']).collect() } else { text.to_string() };
-                        hits.push(format!("{}:{line}: {text}", f.path));
+                        hits.push((index, line, text));
                     }
                     Ok(total < 100_000)
                 }),
             );
         }
         if total == 0 {
-            return Ok(format!("no lines match {:?} in {} indexed files", a.query, files.len()));
+            return Ok(format!("no lines match {} in {}", echo(&a.query), plural(files.len(), "text file")));
         }
-        let header = format!("{total} matching lines for {:?} in {} files searched\n", a.query, files.len());
-        let fence = fence_for(&hits.iter().map(String::as_str).collect::<Vec<_>>());
+        let capped = if total >= 100_000 { " (counting stopped at 100,000)" } else { "" };
+        let mut out =
+            format!("{}{capped} for {} in {}\n", plural(total, "matching line"), echo(&a.query), plural(files.len(), "text file"));
+        // The lines found are data, fenced; headings and the closing remark stay outside.
+        let fence = fence_for(&hits.iter().map(|h| h.2.as_str()).collect::<Vec<_>>());
+        let rows =
+            hits.iter().map(|(index, line, text)| Ok::<_, ToolError>(Row::under(vec![files[*index].0.clone()], format!("{line}: {text}"))));
         let mut body = String::new();
-        page(&mut body, &hits, total, None, self.summary_budget - header.len() - 2 * fence.len() - 4, "narrow with path, or raise limit");
-        // The lines found are data, fenced; the closing remark stays outside the fence.
+        let budget = Window { budget: window.budget.saturating_sub(out.len() + 2 * fence.len() + 4), ..window };
+        write_page(&mut body, rows, total, budget)?;
         let (items, footer) = match body.rfind("\n... ") {
             Some(i) => (&body[..i], &body[i..]),
-            None if body.starts_with("... ") => ("", body.as_str()),
+            None if body.starts_with("... ") || body.starts_with("offset=") => ("", body.as_str()),
             None => (body.as_str(), ""),
         };
-        Ok(format!("{header}{fence}\n{items}\n{fence}{footer}"))
+        let _ = write!(out, "{fence}\n{items}\n{fence}{footer}");
+        Ok(out)
     }
 }

@@ -5,13 +5,24 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write;
 
-use super::args::{ImplArgs, PathOnlyArgs, RefsArgs, SearchArgs, SymbolArgs};
+use super::args::{ImplArgs, OutlineArgs, RefsArgs, SearchArgs, SymbolArgs};
 use super::handles::{char_mask, normalize_path, osa_distance_ascii, within_one_edit, Handle, NameEntry};
 use super::lines::{format_counts, handle_of, lines_of, location, plural};
-use super::paging::{cap, page, page_counted};
+use super::paging::{cap, echo, page, write_page, Row, Window};
 use super::{clamp, fail, Answer, Atlas, ToolError};
 use crate::model::{RefKind, SymbolKind};
 use crate::store::{Store, SymbolInfo, Target};
+
+/// A symbol as search lists it: kind, qualified name (with parameter types), place, and
+/// the signature when it says more than the name.
+fn search_row(s: &SymbolInfo) -> String {
+    let mut row = format!("{} {}  {}", s.kind, s.signature_handle(), location(s));
+    if !s.signature.is_empty() && s.signature != s.name {
+        row.push_str("  ");
+        row.push_str(&s.signature);
+    }
+    row
+}
 
 /// Words for an FTS5 query: alphanumeric runs of the query, split like symbol names,
 /// each quoted (so no FTS syntax gets through), joined with OR.
@@ -55,35 +66,54 @@ impl Atlas {
     }
 
     pub(super) fn search_symbols(&self, store: &Store, a: SearchArgs) -> Answer {
-        let query = a.query.trim();
-        if query.is_empty() {
-            return fail("query is empty");
-        }
+        let query = a.query.as_deref().unwrap_or("").trim();
         let limit = clamp(a.limit, 20, 1, 100);
         let offset = a.offset.unwrap_or(0) as usize;
         let kind = match &a.kind {
             Some(k) => Some(SymbolKind::parse(k).ok_or_else(|| {
-                ToolError(format!("unknown kind {k:?}; kinds: {}", SymbolKind::all().map(|k| k.as_str()).collect::<Vec<_>>().join(", ")))
+                ToolError(format!(
+                    "unknown kind {}; kinds: {}",
+                    echo(k),
+                    SymbolKind::all().map(|k| k.as_str()).collect::<Vec<_>>().join(", ")
+                ))
             })?),
             None => None,
         };
         if let Some(l) = &a.language {
             if crate::model::Language::parse(l).is_none() {
-                return fail(format!("unknown language {l:?}; languages: java, rust"));
+                return fail(format!("unknown language {}; languages: java, rust", echo(l)));
             }
         }
         let prefix = match &a.path {
             Some(p) => normalize_path(p)?,
             None => String::new(),
         };
+        let window = Window { offset, limit, budget: self.summary_budget };
+        if query.is_empty() {
+            // A kind alone lists that kind, by qualified name.
+            let Some(kind) = kind else {
+                return fail("pass a query (a name, words or a qualified name), or a kind to list every symbol of that kind");
+            };
+            let (page, total) = store.symbols_of_kind(kind.as_str(), a.language.as_deref(), &prefix, limit, offset)?;
+            let mut out = format!(
+                "{} of kind {kind}{}\n",
+                plural(total, "symbol"),
+                if prefix.is_empty() { String::new() } else { format!(" under {}", echo(&prefix)) }
+            );
+            let rows = page.iter().map(|s| Ok::<_, ToolError>(Row::new(search_row(s))));
+            write_page(&mut out, rows, total, window)?;
+            return Ok(out);
+        }
         // Each ranking contributes its top 100: deeper ranks barely move the fused order.
         const DEPTH: usize = 100;
         let simple = crate::model::last_segment(query);
-        // (weight, ranked ids): exact names count most, doc words least.
-        let mut lists: Vec<(f64, Vec<i64>)> = Vec::new();
-        lists.push((4.0, store.symbols_by_qname(query)?.into_iter().map(|s| s.id).collect()));
-        lists.push((4.0, store.names_like(simple, false, DEPTH)?));
-        lists.push((2.0, store.names_like(simple, true, DEPTH)?));
+        // (weight, tier, ranked ids): exact names count most, doc words least. The tier a
+        // symbol is listed in is the best of the rankings that found it: 0 exact, 1 prefix or
+        // every word, 2 close (some words, a typo away, doc words).
+        let mut lists: Vec<(f64, u8, Vec<i64>)> = Vec::new();
+        lists.push((4.0, 0, store.symbols_by_qname(query)?.into_iter().map(|s| s.id).collect()));
+        lists.push((4.0, 0, store.names_like(simple, false, DEPTH)?));
+        lists.push((2.0, 1, store.names_like(simple, true, DEPTH)?));
         let words = fts_words(query);
         if !words.is_empty() {
             // Every word of the query in the name or its owner's name (`hashmap resize`).
@@ -93,9 +123,12 @@ impl Atlas {
                 .map(|t| format!("{{words owner}} : \"{}\"", t.to_lowercase()))
                 .collect();
             if tokens.len() > 1 {
-                lists.push((3.0, store.fts_query(&tokens.join(" AND "), DEPTH)?));
+                lists.push((3.0, 1, store.fts_query(&tokens.join(" AND "), DEPTH)?));
             }
-            lists.push((1.5, store.fts("words", &words, DEPTH)?));
+            // One word found as a word of a name (`gateway` in `PaypalGateway`) is the whole
+            // query found; with several, some words only.
+            let tier = if tokens.len() > 1 { 2 } else { 1 };
+            lists.push((1.5, tier, store.fts("words", &words, DEPTH)?));
         }
         // Typo tolerance: names within a small edit distance.
         let lowered = simple.to_lowercase();
@@ -139,19 +172,22 @@ impl Atlas {
         fuzzy.sort();
         // Like every ranking, at most DEPTH deep: `toString` alone names a thousand methods.
         let fuzzy_names: Vec<&str> = fuzzy.into_iter().take(20).map(|(_, _, name)| name.as_str()).collect();
-        lists.push((1.0, store.ids_by_names(&fuzzy_names, DEPTH)?));
+        lists.push((1.0, 2, store.ids_by_names(&fuzzy_names, DEPTH)?));
         if !words.is_empty() {
-            lists.push((0.5, store.fts("doc", &words, DEPTH)?));
+            lists.push((0.5, 2, store.fts("doc", &words, DEPTH)?));
         }
         // Reciprocal rank fusion.
         let mut score: HashMap<i64, f64> = HashMap::new();
-        for (weight, list) in &lists {
+        let mut tier: HashMap<i64, u8> = HashMap::new();
+        for (weight, t, list) in &lists {
             let mut seen = HashSet::new();
             for (rank, id) in list.iter().filter(|id| seen.insert(**id)).enumerate() {
                 *score.entry(*id).or_default() += weight / (60.0 + rank as f64);
+                let best = tier.entry(*id).or_insert(*t);
+                *best = (*best).min(*t);
             }
         }
-        let mut ranked: Vec<(f64, SymbolInfo)> = Vec::new();
+        let mut ranked: Vec<(u8, f64, SymbolInfo)> = Vec::new();
         let ids: Vec<i64> = score.keys().copied().collect();
         for sym in store.symbols_by_ids(&ids)? {
             let s = score[&sym.id];
@@ -161,23 +197,34 @@ impl Atlas {
             {
                 continue;
             }
-            ranked.push((s, sym));
+            ranked.push((tier[&sym.id], s, sym));
         }
         ranked.sort_by(|a, b| {
-            b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.qname.cmp(&b.1.qname)).then(a.1.id.cmp(&b.1.id))
+            a.0.cmp(&b.0)
+                .then(b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal))
+                .then(a.2.qname.cmp(&b.2.qname))
+                .then(a.2.id.cmp(&b.2.id))
         });
+        // Close matches only when exact and prefix ones are few: an exact name is not
+        // padded with a typo's neighbours.
+        let strong = ranked.iter().filter(|r| r.0 < 2).count();
+        let left_out = if strong >= 5 { ranked.len() - strong } else { 0 };
+        ranked.truncate(ranked.len() - left_out);
         let total = ranked.len();
         if total == 0 {
-            return Ok(format!("no symbols match {query:?}; try fewer words, search_text for text in files, or repo_overview"));
+            return Ok(format!("no symbols match {}; try fewer words, search_text for text in files, or repo_overview", echo(query)));
         }
-        let mut out = format!("{total} symbol{} match {query:?}\n", if total == 1 { "" } else { "s" });
-        let items: Vec<String> = ranked
+        let mut out = format!("{} match {}", plural(total, "symbol"), echo(query));
+        if left_out > 0 {
+            let _ = write!(out, " ({left_out} close matches left out: typo-tolerant or some words only)");
+        }
+        out.push('\n');
+        let heading = ["exact:", "prefix or every word:", "close (some words, a typo away, doc words):"];
+        let rows = ranked
             .iter()
             .skip(offset)
-            .take(limit)
-            .map(|(_, s)| format!("  {} {}  {}  {}", s.kind, s.qname, location(s), s.signature))
-            .collect();
-        page(&mut out, &items, total, Some(offset), self.summary_budget, "");
+            .map(|(t, _, s)| Ok::<_, ToolError>(Row::under(vec![heading[*t as usize].to_string()], search_row(s))));
+        write_page(&mut out, rows, total, window)?;
         Ok(out)
     }
 
@@ -225,7 +272,7 @@ impl Atlas {
         if !members.is_empty() {
             let _ = writeln!(out, "  members ({}):", members.len());
             let items: Vec<String> = members.iter().map(|m| format!("    {} {}  {}", m.kind, m.name, lines_of(m))).collect();
-            page(&mut out, &items, members.len(), None, self.summary_budget, "file_outline shows them all");
+            page(&mut out, &items, members.len(), self.summary_budget, "file_outline shows them all");
         } else {
             out.push_str(&format!("next: read_symbol {{\"symbol\": \"{}\"}}", handle_of(&s)));
         }
@@ -314,30 +361,23 @@ impl Atlas {
             return Ok(format!("no implementations of {label}{}", if transitive { "" } else { " (direct; try transitive: true)" }));
         }
         let mut out = format!("{} of {label}{}\n", plural(total, "implementation"), if transitive { " (transitive)" } else { "" });
-        let mut items: Vec<String> = found
-            .iter()
-            .take(limit)
-            .map(|(s, depth, how)| {
-                format!(
-                    "  {}{} {}  {}  ({how})",
-                    if transitive { format!("d{depth} ") } else { String::new() },
-                    s.kind,
-                    s.qname,
-                    location(s)
-                )
-            })
-            .collect();
-        for (path, line, subject, blanket) in &elsewhere {
-            let depth = if transitive { "d1 " } else { "" };
-            let what = if *blanket {
-                format!("blanket impl for {subject}")
-            } else {
-                format!("impl for {subject} (declared outside the repository)")
-            };
-            items.push(format!("  {depth}{what}  {path}:{line}"));
+        // Grouped by module, as graph answers are; then the impls listed by their place.
+        let mut rows: Vec<Row> = Vec::new();
+        for (s, depth, how) in &found {
+            let (group, name, place) = self.grouped(store, s)?;
+            let depth = if *depth > 1 { format!(", depth {depth}") } else { String::new() };
+            rows.push(Row::under(vec![group], format!("{name}  {place}  ({how}{depth})")));
         }
-        items.truncate(limit);
-        page(&mut out, &items, total, None, self.summary_budget, "raise limit");
+        rows.sort_by(|a, b| a.groups.cmp(&b.groups).then_with(|| a.text.cmp(&b.text)));
+        for (path, line, subject, blanket) in &elsewhere {
+            let what = if *blanket { "blanket impl" } else { "impl" };
+            rows.push(Row::under(
+                vec!["impls for a type parameter or a type outside the repository:".into()],
+                format!("{what} for {subject}  {path}:{line}"),
+            ));
+        }
+        let window = Window { offset: a.offset.unwrap_or(0) as usize, limit, budget: self.summary_budget };
+        write_page(&mut out, rows.into_iter().skip(window.offset).map(Ok::<_, ToolError>), total, window)?;
         Ok(out)
     }
 
@@ -395,10 +435,9 @@ impl Atlas {
             ));
         }
         let mut out = format!("{} to {label} ({})\n{dispatch_note}", plural(total, "reference"), format_counts(&counts));
-        // (row, references it stands for): references of one kind on one line in one
-        // symbol (`Map<String, String>`) are one row, counted; paging still counts references.
-        let mut items: Vec<(String, usize)> = Vec::new();
-        let mut last_path = String::new();
+        // References of one kind on one line in one symbol (`Map<String, String>`) are one
+        // row, counted; offsets still count references. Rows sit under their file.
+        let mut rows: Vec<Row> = Vec::new();
         for (i, r) in refs.iter().enumerate() {
             let same = |o: &crate::store::RefInfo| {
                 (&o.path, o.line, o.kind, &o.enclosing, o.confidence, o.target)
@@ -408,12 +447,7 @@ impl Atlas {
                 continue;
             }
             let n = 1 + refs[i + 1..].iter().take_while(|o| same(o)).count();
-            let mut line = String::new();
-            if r.path != last_path {
-                let _ = writeln!(line, "{}", r.path);
-                last_path = r.path.clone();
-            }
-            let _ = write!(line, "  {} {}", r.line, r.kind);
+            let mut line = format!("{} {}", r.line, r.kind);
             if n > 1 {
                 let _ = write!(line, " x{n}");
             }
@@ -428,13 +462,14 @@ impl Atlas {
             if let Some(through) = r.target.and_then(|t| via.get(&t)) {
                 let _ = write!(line, "  via {through}");
             }
-            items.push((line, n));
+            rows.push(Row { groups: vec![r.path.clone()], text: line, count: n });
         }
-        page_counted(&mut out, items.iter().map(|(line, n)| (line.as_str(), *n)), total, Some(offset), self.summary_budget, "");
+        let window = Window { offset, limit, budget: self.summary_budget };
+        write_page(&mut out, rows.into_iter().map(Ok::<_, ToolError>), total, window)?;
         Ok(out)
     }
 
-    pub(super) fn file_outline(&self, store: &Store, a: PathOnlyArgs) -> Answer {
+    pub(super) fn file_outline(&self, store: &Store, a: OutlineArgs) -> Answer {
         let mut file = self.indexed_file(store, &a.path)?;
         if self.refresh(&file) {
             file = self.indexed_file(store, &a.path)?;
@@ -449,18 +484,26 @@ impl Atlas {
             if file.module.is_empty() { "(default)" } else { &file.module },
             if file.parse_errors > 0 { format!(", {} syntax errors", file.parse_errors) } else { String::new() }
         );
-        let mut depth: HashMap<i64, usize> = HashMap::new();
-        let mut items = Vec::new();
-        for s in &symbols {
-            let d = s.parent.and_then(|p| depth.get(&p).map(|d| d + 1)).unwrap_or(0);
-            depth.insert(s.id, d);
-            items.push(format!("{}{} {}  {}  {}", "  ".repeat(d + 1), s.kind, s.name, lines_of(s), s.signature));
-        }
-        if items.is_empty() {
+        if symbols.is_empty() {
             out.push_str("  (no symbols)");
             return Ok(out);
         }
-        page(&mut out, &items, items.len(), None, self.summary_budget, "get_symbol on a type lists its members");
+        // A symbol's row sits under its enclosing symbols' rows: a page that starts inside a
+        // type repeats the type's row as its heading.
+        let mut line: HashMap<i64, (Vec<String>, String)> = HashMap::new();
+        let mut rows = Vec::with_capacity(symbols.len());
+        for s in &symbols {
+            let groups = match s.parent.and_then(|p| line.get(&p)) {
+                Some((groups, text)) => groups.iter().cloned().chain([text.clone()]).collect(),
+                None => Vec::new(),
+            };
+            let text = format!("{} {}  {}  {}", s.kind, s.name, lines_of(s), s.signature);
+            line.insert(s.id, (groups.clone(), text.clone()));
+            rows.push(Row::under(groups, text));
+        }
+        let window = Window { offset: a.offset.unwrap_or(0) as usize, limit: clamp(a.limit, 200, 1, 2_000), budget: self.summary_budget };
+        let total = rows.len();
+        write_page(&mut out, rows.into_iter().skip(window.offset).map(Ok::<_, ToolError>), total, window)?;
         Ok(out)
     }
 }
