@@ -1501,6 +1501,24 @@ fn normalize_path(text: &str) -> String {
     if plain {
         return text.to_string();
     }
+    // A qualified path: `<T as Trait>::m` names the trait's item (its impl for `T` is
+    // reached through dispatch); `<T>::m` names `T::m`.
+    if let Some(rest) = text.trim_start().strip_prefix('<') {
+        let mut depth = 1;
+        let end = rest.char_indices().find_map(|(i, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(i)
+        });
+        if let Some(end) = end {
+            let inner = &rest[..end];
+            let owner = inner.rsplit_once(" as ").map_or(inner, |(_, tr)| tr);
+            return normalize_path(&format!("{}{}", owner.trim(), &rest[end + 1..]));
+        }
+    }
     // `&mut T`, `*mut T`: the keyword goes (but not the start of `mutex`).
     let owned;
     let text = if text.contains("mut") {

@@ -383,7 +383,7 @@ fn method_queries_follow_calls_through_interfaces() {
         affected: 2 (ring 1: 2); tests: 0
         ring 1:
           shop  src/shop/
-            class OrderController  calls 1  OrderController.java:5-17  loc 11 cx 3  via method shop.OrderService#create
+            class OrderController  calls 1  OrderController.java:5-17  loc 11 cx 3  via method shop.OrderService#create(String)
             class OrderServiceImpl  calls 1  OrderServiceImpl.java:3-18  loc 13 cx 3
 
         ### change_impact {"target":"shop.OrderServiceImpl#cancel(long)"}
@@ -391,7 +391,7 @@ fn method_queries_follow_calls_through_interfaces() {
         affected: 1 (ring 1: 1); tests: 0
         ring 1:
           shop  src/shop/
-            class OrderController  calls 1  OrderController.java:5-17  loc 11 cx 3  via method shop.OrderService#cancel
+            class OrderController  calls 1  OrderController.java:5-17  loc 11 cx 3  via method shop.OrderService#cancel(long)
 
         ### dependency_path {"from":"shop.OrderController","to":"shop.OrderMapper"}
         class shop.OrderController -> class shop.OrderMapper: 3 hops (level=symbol)

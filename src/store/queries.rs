@@ -33,6 +33,8 @@ pub struct SymbolInfo {
     pub end_line: u32,
     /// Java callables: erased parameter types (`int,String...`).
     pub params: Option<String>,
+    /// Rust methods of a trait impl: the trait as written (`fmt::Display`).
+    pub impl_trait: Option<String>,
 }
 
 impl SymbolInfo {
@@ -41,6 +43,15 @@ impl SymbolInfo {
         match &self.params {
             Some(p) => format!("{}({p})", self.qname),
             None => self.qname.clone(),
+        }
+    }
+
+    /// What tells one overload from the others of its name: the parameter types of a Java
+    /// callable (`Type#m(int)`), the trait of a Rust method (`<Type as Trait>::m`).
+    pub fn overload_handle(&self) -> String {
+        match (&self.impl_trait, self.qname.rsplit_once("::")) {
+            (Some(t), Some((owner, name))) if self.params.is_none() => format!("<{owner} as {t}>::{name}"),
+            _ => self.signature_handle(),
         }
     }
 }
@@ -92,7 +103,7 @@ pub struct ReferencePage {
     pub counts: Vec<(RefKind, usize)>,
 }
 
-const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line, s.params";
+const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line, s.params, s.impl_trait";
 
 fn symbol_row(r: &Row) -> rusqlite::Result<SymbolInfo> {
     let kind: String = r.get(5)?;
@@ -112,6 +123,7 @@ fn symbol_row(r: &Row) -> rusqlite::Result<SymbolInfo> {
         start_line: r.get(12)?,
         end_line: r.get(13)?,
         params: r.get(14)?,
+        impl_trait: r.get(15)?,
     })
 }
 

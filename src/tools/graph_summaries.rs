@@ -271,32 +271,45 @@ impl Atlas {
             return self.git_impact(store, &graph, spec.trim(), depth, self.window(a.limit, a.offset, 50, 200));
         }
         // A member (method, field) at symbol level: its own references first, not its type's.
-        let member = match level {
+        let members: Vec<SymbolInfo> = match level {
             Level::Symbol => match self.resolve(store, &a.target)? {
-                Handle::Symbol(s) if !s.kind.is_type() && s.parent.is_some() && s.kind != SymbolKind::Module => Some(s),
-                _ => None,
+                Handle::Symbol(s) if !s.kind.is_type() && s.parent.is_some() && s.kind != SymbolKind::Module => vec![s],
+                // Every overload of the name: what any of them reaches.
+                Handle::Overloads(all) => all,
+                _ => Vec::new(),
             },
-            _ => None,
+            _ => Vec::new(),
         };
-        let (label, loc, reached, guesses, facts) = match member {
-            Some(s) => {
-                let reached = self.member_impact(store, &graph, &s, depth)?;
-                let guesses = self.guesses_of(store, &[s.id], &[s.file_id], false)?;
-                let facts = self.node_facts(store, &graph, &Node::Symbol(s.id))?;
-                (format!("{} {}", s.kind, s.signature_handle()), location(&s), reached, guesses, facts)
-            }
-            None => {
+        let (label, loc, reached, guesses, facts) = match members.as_slice() {
+            [] => {
                 let target = self.node(store, &graph, &a.target)?;
                 let (label, loc) = self.node_label(store, &target)?;
                 let guesses = self.guesses_note(store, &target, false)?;
                 let facts = self.node_facts(store, &graph, &target)?;
                 (label, loc, graph.impact(std::slice::from_ref(&target), depth), guesses, facts)
             }
+            [s] => {
+                let reached = self.member_impact(store, &graph, members.as_slice(), depth)?;
+                let guesses = self.guesses_of(store, &[s.id], &[s.file_id], false)?;
+                let facts = self.node_facts(store, &graph, &Node::Symbol(s.id))?;
+                (format!("{} {}", s.kind, s.signature_handle()), location(s), reached, guesses, facts)
+            }
+            [s, ..] => {
+                let reached = self.member_impact(store, &graph, members.as_slice(), depth)?;
+                let ids: Vec<i64> = members.iter().map(|m| m.id).collect();
+                let files: Vec<i64> = members.iter().map(|m| m.file_id).collect();
+                let guesses = self.guesses_of(store, &ids, &files, false)?;
+                let places: Vec<String> = members.iter().map(|m| format!("{}:{}", m.path, m.start_line)).collect();
+                // The heading's facts would be one overload's; rows still leave out its date.
+                let usual = self.node_facts(store, &graph, &Node::Symbol(s.id))?.map(|f| Facts { loc: 0, complexity: 0, modified: f.modified });
+                (format!("{} overloads of {} {}", members.len(), s.kind, s.qname), places.join(", "), reached, guesses, usual)
+            }
         };
         let test_nodes = self.test_nodes(store, &reached)?;
         let tests = reached.iter().filter(|r| test_nodes.contains(&r.node)).count();
         let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
-        let mut out = format!("change_impact {}", heading(&label, &loc, facts.as_ref(), level, (depth != 3).then_some(depth)));
+        let shown = facts.as_ref().filter(|f| f.complexity > 0);
+        let mut out = format!("change_impact {}", heading(&label, &loc, shown, level, (depth != 3).then_some(depth)));
         let _ = writeln!(out, "affected: {}; tests: {tests}{guesses}", rings(&reached, "nothing depends on it"));
         let section = |r: &Reached| format!("ring {}:", r.distance);
         self.reached_page(&mut out, store, &graph, &reached, self.window(a.limit, a.offset, 50, 200), &section, &usual, Some(&test_nodes))?;
@@ -335,14 +348,18 @@ impl Atlas {
     /// What a change to a member reaches: ring 1 is what references the member itself, or a
     /// method it implements or overrides (a call through the interface reaches it: marked
     /// `via`); further rings are the type graph's impact of ring 1.
-    pub(super) fn member_impact(&self, store: &Store, graph: &Graph, s: &SymbolInfo, depth: usize) -> Result<Vec<Reached>, ToolError> {
-        let overridden = self.overridden(store, s)?;
-        let mut ids = vec![s.id];
-        ids.extend(overridden.iter().map(|o| o.id));
+    pub(super) fn member_impact(&self, store: &Store, graph: &Graph, members: &[SymbolInfo], depth: usize) -> Result<Vec<Reached>, ToolError> {
+        let own: HashSet<i64> = members.iter().map(|m| m.id).collect();
+        let mut ids: Vec<i64> = own.iter().copied().collect();
+        for s in members {
+            ids.extend(self.overridden(store, s)?.iter().map(|o| o.id));
+        }
+        ids.sort_unstable();
+        ids.dedup();
         let mut ring: Vec<Reached> = Vec::new();
         for row in store.reference_sources(&ids)? {
             let Some(node) = row.source.and_then(|src| graph.node_of_symbol(src)) else { continue };
-            let via = (row.target != s.id).then_some(Node::Symbol(row.target));
+            let via = (!own.contains(&row.target)).then_some(Node::Symbol(row.target));
             match ring.iter_mut().find(|r| r.node == node) {
                 Some(r) => {
                     r.edges.push((row.kind, row.count));

@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use super::lines::location;
+use super::paging::echo;
 use super::{fail, Atlas, ToolError};
 use crate::graph::{Graph, Level, Node};
 use crate::model::SymbolKind;
@@ -15,7 +16,84 @@ use crate::store::{self, Store, SymbolInfo};
 #[allow(clippy::large_enum_variant)]
 pub(super) enum Handle {
     Symbol(SymbolInfo),
+    /// The callables of one qualified name (Java overloads; a Rust type's methods of one
+    /// name from several impls), in path and line order.
+    Overloads(Vec<SymbolInfo>),
     External(i64, String),
+}
+
+/// The kinds a tool can answer for; an ambiguous name keeps only those.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Want {
+    Any,
+    /// Types that can be implemented or extended, and callables: `find_implementations`.
+    Implementable,
+    /// Graph nodes: types, free functions, macros, modules.
+    GraphNode,
+}
+
+impl Want {
+    fn accepts(self, kind: SymbolKind) -> bool {
+        match self {
+            Want::Any => true,
+            Want::Implementable => {
+                matches!(kind, SymbolKind::Class | SymbolKind::Interface | SymbolKind::Trait) || kind.is_callable()
+            }
+            Want::GraphNode => {
+                (kind.is_type() && kind != SymbolKind::TypeAlias)
+                    || matches!(kind, SymbolKind::Function | SymbolKind::Macro | SymbolKind::Module | SymbolKind::Package)
+            }
+        }
+    }
+}
+
+/// `<Type as Trait>::method` as (type, trait, method).
+fn qualified_path(handle: &str) -> Option<(&str, &str, &str)> {
+    let (inner, method) = handle.strip_prefix('<')?.rsplit_once(">::")?;
+    let (ty, tr) = inner.split_once(" as ")?;
+    Some((ty.trim(), tr.trim(), method.trim()))
+}
+
+/// Parameter types as the index stores them (erased, simple names): `java.util.List<String>,
+/// int[], java.lang.String...` is `List,int[],String...`.
+pub(super) fn erased_params(params: &str) -> String {
+    // Generic arguments out first: their commas are not parameter separators.
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in params.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth == 0 && !c.is_whitespace() => plain.push(c),
+            _ if depth == 0 => plain.push(' '),
+            _ => {}
+        }
+    }
+    plain
+        .split(',')
+        .map(|p| {
+            // The type is the last word (`final String s` names `String`).
+            let words: Vec<&str> = p.split_whitespace().filter(|w| !w.starts_with('@')).collect();
+            let ty = match words.as_slice() {
+                [] => "",
+                [one] => one,
+                [.., ty, name] if !name.contains(['[', '.']) && ty.chars().next().is_some_and(char::is_alphabetic) => ty,
+                [.., last] => last,
+            };
+            let (base, suffix) = match ty.strip_suffix("...") {
+                Some(b) => (b, "..."),
+                None => (ty, ""),
+            };
+            let (base, arrays) = base.find('[').map_or((base, ""), |i| (&base[..i], &base[i..]));
+            format!("{}{arrays}{suffix}", crate::model::last_segment(base.rsplit('.').next().unwrap_or(base)))
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Caller text cut to 80 characters, unquoted, for a suggested call.
+fn cut(text: &str) -> String {
+    text.chars().take(80).collect()
 }
 
 /// A path argument as stored: relative, `/`-separated, no `./`. Absolute paths, `..`,
@@ -114,8 +192,17 @@ pub(super) fn char_mask(bytes: &[u8]) -> u64 {
 
 impl Atlas {
     /// Resolves a symbol handle: `path:line`, a qualified name, a unique simple name, a
-    /// qualified-name suffix, or an external name. Ambiguity lists the candidates.
+    /// qualified-name suffix, an overload (`Type#m(int)`, `<Type as Trait>::m`), or an
+    /// external name. Several callables of one qualified name are `Overloads`; other
+    /// ambiguity lists the candidates.
     pub(super) fn resolve(&self, store: &Store, handle: &str) -> Result<Handle, ToolError> {
+        self.resolve_as(store, handle, Want::Any)
+    }
+
+    /// `resolve` for a tool that answers only for some kinds: when a name is ambiguous, the
+    /// candidates it cannot answer for are dropped first (a trait, not the associated types
+    /// of the same name, has implementations).
+    pub(super) fn resolve_as(&self, store: &Store, handle: &str, want: Want) -> Result<Handle, ToolError> {
         let handle = handle.trim();
         if handle.is_empty() {
             return fail("empty symbol; pass a qualified name (com.acme.Foo, crate::mod::Foo), a simple name, or path:line");
@@ -126,7 +213,7 @@ impl Atlas {
             if let (Ok(line), false) = (line.parse::<u32>(), path.ends_with(':')) {
                 let path = normalize_path(path)?;
                 let Some(file) = store.file_by_path(&path)? else {
-                    return fail(format!("no indexed file {path:?}; paths are relative to the repository root"));
+                    return fail(format!("no indexed file {}; paths are relative to the repository root", echo(&path)));
                 };
                 return match store.symbol_at(&file.path, line)? {
                     Some(s) => Ok(Handle::Symbol(s)),
@@ -134,28 +221,23 @@ impl Atlas {
                 };
             }
         }
-        // One overload by its parameter types: `com.acme.Customer#getAccount(Integer)`.
+        // One Rust method by the trait its impl implements: `<Type as Trait>::method`.
+        if let Some((ty, tr, method)) = qualified_path(handle) {
+            let tr = crate::model::last_segment(tr);
+            let found: Vec<SymbolInfo> = self
+                .candidates(store, &format!("{ty}::{method}"))?
+                .into_iter()
+                .filter(|s| s.impl_trait.as_deref().map(crate::model::last_segment) == Some(tr))
+                .collect();
+            return self.one_of(store, handle, found, want);
+        }
+        // One overload by its parameter types: `com.acme.Customer#getAccount(Integer)`, the
+        // types simple or qualified (`java.lang.Integer`), generics ignored (erasure).
         if let Some((name, rest)) = handle.split_once('(') {
             if let Some(params) = rest.strip_suffix(')') {
-                let params: String = params.chars().filter(|c| !c.is_whitespace()).collect();
-                let matching: Vec<SymbolInfo> = match self.resolve(store, name) {
-                    Ok(Handle::Symbol(s)) => vec![s],
-                    Ok(Handle::External(..)) => Vec::new(),
-                    // The name alone names several overloads: the parameters pick one.
-                    Err(_) => {
-                        let member = match name.rsplit_once('.') {
-                            Some((owner, m)) if !name.contains("::") && !name.contains('#') => format!("{owner}#{m}"),
-                            _ => name.to_string(),
-                        };
-                        let mut all = store.symbols_by_qname(name)?;
-                        all.extend(store.symbols_by_qname(&member)?);
-                        if all.is_empty() {
-                            all = store.symbols_by_qname_suffix(name)?;
-                        }
-                        all
-                    }
-                };
-                let mut found: Vec<SymbolInfo> = matching
+                let params = erased_params(params);
+                let mut found: Vec<SymbolInfo> = self
+                    .candidates(store, name)?
                     .into_iter()
                     .flat_map(|s| {
                         // A single match by name may still have overloads beside it.
@@ -167,16 +249,30 @@ impl Atlas {
                     })
                     .filter(|s| s.params.as_deref() == Some(params.as_str()))
                     .collect();
+                found.sort_by_key(|s| s.id);
                 found.dedup_by_key(|s| s.id);
-                return match found.len() {
-                    1 => Ok(Handle::Symbol(found.remove(0))),
-                    0 => fail(format!(
-                        "no overload {handle:?}; get_symbol {{\"symbol\": \"{name}\"}} lists the overloads with their parameter types"
-                    )),
-                    n => fail(format!("{handle:?} names {n} symbols; pass path:line of one")),
-                };
+                if found.is_empty() {
+                    return fail(format!(
+                        "no overload {}; get_symbol {{\"symbol\": \"{}\"}} lists the overloads with their parameter types",
+                        echo(handle),
+                        cut(name)
+                    ));
+                }
+                return self.one_of(store, handle, found, want);
             }
         }
+        let candidates = self.candidates(store, handle)?;
+        if candidates.is_empty() {
+            if let Some(id) = store.external_by_qname(handle)? {
+                return Ok(Handle::External(id, handle.to_string()));
+            }
+        }
+        self.one_of(store, handle, candidates, want)
+    }
+
+    /// The symbols a name may mean: by qualified name (`Outer.member` for `Outer#member`),
+    /// by simple name, by qualified-name suffix, by a re-export's or import's alias.
+    fn candidates(&self, store: &Store, handle: &str) -> Result<Vec<SymbolInfo>, ToolError> {
         // `Outer.method` may be written with a dot instead of Java's `#`.
         let member_form = match handle.rsplit_once('.') {
             Some((owner, member)) if !handle.contains("::") && !handle.contains('#') => Some(format!("{owner}#{member}")),
@@ -205,29 +301,38 @@ impl Atlas {
                 candidates.extend(store.symbol(id)?);
             }
         }
-        if candidates.is_empty() {
-            if let Some(id) = store.external_by_qname(handle)? {
-                return Ok(Handle::External(id, handle.to_string()));
-            }
-        }
+        Ok(candidates)
+    }
+
+    /// The handle for what `handle` matched: one symbol, the overloads of one name, or an
+    /// error that lists the candidates (or close names when nothing matched).
+    fn one_of(&self, store: &Store, handle: &str, mut candidates: Vec<SymbolInfo>, want: Want) -> Result<Handle, ToolError> {
         // A type's name also names its constructors: the type is meant.
         if candidates.len() > 1 && candidates.iter().any(|c| c.kind.is_type()) {
             candidates.retain(|c| c.kind != SymbolKind::Constructor);
+        }
+        if candidates.len() > 1 && candidates.iter().any(|c| want.accepts(c.kind)) {
+            candidates.retain(|c| want.accepts(c.kind));
+        }
+        let overloads = candidates.len() > 1 && candidates.iter().all(|c| c.kind.is_callable() && c.qname == candidates[0].qname);
+        if overloads {
+            candidates.sort_by(|a, b| (&a.path, a.start_line).cmp(&(&b.path, b.start_line)));
+            return Ok(Handle::Overloads(candidates));
         }
         match candidates.len() {
             0 => {
                 let suggestions = self.suggest(store, handle)?;
                 if suggestions.is_empty() {
-                    fail(format!("no symbol {handle:?}; try search_symbols {{\"query\": \"{}\"}}", crate::model::last_segment(handle)))
+                    fail(format!("no symbol {}; try search_symbols {{\"query\": \"{}\"}}", echo(handle), cut(crate::model::last_segment(handle))))
                 } else {
-                    fail(format!("no symbol {handle:?}; did you mean: {}", suggestions.join(", ")))
+                    fail(format!("no symbol {}; did you mean: {}", echo(handle), suggestions.join(", ")))
                 }
             }
             1 => Ok(Handle::Symbol(candidates.remove(0))),
             n => {
-                let mut msg = format!("{handle:?} is ambiguous ({n} symbols); pass one of these handles:\n");
+                let mut msg = format!("{} is ambiguous ({n} symbols); pass one of these handles:\n", echo(handle));
                 for c in candidates.iter().take(10) {
-                    let _ = writeln!(msg, "  {} {}  {}", c.kind, c.signature_handle(), location(c));
+                    let _ = writeln!(msg, "  {} {}  {}", c.kind, c.overload_handle(), location(c));
                 }
                 if n > 10 {
                     let _ = writeln!(msg, "  ... and {} more", n - 10);
@@ -240,6 +345,7 @@ impl Atlas {
     pub(super) fn resolve_symbol(&self, store: &Store, handle: &str) -> Result<SymbolInfo, ToolError> {
         match self.resolve(store, handle)? {
             Handle::Symbol(s) => Ok(s),
+            Handle::Overloads(all) => fail(overload_list(handle, &all)),
             Handle::External(_, q) => {
                 fail(format!("{q} is outside the repository (no source); it can be used with find_references and find_implementations"))
             }
@@ -267,8 +373,12 @@ impl Atlas {
     /// Resolves a graph node at a level: a symbol (types), a file path, or a module name.
     pub(super) fn node(&self, store: &Store, graph: &Graph, target: &str) -> Result<Node, ToolError> {
         match graph.level {
-            Level::Symbol => match self.resolve(store, target)? {
+            Level::Symbol => match self.resolve_as(store, target, Want::GraphNode)? {
                 Handle::Symbol(s) => graph.node_of_symbol(s.id).ok_or_else(|| ToolError(format!("{} is not in the graph", s.qname))),
+                // Overloads share their type: the type is the node.
+                Handle::Overloads(all) => {
+                    graph.node_of_symbol(all[0].id).ok_or_else(|| ToolError(format!("{} is not in the graph", all[0].qname)))
+                }
                 Handle::External(id, _) => Ok(Node::External(id)),
             },
             Level::File => {
@@ -332,4 +442,14 @@ mod tests {
             }
         }
     }
+}
+
+/// The answer for a name that has several overloads where one is needed: each with its
+/// handle and lines, and how to pick one.
+pub(super) fn overload_list(handle: &str, all: &[SymbolInfo]) -> String {
+    let mut out = format!("{} names {} overloads; pass one handle:\n", echo(handle), all.len());
+    for s in all {
+        let _ = writeln!(out, "  {} {}  {}", s.kind, s.overload_handle(), location(s));
+    }
+    out.trim_end().to_string()
 }

@@ -127,7 +127,7 @@ impl Atlas {
     pub(super) fn node_label(&self, store: &Store, node: &Node) -> Result<(String, String), ToolError> {
         Ok(match node {
             Node::Symbol(id) => match store.symbol(*id)? {
-                Some(s) => (format!("{} {}", s.kind, s.qname), location(&s)),
+                Some(s) => (format!("{} {}", s.kind, s.signature_handle()), location(&s)),
                 None => (format!("symbol #{id}"), String::new()),
             },
             Node::External(id) => (format!("external {}", store.external_qname(*id)?.unwrap_or_default()), String::new()),

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write;
 
 use super::args::{ImplArgs, OutlineArgs, RefsArgs, SearchArgs, SymbolArgs};
-use super::handles::{char_mask, normalize_path, osa_distance_ascii, within_one_edit, Handle, NameEntry};
+use super::handles::{char_mask, normalize_path, osa_distance_ascii, within_one_edit, Handle, NameEntry, Want};
 use super::lines::{format_counts, handle_of, lines_of, location, plural};
 use super::paging::{cap, echo, page, write_page, Row, Window};
 use super::{clamp, fail, Answer, Atlas, ToolError};
@@ -46,6 +46,13 @@ impl Atlas {
         let Some(owner) = s.parent.filter(|_| s.kind.is_callable()) else {
             return Ok(out);
         };
+        // A Rust method implements only the trait its impl names; an inherent method
+        // implements nothing, whatever traits its type has.
+        let rust_trait = match (s.language.as_str(), s.impl_trait.as_deref()) {
+            ("rust", None) => return Ok(out),
+            ("rust", Some(t)) => Some(crate::model::last_segment(t).split('<').next().unwrap_or(t).to_string()),
+            _ => None,
+        };
         let mut seen = HashSet::from([owner]);
         let mut queue = VecDeque::from([owner]);
         while let Some(t) = queue.pop_front() {
@@ -54,6 +61,11 @@ impl Atlas {
                     continue;
                 }
                 queue.push_back(up);
+                if let Some(t) = &rust_trait {
+                    if store.symbol(up)?.is_none_or(|u| &u.name != t) {
+                        continue;
+                    }
+                }
                 out.extend(
                     store
                         .children(up)?
@@ -231,6 +243,14 @@ impl Atlas {
     pub(super) fn get_symbol(&self, store: &Store, a: SymbolArgs) -> Answer {
         let s = match self.resolve(store, &a.symbol)? {
             Handle::Symbol(s) => s,
+            Handle::Overloads(all) => {
+                let mut out = format!("{} {}: {} overloads\n", all[0].kind, all[0].qname, all.len());
+                for o in &all {
+                    let _ = writeln!(out, "  {}  {}  {}", o.overload_handle(), location(o), o.signature);
+                }
+                let _ = write!(out, "next: get_symbol {{\"symbol\": \"{}\"}} for one", all[0].overload_handle());
+                return Ok(cap(out, self.summary_budget));
+            }
             Handle::External(id, q) => {
                 let counts = store.reference_counts(Target::External(id))?;
                 let subtypes = store.direct_subtypes(Target::External(id))?;
@@ -271,7 +291,10 @@ impl Atlas {
         let members = store.children(s.id)?;
         if !members.is_empty() {
             let _ = writeln!(out, "  members ({}):", members.len());
-            let items: Vec<String> = members.iter().map(|m| format!("    {} {}  {}", m.kind, m.name, lines_of(m))).collect();
+            let items: Vec<String> = members
+                .iter()
+                .map(|m| format!("    {} {}{}  {}", m.kind, m.name, m.params.as_deref().map(|p| format!("({p})")).unwrap_or_default(), lines_of(m)))
+                .collect();
             page(&mut out, &items, members.len(), self.summary_budget, "file_outline shows them all");
         } else {
             out.push_str(&format!("next: read_symbol {{\"symbol\": \"{}\"}}", handle_of(&s)));
@@ -291,20 +314,20 @@ impl Atlas {
             (Target::Symbol(s.id), None)
         } else if s.kind.is_callable() {
             match s.parent {
-                Some(p) => (Target::Symbol(p), Some(s.name.clone())),
+                Some(p) => (Target::Symbol(p), Some((s.name.as_str(), s.params.as_deref()))),
                 None => return Ok(Vec::new()),
             }
         } else {
             return Ok(Vec::new());
         };
-        self.subtypes(store, root, member.as_deref(), transitive)
+        self.subtypes(store, root, member, transitive)
     }
 
     pub(super) fn subtypes(
         &self,
         store: &Store,
         root: Target,
-        member: Option<&str>,
+        member: Option<(&str, Option<&str>)>,
         transitive: bool,
     ) -> Result<Vec<(SymbolInfo, usize, RefKind)>, ToolError> {
         let mut out = Vec::new();
@@ -324,8 +347,10 @@ impl Atlas {
                 };
                 match member {
                     None => out.push((sub, depth + 1, how)),
-                    Some(name) => {
-                        for m in store.children(id)?.into_iter().filter(|m| m.name == name && m.kind.is_callable()) {
+                    Some((name, params)) => {
+                        // The same name and, for a Java method, the same parameter types.
+                        let same = |m: &SymbolInfo| m.name == name && m.kind.is_callable() && (params.is_none() || m.params.as_deref() == params);
+                        for m in store.children(id)?.into_iter().filter(same) {
                             out.push((m, depth + 1, how));
                         }
                     }
@@ -338,16 +363,28 @@ impl Atlas {
     pub(super) fn find_implementations(&self, store: &Store, a: ImplArgs) -> Answer {
         let transitive = a.transitive.unwrap_or(false);
         let limit = clamp(a.limit, 50, 1, 500);
-        let (label, found, target) = match self.resolve(store, &a.symbol)? {
+        // (overload heading or "", implementation, depth, how)
+        let (label, found, target) = match self.resolve_as(store, &a.symbol, Want::Implementable)? {
             Handle::Symbol(s) => {
                 if !s.kind.is_type() && !s.kind.is_callable() {
                     return fail(format!("{} is a {}; find_implementations takes a type or a method", s.qname, s.kind));
                 }
                 let target = s.kind.is_type().then_some(Target::Symbol(s.id));
-                (format!("{} {}", s.kind, s.qname), self.implementations(store, &s, transitive)?, target)
+                let found = self.implementations(store, &s, transitive)?.into_iter().map(|(m, d, h)| (String::new(), m, d, h)).collect();
+                (format!("{} {}", s.kind, s.signature_handle()), found, target)
+            }
+            // Every overload's implementations, under the overload's signature.
+            Handle::Overloads(all) => {
+                let mut found: Vec<(String, SymbolInfo, usize, RefKind)> = Vec::new();
+                for o in &all {
+                    let heading = format!("{}:", o.overload_handle());
+                    found.extend(self.implementations(store, o, transitive)?.into_iter().map(|(m, d, h)| (heading.clone(), m, d, h)));
+                }
+                (format!("{} overloads of {} {}", all.len(), all[0].kind, all[0].qname), found, None)
             }
             Handle::External(id, q) => {
-                (format!("external {q}"), self.subtypes(store, Target::External(id), None, transitive)?, Some(Target::External(id)))
+                let found = self.subtypes(store, Target::External(id), None, transitive)?.into_iter().map(|(m, d, h)| (String::new(), m, d, h)).collect();
+                (format!("external {q}"), found, Some(Target::External(id)))
             }
         };
         // Impls for a type parameter (blanket) or a type declared elsewhere have no symbol
@@ -363,10 +400,11 @@ impl Atlas {
         let mut out = format!("{} of {label}{}\n", plural(total, "implementation"), if transitive { " (transitive)" } else { "" });
         // Grouped by module, as graph answers are; then the impls listed by their place.
         let mut rows: Vec<Row> = Vec::new();
-        for (s, depth, how) in &found {
+        for (overload, s, depth, how) in &found {
             let (group, name, place) = self.grouped(store, s)?;
             let depth = if *depth > 1 { format!(", depth {depth}") } else { String::new() };
-            rows.push(Row::under(vec![group], format!("{name}  {place}  ({how}{depth})")));
+            let groups = if overload.is_empty() { vec![group] } else { vec![overload.clone(), group] };
+            rows.push(Row::under(groups, format!("{name}  {place}  ({how}{depth})")));
         }
         rows.sort_by(|a, b| a.groups.cmp(&b.groups).then_with(|| a.text.cmp(&b.text)));
         for (path, line, subject, blanket) in &elsewhere {
@@ -394,6 +432,7 @@ impl Atlas {
         };
         let limit = clamp(a.limit, 50, 1, 500);
         let offset = a.offset.unwrap_or(0) as usize;
+        let window = Window { offset, limit, budget: self.summary_budget };
         let mut via: HashMap<i64, String> = HashMap::new();
         let mut dispatch_note = String::new();
         // Symbols whose references are listed with the target's: a type's constructors, or
@@ -409,21 +448,12 @@ impl Atlas {
             // or overrides (marked `via`): Spring controllers call `OrderService#create`, not
             // `OrderServiceImpl#create`.
             Handle::Symbol(s) if s.kind.is_callable() => {
-                let overridden = self.overridden(store, &s)?;
-                for o in &overridden {
-                    via.insert(o.id, o.signature_handle());
-                }
-                let reach = self.implementations(store, &s, true)?.into_iter().filter(|(m, _, _)| m.params == s.params).count();
-                if reach > 0 {
-                    dispatch_note = format!(
-                        "calls may reach {}: find_implementations {{\"symbol\": \"{}\"}}\n",
-                        plural(reach, "implementation"),
-                        s.signature_handle()
-                    );
-                }
-                (format!("{} {}", s.kind, s.signature_handle()), Target::Symbol(s.id), overridden.iter().map(|o| o.id).collect())
+                let (overridden, note) = self.dispatch(store, &s, &mut via)?;
+                dispatch_note = note;
+                (format!("{} {}", s.kind, s.signature_handle()), Target::Symbol(s.id), overridden)
             }
             Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), Vec::new()),
+            Handle::Overloads(all) => return self.overload_references(store, &all, &kinds, window, a.kind.as_deref()),
             Handle::External(id, q) => (format!("external {q}"), Target::External(id), Vec::new()),
         };
         let crate::store::ReferencePage { refs, total, counts } = store.references(target, &also, &kinds, limit, offset)?;
@@ -435,36 +465,69 @@ impl Atlas {
             ));
         }
         let mut out = format!("{} to {label} ({})\n{dispatch_note}", plural(total, "reference"), format_counts(&counts));
-        // References of one kind on one line in one symbol (`Map<String, String>`) are one
-        // row, counted; offsets still count references. Rows sit under their file.
-        let mut rows: Vec<Row> = Vec::new();
-        for (i, r) in refs.iter().enumerate() {
-            let same = |o: &crate::store::RefInfo| {
-                (&o.path, o.line, o.kind, &o.enclosing, o.confidence, o.target)
-                    == (&r.path, r.line, r.kind, &r.enclosing, r.confidence, r.target)
-            };
-            if i > 0 && same(&refs[i - 1]) {
-                continue;
-            }
-            let n = 1 + refs[i + 1..].iter().take_while(|o| same(o)).count();
-            let mut line = format!("{} {}", r.line, r.kind);
-            if n > 1 {
-                let _ = write!(line, " x{n}");
-            }
-            let _ = write!(line, "  in {}", r.enclosing.as_deref().unwrap_or("(file)"));
-            match r.confidence {
-                crate::model::Confidence::Guess => line.push_str("  [guess: name match only]"),
-                crate::model::Confidence::Ambiguous => {
-                    let _ = write!(line, "  [ambiguous: one of {} overloads; argument types unknown]", r.overloads);
-                }
-                _ => {}
-            }
-            if let Some(through) = r.target.and_then(|t| via.get(&t)) {
-                let _ = write!(line, "  via {through}");
-            }
-            rows.push(Row { groups: vec![r.path.clone()], text: line, count: n });
+        write_page(&mut out, reference_rows(&refs, &via, None).into_iter().map(Ok::<_, ToolError>), total, window)?;
+        Ok(out)
+    }
+
+    /// The methods `s` implements or overrides (their calls reach it: recorded in `via`),
+    /// and the note that says how many implementations calls to `s` may reach.
+    fn dispatch(&self, store: &Store, s: &SymbolInfo, via: &mut HashMap<i64, String>) -> Result<(Vec<i64>, String), ToolError> {
+        let overridden = self.overridden(store, s)?;
+        for o in &overridden {
+            via.insert(o.id, o.signature_handle());
         }
-        let window = Window { offset, limit, budget: self.summary_budget };
+        let reach = self.implementations(store, s, true)?.len();
+        let note = if reach > 0 {
+            format!(
+                "calls may reach {}: find_implementations {{\"symbol\": \"{}\"}}\n",
+                plural(reach, "implementation"),
+                s.overload_handle()
+            )
+        } else {
+            String::new()
+        };
+        Ok((overridden.iter().map(|o| o.id).collect(), note))
+    }
+
+    /// `find_references` of a name with several overloads: each overload's references
+    /// under its signature, with its count; offsets run through all of them.
+    fn overload_references(&self, store: &Store, all: &[SymbolInfo], kinds: &[RefKind], window: Window, kind: Option<&str>) -> Answer {
+        let mut via: HashMap<i64, String> = HashMap::new();
+        let mut sections = Vec::new();
+        let mut total = 0;
+        let mut counts: Vec<(RefKind, usize)> = Vec::new();
+        for o in all {
+            let (also, _) = self.dispatch(store, o, &mut via)?;
+            let page = store.references(Target::Symbol(o.id), &also, kinds, 0, 0)?;
+            for (k, n) in &page.counts {
+                match counts.iter_mut().find(|(c, _)| c == k) {
+                    Some(c) => c.1 += n,
+                    None => counts.push((*k, *n)),
+                }
+            }
+            total += page.total;
+            sections.push((o, also, page.total));
+        }
+        let label = format!("{} overloads of {} {}", all.len(), all[0].kind, all[0].qname);
+        if total == 0 {
+            return Ok(format!("no references to {label} (kind={}); all kinds: {}", kind.unwrap_or("all"), format_counts(&counts)));
+        }
+        let mut out = format!("{} to {label} ({})\n", plural(total, "reference"), format_counts(&counts));
+        // The page's rows, section by section: a section's offset is what the page's offset
+        // leaves of it.
+        let mut rows = Vec::new();
+        let (mut before, mut wanted) = (0, window.limit);
+        for (o, also, n) in &sections {
+            if wanted > 0 && window.offset < before + n {
+                let local = window.offset.saturating_sub(before);
+                let page = store.references(Target::Symbol(o.id), also, kinds, wanted, local)?;
+                let heading = format!("{}: {}", o.overload_handle(), plural(*n, "reference"));
+                let section = reference_rows(&page.refs, &via, Some(&heading));
+                wanted = wanted.saturating_sub(section.iter().map(|r| r.count).sum());
+                rows.extend(section);
+            }
+            before += n;
+        }
         write_page(&mut out, rows.into_iter().map(Ok::<_, ToolError>), total, window)?;
         Ok(out)
     }
@@ -517,4 +580,37 @@ mod tests {
         assert_eq!(fts_words("ConcurrentHashMap"), "\"concurrent\" OR \"hash\" OR \"map\" OR \"concurrenthashmap\"");
         assert_eq!(fts_words("' OR 1=1--"), "\"or\" OR \"11\" OR \"or11\"");
     }
+}
+
+/// References as rows under their file (and `section`, when given): references of one
+/// kind on one line in one symbol (`Map<String, String>`) are one row, counted.
+fn reference_rows(refs: &[crate::store::RefInfo], via: &HashMap<i64, String>, section: Option<&str>) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    for (i, r) in refs.iter().enumerate() {
+        let same = |o: &crate::store::RefInfo| {
+            (&o.path, o.line, o.kind, &o.enclosing, o.confidence, o.target) == (&r.path, r.line, r.kind, &r.enclosing, r.confidence, r.target)
+        };
+        if i > 0 && same(&refs[i - 1]) {
+            continue;
+        }
+        let n = 1 + refs[i + 1..].iter().take_while(|o| same(o)).count();
+        let mut line = format!("{} {}", r.line, r.kind);
+        if n > 1 {
+            let _ = write!(line, " x{n}");
+        }
+        let _ = write!(line, "  in {}", r.enclosing.as_deref().unwrap_or("(file)"));
+        match r.confidence {
+            crate::model::Confidence::Guess => line.push_str("  [guess: name match only]"),
+            crate::model::Confidence::Ambiguous => {
+                let _ = write!(line, "  [ambiguous: one of {} overloads; argument types unknown]", r.overloads);
+            }
+            _ => {}
+        }
+        if let Some(through) = r.target.and_then(|t| via.get(&t)) {
+            let _ = write!(line, "  via {through}");
+        }
+        let groups = section.map(str::to_string).into_iter().chain([r.path.clone()]).collect();
+        rows.push(Row { groups, text: line, count: n });
+    }
+    rows
 }
