@@ -651,8 +651,15 @@ impl<'t> Extractor<'t> {
                 let line = trait_node.start_position().row as u32 + 1;
                 let ctx = self.context_at(trait_node.start_byte(), &scopes, &scope_parent, &def_symbol);
                 let mut reference = Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
-                reference.subject = Some(imp.info.self_type.clone());
-                reference.blanket = self.is_type_param(&imp.info.self_type, imp.type_node.start_byte());
+                reference.blanket = self.is_type_param(&imp.info.self_type, imp.type_node.start_byte()) || {
+                    let form = self.blanket_form(imp);
+                    form.is_some() && !["std::", "core::", "alloc::"].iter().any(|p| imp.info.self_type.starts_with(p))
+                };
+                reference.subject = Some(if reference.blanket {
+                    self.text(imp.type_node).split_whitespace().collect::<Vec<_>>().join(" ")
+                } else {
+                    imp.info.self_type.clone()
+                });
                 references.push(reference);
             }
         }
@@ -694,9 +701,16 @@ impl<'t> Extractor<'t> {
                 format!("{}{}{}", symbols[p].qname, sep, name)
             }
             (None, Some(i)) => {
-                let self_type = crate::model::last_segment(&self.impls[i].info.self_type);
                 let module = self.impls[i].info.module.as_deref().unwrap_or(&self.module);
-                join(&join(module, spec.type_separator, self_type), spec.member_separator, &name)
+                match self.blanket_form(&self.impls[i]) {
+                    // `impl<S: Sink> Sink for &mut S`: the method belongs to no type; it is
+                    // named as Rust names it, `<&mut S as Sink>::matched`.
+                    Some(form) => join(&join(module, spec.type_separator, &form), spec.member_separator, &name),
+                    None => {
+                        let self_type = crate::model::last_segment(&self.impls[i].info.self_type);
+                        join(&join(module, spec.type_separator, self_type), spec.member_separator, &name)
+                    }
+                }
             }
             (None, None) => join(&self.module, spec.type_separator, &name),
         };
@@ -724,7 +738,14 @@ impl<'t> Extractor<'t> {
             doc: self.doc(def.node),
             start_line: def.node.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,
-            impl_of: impl_idx.map(|i| self.impls[i].info.clone()),
+            impl_of: impl_idx.map(|i| {
+                let mut info = self.impls[i].info.clone();
+                // A blanket impl's methods attach to no type of the same name as its parameter.
+                if let Some(form) = self.blanket_form(&self.impls[i]) {
+                    info.self_type = form;
+                }
+                info
+            }),
             returns: if kind.is_callable() || kind == SymbolKind::Field {
                 def.node
                     .child_by_field_name("type")
@@ -906,6 +927,32 @@ impl<'t> Extractor<'t> {
             cur = symbols[i].parent;
         }
         None
+    }
+
+    /// `<&mut S as Sink>` for a trait impl whose self type is a type parameter of the impl,
+    /// directly or behind `&`, `&mut`, `Box`, `Rc` or `Arc` (a blanket impl), or a standard
+    /// library type written with its path (`std::io::Error`); None otherwise.
+    fn blanket_form(&self, imp: &Impl) -> Option<String> {
+        let trait_name = imp.info.trait_name.as_deref()?;
+        let written: String = self.text(imp.type_node).split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut inner = written.as_str();
+        loop {
+            let before = inner;
+            inner = inner.trim_start_matches('&').trim_start();
+            inner = inner.strip_prefix("mut ").unwrap_or(inner).trim_start();
+            for wrapper in ["Box<", "Rc<", "Arc<"] {
+                if let Some(rest) = inner.strip_prefix(wrapper).and_then(|r| r.strip_suffix('>')) {
+                    inner = rest.trim();
+                }
+            }
+            if inner == before {
+                break;
+            }
+        }
+        let base = inner.split(['<', ' ']).next().unwrap_or(inner);
+        // A standard library type written with its path is no repository type either.
+        let foreign = ["std::", "core::", "alloc::"].iter().any(|p| imp.info.self_type.starts_with(p));
+        (foreign || self.is_type_param(base, imp.type_node.start_byte())).then(|| format!("<{written} as {trait_name}>"))
     }
 
     fn is_type_param(&self, name: &str, offset: usize) -> bool {

@@ -663,7 +663,7 @@ impl Indexer {
                         ids.push(id);
                         let owner = match (s.parent, &s.impl_of) {
                             (Some(p), _) => extract.symbols[p].name.as_str(),
-                            (None, Some(info)) => crate::model::last_segment(&info.self_type),
+                            (None, Some(info)) => crate::model::impl_owner(&info.self_type),
                             (None, None) => crate::model::last_segment(&extract.module),
                         };
                         writer.insert_symbol(&NewSymbol { id, file: file_id, parent, qname: &s.qname, owner, symbol: s })?;

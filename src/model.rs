@@ -334,6 +334,16 @@ impl Reference {
     }
 }
 
+/// The name an impl's members are qualified with: the self type's last segment, or a
+/// blanket or foreign impl's whole `<X as Trait>` form.
+pub fn impl_owner(self_type: &str) -> &str {
+    if self_type.starts_with('<') {
+        self_type
+    } else {
+        last_segment(self_type)
+    }
+}
+
 /// The last segment of a Java (`.`) or Rust (`::`) path.
 pub fn last_segment(path: &str) -> &str {
     // A byte scan: `rsplit("::")` builds a substring searcher per call, and the resolver

@@ -262,9 +262,11 @@ impl World {
             Some(m) => m.to_string(),
             None => self.module_of(sym.file, None),
         };
-        let (new_parent, new_qname) = match self.rust_path(&impl_type, &module, 0) {
+        // A blanket or foreign impl (`<&mut S as Sink>`) names no type: it keeps its form.
+        let hit = if impl_type.starts_with('<') { None } else { self.rust_path(&impl_type, &module, 0) };
+        let (new_parent, new_qname) = match hit {
             Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => (Some(t), format!("{}::{}", self.syms[&t].qname, sym.name)),
-            _ => (None, format!("{}::{}::{}", module, last_segment(&impl_type), sym.name).trim_start_matches("::").to_string()),
+            _ => (None, format!("{}::{}::{}", module, crate::model::impl_owner(&impl_type), sym.name).trim_start_matches("::").to_string()),
         };
         if new_parent == sym.parent && *new_qname == *sym.qname {
             return None;

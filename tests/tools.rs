@@ -441,3 +441,147 @@ fn graph_answers_say_how_many_guesses_they_left_out() {
     "####]]
     .assert_eq(&out);
 }
+
+#[test]
+fn overloads_are_one_answer_grouped_by_signature() {
+    let out = run_calls(
+        "java-overloads",
+        &[
+            ("get_symbol", json!({"symbol": "p.Customer#getAccount"})),
+            ("find_references", json!({"symbol": "p.Customer#getAccount"})),
+            ("get_symbol", json!({"symbol": "p.Customer#getAccount(java.lang.Integer)"})),
+            ("find_references", json!({"symbol": "p.Customer#put(long, java.lang.String)", "limit": 1})),
+            ("read_symbol", json!({"symbol": "p.Customer#tag"})),
+            ("get_symbol", json!({"symbol": "p.Customer#tag(java.lang.String...)"})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### get_symbol {"symbol":"p.Customer#getAccount"}
+        method p.Customer#getAccount: 2 overloads
+          p.Customer#getAccount(String)  src/p/Customer.java:4-6  public Account getAccount(String key)
+          p.Customer#getAccount(Integer)  src/p/Customer.java:8-10  public Account getAccount(Integer id)
+        next: get_symbol {"symbol": "p.Customer#getAccount(String)"} for one
+
+        ### find_references {"symbol":"p.Customer#getAccount"}
+        3 references to 2 overloads of method p.Customer#getAccount (calls 3)
+        p.Customer#getAccount(String): 1 reference
+          src/p/Calls.java
+            14 calls  in p.Calls#run
+        p.Customer#getAccount(Integer): 2 references
+          src/p/Calls.java
+            13 calls  in p.Calls#run
+            25 calls  in p.Calls#run
+
+        ### get_symbol {"symbol":"p.Customer#getAccount(java.lang.Integer)"}
+        method p.Customer#getAccount(Integer)
+          at src/p/Customer.java:8-10
+          signature: public Account getAccount(Integer id)
+          visibility: public  modifiers: public
+          parent: class p.Customer
+          references: calls 2  implementations: 0
+        next: read_symbol {"symbol": "src/p/Customer.java:8"}
+
+        ### find_references {"symbol":"p.Customer#put(long, java.lang.String)","limit":1}
+        1 reference to method p.Customer#put(long,String) (calls 1)
+        src/p/Calls.java
+          15 calls  in p.Calls#run
+
+        ### read_symbol {"symbol":"p.Customer#tag"}
+        ERROR: "p.Customer#tag" names 2 overloads; pass one handle:
+          method p.Customer#tag(String...)  src/p/Customer.java:18-19
+          method p.Customer#tag(String,int)  src/p/Customer.java:21-22
+
+        ### get_symbol {"symbol":"p.Customer#tag(java.lang.String...)"}
+        method p.Customer#tag(String...)
+          at src/p/Customer.java:18-19
+          signature: public void tag(String... tags)
+          visibility: public  modifiers: public
+          parent: class p.Customer
+          references: calls 2  implementations: 0
+        next: read_symbol {"symbol": "src/p/Customer.java:18"}
+
+    "####]].assert_eq(&out);
+}
+
+#[test]
+fn rust_methods_of_one_name_are_told_apart_by_trait() {
+    let out = run_calls(
+        "rust-overloads",
+        &[
+            ("get_symbol", json!({"symbol": "ro::Lines::count"})),
+            ("find_references", json!({"symbol": "ro::Lines::count"})),
+            ("find_references", json!({"symbol": "<Lines as Matches>::count"})),
+            ("get_symbol", json!({"symbol": "<T as Describe>::describe"})),
+            // A trait and the associated types named like it: only the trait has implementations.
+            ("find_implementations", json!({"symbol": "Matches"})),
+            ("find_implementations", json!({"symbol": "Sink"})),
+            // Blanket and foreign impls under their headers, not as unlabeled runs.
+            ("file_outline", json!({"path": "src/lib.rs", "offset": 18, "limit": 9})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### get_symbol {"symbol":"ro::Lines::count"}
+        method ro::Lines::count: 2 overloads
+          ro::Lines::count  src/lib.rs:15-17  pub fn count(&self) -> usize
+          <ro::Lines as Matches>::count  src/lib.rs:21-23  fn count(&self) -> usize
+        next: get_symbol {"symbol": "ro::Lines::count"} for one
+
+        ### find_references {"symbol":"ro::Lines::count"}
+        4 references to 2 overloads of method ro::Lines::count (calls 4)
+        ro::Lines::count: 2 references
+          src/lib.rs
+            29 calls  in ro::Lines::matched
+            40 calls  in ro::total
+        <ro::Lines as Matches>::count: 2 references
+          src/lib.rs
+            35 calls  in ro::Lines::fmt  via ro::Matches::count
+            40 calls  in ro::total  via ro::Matches::count
+
+        ### find_references {"symbol":"<Lines as Matches>::count"}
+        2 references to method <ro::Lines as Matches>::count (calls 2)
+        src/lib.rs
+          35 calls  in ro::Lines::fmt  via ro::Matches::count
+          40 calls  in ro::total  via ro::Matches::count
+
+        ### get_symbol {"symbol":"<T as Describe>::describe"}
+        method ro::<T as Describe>::describe
+          at src/lib.rs:77-79
+          signature: fn describe(&self) -> String
+          visibility: private
+          parent: module ro
+          references: 0  implementations: 0
+        next: read_symbol {"symbol": "src/lib.rs:77"}
+
+        ### find_implementations {"symbol":"Matches"}
+        1 implementation of trait ro::Matches
+        ro  src/
+          struct Lines  lib.rs:12  (implements)
+
+        ### find_implementations {"symbol":"Sink"}
+        4 implementations of trait ro::Sink
+        ro  src/
+          struct Lines  lib.rs:12  (implements)
+          struct Wrapper  lib.rs:43  (implements)
+        impls for a type parameter or a type outside the repository:
+          blanket impl for &mut S  src/lib.rs:52
+          blanket impl for Box<S>  src/lib.rs:59
+
+        ### file_outline {"path":"src/lib.rs","offset":18,"limit":9}
+        src/lib.rs (rust, 98 lines, module ro)
+        impl Sink for Box<S>
+          method matched  61-63  fn matched(&self) -> usize
+        trait Describe  66-68  pub trait Describe
+          method describe  67  fn describe(&self) -> String
+        impl Describe for std::io::Error
+          method describe  71-73  fn describe(&self) -> String
+        impl Describe for T
+          method describe  77-79  fn describe(&self) -> String
+        module inner  82-89  pub mod inner
+          struct Deep  83  pub struct Deep
+          module x  84-88  mod x
+            impl Deep
+              method go  86  pub fn go(&self)
+        ... 4 more (limit=9); next page: offset=27
+
+    "####]].assert_eq(&out);
+}

@@ -50,7 +50,7 @@ impl SymbolInfo {
     /// callable (`Type#m(int)`), the trait of a Rust method (`<Type as Trait>::m`).
     pub fn overload_handle(&self) -> String {
         match (&self.impl_trait, self.qname.rsplit_once("::")) {
-            (Some(t), Some((owner, name))) if self.params.is_none() => format!("<{owner} as {t}>::{name}"),
+            (Some(t), Some((owner, name))) if self.params.is_none() && !owner.ends_with('>') => format!("<{owner} as {t}>::{name}"),
             _ => self.signature_handle(),
         }
     }

@@ -223,12 +223,16 @@ impl Atlas {
         }
         // One Rust method by the trait its impl implements: `<Type as Trait>::method`.
         if let Some((ty, tr, method)) = qualified_path(handle) {
-            let tr = crate::model::last_segment(tr);
-            let found: Vec<SymbolInfo> = self
-                .candidates(store, &format!("{ty}::{method}"))?
-                .into_iter()
-                .filter(|s| s.impl_trait.as_deref().map(crate::model::last_segment) == Some(tr))
-                .collect();
+            // A blanket or foreign impl's members carry the form in their name.
+            let mut found = self.candidates(store, handle)?;
+            if found.is_empty() {
+                let tr = crate::model::last_segment(tr);
+                found = self
+                    .candidates(store, &format!("{ty}::{method}"))?
+                    .into_iter()
+                    .filter(|s| s.impl_trait.as_deref().map(crate::model::last_segment) == Some(tr))
+                    .collect();
+            }
             return self.one_of(store, handle, found, want);
         }
         // One overload by its parameter types: `com.acme.Customer#getAccount(Integer)`, the

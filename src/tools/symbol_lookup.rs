@@ -261,7 +261,7 @@ impl Atlas {
                 ));
             }
         };
-        let mut out = format!("{} {}\n  at {}\n", s.kind, s.qname, location(&s));
+        let mut out = format!("{} {}\n  at {}\n", s.kind, if s.kind.is_callable() { s.overload_handle() } else { s.qname.clone() }, location(&s));
         if !s.signature.is_empty() {
             let _ = writeln!(out, "  signature: {}", s.signature);
         }
@@ -450,7 +450,7 @@ impl Atlas {
             Handle::Symbol(s) if s.kind.is_callable() => {
                 let (overridden, note) = self.dispatch(store, &s, &mut via)?;
                 dispatch_note = note;
-                (format!("{} {}", s.kind, s.signature_handle()), Target::Symbol(s.id), overridden)
+                (format!("{} {}", s.kind, s.overload_handle()), Target::Symbol(s.id), overridden)
             }
             Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), Vec::new()),
             Handle::Overloads(all) => return self.overload_references(store, &all, &kinds, window, a.kind.as_deref()),
@@ -551,17 +551,41 @@ impl Atlas {
             out.push_str("  (no symbols)");
             return Ok(out);
         }
-        // A symbol's row sits under its enclosing symbols' rows: a page that starts inside a
-        // type repeats the type's row as its heading.
+        // A symbol's row sits under the rows of what encloses it in the text (a page that
+        // starts inside a type repeats the type's row as its heading). A Rust impl's items
+        // sit under the impl's header, `impl Trait for Type`: an impl is written apart from
+        // its type, often in another module or for a type outside the repository.
         let mut line: HashMap<i64, (Vec<String>, String)> = HashMap::new();
+        let by_id: HashMap<i64, &SymbolInfo> = symbols.iter().map(|s| (s.id, s)).collect();
+        let mut seen: Vec<&SymbolInfo> = Vec::new();
         let mut rows = Vec::with_capacity(symbols.len());
         for s in &symbols {
-            let groups = match s.parent.and_then(|p| line.get(&p)) {
+            let container =
+                seen.iter().rev().find(|c| c.start_line <= s.start_line && s.end_line <= c.end_line && c.id != s.id).map(|c| c.id);
+            let mut groups: Vec<String> = match container.and_then(|c| line.get(&c)) {
                 Some((groups, text)) => groups.iter().cloned().chain([text.clone()]).collect(),
                 None => Vec::new(),
             };
+            let apart = match s.parent {
+                Some(_) => s.parent != container,
+                None => s.impl_trait.is_some(),
+            };
+            if s.language == "rust" && apart {
+                // The owner's name: from this file, or (declared in another file) from the
+                // item's qualified name.
+                let owner = s.parent.map(|p| match by_id.get(&p) {
+                    Some(o) => o.name.clone(),
+                    None => crate::model::last_segment(s.qname.rsplit_once("::").map_or("", |(o, _)| o)).to_string(),
+                });
+                groups.push(match (owner, &s.impl_trait) {
+                    (Some(owner), Some(t)) => format!("impl {t} for {owner}"),
+                    (Some(owner), None) => format!("impl {owner}"),
+                    (None, t) => impl_header(&s.qname, t.as_deref().unwrap_or("")),
+                });
+            }
             let text = format!("{} {}  {}  {}", s.kind, s.name, lines_of(s), s.signature);
             line.insert(s.id, (groups.clone(), text.clone()));
+            seen.push(s);
             rows.push(Row::under(groups, text));
         }
         let window = Window { offset: a.offset.unwrap_or(0) as usize, limit: clamp(a.limit, 200, 1, 2_000), budget: self.summary_budget };
@@ -613,4 +637,19 @@ fn reference_rows(refs: &[crate::store::RefInfo], via: &HashMap<i64, String>, se
         rows.push(Row { groups, text: line, count: n });
     }
     rows
+}
+
+/// `impl Sink for &mut S` for an item of an impl whose type is not in the repository,
+/// from its qualified name (`crate::<&mut S as Sink>::matched`, `crate::Error::fmt`).
+fn impl_header(qname: &str, trait_name: &str) -> String {
+    let owner = qname.rsplit_once("::").map_or(qname, |(owner, _)| owner);
+    let self_type = match owner.rfind('<') {
+        Some(_) if owner.ends_with('>') => {
+            // `...::<X as T>`: X is between the `<` that opens the form and ` as `.
+            let form = &owner[owner.find("::<").map_or(0, |i| i + 2)..];
+            form.trim_start_matches('<').rsplit_once(" as ").map_or(form, |(x, _)| x).to_string()
+        }
+        _ => crate::model::last_segment(owner).to_string(),
+    };
+    format!("impl {trait_name} for {self_type}")
 }
