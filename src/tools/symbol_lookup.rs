@@ -560,8 +560,13 @@ impl Atlas {
         let mut seen: Vec<&SymbolInfo> = Vec::new();
         let mut rows = Vec::with_capacity(symbols.len());
         for s in &symbols {
-            let container =
-                seen.iter().rev().find(|c| c.start_line <= s.start_line && s.end_line <= c.end_line && c.id != s.id).map(|c| c.id);
+            // Strictly larger, or its owner: `OK, DECLINED, ERROR` on one line are siblings.
+            let contains = |c: &SymbolInfo| {
+                c.start_line <= s.start_line
+                    && s.end_line <= c.end_line
+                    && (c.end_line - c.start_line > s.end_line - s.start_line || Some(c.id) == s.parent)
+            };
+            let container = seen.iter().rev().find(|c| contains(c)).map(|c| c.id);
             let mut groups: Vec<String> = match container.and_then(|c| line.get(&c)) {
                 Some((groups, text)) => groups.iter().cloned().chain([text.clone()]).collect(),
                 None => Vec::new(),
