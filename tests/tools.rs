@@ -166,7 +166,7 @@ fn reference_pages_add_up_to_the_whole_list() {
             if line.starts_with("... ") {
                 break;
             }
-            // A row counted `xN` stands for N references (a page may split them).
+            // A row counted `xN` stands for N references.
             match line.strip_prefix("  ") {
                 Some(row) => match row.split_once("  in ").and_then(|(head, rest)| Some((head.rsplit_once(" x")?, rest))) {
                     Some(((head, n), rest)) => out.extend(std::iter::repeat_n(format!("{file}:{head}  in {rest}"), n.parse().unwrap())),
@@ -183,11 +183,16 @@ fn reference_pages_add_up_to_the_whole_list() {
     assert_eq!(whole.len(), 12);
     for limit in 1..=12 {
         let mut paged = Vec::new();
+        // The pages the answers lead to: a page ends after a whole row (`x2` is not split),
+        // so its "next page" offset may pass `offset + limit`.
         let mut offset = 0;
-        while offset < 12 {
+        loop {
             let page = atlas.call("find_references", json!({"symbol": "com.acme.common.Money", "limit": limit, "offset": offset})).unwrap();
             paged.extend(rows(&page));
-            offset += limit;
+            match page.split("next page: offset=").nth(1) {
+                Some(next) => offset = next.trim().parse().unwrap(),
+                None => break,
+            }
         }
         assert_eq!(paged, whole, "limit {limit}");
     }
@@ -500,7 +505,8 @@ fn overloads_are_one_answer_grouped_by_signature() {
           references: calls 2  implementations: 0
         next: read_symbol {"symbol": "src/p/Customer.java:18"}
 
-    "####]].assert_eq(&out);
+    "####]]
+    .assert_eq(&out);
 }
 
 #[test]
@@ -583,5 +589,107 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
               method go  86  pub fn go(&self)
         ... 4 more (limit=9); next page: offset=27
 
-    "####]].assert_eq(&out);
+    "####]]
+    .assert_eq(&out);
+}
+
+/// Each line of a list with the lines it sits under (by indentation): `a > b > row`.
+fn paths<'a>(lines: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    let mut out = Vec::new();
+    for line in lines {
+        let indent = line.len() - line.trim_start().len();
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        stack.push((indent, line.trim().to_string()));
+        out.push(stack.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(" > "));
+    }
+    out
+}
+
+/// The list lines of an answer: past its `header` lines, without fences, cut notes and
+/// the lines after the list (`tail`); and the offset its "next page" line names.
+fn list_of(answer: &str, header: usize, tail: usize) -> (Vec<String>, Option<usize>) {
+    let lines: Vec<&str> = answer.lines().collect();
+    let next = lines.iter().find_map(|l| l.split("next page: offset=").nth(1)).map(|n| n.parse().unwrap());
+    let body = lines[header..lines.len() - tail]
+        .iter()
+        .copied()
+        .filter(|l| !l.starts_with("```") && !l.starts_with("... ") && !l.trim_start().starts_with("(all on earlier pages)"));
+    (paths(body), next)
+}
+
+/// Following the offsets from the first page to the last yields the whole list once, in
+/// order, for every list tool, with budgets so small that most pages hold one or two rows.
+#[test]
+fn pages_add_up_to_the_whole_list_for_every_list_tool() {
+    let cases: &[(&str, &str, Value, usize, usize)] = &[
+        // (fixture, tool, arguments, header lines, lines after the list)
+        ("java-shop", "repo_overview", json!({}), 3, 2),
+        ("java-shop", "dependency_graph", json!({"target": "com.acme.order.OrderService", "depth": 2}), 2, 0),
+        ("java-shop", "dependency_graph", json!({"target": "src/main/java/com/acme/order/Order.java", "level": "file", "depth": 3}), 2, 0),
+        ("java-shop", "change_impact", json!({"target": "com.acme.common.Money"}), 2, 0),
+        ("java-shop", "search_symbols", json!({"query": "pay"}), 1, 0),
+        ("java-shop", "search_symbols", json!({"kind": "method"}), 1, 0),
+        ("java-shop", "find_implementations", json!({"symbol": "com.acme.pay.PaymentGateway", "transitive": true}), 1, 0),
+        ("java-shop", "find_references", json!({"symbol": "com.acme.common.Money"}), 1, 0),
+        ("java-shop", "file_outline", json!({"path": "src/main/java/com/acme/pay/PaymentService.java"}), 1, 0),
+        ("java-shop", "search_text", json!({"query": "pay"}), 1, 0),
+        ("java-overloads", "find_references", json!({"symbol": "p.Customer#getAccount"}), 1, 0),
+        ("rust-shop", "dependency_graph", json!({"target": "shop_core::order::OrderService", "depth": 2}), 2, 0),
+        ("rust-shop", "find_references", json!({"symbol": "shop_core::Cents"}), 1, 0),
+        ("rust-overloads", "file_outline", json!({"path": "src/lib.rs"}), 1, 0),
+        ("rust-overloads", "find_implementations", json!({"symbol": "Sink"}), 1, 0),
+    ];
+    let mut cut_by_budget = 0;
+    for (fixture, tool, args, header, tail) in cases {
+        let tmp = temp_copy(fixture);
+        index(tmp.path(), &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let mut whole_args = args.clone();
+        whole_args["limit"] = json!(if *tool == "repo_overview" { 50 } else { 200 });
+        let whole = Atlas::new(&root).with_budget(1_000_000).call(tool, whole_args).unwrap();
+        let (whole_list, none) = list_of(&whole, *header, *tail);
+        assert_eq!(none, None, "{tool} {args}: the whole list is one page\n{whole}");
+        assert!(whole_list.len() > 3, "{tool} {args}: too short a list to page\n{whole}");
+        for (budget, limit) in [(650, 50), (1_200, 1)] {
+            let small = Atlas::new(&root).with_budget(budget);
+            let (mut pages, mut offset, mut calls) = (Vec::<String>::new(), 0usize, 0);
+            loop {
+                let mut page_args = args.clone();
+                page_args["offset"] = json!(offset);
+                page_args["limit"] = json!(limit);
+                let answer = small.call(tool, page_args).unwrap();
+                cut_by_budget += answer.contains("(cut at the answer budget)") as usize;
+                assert!(answer.len() <= budget, "{tool} {args} offset={offset}: {} bytes over {budget}\n{answer}", answer.len());
+                let (list, next) = list_of(&answer, *header, *tail);
+                // A page that starts inside a group repeats the group's headings first.
+                let repeated = list.iter().take_while(|p| pages.contains(p)).count();
+                pages.extend(list.into_iter().skip(repeated));
+                calls += 1;
+                match next {
+                    Some(n) => {
+                        assert!(n > offset, "{tool} {args}: offset {offset} -> {n}\n{answer}");
+                        offset = n;
+                    }
+                    None => break,
+                }
+            }
+            assert!(calls > 1 || limit > 1, "{tool} {args} budget {budget} limit {limit}: one page only");
+            if *tool == "repo_overview" {
+                // Its lists page side by side: each list's rows, in order, once.
+                let by_list = |rows: &[String]| {
+                    let mut rows: Vec<String> = rows.iter().filter(|r| r.contains(" > ")).cloned().collect();
+                    rows.sort_by_key(|r| r.split(" > ").next().unwrap().to_string());
+                    rows
+                };
+                assert_eq!(by_list(&pages), by_list(&whole_list), "{tool} {args} budget {budget} limit {limit}");
+            } else {
+                assert_eq!(pages, whole_list, "{tool} {args} budget {budget} limit {limit}");
+            }
+        }
+    }
+    // Most of the small-budget pages were cut by the budget, not the limit.
+    assert!(cut_by_budget > 40, "{cut_by_budget} pages cut by the budget");
 }

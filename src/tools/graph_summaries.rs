@@ -37,63 +37,75 @@ impl Atlas {
         for (lang, f, l, s) in &langs {
             let _ = writeln!(out, "  {lang}: {f} files, {l} LOC, {s} symbols");
         }
-        // Three lists, each paged by `offset` and `limit`, each with a share of the budget.
+        // Three lists, paged together: one `offset` pages them all, so a page shows the same
+        // number of rows of each (the limit, or fewer when the budget is reached first).
         let window = self.window(a.limit, a.offset, 10, 50);
-        let reserve = 200;
-        let share = |out: &String, lists_left: usize| Window {
-            budget: out.len() + (self.summary_budget.saturating_sub(out.len() + reserve)) / lists_left,
-            ..window
-        };
+        let mut lists: Vec<(String, usize, Vec<String>)> = Vec::new();
         let modules = store.module_counts(&prefix)?;
-        let title = format!("modules ({}, by symbols):", modules.len());
-        let rows = modules.iter().skip(window.offset).map(|(m, f, s)| {
-            let text = format!("{}  {}, {s} symbols", if m.is_empty() { "(default)" } else { m }, plural(*f, "file"));
-            Ok::<_, ToolError>(Row::under(vec![title.clone()], text))
-        });
-        let w = share(&out, 3);
-        write_page(&mut out, rows, modules.len(), w)?;
-        out.push('\n');
+        let rows = modules
+            .iter()
+            .skip(window.offset)
+            .take(window.limit)
+            .map(|(m, f, s)| format!("{}  {}, {s} symbols", if m.is_empty() { "(default)" } else { m }, plural(*f, "file")))
+            .collect();
+        lists.push((format!("modules ({}, by symbols):", modules.len()), modules.len(), rows));
         let entries = store.entry_points(&prefix)?;
         if !entries.is_empty() {
-            let title = format!("entry points ({}):", entries.len());
-            let rows = entries
-                .iter()
-                .skip(window.offset)
-                .map(|e| Ok::<_, ToolError>(Row::under(vec![title.clone()], format!("{} {}  {}", e.kind, e.qname, location(e)))));
-            let w = share(&out, 2);
-            write_page(&mut out, rows, entries.len(), w)?;
-            out.push('\n');
+            let rows =
+                entries.iter().skip(window.offset).take(window.limit).map(|e| format!("{} {}  {}", e.kind, e.qname, location(e))).collect();
+            lists.push((format!("entry points ({}):", entries.len()), entries.len(), rows));
         }
         let graph = self.graph(store, Level::Symbol)?;
         // Symbols under the path, by distinct dependents.
-        let mut ranked: Vec<(SymbolInfo, usize)> = Vec::new();
+        let mut ranked: Vec<String> = Vec::new();
         let mut total = 0;
         for (node, n) in graph.top_fan_in(usize::MAX) {
             let Node::Symbol(id) = node else { continue };
-            if prefix.is_empty() && (total < window.offset || ranked.len() > window.limit) {
+            let on_page = total >= window.offset && ranked.len() < window.limit;
+            if prefix.is_empty() && !on_page {
                 total += 1;
                 continue;
             }
             if let Some(s) = store.symbol(id)? {
                 if s.path.starts_with(&prefix) {
-                    total += 1;
-                    if total > window.offset && ranked.len() <= window.limit {
-                        ranked.push((s, n));
+                    if on_page {
+                        ranked.push(format!("{} {}  {n}  {}", s.kind, s.qname, location(&s)));
                     }
+                    total += 1;
                 }
             }
         }
-        let title = format!("most depended-upon ({total}, by distinct dependents):");
-        let rows = ranked
-            .iter()
-            .map(|(s, n)| Ok::<_, ToolError>(Row::under(vec![title.clone()], format!("{} {}  {n}  {}", s.kind, s.qname, location(s)))));
-        let w = share(&out, 1);
-        write_page(&mut out, rows, total, w)?;
-        out.push('\n');
+        lists.push((format!("most depended-upon ({total}, by distinct dependents):"), total, ranked));
         let indexed =
             store.meta("indexed_at")?.and_then(|s| s.parse::<i64>().ok()).map(|s| date_time_of(s * 1_000_000_000)).unwrap_or_default();
-        let _ = writeln!(out, "index: {} files, last indexed {indexed}", store.count_files()?);
-        out.push_str("next: dependency_graph {target}, search_symbols {query}, file_outline {path}");
+        let tail = format!(
+            "index: {} files, last indexed {indexed}\nnext: dependency_graph {{target}}, search_symbols {{query}}, file_outline {{path}}",
+            store.count_files()?
+        );
+        // The most rows of each list that fit (at least one, so that paging moves on).
+        let size = |k: usize| -> usize {
+            lists.iter().map(|(title, _, rows)| title.len() + 1 + rows.iter().take(k).map(|r| r.len() + 3).sum::<usize>()).sum()
+        };
+        let room = self.summary_budget.saturating_sub(out.len() + tail.len() + 120);
+        let longest = lists.iter().map(|l| l.2.len()).max().unwrap_or(0);
+        let k = (1..=longest).rev().find(|k| size(*k) <= room).unwrap_or(1);
+        for (title, n, rows) in &lists {
+            out.push_str(title);
+            out.push('\n');
+            for row in rows.iter().take(k) {
+                let _ = writeln!(out, "  {row}");
+            }
+            if window.offset >= *n && *n > 0 {
+                out.push_str("  (all on earlier pages)\n");
+            }
+        }
+        let next = window.offset + k;
+        let left = lists.iter().filter(|(_, n, _)| *n > next).count();
+        if left > 0 {
+            let why = if k < window.limit { "cut at the answer budget".to_string() } else { format!("limit={}", window.limit) };
+            let _ = writeln!(out, "... {left} of the lists go on ({why}); next page: offset={next}");
+        }
+        out.push_str(&tail);
         Ok(cap(out, self.summary_budget))
     }
 
@@ -301,7 +313,8 @@ impl Atlas {
                 let guesses = self.guesses_of(store, &ids, &files, false)?;
                 let places: Vec<String> = members.iter().map(|m| format!("{}:{}", m.path, m.start_line)).collect();
                 // The heading's facts would be one overload's; rows still leave out its date.
-                let usual = self.node_facts(store, &graph, &Node::Symbol(s.id))?.map(|f| Facts { loc: 0, complexity: 0, modified: f.modified });
+                let usual =
+                    self.node_facts(store, &graph, &Node::Symbol(s.id))?.map(|f| Facts { loc: 0, complexity: 0, modified: f.modified });
                 (format!("{} overloads of {} {}", members.len(), s.kind, s.qname), places.join(", "), reached, guesses, usual)
             }
         };
@@ -348,7 +361,13 @@ impl Atlas {
     /// What a change to a member reaches: ring 1 is what references the member itself, or a
     /// method it implements or overrides (a call through the interface reaches it: marked
     /// `via`); further rings are the type graph's impact of ring 1.
-    pub(super) fn member_impact(&self, store: &Store, graph: &Graph, members: &[SymbolInfo], depth: usize) -> Result<Vec<Reached>, ToolError> {
+    pub(super) fn member_impact(
+        &self,
+        store: &Store,
+        graph: &Graph,
+        members: &[SymbolInfo],
+        depth: usize,
+    ) -> Result<Vec<Reached>, ToolError> {
         let own: HashSet<i64> = members.iter().map(|m| m.id).collect();
         let mut ids: Vec<i64> = own.iter().copied().collect();
         for s in members {

@@ -36,9 +36,7 @@ impl Want {
     fn accepts(self, kind: SymbolKind) -> bool {
         match self {
             Want::Any => true,
-            Want::Implementable => {
-                matches!(kind, SymbolKind::Class | SymbolKind::Interface | SymbolKind::Trait) || kind.is_callable()
-            }
+            Want::Implementable => matches!(kind, SymbolKind::Class | SymbolKind::Interface | SymbolKind::Trait) || kind.is_callable(),
             Want::GraphNode => {
                 (kind.is_type() && kind != SymbolKind::TypeAlias)
                     || matches!(kind, SymbolKind::Function | SymbolKind::Macro | SymbolKind::Module | SymbolKind::Package)
@@ -327,7 +325,11 @@ impl Atlas {
             0 => {
                 let suggestions = self.suggest(store, handle)?;
                 if suggestions.is_empty() {
-                    fail(format!("no symbol {}; try search_symbols {{\"query\": \"{}\"}}", echo(handle), cut(crate::model::last_segment(handle))))
+                    fail(format!(
+                        "no symbol {}; try search_symbols {{\"query\": \"{}\"}}",
+                        echo(handle),
+                        cut(crate::model::last_segment(handle))
+                    ))
                 } else {
                     fail(format!("no symbol {}; did you mean: {}", echo(handle), suggestions.join(", ")))
                 }

@@ -105,7 +105,17 @@ pub(super) fn write_page<E>(
         let _ = writeln!(text, "{}{}", "  ".repeat(row.groups.len()), row.text);
         if out.len() + text.len() + FOOTER_ROOM > window.budget {
             by_budget = true;
-            break;
+            if shown > 0 {
+                break;
+            }
+            // Not even one row fits: the first is cut to fit, so that paging still moves on.
+            let room = window.budget.saturating_sub(out.len() + FOOTER_ROOM + 4);
+            let mut end = room.min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+            text.push_str("…\n");
         }
         out.push_str(&text);
         // The row itself heads the rows nested under it (an outline's members).

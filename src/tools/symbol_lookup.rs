@@ -261,7 +261,8 @@ impl Atlas {
                 ));
             }
         };
-        let mut out = format!("{} {}\n  at {}\n", s.kind, if s.kind.is_callable() { s.overload_handle() } else { s.qname.clone() }, location(&s));
+        let mut out =
+            format!("{} {}\n  at {}\n", s.kind, if s.kind.is_callable() { s.overload_handle() } else { s.qname.clone() }, location(&s));
         if !s.signature.is_empty() {
             let _ = writeln!(out, "  signature: {}", s.signature);
         }
@@ -293,7 +294,15 @@ impl Atlas {
             let _ = writeln!(out, "  members ({}):", members.len());
             let items: Vec<String> = members
                 .iter()
-                .map(|m| format!("    {} {}{}  {}", m.kind, m.name, m.params.as_deref().map(|p| format!("({p})")).unwrap_or_default(), lines_of(m)))
+                .map(|m| {
+                    format!(
+                        "    {} {}{}  {}",
+                        m.kind,
+                        m.name,
+                        m.params.as_deref().map(|p| format!("({p})")).unwrap_or_default(),
+                        lines_of(m)
+                    )
+                })
                 .collect();
             page(&mut out, &items, members.len(), self.summary_budget, "file_outline shows them all");
         } else {
@@ -349,7 +358,8 @@ impl Atlas {
                     None => out.push((sub, depth + 1, how)),
                     Some((name, params)) => {
                         // The same name and, for a Java method, the same parameter types.
-                        let same = |m: &SymbolInfo| m.name == name && m.kind.is_callable() && (params.is_none() || m.params.as_deref() == params);
+                        let same =
+                            |m: &SymbolInfo| m.name == name && m.kind.is_callable() && (params.is_none() || m.params.as_deref() == params);
                         for m in store.children(id)?.into_iter().filter(same) {
                             out.push((m, depth + 1, how));
                         }
@@ -383,7 +393,11 @@ impl Atlas {
                 (format!("{} overloads of {} {}", all.len(), all[0].kind, all[0].qname), found, None)
             }
             Handle::External(id, q) => {
-                let found = self.subtypes(store, Target::External(id), None, transitive)?.into_iter().map(|(m, d, h)| (String::new(), m, d, h)).collect();
+                let found = self
+                    .subtypes(store, Target::External(id), None, transitive)?
+                    .into_iter()
+                    .map(|(m, d, h)| (String::new(), m, d, h))
+                    .collect();
                 (format!("external {q}"), found, Some(Target::External(id)))
             }
         };
@@ -456,7 +470,9 @@ impl Atlas {
             Handle::Overloads(all) => return self.overload_references(store, &all, &kinds, window, a.kind.as_deref()),
             Handle::External(id, q) => (format!("external {q}"), Target::External(id), Vec::new()),
         };
-        let crate::store::ReferencePage { refs, total, counts } = store.references(target, &also, &kinds, limit, offset)?;
+        // More than `limit` references are read: a page ends after a whole row, and a row may
+        // stand for several references (`x2`).
+        let crate::store::ReferencePage { refs, total, counts } = store.references(target, &also, &kinds, limit + ROW_SLACK, offset)?;
         if total == 0 {
             return Ok(format!(
                 "no references to {label} (kind={}); all kinds: {}",
@@ -465,7 +481,7 @@ impl Atlas {
             ));
         }
         let mut out = format!("{} to {label} ({})\n{dispatch_note}", plural(total, "reference"), format_counts(&counts));
-        write_page(&mut out, reference_rows(&refs, &via, None).into_iter().map(Ok::<_, ToolError>), total, window)?;
+        write_page(&mut out, whole_rows(reference_rows(&refs, &via, None), limit + ROW_SLACK, refs.len()), total, window)?;
         Ok(out)
     }
 
@@ -520,9 +536,12 @@ impl Atlas {
         for (o, also, n) in &sections {
             if wanted > 0 && window.offset < before + n {
                 let local = window.offset.saturating_sub(before);
-                let page = store.references(Target::Symbol(o.id), also, kinds, wanted, local)?;
+                let page = store.references(Target::Symbol(o.id), also, kinds, wanted + ROW_SLACK, local)?;
                 let heading = format!("{}: {}", o.overload_handle(), plural(*n, "reference"));
-                let section = reference_rows(&page.refs, &via, Some(&heading));
+                let mut section = reference_rows(&page.refs, &via, Some(&heading));
+                if page.refs.len() == wanted + ROW_SLACK && section.len() > 1 {
+                    section.pop();
+                }
                 wanted = wanted.saturating_sub(section.iter().map(|r| r.count).sum());
                 rows.extend(section);
             }
@@ -555,10 +574,11 @@ impl Atlas {
         // starts inside a type repeats the type's row as its heading). A Rust impl's items
         // sit under the impl's header, `impl Trait for Type`: an impl is written apart from
         // its type, often in another module or for a type outside the repository.
-        let mut line: HashMap<i64, (Vec<String>, String)> = HashMap::new();
+        // Symbols come by start line: what encloses a symbol is on a stack of open ones.
         let by_id: HashMap<i64, &SymbolInfo> = symbols.iter().map(|s| (s.id, s)).collect();
-        let mut seen: Vec<&SymbolInfo> = Vec::new();
-        let mut rows = Vec::with_capacity(symbols.len());
+        // Per symbol: the index of what encloses it, and the impl header it sits under.
+        let mut outline: Vec<(Option<usize>, Option<String>)> = Vec::with_capacity(symbols.len());
+        let mut open: Vec<usize> = Vec::new();
         for s in &symbols {
             // Strictly larger, or its owner: `OK, DECLINED, ERROR` on one line are siblings.
             let contains = |c: &SymbolInfo| {
@@ -566,36 +586,56 @@ impl Atlas {
                     && s.end_line <= c.end_line
                     && (c.end_line - c.start_line > s.end_line - s.start_line || Some(c.id) == s.parent)
             };
-            let container = seen.iter().rev().find(|c| contains(c)).map(|c| c.id);
-            let mut groups: Vec<String> = match container.and_then(|c| line.get(&c)) {
-                Some((groups, text)) => groups.iter().cloned().chain([text.clone()]).collect(),
-                None => Vec::new(),
-            };
+            while open.last().is_some_and(|&c| !contains(&symbols[c])) {
+                open.pop();
+            }
+            let container = open.last().copied();
             let apart = match s.parent {
-                Some(_) => s.parent != container,
+                Some(_) => s.parent != container.map(|c| symbols[c].id),
                 None => s.impl_trait.is_some(),
             };
-            if s.language == "rust" && apart {
+            let header = (s.language == "rust" && apart).then(|| {
                 // The owner's name: from this file, or (declared in another file) from the
                 // item's qualified name.
                 let owner = s.parent.map(|p| match by_id.get(&p) {
                     Some(o) => o.name.clone(),
                     None => crate::model::last_segment(s.qname.rsplit_once("::").map_or("", |(o, _)| o)).to_string(),
                 });
-                groups.push(match (owner, &s.impl_trait) {
+                match (owner, &s.impl_trait) {
                     (Some(owner), Some(t)) => format!("impl {t} for {owner}"),
                     (Some(owner), None) => format!("impl {owner}"),
                     (None, t) => impl_header(&s.qname, t.as_deref().unwrap_or("")),
-                });
-            }
-            let text = format!("{} {}  {}  {}", s.kind, s.name, lines_of(s), s.signature);
-            line.insert(s.id, (groups.clone(), text.clone()));
-            seen.push(s);
-            rows.push(Row::under(groups, text));
+                }
+            });
+            outline.push((container, header));
+            open.push(outline.len() - 1);
         }
+        let text = |i: usize| {
+            let s = &symbols[i];
+            format!("{} {}  {}  {}", s.kind, s.name, lines_of(s), s.signature)
+        };
+        // The headings of row `i`, outermost first: made for the page's rows only (a file of
+        // deeply nested symbols would otherwise hold every row's whole chain).
+        let groups = |i: usize| {
+            let mut chain = Vec::new();
+            if let Some(h) = &outline[i].1 {
+                chain.push(h.clone());
+            }
+            let mut at = outline[i].0;
+            while let Some(c) = at {
+                chain.push(text(c));
+                if let Some(h) = &outline[c].1 {
+                    chain.push(h.clone());
+                }
+                at = outline[c].0;
+            }
+            chain.reverse();
+            chain
+        };
         let window = Window { offset: a.offset.unwrap_or(0) as usize, limit: clamp(a.limit, 200, 1, 2_000), budget: self.summary_budget };
-        let total = rows.len();
-        write_page(&mut out, rows.into_iter().skip(window.offset).map(Ok::<_, ToolError>), total, window)?;
+        let total = symbols.len();
+        let rows = (window.offset..total).map(|i| Ok::<_, ToolError>(Row::under(groups(i), text(i))));
+        write_page(&mut out, rows, total, window)?;
         Ok(out)
     }
 }
@@ -611,13 +651,26 @@ mod tests {
     }
 }
 
+/// References read past a page's `limit`, so that the page's last row is whole.
+const ROW_SLACK: usize = 64;
+
+/// The rows of a read of `asked` references that returned `got`: when the read was cut,
+/// its last row may be missing references, and is left for the next page.
+fn whole_rows(mut rows: Vec<Row>, asked: usize, got: usize) -> impl Iterator<Item = Result<Row, ToolError>> {
+    if got == asked && rows.len() > 1 {
+        rows.pop();
+    }
+    rows.into_iter().map(Ok)
+}
+
 /// References as rows under their file (and `section`, when given): references of one
 /// kind on one line in one symbol (`Map<String, String>`) are one row, counted.
 fn reference_rows(refs: &[crate::store::RefInfo], via: &HashMap<i64, String>, section: Option<&str>) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     for (i, r) in refs.iter().enumerate() {
         let same = |o: &crate::store::RefInfo| {
-            (&o.path, o.line, o.kind, &o.enclosing, o.confidence, o.target) == (&r.path, r.line, r.kind, &r.enclosing, r.confidence, r.target)
+            (&o.path, o.line, o.kind, &o.enclosing, o.confidence, o.target)
+                == (&r.path, r.line, r.kind, &r.enclosing, r.confidence, r.target)
         };
         if i > 0 && same(&refs[i - 1]) {
             continue;
