@@ -414,6 +414,16 @@ impl Atlas {
     }
 }
 
+/// The answer for a name that has several overloads where one is needed: each with its
+/// handle and lines, and how to pick one.
+pub(super) fn overload_list(handle: &str, all: &[SymbolInfo]) -> String {
+    let mut out = format!("{} names {} overloads; pass one handle:\n", echo(handle), all.len());
+    for s in all {
+        let _ = writeln!(out, "  {} {}  {}", s.kind, s.overload_handle(), location(s));
+    }
+    out.trim_end().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -448,14 +458,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The answer for a name that has several overloads where one is needed: each with its
-/// handle and lines, and how to pick one.
-pub(super) fn overload_list(handle: &str, all: &[SymbolInfo]) -> String {
-    let mut out = format!("{} names {} overloads; pass one handle:\n", echo(handle), all.len());
-    for s in all {
-        let _ = writeln!(out, "  {} {}  {}", s.kind, s.overload_handle(), location(s));
-    }
-    out.trim_end().to_string()
 }

@@ -640,17 +640,6 @@ impl Atlas {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fts_words_quote_every_word() {
-        assert_eq!(fts_words("ConcurrentHashMap"), "\"concurrent\" OR \"hash\" OR \"map\" OR \"concurrenthashmap\"");
-        assert_eq!(fts_words("' OR 1=1--"), "\"or\" OR \"11\" OR \"or11\"");
-    }
-}
-
 /// References read past a page's `limit`, so that the page's last row is whole.
 const ROW_SLACK: usize = 64;
 
@@ -710,4 +699,15 @@ fn impl_header(qname: &str, trait_name: &str) -> String {
         _ => crate::model::last_segment(owner).to_string(),
     };
     format!("impl {trait_name} for {self_type}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fts_words_quote_every_word() {
+        assert_eq!(fts_words("ConcurrentHashMap"), "\"concurrent\" OR \"hash\" OR \"map\" OR \"concurrenthashmap\"");
+        assert_eq!(fts_words("' OR 1=1--"), "\"or\" OR \"11\" OR \"or11\"");
+    }
 }
