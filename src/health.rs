@@ -14,6 +14,8 @@ use crate::store::{self, Store};
 
 #[derive(Debug, Default)]
 pub struct Health {
+    /// No index file at all: never built here (or deleted), which is no breakage.
+    pub missing: bool,
     /// Why the index cannot be used, if it cannot.
     pub broken: Option<String>,
     pub schema_version: Option<i64>,
@@ -56,6 +58,7 @@ pub fn check(root: &Path, opts: &Options) -> Health {
     for suffix in ["", "-wal"] {
         h.db_bytes += std::fs::metadata(format!("{}{suffix}", path.display())).map(|m| m.len()).unwrap_or(0);
     }
+    h.missing = !path.exists();
     if let Err(e) = examine(root, opts, &mut h) {
         h.broken = Some(e);
     }
@@ -151,6 +154,19 @@ impl Health {
     pub fn report(&self, root: &Path) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "repository: {}", root.display());
+        if self.missing {
+            let _ = writeln!(out, "index: {} (not built yet)", store::index_path(root).display());
+            if store::build_running(root) {
+                let _ = writeln!(out, "status: not indexed yet: another process is building it");
+            } else {
+                let _ = writeln!(
+                    out,
+                    "status: not indexed yet: run `codeatlas index --repo {}` (or start `codeatlas serve`, which builds it)",
+                    root.display()
+                );
+            }
+            return out;
+        }
         let _ = writeln!(out, "index: {} ({})", store::index_path(root).display(), human_bytes(self.db_bytes));
         match &self.broken {
             Some(why) => {

@@ -122,8 +122,10 @@ enum Command {
 }
 
 fn main() -> anyhow::Result<()> {
+    // Colour codes only on a terminal: logs captured by an MCP client are plain text.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("CODEATLAS_LOG").unwrap_or_else(|_| "warn,codeatlas::mcp=info".into()))
         .init();
     let cli = Cli::parse();
@@ -262,6 +264,13 @@ fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, 
         summary.parse_errors,
         summary.elapsed.as_secs_f64()
     );
+    if summary.files == 0 {
+        println!(
+            "no source files of a supported language found: codeatlas reads {} (by extension: {})",
+            codeatlas::lang::all().iter().map(|l| l.language.as_str()).collect::<Vec<_>>().join(", "),
+            codeatlas::lang::all().iter().flat_map(|l| l.extensions.iter().map(|e| format!(".{e}"))).collect::<Vec<_>>().join(", ")
+        );
+    }
     if !summary.skipped.is_empty() {
         println!("skipped {} files:", summary.skipped.len());
         for (path, reason) in summary.skipped.iter().take(20) {

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource, ResourceContents,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
@@ -23,11 +23,13 @@ pub const OVERVIEW_URI: &str = "codeatlas://overview";
 
 /// Taught to the model once per session: walk down the tiers.
 pub const INSTRUCTIONS: &str = "codeatlas maps this repository. Walk down the tiers: \
-1) repo_overview, dependency_graph, dependency_path, change_impact for structure (~200 tokens each); \
+1) repo_overview, dependency_graph, dependency_path, change_impact for structure (compact summaries, a page at most 2,000 tokens); \
 2) search_symbols, get_symbol, find_implementations, find_references, file_outline to locate symbols; \
 3) read_symbol, read_source, search_text to read only the lines that matter. \
 Symbols are named by qualified name or path:line, as the answers print them.";
 
+/// How long a call made during the first index build waits for it.
+const FIRST_BUILD_WAIT: Duration = Duration::from_secs(20);
 /// Tool calls that may run at once; more wait for a slot.
 const MAX_CONCURRENT_CALLS: usize = 8;
 /// How long a call may wait for a slot before it is answered "busy".
@@ -59,6 +61,29 @@ impl Server {
     pub fn with_audit_log(mut self, file: std::fs::File) -> Server {
         self.audit = Some(Arc::new(Mutex::new(file)));
         self
+    }
+
+    /// A call made while the first index of the repository is being built waits for it (up
+    /// to `FIRST_BUILD_WAIT`; agents tend to give up on a tool after an early error), with
+    /// progress notifications when the client asked for them with a `progressToken`.
+    async fn wait_for_first_build(&self, context: &RequestContext<RoleServer>) {
+        let status = &self.atlas.status;
+        let building = || status.building.load(Ordering::Relaxed);
+        if !building() || self.atlas.index_exists() {
+            return;
+        }
+        let token = context.meta.get_progress_token();
+        let deadline = std::time::Instant::now() + FIRST_BUILD_WAIT;
+        while building() && !self.atlas.index_exists() && std::time::Instant::now() < deadline {
+            if let Some(token) = &token {
+                let (done, total) = (status.done.load(Ordering::Relaxed), status.total.load(Ordering::Relaxed));
+                let note = ProgressNotificationParam::new(token.clone(), done as f64)
+                    .with_total(total as f64)
+                    .with_message(format!("building the index: {done}/{total} files parsed"));
+                let _ = context.peer.notify_progress(note).await;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
     }
 
     async fn run_tool(&self, name: &str, args: serde_json::Value) -> (String, bool) {
@@ -135,12 +160,13 @@ impl ServerHandler for Server {
         tool_list().into_iter().find(|t| t.name == name)
     }
 
-    async fn call_tool(&self, request: CallToolRequestParams, _context: RequestContext<RoleServer>) -> Result<CallToolResponse, McpError> {
+    async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
         if !TOOLS.iter().any(|t| t.name == name) {
             return Err(McpError::invalid_params(format!("unknown tool {name:?}"), None));
         }
         let args = serde_json::Value::Object(request.arguments.unwrap_or_default());
+        self.wait_for_first_build(&context).await;
         let call_id = self.next_call.fetch_add(1, Ordering::Relaxed);
         let summary = audit_summary(&args);
         let started = std::time::Instant::now();

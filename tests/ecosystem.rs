@@ -194,11 +194,15 @@ fn status_reports_health_and_fails_on_a_broken_index() {
     let repo = temp_copy("java-shop");
     let root = repo.path();
     let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
-    assert_eq!((code, out.lines().nth(2)), (1, Some("status: BROKEN: no index yet; run `codeatlas index`")));
+    let never = format!(
+        "repository: {0}\nindex: {0}/.codeatlas/index.db (not built yet)\nstatus: not indexed yet: run `codeatlas index --repo {0}` (or start `codeatlas serve`, which builds it)\n",
+        root.display()
+    );
+    assert_eq!((code, out), (1, never));
     // While another process builds the first index.
     let building = codeatlas::index::Indexer::open(root, &Options::for_repo(root).unwrap()).unwrap();
     let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
-    assert_eq!((code, out.lines().nth(2)), (1, Some("status: BROKEN: no index yet: another process is building it")));
+    assert_eq!((code, out.lines().nth(2)), (1, Some("status: not indexed yet: another process is building it")));
     drop(building);
 
     index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
@@ -494,4 +498,46 @@ fn the_watcher_follows_config_changes() {
         "{answer}"
     );
     assert!(atlas.call("file_outline", test_file).is_err());
+}
+
+#[test]
+fn indexing_a_folder_without_sources_names_the_languages() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("notes.md"), "# notes\n").unwrap();
+    let (code, out, _) = run(bin().args(["index", "--repo"]).arg(tmp.path()));
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(
+        out.lines().nth(1),
+        Some("no source files of a supported language found: codeatlas reads java, rust (by extension: .java, .rs)")
+    );
+}
+
+#[test]
+fn serve_logs_carry_no_colour_codes_off_a_terminal() {
+    use std::io::Write;
+    let repo = temp_copy("java-shop");
+    index(repo.path(), &Options::default(), &|_, _| {}).unwrap();
+    let mut child = bin()
+        .args(["serve", "--no-watch", "--repo"])
+        .arg(repo.path())
+        .env("CODEATLAS_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "repo_overview", "arguments": {}}}),
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let logs = String::from_utf8_lossy(&out.stderr);
+    assert!(logs.contains("tool call"), "{logs}");
+    assert!(!logs.contains('\u{1b}'), "colour codes in logs: {logs:?}");
 }

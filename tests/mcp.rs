@@ -181,3 +181,56 @@ fn speaks_both_protocol_eras_and_only_json_on_stdout() {
     assert_eq!(stateless[0]["result"]["isError"], false);
     assert!(stateless[0]["result"]["content"][0]["text"].as_str().unwrap().starts_with(expected_start), "{}", stateless[0]);
 }
+
+/// A call made while the server builds a repository's first index waits for the build
+/// (agents give up on a tool after an early error) and reports its progress to a client
+/// that asked with a `progressToken`; then it answers from the new index.
+#[test]
+fn a_call_during_the_first_build_waits_for_it_with_progress() {
+    use std::io::{BufRead, BufReader, Write};
+    let tmp = tempfile::tempdir().unwrap();
+    // Enough files that the build outlasts the first call's arrival.
+    for i in 0..3_000 {
+        let dir = tmp.path().join(format!("src/p{}", i % 30));
+        std::fs::create_dir_all(&dir).unwrap();
+        let body: String = (0..20).map(|m| format!("    int m{m}(int x) {{ return x + {m}; }}\n")).collect();
+        std::fs::write(dir.join(format!("C{i}.java")), format!("package p{};\n\nclass C{i} {{\n{body}}}\n", i % 30)).unwrap();
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"))
+        .args(["serve", "--no-watch", "--repo"])
+        .arg(tmp.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "repo_overview", "arguments": {}, "_meta": {"progressToken": "first-build"}}}),
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut progress = Vec::new();
+    let answer = loop {
+        let mut line = String::new();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "the server closed stdout");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["method"] == "notifications/progress" {
+            assert_eq!(message["params"]["progressToken"], "first-build");
+            progress.push(message["params"]["progress"].as_f64().unwrap());
+        } else if message["id"] == 2 {
+            break message;
+        }
+    };
+    drop(stdin);
+    child.wait().unwrap();
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("repo "), "{text}");
+    assert!(text.contains(": 3000 files,"), "{text}");
+    assert!(!progress.is_empty(), "no progress notifications while the build ran");
+    assert!(progress.windows(2).all(|w| w[0] <= w[1]), "progress went back: {progress:?}");
+}

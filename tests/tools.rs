@@ -693,3 +693,27 @@ fn pages_add_up_to_the_whole_list_for_every_list_tool() {
     // Most of the small-budget pages were cut by the budget, not the limit.
     assert!(cut_by_budget > 40, "{cut_by_budget} pages cut by the budget");
 }
+
+#[test]
+fn outside_types_by_simple_name_and_caller_text_cut_short() {
+    let tmp = temp_copy("java-shop");
+    index(tmp.path(), &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
+    let atlas = Atlas::new(&tmp.path().canonicalize().unwrap());
+    // A type outside the repository, named as code names it.
+    let answer = atlas.call("find_references", json!({"symbol": "BigDecimal", "kind": "import"})).unwrap();
+    assert!(answer.starts_with("5 references to external java.math.BigDecimal ("), "{answer}");
+    // A graph node by a name that also names members: the type is meant.
+    let graph = atlas.call("dependency_graph", json!({"target": "PaymentService"})).unwrap();
+    assert!(graph.starts_with("class com.acme.pay.PaymentService  src/main/java/com/acme/pay/PaymentService.java:7-28"), "{graph}");
+    // Text from the caller is echoed cut to 80 characters, in answers and errors alike.
+    let long = "Zq".repeat(5_000);
+    let search = atlas.call("search_symbols", json!({"query": long})).unwrap();
+    assert_eq!(
+        search,
+        format!("no symbols match {:?}… (10000 characters); try fewer words, search_text for text in files, or repo_overview", &long[..80])
+    );
+    let missing = atlas.call("get_symbol", json!({"symbol": long})).unwrap_err().0;
+    assert!(missing.len() < 400, "{} bytes: {missing}", missing.len());
+    let text = atlas.call("search_text", json!({"query": long})).unwrap();
+    assert!(text.len() < 300 && text.contains("… (10000 characters)"), "{text}");
+}

@@ -295,6 +295,20 @@ impl Store {
         Ok(self.conn.prepare_cached("SELECT qname FROM externals WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?)
     }
 
+    /// Externals whose last segment is `name` (`WriteColor` for `termcolor::WriteColor`),
+    /// at most `limit`, by qualified name. A scan of the externals: only asked when no
+    /// symbol of the repository has the name.
+    pub fn externals_by_simple_name(&self, name: &str, limit: usize) -> Result<Vec<(i64, String)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, qname FROM externals WHERE qname = ?1 OR qname LIKE ?2 ESCAPE '\\' OR qname LIKE ?3 ESCAPE '\\'
+             ORDER BY qname LIMIT ?4",
+        )?;
+        let escaped = like_escape(name);
+        let rows =
+            stmt.query_map(params![name, format!("%.{escaped}"), format!("%::{escaped}"), limit as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn external_by_qname(&self, qname: &str) -> Result<Option<i64>> {
         Ok(self.conn.prepare_cached("SELECT id FROM externals WHERE qname = ?1")?.query_row([qname], |r| r.get(0)).optional()?)
     }

@@ -268,6 +268,28 @@ impl Atlas {
             if let Some(id) = store.external_by_qname(handle)? {
                 return Ok(Handle::External(id, handle.to_string()));
             }
+            // A type outside the repository by its simple name (`WriteColor`, `UserDetails`).
+            if !handle.contains(['.', ':', '#', '(', '<', ' ']) {
+                let mut externals = store.externals_by_simple_name(handle, 11)?;
+                match externals.len() {
+                    0 => {}
+                    1 => {
+                        let (id, qname) = externals.remove(0);
+                        return Ok(Handle::External(id, qname));
+                    }
+                    n => {
+                        let mut msg = format!(
+                            "{} is ambiguous ({}{n} names outside the repository); pass one:\n",
+                            echo(handle),
+                            if n > 10 { "over " } else { "" }
+                        );
+                        for (_, q) in externals.iter().take(10) {
+                            let _ = writeln!(msg, "  external {q}");
+                        }
+                        return fail(msg.trim_end().to_string());
+                    }
+                }
+            }
         }
         self.one_of(store, handle, candidates, want)
     }

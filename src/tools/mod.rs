@@ -286,6 +286,11 @@ impl Atlas {
         !fresh
     }
 
+    /// Whether there is a complete index to answer from (a first build writes it whole).
+    pub fn index_exists(&self) -> bool {
+        !self.pool.lock().expect("pool lock").is_empty() || Store::open_read(&self.root).is_ok()
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }
