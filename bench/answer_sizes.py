@@ -5,7 +5,7 @@ Usage: bench/answer_sizes.py BINARY JDK_JAVA_BASE [--show]
 Copies testdata/java-shop and testdata/rust-shop to a temporary directory, indexes them
 and JAVA_BASE with BINARY (`codeatlas index`), runs each question with `codeatlas query
 --json` and prints `| question | bytes |` rows, the median and the largest answer, and the
-size of `codeatlas tools` (the tools/list answer). `--show` prints each answer too.
+size of the tools/list answer (`codeatlas tools` as compact JSON). `--show` prints each answer too.
 """
 import json, os, shutil, statistics, subprocess, sys, tempfile
 
@@ -50,8 +50,9 @@ def main():
         print(f"| {repo} | {tool} | `{shown}` | {sizes[-1]:,}{'' if r.returncode == 0 else ' (error)'} |")
         if show:
             print(text.decode(errors="replace"))
-    tools = subprocess.run([binary, "tools"], capture_output=True, check=True).stdout
-    print(f"\nmedian {statistics.median(sizes):,.0f} bytes, largest {max(sizes):,}; `codeatlas tools`: {len(tools):,} bytes")
+    tools = json.loads(subprocess.run([binary, "tools"], capture_output=True, check=True).stdout)
+    listed = len(json.dumps(tools, separators=(",", ":")))
+    print(f"\nmedian {statistics.median(sizes):,.0f} bytes, largest {max(sizes):,}; tools/list (compact JSON): {listed:,} bytes")
     shutil.rmtree(tmp)
 
 main()

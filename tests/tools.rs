@@ -575,18 +575,18 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
         ### file_outline {"path":"src/lib.rs","offset":18,"limit":9}
         src/lib.rs (rust, 98 lines, module ro)
         impl Sink for Box<S>
-          method matched  61-63  fn matched(&self) -> usize
-        trait Describe  66-68  pub trait Describe
-          method describe  67  fn describe(&self) -> String
+          method 61-63  fn matched(&self) -> usize
+        trait 66-68  pub trait Describe
+          method 67  fn describe(&self) -> String
         impl Describe for std::io::Error
-          method describe  71-73  fn describe(&self) -> String
+          method 71-73  fn describe(&self) -> String
         impl Describe for T
-          method describe  77-79  fn describe(&self) -> String
-        module inner  82-89  pub mod inner
-          struct Deep  83  pub struct Deep
-          module x  84-88  mod x
+          method 77-79  fn describe(&self) -> String
+        module 82-89  pub mod inner
+          struct 83  pub struct Deep
+          module 84-88  mod x
             impl Deep
-              method go  86  pub fn go(&self)
+              method 86  pub fn go(&self)
         ... 4 more (limit=9); next page: offset=27
 
     "####]]

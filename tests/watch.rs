@@ -301,7 +301,7 @@ fn reads_reindex_a_changed_file_before_answering() {
     );
     fs::write(&user, text.replace("public class User {", "public class Customer {")).unwrap();
     let outline = atlas.call("file_outline", serde_json::json!({"path": "src/main/java/com/acme/user/User.java"})).unwrap();
-    assert!(outline.contains("\nclass Customer  4-14  public class Customer"), "{outline}");
+    assert!(outline.contains("\nclass 4-14  public class Customer"), "{outline}");
 }
 
 #[test]

@@ -610,9 +610,14 @@ impl Atlas {
             outline.push((container, header));
             open.push(outline.len() - 1);
         }
+        // The name once: the signature says it when it has it.
         let text = |i: usize| {
             let s = &symbols[i];
-            format!("{} {}  {}  {}", s.kind, s.name, lines_of(s), s.signature)
+            if s.signature.contains(s.name.as_str()) {
+                format!("{} {}  {}", s.kind, lines_of(s), s.signature)
+            } else {
+                format!("{} {}  {}  {}", s.kind, s.name, lines_of(s), s.signature)
+            }
         };
         // The headings of row `i`, outermost first: made for the page's rows only (a file of
         // deeply nested symbols would otherwise hold every row's whole chain).
