@@ -717,3 +717,28 @@ fn outside_types_by_simple_name_and_caller_text_cut_short() {
     let text = atlas.call("search_text", json!({"query": long})).unwrap();
     assert!(text.len() < 300 && text.contains("… (10000 characters)"), "{text}");
 }
+
+/// First, middle and last pages of every list tool, exactly.
+#[test]
+fn paged_answers_first_middle_last() {
+    let mut calls: Vec<(&str, Value)> = Vec::new();
+    let lists: [(&str, Value, [usize; 3]); 8] = [
+        ("repo_overview", json!({"limit": 3}), [0, 6, 15]),
+        ("dependency_graph", json!({"target": "com.acme.order.OrderService", "limit": 4}), [0, 4, 12]),
+        ("change_impact", json!({"target": "com.acme.common.Money", "limit": 3}), [0, 3, 6]),
+        ("search_symbols", json!({"kind": "method", "limit": 5}), [0, 5, 20]),
+        ("find_implementations", json!({"symbol": "com.acme.pay.PaymentGateway", "transitive": true, "limit": 1}), [0, 1, 2]),
+        ("find_references", json!({"symbol": "com.acme.common.Money", "limit": 4}), [0, 4, 10]),
+        ("file_outline", json!({"path": "src/main/java/com/acme/pay/PaymentService.java", "limit": 4}), [0, 4, 8]),
+        ("search_text", json!({"query": "acme", "limit": 6}), [0, 6, 30]),
+    ];
+    for (tool, args, offsets) in &lists {
+        for offset in offsets {
+            let mut args = args.clone();
+            args["offset"] = json!(offset);
+            calls.push((tool, args));
+        }
+    }
+    let out = run_calls("java-shop", &calls);
+    expect_file!["snapshots/java-shop.pages.txt"].assert_eq(&out);
+}
