@@ -98,6 +98,8 @@ pub struct Graph {
     nodes: Vec<Node>,
     /// Every node with dependents, most distinct dependents first (computed on first use).
     fan_in_ranking: std::sync::OnceLock<Vec<(Node, usize)>>,
+    /// The file of each symbol that is a node itself (answers group nodes by file).
+    node_files: HashMap<i64, i64>,
 }
 
 /// The kinds and weights of the edges between a node and the previous ring.
@@ -136,13 +138,20 @@ impl Graph {
             by_id.insert(s.id, i as u32);
         }
         let module_of: HashMap<i64, &str> = files.iter().map(|f| (f.id, f.module.as_str())).collect();
+        let mut node_files: HashMap<i64, i64> = HashMap::default();
         // Every distinct node gets a small key, so that the merge of hundreds of thousands of
         // edge rows hashes three integers rather than two nodes (a module node is a string).
         let mut keys = NodeKeys::default();
         let mut symbol_key = IdTable::for_ids(symbols.iter().map(|s| s.id));
         for s in symbols {
             let node = match level {
-                Level::Symbol => Node::Symbol(type_ancestor(s, symbols, &by_id)),
+                Level::Symbol => {
+                    let up = type_ancestor(s, symbols, &by_id);
+                    if up == s.id {
+                        node_files.insert(s.id, s.file);
+                    }
+                    Node::Symbol(up)
+                }
                 Level::File => Node::File(s.file),
                 Level::Module => Node::Module(module_of.get(&s.file).copied().unwrap_or("").to_string()),
             };
@@ -166,6 +175,7 @@ impl Graph {
             rollup: symbol_key,
             nodes: Vec::new(),
             fan_in_ranking: Default::default(),
+            node_files,
         };
         // Every node exists even without edges, so that lookups of isolated nodes work.
         match level {
@@ -248,6 +258,15 @@ impl Graph {
     /// The node standing for a symbol at this level.
     pub fn node_of_symbol(&self, id: i64) -> Option<Node> {
         self.rollup.get(id).map(|k| self.nodes[k as usize].clone())
+    }
+
+    /// The file a node lies in: a symbol node's, a file node's own; None for the others.
+    pub fn file_of(&self, n: &Node) -> Option<i64> {
+        match n {
+            Node::Symbol(id) => self.node_files.get(id).copied(),
+            Node::File(id) => Some(*id),
+            _ => None,
+        }
     }
 
     pub fn contains(&self, n: &Node) -> bool {

@@ -275,6 +275,23 @@ impl Store {
         Ok(self.conn.prepare_cached(&sql)?.query_row([id], file_row).optional()?)
     }
 
+    /// (id, file id, qualified name) of many symbols in one statement, without the rest of
+    /// their rows: what graph answers sort and group thousands of nodes by.
+    pub fn symbol_places(&self, ids: &[i64]) -> Result<Vec<(i64, i64, String)>> {
+        let list = serde_json::to_string(ids).expect("ids serialize");
+        let mut stmt = self.conn.prepare_cached("SELECT id, file_id, qname FROM symbols WHERE id IN (SELECT value FROM json_each(?1))")?;
+        let rows = stmt.query_map([list], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Many files in one statement (missing ids are left out), in no particular order.
+    pub fn files_by_ids(&self, ids: &[i64]) -> Result<Vec<FileInfo>> {
+        let sql = format!("SELECT {FILE_COLUMNS} FROM files WHERE id IN (SELECT value FROM json_each(?1))");
+        let list = serde_json::to_string(ids).expect("ids serialize");
+        let rows = self.conn.prepare_cached(&sql)?.query_map([list], file_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
     /// Indexed files whose path starts with `prefix` ("" for all), sorted.
     pub fn files_under(&self, prefix: &str) -> Result<Vec<FileInfo>> {
         let sql = format!("SELECT {FILE_COLUMNS} FROM files WHERE path LIKE ?1 ESCAPE '\\' ORDER BY path");

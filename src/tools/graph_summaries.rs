@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::args::{GraphArgs, ImpactArgs, OverviewArgs, PathArgs};
 use super::handles::normalize_path;
 use super::handles::Handle;
-use super::lines::{date_of, date_time_of, location, plural, Facts};
+use super::lines::{date_of, date_time_of, grouped_in, location, module_heading, plural, Facts};
 use super::paging::{cap, echo, page, write_page, Row, Window};
 use super::{clamp, clamp_checked, fail, is_test_path, parse_level, Answer, Atlas, ToolError};
 use crate::graph::{Graph, Level, Node, Reached};
@@ -171,40 +171,75 @@ impl Atlas {
         usual: &str,
         tests: Option<&HashSet<Node>>,
     ) -> Result<(), ToolError> {
+        // What sorting and grouping need of every node, without reading the index row by row
+        // (a ring of a few thousand nodes read one by one took 100 ms on java.base): the
+        // graph knows each node's file, the per-generation file table its module and path.
+        // The rows of the page read the rest.
+        let files = self.all_files(store)?;
         let mut placed: Vec<Placed> = Vec::with_capacity(reached.len());
+        let mut sections: Vec<String> = Vec::new();
+        let mut groups: Vec<String> = Vec::new();
+        let mut group_of: HashMap<String, usize> = HashMap::new();
+        let mut group_of_file: HashMap<i64, usize> = HashMap::new();
         for r in reached {
-            placed.push(self.place(store, r, section(r))?);
+            let title = section(r);
+            let section = match sections.iter().position(|s| *s == title) {
+                Some(k) => k,
+                None => {
+                    sections.push(title);
+                    sections.len() - 1
+                }
+            };
+            let weight = r.edges.iter().map(|(_, w)| u64::from(*w)).sum();
+            // One heading a file (most nodes share their file's): made once per file.
+            let file = graph.file_of(&r.node);
+            let group = match file.and_then(|f| group_of_file.get(&f)) {
+                Some(g) => *g,
+                None => {
+                    let heading = match (&r.node, file.and_then(|f| files.get(&f))) {
+                        (Node::Symbol(_), Some(f)) => module_heading(&f.module, &f.path),
+                        (Node::File(_), Some(f)) => format!("{}/", f.path.rsplit_once('/').map_or("", |(d, _)| d)),
+                        (Node::External(_), _) => "outside the repository".to_string(),
+                        _ => String::new(),
+                    };
+                    let next = groups.len();
+                    let group = *group_of.entry(heading.clone()).or_insert_with(|| {
+                        groups.push(heading);
+                        next
+                    });
+                    if let Some(f) = file {
+                        group_of_file.insert(f, group);
+                    }
+                    group
+                }
+            };
+            placed.push(Placed { reached: r, section, group, weight, group_weight: 0 });
         }
         // Heaviest group first within a section, heaviest node first within a group; the
         // sections keep the order the graph gave (ring by ring).
-        let mut group_weight: HashMap<(&str, &str), u64> = HashMap::new();
+        let mut group_weight: HashMap<(usize, usize), u64> = HashMap::new();
         for p in &placed {
-            *group_weight.entry((p.section.as_str(), p.group.as_str())).or_default() += p.weight;
+            *group_weight.entry((p.section, p.group)).or_default() += p.weight;
         }
-        let mut section_rank: HashMap<&str, usize> = HashMap::new();
-        for p in &placed {
-            let next = section_rank.len();
-            section_rank.entry(p.section.as_str()).or_insert(next);
+        for p in &mut placed {
+            p.group_weight = group_weight[&(p.section, p.group)];
         }
-        let mut order: Vec<usize> = (0..placed.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (a, b) = (&placed[a], &placed[b]);
-            let key =
-                |p: &Placed| (section_rank[p.section.as_str()], std::cmp::Reverse(group_weight[&(p.section.as_str(), p.group.as_str())]));
-            key(a)
-                .cmp(&key(b))
-                .then_with(|| a.group.cmp(&b.group))
-                .then_with(|| b.weight.cmp(&a.weight))
-                .then_with(|| a.name.cmp(&b.name))
-                .then_with(|| a.reached.node.cmp(&b.reached.node))
+        placed.sort_by(|a, b| {
+            (a.section, std::cmp::Reverse(a.group_weight), &groups[a.group], std::cmp::Reverse(a.weight), &a.reached.node).cmp(&(
+                b.section,
+                std::cmp::Reverse(b.group_weight),
+                &groups[b.group],
+                std::cmp::Reverse(b.weight),
+                &b.reached.node,
+            ))
         });
-        let rows = order.into_iter().skip(window.offset).map(|i| {
-            let p = &placed[i];
+        let rows = placed.iter().skip(window.offset).map(|p| {
             let r = p.reached;
+            let (name, place) = self.row_name(store, &r.node, &files)?;
             let edges: Vec<String> = r.edges.iter().map(|(k, w)| format!("{k} {w}")).collect();
-            let mut text = format!("{}  {}", p.name, edges.join(", "));
-            if !p.place.is_empty() {
-                let _ = write!(text, "  {}", p.place);
+            let mut text = format!("{name}  {}", edges.join(", "));
+            if !place.is_empty() {
+                let _ = write!(text, "  {place}");
             }
             if let Some(f) = self.node_facts(store, graph, &r.node)? {
                 let _ = write!(text, "  {}", f.compact(usual));
@@ -215,35 +250,32 @@ impl Atlas {
             if tests.is_some_and(|t| t.contains(&r.node)) {
                 text.push_str("  [test]");
             }
-            let mut groups = vec![p.section.clone()];
-            if !p.group.is_empty() {
-                groups.push(p.group.clone());
+            let mut headings = vec![sections[p.section].clone()];
+            if !groups[p.group].is_empty() {
+                headings.push(groups[p.group].clone());
             }
-            Ok::<_, ToolError>(Row::under(groups, text))
+            Ok::<_, ToolError>(Row::under(headings, text))
         });
         write_page(out, rows, reached.len(), window)
     }
 
-    /// What sorting and grouping need of a reached node; its facts are read later, for
-    /// the rows of the page only.
-    fn place<'a>(&self, store: &Store, r: &'a Reached, section: String) -> Result<Placed<'a>, ToolError> {
-        let weight = r.edges.iter().map(|(_, w)| u64::from(*w)).sum();
-        let (group, name, place) = match &r.node {
+    /// A row's name relative to its group and its place relative to the group's folder.
+    fn row_name(&self, store: &Store, node: &Node, files: &HashMap<i64, FileInfo>) -> Result<(String, String), ToolError> {
+        Ok(match node {
             Node::Symbol(id) => match store.symbol(*id)? {
-                Some(s) => self.grouped(store, &s)?,
-                None => (String::new(), format!("symbol #{id}"), String::new()),
-            },
-            Node::File(id) => match store.file(*id)? {
-                Some(f) => {
-                    let (dir, file) = f.path.rsplit_once('/').unwrap_or(("", f.path.as_str()));
-                    (format!("{dir}/"), file.to_string(), String::new())
+                Some(s) => {
+                    let (_, name, place) = grouped_in(&s, files.get(&s.file_id).map_or("", |f| f.module.as_str()));
+                    (name, place)
                 }
-                None => (String::new(), format!("file #{id}"), String::new()),
+                None => (format!("symbol #{id}"), String::new()),
             },
-            Node::External(id) => ("outside the repository".to_string(), store.external_qname(*id)?.unwrap_or_default(), String::new()),
-            Node::Module(m) => (String::new(), format!("module {}", if m.is_empty() { "(default)" } else { m }), String::new()),
-        };
-        Ok(Placed { reached: r, section, group, name, place, weight })
+            Node::File(id) => match files.get(id) {
+                Some(f) => (f.path.rsplit('/').next().unwrap_or(&f.path).to_string(), String::new()),
+                None => (format!("file #{id}"), String::new()),
+            },
+            Node::External(id) => (store.external_qname(*id)?.unwrap_or_default(), String::new()),
+            Node::Module(m) => (format!("module {}", if m.is_empty() { "(default)" } else { m }), String::new()),
+        })
     }
 
     pub(super) fn dependency_path(&self, store: &Store, a: PathArgs) -> Answer {
@@ -557,15 +589,15 @@ impl Atlas {
     }
 }
 
-/// A reached node placed for listing: its section and group headings, its name relative
-/// to the group, its place relative to the group's folder, and its total edge weight.
+/// A reached node placed for listing: its section (an index into the answer's sections),
+/// its group, its total edge weight and its group's.
 struct Placed<'a> {
     reached: &'a Reached,
-    section: String,
-    group: String,
-    name: String,
-    place: String,
+    section: usize,
+    /// An index into the answer's group headings.
+    group: usize,
     weight: u64,
+    group_weight: u64,
 }
 
 /// The first line of a graph answer: the node, its place and facts (the date there is the

@@ -35,6 +35,21 @@ impl Facts {
     }
 }
 
+/// `Atlas::grouped` of a symbol whose file's module is known.
+pub(super) fn grouped_in(s: &SymbolInfo, module: &str) -> (String, String, String) {
+    let file = s.path.rsplit('/').next().unwrap_or(&s.path);
+    let sep = if s.language == "java" { "." } else { "::" };
+    let handle = s.signature_handle();
+    let relative = if module.is_empty() { handle.as_str() } else { handle.strip_prefix(&format!("{module}{sep}")).unwrap_or(&handle) };
+    (module_heading(module, &s.path), format!("{} {relative}", s.kind), format!("{file}:{}", lines_of(s)))
+}
+
+/// The heading of a module's rows: the module and the folder of the file, `java.util  java/util/`.
+pub(super) fn module_heading(module: &str, path: &str) -> String {
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    format!("{}  {dir}/", if module.is_empty() { "(default package)" } else { module })
+}
+
 /// `1 file`, `2 files`.
 pub fn plural(n: usize, noun: &str) -> String {
     match noun.strip_suffix('y') {
@@ -116,12 +131,7 @@ impl Atlas {
     /// parameter types for a callable), and its place relative to the folder.
     pub(super) fn grouped(&self, store: &Store, s: &SymbolInfo) -> Result<(String, String, String), ToolError> {
         let module = store.file(s.file_id)?.map(|f| f.module).unwrap_or_default();
-        let (dir, file) = s.path.rsplit_once('/').unwrap_or(("", s.path.as_str()));
-        let sep = if s.language == "java" { "." } else { "::" };
-        let handle = s.signature_handle();
-        let relative = if module.is_empty() { handle.as_str() } else { handle.strip_prefix(&format!("{module}{sep}")).unwrap_or(&handle) };
-        let group = format!("{}  {dir}/", if module.is_empty() { "(default package)" } else { &module });
-        Ok((group, format!("{} {relative}", s.kind), format!("{file}:{}", lines_of(s))))
+        Ok(grouped_in(s, &module))
     }
 
     pub(super) fn node_label(&self, store: &Store, node: &Node) -> Result<(String, String), ToolError> {

@@ -99,6 +99,7 @@ pub struct Atlas {
     /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
     names: Mutex<Option<(Stamp, Arc<Vec<NameEntry>>)>>,
     tests: Mutex<Option<(Stamp, Arc<HashSet<i64>>)>>,
+    files: Mutex<Option<(Stamp, Arc<HashMap<i64, FileInfo>>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -189,6 +190,7 @@ impl Atlas {
             edges: Mutex::new(EdgeCache::default()),
             names: Mutex::new(None),
             tests: Mutex::new(None),
+            files: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
@@ -382,6 +384,11 @@ impl Atlas {
             let files: Vec<i64> = store.files_under("")?.into_iter().filter(|f| is_test_path(&f.path)).map(|f| f.id).collect();
             Ok(store.test_symbol_ids(&files)?.into_iter().collect())
         })
+    }
+
+    /// Every indexed file by id (graph answers group thousands of nodes by file).
+    fn all_files(&self, store: &Store) -> Result<Arc<HashMap<i64, FileInfo>>, ToolError> {
+        per_generation(store, &self.files, || Ok(store.files_under("")?.into_iter().map(|f| (f.id, f)).collect()))
     }
 
     /// Every distinct name, prepared for the fuzzy pass.
