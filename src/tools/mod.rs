@@ -99,7 +99,7 @@ pub struct Atlas {
     /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
     names: Mutex<Option<(Stamp, Arc<Vec<NameEntry>>)>>,
     tests: Mutex<Option<(Stamp, Arc<HashSet<i64>>)>>,
-    files: Mutex<Option<(Stamp, Arc<HashMap<i64, FileInfo>>)>>,
+    files: Mutex<Option<(Stamp, Arc<FileTable>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -109,6 +109,9 @@ pub struct Atlas {
     summary_budget: usize,
     read_budget: usize,
 }
+
+/// Every indexed file by id.
+type FileTable = HashMap<i64, FileInfo>;
 
 /// Asks the indexer to bring these files up to date and waits until it has.
 pub type Syncer = Arc<dyn Fn(Vec<PathBuf>) + Send + Sync>;
@@ -387,7 +390,7 @@ impl Atlas {
     }
 
     /// Every indexed file by id (graph answers group thousands of nodes by file).
-    fn all_files(&self, store: &Store) -> Result<Arc<HashMap<i64, FileInfo>>, ToolError> {
+    fn all_files(&self, store: &Store) -> Result<Arc<FileTable>, ToolError> {
         per_generation(store, &self.files, || Ok(store.files_under("")?.into_iter().map(|f| (f.id, f)).collect()))
     }
 
