@@ -100,6 +100,8 @@ pub struct Walk {
     pub skipped: Vec<(String, String)>,
     /// Rust crates: directory (relative, `/`-separated, "" for the root) -> crate name.
     pub crates: std::collections::HashMap<String, String>,
+    /// Every Cargo target of the packages found (see `rust_layout::cargo_targets`).
+    pub targets: Vec<rust_layout::Target>,
 }
 
 /// Walks the repository honouring `.gitignore`, `.ignore`, `.git/info/exclude` and
@@ -109,6 +111,7 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
     let mut files = Vec::new();
     let mut skipped = Vec::new();
     let mut crates = std::collections::HashMap::new();
+    let mut targets = Vec::new();
     for entry in builder.build() {
         let entry = match entry {
             Ok(e) => e,
@@ -126,9 +129,12 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
         };
         let rel = rel.to_string_lossy().replace('\\', "/");
         if entry.file_name() == "Cargo.toml" {
-            if let Some(name) = crate_name(&abs) {
-                let dir = rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
-                crates.insert(dir, name);
+            let dir = rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
+            if let Some(manifest) = std::fs::read_to_string(&abs).ok().and_then(|t| t.parse::<toml::Table>().ok()) {
+                if let Some(name) = crate_name(&manifest) {
+                    crates.insert(dir.clone(), name);
+                }
+                targets.extend(rust_layout::cargo_targets(root, &dir, &manifest));
             }
             continue;
         }
@@ -166,7 +172,8 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
         files.push(Candidate { path: rel, abs, size: meta.len(), mtime_ns, spec });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Walk { files, skipped, crates }
+    targets.sort_by(|a: &rust_layout::Target, b| (&a.root, a.kind).cmp(&(&b.root, b.kind)));
+    Walk { files, skipped, crates, targets }
 }
 
 /// The walker both walks use: ignore files honoured, hidden entries, symlinks, `.git/` and
@@ -256,9 +263,7 @@ pub fn secret_pattern(path: &str) -> Option<String> {
     })
 }
 
-fn crate_name(manifest: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(manifest).ok()?;
-    let value: toml::Table = text.parse().ok()?;
+fn crate_name(value: &toml::Table) -> Option<String> {
     let lib_name = value.get("lib").and_then(|l| l.get("name")).and_then(|n| n.as_str());
     let package = value.get("package")?.get("name")?.as_str()?;
     Some(lib_name.unwrap_or(package).replace('-', "_"))
@@ -336,6 +341,7 @@ impl Indexer {
     pub fn full(&mut self, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
         let walked = walk(&self.root, &self.opts, None);
         self.layout.crates = walked.crates;
+        self.layout.targets = walked.targets;
         self.layout.settle();
         self.walked = true;
         self.apply(walked.files, walked.skipped, Scope::All, progress).map(|(summary, _)| summary)

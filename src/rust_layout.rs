@@ -1,11 +1,158 @@
-//! Rust module paths of files: from the crate layout (`Cargo.toml` directories, `src/`,
-//! `mod.rs`) and the `#[path = "..."]` attributes that move a module to another file.
+//! Rust module paths of files: from Cargo's targets (each `[lib]`, `[[bin]]`, `[[test]]`,
+//! `[[example]]`, `[[bench]]` and build script is a crate root with its own module tree,
+//! declared or auto-discovered as Cargo does), the crate layout (`src/`, `mod.rs`) and the
+//! `#[path = "..."]` attributes that move a module to another file.
 //!
-//! Owns the scan of a file's text for `#[path]` module declarations and the map from
-//! file to module path. It must not parse with tree-sitter (it runs before parsing, on
-//! changed files only) nor touch the store: the indexer persists what it finds.
+//! Owns the reading of manifests' targets, the scan of a file's text for `#[path]` module
+//! declarations and the map from file to module path. It must not parse with tree-sitter
+//! (it runs before parsing, on changed files only), run `cargo`, nor touch the store: the
+//! indexer persists what it finds.
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// What a Cargo target builds; also the order in which targets sharing a module folder
+/// claim the files in it that are no target's root (`src/` is the library's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TargetKind {
+    Lib,
+    Bin,
+    Test,
+    Bench,
+    Example,
+    Build,
+}
+
+/// One crate root of a package: its kind, its crate name (dashes as underscores) and its
+/// root file, relative to the repository root.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Target {
+    pub kind: TargetKind,
+    pub name: String,
+    pub root: String,
+    /// The modules its root file declares (`mod common;`): which of several targets sharing
+    /// a folder (`tests/`) a file of that folder belongs to.
+    pub mods: Vec<String>,
+}
+
+impl Target {
+    /// The folder of the target's module tree: its root file's folder.
+    fn module_dir(&self) -> &str {
+        self.root.rsplit_once('/').map_or("", |(d, _)| d)
+    }
+}
+
+/// The targets of the package at `dir` (relative, "" for the root) as Cargo reads its
+/// manifest: the declared `[lib]`, `[[bin]]`, `[[test]]`, `[[example]]`, `[[bench]]` with
+/// their paths (or Cargo's default paths), the auto-discovered ones unless `autolib`,
+/// `autobins`, `autotests`, `autoexamples` or `autobenches` is false, and the build script.
+/// Files are looked for under `root`. A virtual manifest (no `[package]`) has none.
+pub fn cargo_targets(root: &Path, dir: &str, manifest: &toml::Table) -> Vec<Target> {
+    let Some(package) = manifest.get("package").and_then(|p| p.as_table()) else { return Vec::new() };
+    let Some(package_name) = package.get("name").and_then(|n| n.as_str()) else { return Vec::new() };
+    let rel = |p: &str| normalize(&if dir.is_empty() { p.to_string() } else { format!("{dir}/{p}") });
+    let exists = |p: &str| rel(p).is_some_and(|r| root.join(r).is_file());
+    let auto = |key: &str| package.get(key).and_then(|v| v.as_bool()).unwrap_or(true);
+    let crate_name = |name: &str| name.replace('-', "_");
+    let mut out: Vec<Target> = Vec::new();
+    let push = |out: &mut Vec<Target>, kind: TargetKind, name: &str, path: &str| {
+        if let Some(root) = rel(path) {
+            if !out.iter().any(|t| t.kind == kind && t.root == root) {
+                out.push(Target { kind, name: crate_name(name), root, mods: Vec::new() });
+            }
+        }
+    };
+    // The library.
+    let lib = manifest.get("lib").and_then(|l| l.as_table());
+    let lib_path = lib.and_then(|l| l.get("path")).and_then(|p| p.as_str());
+    match lib_path {
+        Some(path) => {
+            push(&mut out, TargetKind::Lib, lib.and_then(|l| l.get("name")).and_then(|n| n.as_str()).unwrap_or(package_name), path)
+        }
+        None if (lib.is_some() || auto("autolib")) && exists("src/lib.rs") => {
+            push(&mut out, TargetKind::Lib, lib.and_then(|l| l.get("name")).and_then(|n| n.as_str()).unwrap_or(package_name), "src/lib.rs")
+        }
+        None => {}
+    }
+    // Declared targets of the other kinds, with Cargo's default paths.
+    for (key, kind, folder) in [
+        ("bin", TargetKind::Bin, "src/bin"),
+        ("test", TargetKind::Test, "tests"),
+        ("example", TargetKind::Example, "examples"),
+        ("bench", TargetKind::Bench, "benches"),
+    ] {
+        for entry in manifest.get(key).and_then(|v| v.as_array()).into_iter().flatten() {
+            let Some(name) = entry.get("name").and_then(|n| n.as_str()) else { continue };
+            let path = match entry.get("path").and_then(|p| p.as_str()) {
+                Some(p) => p.to_string(),
+                None if kind == TargetKind::Bin && name == package_name && exists("src/main.rs") => "src/main.rs".to_string(),
+                None if exists(&format!("{folder}/{name}.rs")) => format!("{folder}/{name}.rs"),
+                None => format!("{folder}/{name}/main.rs"),
+            };
+            push(&mut out, kind, name, &path);
+        }
+    }
+    // Auto-discovered ones: `src/main.rs`, then `<folder>/*.rs` and `<folder>/*/main.rs`.
+    for (switch, kind, folder) in [
+        ("autobins", TargetKind::Bin, "src/bin"),
+        ("autotests", TargetKind::Test, "tests"),
+        ("autoexamples", TargetKind::Example, "examples"),
+        ("autobenches", TargetKind::Bench, "benches"),
+    ] {
+        if !auto(switch) {
+            continue;
+        }
+        if kind == TargetKind::Bin && exists("src/main.rs") {
+            push(&mut out, kind, package_name, "src/main.rs");
+        }
+        let Some(folder_rel) = rel(folder) else { continue };
+        let Ok(entries) = std::fs::read_dir(root.join(&folder_rel)) else { continue };
+        let mut found: Vec<(String, String)> = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            let path = entry.path();
+            if path.is_file() {
+                if let Some(stem) = name.strip_suffix(".rs") {
+                    found.push((stem.to_string(), format!("{folder}/{name}")));
+                }
+            } else if path.join("main.rs").is_file() {
+                found.push((name.clone(), format!("{folder}/{name}/main.rs")));
+            }
+        }
+        found.sort();
+        for (name, path) in found {
+            push(&mut out, kind, &name, &path);
+        }
+    }
+    // The build script: `build = "path"`, `build = false`, or `build.rs` when it exists.
+    match package.get("build") {
+        Some(toml::Value::String(path)) => push(&mut out, TargetKind::Build, "build_script_build", path),
+        Some(toml::Value::Boolean(false)) => {}
+        _ if exists("build.rs") => push(&mut out, TargetKind::Build, "build_script_build", "build.rs"),
+        _ => {}
+    }
+    for t in &mut out {
+        t.mods = std::fs::read_to_string(root.join(&t.root)).map(|text| declared_mods(&text)).unwrap_or_default();
+    }
+    out
+}
+
+/// The names of the `mod name;` declarations of a file (those that load another file).
+fn declared_mods(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let mut line = line.trim();
+            if let Some(rest) = line.strip_prefix("pub") {
+                line = rest.trim_start();
+                if let Some(scope) = line.strip_prefix('(') {
+                    line = scope.split_once(')')?.1.trim_start();
+                }
+            }
+            let name = line.strip_prefix("mod ")?.trim().strip_suffix(';')?.trim();
+            (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then(|| name.to_string())
+        })
+        .collect()
+}
 
 /// A `#[path = "target"] mod name;` in one file.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -20,6 +167,8 @@ pub struct PathMod {
 pub struct Layout {
     /// Directory (relative, `/`-separated, "" for the root) -> crate name.
     pub crates: HashMap<String, String>,
+    /// Every package's targets: their roots start module trees of their own.
+    pub targets: Vec<Target>,
     /// Declaring file -> its `#[path]` module declarations.
     pub path_mods: BTreeMap<String, Vec<PathMod>>,
     /// File or directory (a moved `mod.rs` takes its directory along) -> module path.
@@ -69,8 +218,40 @@ impl Layout {
                 return join_segments(m.clone(), &path[dir.len() + 1..]);
             }
         }
-        layout_module(path, &self.crates)
+        target_module(path, &self.targets).unwrap_or_else(|| layout_module(path, &self.crates))
     }
+}
+
+/// The module path a file has in a Cargo target: a root is its target's crate; another file
+/// belongs to the target with the deepest module folder holding it (the first by kind when
+/// several share one: `src/` is the library's), below that folder by its own path. Build
+/// scripts hold only their root. None when no target holds the file.
+pub fn target_module(path: &str, targets: &[Target]) -> Option<String> {
+    if let Some(t) = targets.iter().filter(|t| t.root == path).min_by_key(|t| t.kind) {
+        return Some(t.name.clone());
+    }
+    let holds = |t: &&Target| {
+        let dir = t.module_dir();
+        t.kind != TargetKind::Build && (dir.is_empty() || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/')))
+    };
+    // The deepest folder; then a target whose root declares the file's module; then by kind.
+    let declares = |t: &Target| {
+        let dir = t.module_dir();
+        let rest = if dir.is_empty() { path } else { &path[dir.len() + 1..] };
+        let first = rest.split('/').next().unwrap_or(rest).trim_end_matches(".rs");
+        t.mods.iter().any(|m| m == first)
+    };
+    let t = targets.iter().filter(holds).max_by(|a, b| {
+        a.module_dir()
+            .len()
+            .cmp(&b.module_dir().len())
+            .then(declares(a).cmp(&declares(b)))
+            .then(b.kind.cmp(&a.kind))
+            .then(b.root.cmp(&a.root))
+    })?;
+    let dir = t.module_dir();
+    let rest = if dir.is_empty() { path } else { &path[dir.len() + 1..] };
+    Some(join_segments(t.name.clone(), rest))
 }
 
 /// A test, bench or example that includes a file of its crate's library (`#[path =

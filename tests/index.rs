@@ -426,7 +426,7 @@ fn path_attributes_move_rust_modules() {
         ref src/lib.rs:14 calls imp::ticks from=pathmods::run to=pathmods::imp::ticks (exact)
         ref src/lib.rs:14 calls refs::child::depth from=pathmods::run to=pathmods::refs::child::depth (exact)
         ref src/lib.rs:4 calls not from=- to=- (unresolved)
-        ref tests/borrow.rs:6 calls shared::helper from=pathmods::tests::borrow::helps to=pathmods::shared::helper (guess)"#]]
+        ref tests/borrow.rs:6 calls shared::helper from=borrow::helps to=pathmods::shared::helper (guess)"#]]
     .assert_eq(&calls.join("\n"));
     // Moving the module elsewhere re-extracts the files it names, though they did not
     // change, through the watcher's path (an update of the declaring file alone).
@@ -645,4 +645,72 @@ fn name_only_guesses_are_no_graph_edges() {
     assert_eq!(guesses, 2, "the fixture's two calls inside `twice!` and on a Vec element are guesses");
     let in_graph: i64 = store.graph_edges(None).unwrap().iter().map(|e| e.count as i64).sum();
     assert_eq!(in_graph, others);
+}
+
+/// Every Cargo target is a crate root with its own module tree, as Cargo reads the
+/// manifest: a `[[bin]]` beside the workspace members, auto-discovered bins, examples,
+/// tests and benches, the build script; and editing the manifest gives the index a fresh
+/// build gives.
+#[test]
+fn cargo_targets_are_crate_roots() {
+    let repo = temp_copy("rust-targets");
+    let root = repo.path();
+    run(root);
+    let modules = |root: &Path| -> String {
+        let store = codeatlas::store::Store::open_read(&root.canonicalize().unwrap()).unwrap();
+        store.files_under("").unwrap().into_iter().map(|f| format!("{}  {}", f.path, f.module)).collect::<Vec<_>>().join("\n")
+    };
+    expect_test::expect![[r#"
+        benches/speed.rs  speed
+        build.rs  build_script_build
+        crates/app/flags/mod.rs  app::flags
+        crates/app/main.rs  app
+        crates/util/src/lib.rs  util_lib
+        examples/demo.rs  demo
+        src/bin/multi/helper.rs  multi::helper
+        src/bin/multi/main.rs  multi
+        src/bin/tool.rs  tool
+        src/engine.rs  app_root::engine
+        src/lib.rs  app_root
+        tests/common/mod.rs  integration::common
+        tests/it.rs  integration
+        tests/other.rs  other"#]]
+    .assert_eq(&modules(root));
+    // `crate::` resolves in the bin's own tree; the bin reaches its package's library and a
+    // workspace member by their names.
+    let calls: Vec<String> =
+        dump(root).lines().filter(|l| l.starts_with("ref crates/app/") && l.contains(" calls ")).map(str::to_string).collect();
+    expect_test::expect![[r#"
+        ref crates/app/flags/mod.rs:6 calls util_lib::helper from=app::flags::check to=util_lib::helper (exact)
+        ref crates/app/main.rs:6 calls crate::flags::parse from=app::main to=app::flags::parse (exact)
+        ref crates/app/main.rs:7 calls Engine::new from=app::main to=app_root::engine::Engine::new (exact)
+        ref crates/app/main.rs:7 calls run from=app::main to=app_root::engine::Engine::run (exact)
+        ref crates/app/main.rs:8 calls flags::check from=app::main to=app::flags::check (exact)"#]]
+    .assert_eq(&calls.join("\n"));
+    // A manifest edit: the bin renamed, autobins off (src/bin/ falls back to the library).
+    let manifest = root.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("name = \"app\"", "name = \"application\"").replace("build = \"build.rs\"", "build = \"build.rs\"\nautobins = false"),
+    )
+    .unwrap();
+    run(root);
+    expect_test::expect![[r#"
+        benches/speed.rs  speed
+        build.rs  build_script_build
+        crates/app/flags/mod.rs  application::flags
+        crates/app/main.rs  application
+        crates/util/src/lib.rs  util_lib
+        examples/demo.rs  demo
+        src/bin/multi/helper.rs  app_root::bin::multi::helper
+        src/bin/multi/main.rs  app_root::bin::multi::main
+        src/bin/tool.rs  app_root::bin::tool
+        src/engine.rs  app_root::engine
+        src/lib.rs  app_root
+        tests/common/mod.rs  integration::common
+        tests/it.rs  integration
+        tests/other.rs  other"#]]
+    .assert_eq(&modules(root));
+    assert_eq!(dump(root), fresh_dump(root));
 }

@@ -1,0 +1,7 @@
+pub fn parse() -> bool {
+    true
+}
+
+pub fn check(ok: bool) -> bool {
+    ok && util_lib::helper() > 0
+}

@@ -1,0 +1,3 @@
+pub fn helper() -> usize {
+    1
+}

@@ -1,0 +1,3 @@
+pub fn assist() {
+    app_root::engine::Engine::new();
+}

@@ -1,0 +1,5 @@
+mod helper;
+
+fn main() {
+    helper::assist();
+}

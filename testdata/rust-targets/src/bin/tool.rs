@@ -1,0 +1,3 @@
+fn main() {
+    app_root::Engine::new().run();
+}

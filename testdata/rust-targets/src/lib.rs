@@ -1,0 +1,3 @@
+pub mod engine;
+
+pub use engine::Engine;
