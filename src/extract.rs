@@ -563,6 +563,24 @@ impl<'t> Extractor<'t> {
         let impl_self_ranges: Vec<(usize, usize)> = self.impls.iter().map(|i| (i.type_node.start_byte(), i.type_node.end_byte())).collect();
         let impl_trait_nodes: HashSet<usize> =
             self.impls.iter().filter_map(|i| i.trait_node).map(|t| self.base_type(t, false).id()).collect();
+        // Closure parameters with written types in the tokens of macros read as code
+        // (`rgtest!(name, |dir: Dir, mut cmd: TestCommand| { cmd.arg(..) })`): locals of
+        // the place the macro is invoked in.
+        if !self.spec.token_macros.is_empty() {
+            for r in self.refs.iter().filter(|r| r.kind == RefKind::Expands) {
+                let Some(invocation) = r.name.parent().filter(|p| self.kind(*p) == "macro_invocation") else { continue };
+                let mut cursor = invocation.walk();
+                let Some(tree) = invocation.children(&mut cursor).find(|c| self.kind(*c) == "token_tree") else { continue };
+                // Most invocations hold no closure: their text says so without a walk.
+                if !self.text(tree).contains('|') || !self.in_code_macro(tree) {
+                    continue;
+                }
+                let ctx = self.context_at(tree.start_byte(), &scopes, &scope_parent, &def_symbol);
+                for (name, ty) in self.closure_params(tree) {
+                    locals.entry((ctx.symbol, name)).or_insert(ty);
+                }
+            }
+        }
         let raw_refs = std::mem::take(&mut self.refs);
         let mut by_node: HashMap<(usize, bool), Ref<'t>> = HashMap::with_capacity_and_hasher(raw_refs.len(), Default::default());
         for mut r in raw_refs {
@@ -1164,7 +1182,74 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// Whether a token tree is an argument of one of the language's `code_macros`.
+    /// The closure parameters with written types among a token tree's tokens: `|a: A, mut
+    /// b: B<C>|` gives (a, A) and (b, B). A `|` not followed by `name:` is an operator.
+    fn closure_params(&self, tree: Node<'t>) -> Vec<(&'t str, String)> {
+        // The leaf tokens, in order (bounded: a macro may hold thousands of lines).
+        let mut tokens: Vec<Node<'t>> = Vec::new();
+        let mut stack = vec![tree];
+        while let Some(n) = stack.pop() {
+            if tokens.len() > 50_000 {
+                break;
+            }
+            if n.child_count() == 0 {
+                tokens.push(n);
+                continue;
+            }
+            let mut cursor = n.walk();
+            let children: Vec<Node<'t>> = n.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+        let text = |i: usize| tokens.get(i).map(|t| self.text(*t)).unwrap_or("");
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < tokens.len() {
+            if text(i) != "|" {
+                i += 1;
+                continue;
+            }
+            // A parameter list: (`mut`? name `:` type), separated by `,`, up to the next `|`.
+            let mut j = i + 1;
+            loop {
+                if text(j) == "mut" {
+                    j += 1;
+                }
+                if !(self.kind(tokens.get(j).copied().unwrap_or(tree)) == "identifier" && text(j + 1) == ":") {
+                    break;
+                }
+                let name = text(j);
+                let mut k = j + 2;
+                let mut depth = 0i32;
+                let mut ty = String::new();
+                while k < tokens.len() {
+                    match text(k) {
+                        "<" => depth += 1,
+                        ">" => depth -= 1,
+                        "," | "|" if depth <= 0 => break,
+                        _ => {}
+                    }
+                    ty.push_str(text(k));
+                    ty.push(' ');
+                    k += 1;
+                }
+                let ty = normalize_path(&ty);
+                if !ty.is_empty() {
+                    out.push((name, ty));
+                }
+                j = k;
+                if text(j) == "," {
+                    j += 1;
+                    continue;
+                }
+                break;
+            }
+            i = j.max(i + 1);
+        }
+        out
+    }
+
+    /// Whether a token tree is an argument of a macro whose arguments are code: one of the
+    /// language's `code_macros`, or (Rust) any macro that is not one of its `token_macros`.
     fn in_code_macro(&self, mut node: Node<'t>) -> bool {
         for _ in 0..64 {
             let Some(parent) = node.parent() else { return false };
@@ -1172,7 +1257,9 @@ impl<'t> Extractor<'t> {
                 "token_tree" => node = parent,
                 "macro_invocation" => {
                     let name = parent.child_by_field_name("macro").map(|m| self.text(m)).unwrap_or("");
-                    return self.spec.code_macros.contains(&crate::model::last_segment(name));
+                    let name = crate::model::last_segment(name);
+                    return self.spec.code_macros.contains(&name)
+                        || (!self.spec.token_macros.is_empty() && !self.spec.token_macros.contains(&name));
                 }
                 _ => return false,
             }

@@ -106,8 +106,13 @@ pub struct LanguageSpec {
     pub unwrapped_returns: &'static [&'static str],
     pub transparent_calls: &'static [&'static str],
     /// Macros whose arguments are code (`assert!`, `format!`): calls in their tokens are
-    /// resolved like calls outside them. In other macros a call is matched by name only.
+    /// resolved like calls outside them.
     pub code_macros: &'static [&'static str],
+    /// Macros whose arguments are tokens of another language (`quote!`, `json!`): calls in
+    /// them are matched by name only. Any macro in neither list (a repository's own
+    /// `macro_rules!`, which mostly take expressions, blocks and closures) is read as code
+    /// when this list is not empty.
+    pub token_macros: &'static [&'static str],
     /// Method names called on values of every kind (`toString`, `unwrap`): one per line,
     /// sorted. A call by one of these names on a receiver of unknown type is never
     /// matched by name alone.
@@ -140,6 +145,7 @@ static REGISTRY: [LanguageSpec; 2] = [
         unwrapped_returns: &[],
         transparent_calls: &[],
         code_macros: &[],
+        token_macros: &[],
         ubiquitous_calls_file: "grammars/java/ubiquitous-calls.txt",
         ubiquitous_calls_source: include_str!("../grammars/java/ubiquitous-calls.txt"),
         ubiquitous_calls: OnceLock::new(),
@@ -201,6 +207,27 @@ static REGISTRY: [LanguageSpec; 2] = [
             "vec",
             "write",
             "writeln",
+        ],
+        token_macros: &[
+            "cfg",
+            "compile_error",
+            "concat",
+            "concat_idents",
+            "env",
+            "format_ident",
+            "html",
+            "include",
+            "include_bytes",
+            "include_str",
+            "json",
+            "macro_rules",
+            "option_env",
+            "parse_quote",
+            "parse_quote_spanned",
+            "quote",
+            "quote_spanned",
+            "sql",
+            "stringify",
         ],
         ubiquitous_calls_file: "grammars/rust/ubiquitous-calls.txt",
         ubiquitous_calls_source: include_str!("../grammars/rust/ubiquitous-calls.txt"),

@@ -242,22 +242,32 @@ fn blanket_and_foreign_impls_are_listed_by_place() {
 }
 
 #[test]
-fn calls_inside_standard_macros_resolve_like_code() {
+fn calls_inside_macros_resolve_like_code() {
     let out = run_calls(
         "rust-macro-calls",
-        &[("find_references", json!({"symbol": "mac::helper"})), ("find_references", json!({"symbol": "mac::total"}))],
+        &[
+            ("find_references", json!({"symbol": "mac::helper"})),
+            ("find_references", json!({"symbol": "mac::total"})),
+            ("find_references", json!({"symbol": "mac::Counter::bump"})),
+        ],
     );
     expect_test::expect![[r####"
         ### find_references {"symbol":"mac::helper"}
-        2 references to function mac::helper (calls 2)
+        3 references to function mac::helper (calls 3)
         src/lib.rs
           10 calls  in mac::report
           11 calls  in mac::report
+          31 calls  in mac::counted
 
         ### find_references {"symbol":"mac::total"}
         1 reference to function mac::total (calls 1)
         src/lib.rs
           10 calls  in mac::report
+
+        ### find_references {"symbol":"mac::Counter::bump"}
+        2 references to method mac::Counter::bump (calls 2)
+        src/lib.rs
+          31 calls x2  in mac::counted
 
     "####]]
     .assert_eq(&out);
@@ -421,26 +431,26 @@ fn graph_answers_say_how_many_guesses_they_left_out() {
     expect_test::expect![[r####"
         ### dependency_graph {"target":"app::run","direction":"out","limit":3}
         function app::run  crates/app/src/main.rs:10-28  loc 19 cx 5 modified <date>
-        out: 17 dependencies, in: 1 dependent (ring 1); name-only guesses left out: out 2, in 0 (find_references lists them)
+        out: 17 dependencies, in: 1 dependent (ring 1); name-only guesses left out: out 1, in 0 (find_references lists them)
         dependencies:
           engine_core::search  crates/engine-core/src/
             struct Searcher  uses_type 1, calls 10, accesses 4  search.rs:11-13  loc 3 cx 3
-            struct Match  uses_type 1, calls 1  search.rs:1-3  loc 3 cx 2
+            struct Match  uses_type 1, calls 2  search.rs:1-3  loc 3 cx 2
             struct SearcherBuilder  calls 2  search.rs:15-17  loc 3 cx 1
         ... 14 more (limit=3); next page: offset=3
 
         ### change_impact {"target":"engine_core::search::Match::describe","depth":1}
         change_impact method engine_core::search::Match::describe  crates/engine-core/src/search.rs:6-8  loc 3 cx 1 modified <date>  depth=1
-        affected: 1 (ring 1: 1); tests: 0; 2 name-only guesses left out (find_references lists them)
+        affected: 1 (ring 1: 1); tests: 0; 1 name-only guess left out (find_references lists it)
         ring 1:
           app  crates/app/src/
-            function run  calls 1  main.rs:10-28  loc 19 cx 5
+            function run  calls 2  main.rs:10-28  loc 19 cx 5
 
         ### find_references {"symbol":"engine_core::search::Match::describe"}
         3 references to method engine_core::search::Match::describe (calls 3)
         crates/app/src/main.rs
           17 calls  in app::run
-          19 calls  in app::run  [guess: name match only]
+          19 calls  in app::run
           25 calls  in app::run  [guess: name match only]
 
     "####]]
