@@ -566,18 +566,27 @@ impl<'t> Extractor<'t> {
         // Closure parameters with written types in the tokens of macros read as code
         // (`rgtest!(name, |dir: Dir, mut cmd: TestCommand| { cmd.arg(..) })`): locals of
         // the place the macro is invoked in.
+        let mut param_types: Vec<Reference> = Vec::new();
         if !self.spec.token_macros.is_empty() {
             for r in self.refs.iter().filter(|r| r.kind == RefKind::Expands) {
                 let Some(invocation) = r.name.parent().filter(|p| self.kind(*p) == "macro_invocation") else { continue };
                 let mut cursor = invocation.walk();
                 let Some(tree) = invocation.children(&mut cursor).find(|c| self.kind(*c) == "token_tree") else { continue };
-                // Most invocations hold no closure: their text says so without a walk.
-                if !self.text(tree).contains('|') || !self.in_code_macro(tree) {
+                // Most invocations hold no closure and no macro: their text says so without a walk.
+                let text = self.text(tree);
+                if !(text.contains('|') || text.contains('!')) || !self.in_code_macro(tree) {
                     continue;
                 }
                 let ctx = self.context_at(tree.start_byte(), &scopes, &scope_parent, &def_symbol);
-                for (name, ty) in self.closure_params(tree) {
+                let (params, macros) = self.macro_tokens(tree);
+                for (name, ty, line) in params {
+                    // The parameter's type is a type use, as it is outside a macro.
+                    param_types.push(Reference::new(RefKind::UsesType, ty.clone(), line, ctx.symbol));
                     locals.entry((ctx.symbol, name)).or_insert(ty);
+                }
+                // Macros invoked in the tokens (`eqnice!(..)` inside `rgtest!(..)`).
+                for (name, line) in macros {
+                    param_types.push(Reference::new(RefKind::Expands, name.to_string(), line, ctx.symbol));
                 }
             }
         }
@@ -616,7 +625,7 @@ impl<'t> Extractor<'t> {
 
         // `use` declarations: their paths are imports, not also accesses.
         let import_ranges: Vec<(usize, usize)> = self.imports.iter().map(|n| (n.start_byte(), n.end_byte())).collect();
-        let mut references = Vec::new();
+        let mut references = param_types;
         for r in refs {
             if r.kind == RefKind::Accesses && import_ranges.iter().any(|(s, e)| *s <= r.name.start_byte() && r.name.start_byte() < *e) {
                 continue;
@@ -1182,9 +1191,11 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// The closure parameters with written types among a token tree's tokens: `|a: A, mut
-    /// b: B<C>|` gives (a, A) and (b, B). A `|` not followed by `name:` is an operator.
-    fn closure_params(&self, tree: Node<'t>) -> Vec<(&'t str, String)> {
+    /// What a macro's tokens hold that the grammar leaves as tokens: the closure parameters
+    /// with written types, with their lines (`|a: A, mut b: B<C>|` gives (a, A) and (b, B); a
+    /// `|` not followed by `name:` is an operator), and the macros invoked (`name!(`).
+    #[allow(clippy::type_complexity)]
+    fn macro_tokens(&self, tree: Node<'t>) -> (Vec<(&'t str, String, u32)>, Vec<(&'t str, u32)>) {
         // The leaf tokens, in order (bounded: a macro may hold thousands of lines).
         let mut tokens: Vec<Node<'t>> = Vec::new();
         let mut stack = vec![tree];
@@ -1201,6 +1212,16 @@ impl<'t> Extractor<'t> {
             stack.extend(children.into_iter().rev());
         }
         let text = |i: usize| tokens.get(i).map(|t| self.text(*t)).unwrap_or("");
+        let line_of = |i: usize| tokens[i].start_position().row as u32 + 1;
+        let macros: Vec<(&'t str, u32)> = (0..tokens.len().saturating_sub(2))
+            .filter(|&i| {
+                self.kind(tokens[i]) == "identifier"
+                    && text(i + 1) == "!"
+                    && matches!(text(i + 2), "(" | "[" | "{")
+                    && text(i) != "macro_rules"
+            })
+            .map(|i| (self.text(tokens[i]), line_of(i)))
+            .collect();
         let mut out = Vec::new();
         let mut i = 0;
         while i < tokens.len() {
@@ -1218,6 +1239,7 @@ impl<'t> Extractor<'t> {
                     break;
                 }
                 let name = text(j);
+                let line = line_of(j);
                 let mut k = j + 2;
                 let mut depth = 0i32;
                 let mut ty = String::new();
@@ -1234,7 +1256,7 @@ impl<'t> Extractor<'t> {
                 }
                 let ty = normalize_path(&ty);
                 if !ty.is_empty() {
-                    out.push((name, ty));
+                    out.push((name, ty, line));
                 }
                 j = k;
                 if text(j) == "," {
@@ -1245,7 +1267,7 @@ impl<'t> Extractor<'t> {
             }
             i = j.max(i + 1);
         }
-        out
+        (out, macros)
     }
 
     /// Whether a token tree is an argument of a macro whose arguments are code: one of the

@@ -837,6 +837,27 @@ impl World {
                 }
                 m = parent_module(&m);
             }
+            // A macro of another module of the crate, brought in by `#[macro_use] mod
+            // macros;` (the integration tests' usual layout): the crate's only one of that
+            // name. Not for the standard library's names (`writeln!`), which a module-local
+            // macro of the same name does not shadow elsewhere.
+            let krate = module.split("::").next().unwrap_or("");
+            let std_name = crate::lang::spec(Language::Rust).implicit_names.iter().any(|(n, _)| *n == r.name)
+                || crate::lang::spec(Language::Rust).code_macros.contains(&r.name);
+            let in_crate: Vec<SymbolId> = self
+                .by_name
+                .get(r.name)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|id| {
+                    let s = &self.syms[id];
+                    s.kind == SymbolKind::Macro && (&*s.qname == krate || s.qname.starts_with(&format!("{krate}::")))
+                })
+                .collect();
+            if let ([id], false) = (in_crate.as_slice(), std_name) {
+                return (Target::Symbol(*id), Confidence::Exact, true);
+            }
         }
         let hit = self.rust_path(r.name, &module, 0);
         // `a::b::f()`: the qualifier `a::b` names a module, which is no dependency of its own

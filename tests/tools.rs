@@ -249,25 +249,43 @@ fn calls_inside_macros_resolve_like_code() {
             ("find_references", json!({"symbol": "mac::helper"})),
             ("find_references", json!({"symbol": "mac::total"})),
             ("find_references", json!({"symbol": "mac::Counter::bump"})),
+            // The closure parameters' types are type uses; a macro of another module of the
+            // crate (`#[macro_use] mod macros;`) is found, inside another macro's tokens too.
+            ("find_references", json!({"symbol": "mac::Counter", "kind": "type"})),
+            ("find_references", json!({"symbol": "shout"})),
         ],
     );
     expect_test::expect![[r####"
         ### find_references {"symbol":"mac::helper"}
-        3 references to function mac::helper (calls 3)
+        4 references to function mac::helper (calls 4)
         src/lib.rs
-          10 calls  in mac::report
-          11 calls  in mac::report
-          31 calls  in mac::counted
+          14 calls  in mac::report
+          15 calls  in mac::report
+          35 calls  in mac::counted
+        src/loud.rs
+          2 calls  in mac::loud::loud
 
         ### find_references {"symbol":"mac::total"}
         1 reference to function mac::total (calls 1)
         src/lib.rs
-          10 calls  in mac::report
+          14 calls  in mac::report
 
         ### find_references {"symbol":"mac::Counter::bump"}
         2 references to method mac::Counter::bump (calls 2)
         src/lib.rs
-          31 calls x2  in mac::counted
+          35 calls x2  in mac::counted
+
+        ### find_references {"symbol":"mac::Counter","kind":"type"}
+        2 references to struct mac::Counter (uses_type 2)
+        src/lib.rs
+          35 uses_type x2  in mac::counted
+
+        ### find_references {"symbol":"shout"}
+        2 references to macro mac::macros::shout (expands 2)
+        src/lib.rs
+          35 expands  in mac::counted
+        src/loud.rs
+          2 expands  in mac::loud::loud
 
     "####]]
     .assert_eq(&out);

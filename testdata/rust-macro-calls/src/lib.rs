@@ -1,3 +1,7 @@
+#[macro_use]
+mod macros;
+pub mod loud;
+
 pub fn total(xs: &[u32]) -> u32 {
     xs.iter().sum()
 }
@@ -28,5 +32,5 @@ impl Counter {
 }
 
 pub fn counted() -> u32 {
-    with_counter!(|a: Counter, mut b: Counter| { a.bump() + b.bump() | helper() })
+    with_counter!(|a: Counter, mut b: Counter| { a.bump() + shout!(b.bump()) | helper() })
 }

@@ -1,0 +1,3 @@
+pub fn loud() -> u32 {
+    shout!(crate::helper())
+}
