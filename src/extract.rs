@@ -1407,6 +1407,14 @@ impl<'t> Extractor<'t> {
                 }
                 Receiver::Unknown
             }
+            // A struct literal's or pattern's type (`Match { start, end }`), `Self` in an impl.
+            "type_identifier" | "scoped_type_identifier" | "generic_type_with_turbofish" if self.spec.language == Language::Rust => {
+                let path = self.type_path(node);
+                match self.self_type(ctx, symbols) {
+                    Some(own) => Receiver::Type(replace_self(&path, &own)),
+                    None => Receiver::Type(path),
+                }
+            }
             // `x?`, `&x`, `(x)`, `x.await`, `*x`: what `x` is (`?` unwraps, as return types
             // are kept; a dereference reaches the value a reference or smart pointer holds).
             "try_expression" | "reference_expression" | "parenthesized_expression" | "await_expression" => match node.named_child(0) {

@@ -45,6 +45,11 @@
 (scoped_identifier path: [(identifier) (scoped_identifier)] @reference.accesses)
 ; fields read or written (`self.items`, `order.total`); a method call's name is a call
 (field_expression value: (_) @receiver field: (field_identifier) @name) @reference.uses_field
+; Fields named by a struct literal or a struct pattern: `Match { start, end: e }`,
+; `Error::WithPath { ref path, .. }`; the struct (or variant) is the receiver.
+(struct_expression name: (_) @receiver body: (field_initializer_list (field_initializer field: (field_identifier) @name))) @reference.uses_field
+(struct_expression name: (_) @receiver body: (field_initializer_list (shorthand_field_initializer (identifier) @name))) @reference.uses_field
+(struct_pattern type: (_) @receiver (field_pattern name: (_) @name)) @reference.uses_field
 
 (type_identifier) @reference.uses_type
 (scoped_type_identifier) @reference.uses_type
