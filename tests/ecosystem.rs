@@ -517,21 +517,9 @@ fn serve_logs_carry_no_colour_codes_off_a_terminal() {
     use std::io::Write;
     let repo = temp_copy("java-shop");
     index(repo.path(), &Options::default(), &|_, _| {}).unwrap();
-    let mut child = bin()
-        .args(["serve", "--no-watch", "--repo"])
-        .arg(repo.path())
-        .env("CODEATLAS_LOG", "debug")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::util::serve_raw(repo.path(), Stdio::null(), Stdio::piped(), Some("debug"));
     let mut stdin = child.stdin.take().unwrap();
-    for line in [
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "repo_overview", "arguments": {}}}),
-    ] {
+    for line in crate::util::first_call("repo_overview", json!({"arguments": {}})) {
         writeln!(stdin, "{line}").unwrap();
     }
     std::thread::sleep(std::time::Duration::from_millis(1500));

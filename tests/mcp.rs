@@ -159,11 +159,7 @@ fn speaks_both_protocol_eras_and_only_json_on_stdout() {
     let expected_start =
         "2 implementations of interface com.acme.pay.PaymentGateway\ncom.acme.pay  src/main/java/com/acme/pay/\n  class AbstractGateway";
 
-    let classic = run(&[
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "find_implementations", "arguments": args}}),
-    ]);
+    let classic = run(&crate::util::first_call("find_implementations", json!({"arguments": args})));
     assert_eq!(classic[0]["result"]["protocolVersion"], "2025-11-25");
     assert_eq!(classic[0]["result"]["serverInfo"]["name"], "codeatlas");
     assert_eq!(classic[1]["result"]["isError"], false);
@@ -196,20 +192,9 @@ fn a_call_during_the_first_build_waits_for_it_with_progress() {
         let body: String = (0..20).map(|m| format!("    int m{m}(int x) {{ return x + {m}; }}\n")).collect();
         std::fs::write(dir.join(format!("C{i}.java")), format!("package p{};\n\nclass C{i} {{\n{body}}}\n", i % 30)).unwrap();
     }
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"))
-        .args(["serve", "--no-watch", "--repo"])
-        .arg(tmp.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = crate::util::serve_raw(tmp.path(), Stdio::piped(), Stdio::null(), None);
     let mut stdin = child.stdin.take().unwrap();
-    for line in [
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "repo_overview", "arguments": {}, "_meta": {"progressToken": "first-build"}}}),
-    ] {
+    for line in crate::util::first_call("repo_overview", json!({"arguments": {}, "_meta": {"progressToken": "first-build"}})) {
         writeln!(stdin, "{line}").unwrap();
     }
     let mut reader = BufReader::new(child.stdout.take().unwrap());

@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: fixture paths and temp copies of fixtures.
+//! Helpers shared by the integration tests: fixture paths, temp copies of fixtures, and
+//! raw MCP sessions over a `serve` process's stdio.
 
 use std::path::{Path, PathBuf};
 
@@ -49,4 +50,28 @@ pub fn temp_copy(name: &str) -> TempRepo {
         std::fs::copy(src.join(&rel), to).unwrap();
     }
     TempRepo { _tmp: tmp, root }
+}
+
+/// A `codeatlas serve --no-watch --repo <repo>` process with piped stdin, its stdout and
+/// stderr as asked.
+pub fn serve_raw(repo: &Path, stdout: std::process::Stdio, stderr: std::process::Stdio, log: Option<&str>) -> std::process::Child {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"));
+    command.args(["serve", "--no-watch", "--repo"]).arg(repo).stdin(std::process::Stdio::piped()).stdout(stdout).stderr(stderr);
+    if let Some(level) = log {
+        command.env("CODEATLAS_LOG", level);
+    }
+    command.spawn().unwrap()
+}
+
+/// The JSON-RPC lines of a session's start (`initialize`, `initialized`) and one call.
+pub fn first_call(name: &str, params: serde_json::Value) -> [serde_json::Value; 3] {
+    let mut call = serde_json::json!({"name": name});
+    if let (Some(c), serde_json::Value::Object(extra)) = (call.as_object_mut(), params) {
+        c.extend(extra);
+    }
+    [
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}),
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}),
+    ]
 }
