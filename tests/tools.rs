@@ -770,3 +770,24 @@ fn paged_answers_first_middle_last() {
     let out = run_calls("java-shop", &calls);
     expect_file!["snapshots/java-shop.pages.txt"].assert_eq(&out);
 }
+
+/// The text files `search_text` searches can be read on with `read_source`, indexed or not;
+/// what the walk does not admit (ignored, secret-looking, binary, outside) cannot.
+#[test]
+fn text_files_the_walk_admits_are_readable() {
+    let tmp = temp_copy("java-shop");
+    let root = tmp.path();
+    std::fs::write(root.join("pom.xml"), "<project>\n  <artifactId>shop</artifactId>\n</project>\n").unwrap();
+    std::fs::write(root.join("credentials.json"), "{\"key\": \"x\"}\n").unwrap();
+    std::fs::write(root.join("data.bin"), b"ab\0cd\n").unwrap();
+    index(root, &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
+    let atlas = Atlas::new(&root.canonicalize().unwrap());
+    let found = atlas.call("search_text", json!({"query": "artifactId"})).unwrap();
+    assert_eq!(found, "1 matching line for \"artifactId\" in 19 text files\n```\npom.xml\n  2:   <artifactId>shop</artifactId>\n```");
+    let read = atlas.call("read_source", json!({"path": "pom.xml", "start_line": 2, "end_line": 2})).unwrap();
+    assert_eq!(read, "pom.xml:2-2 of 3 lines\n```\n2|   <artifactId>shop</artifactId>\n```");
+    for refused in ["credentials.json", "generated/Generated.java", ".codeatlasignore", "data.bin", "../pom.xml"] {
+        let err = atlas.call("read_source", json!({"path": refused, "start_line": 1, "end_line": 1})).unwrap_err().0;
+        assert!(err.starts_with("no indexed file") || err.contains("refused"), "{refused}: {err}");
+    }
+}

@@ -96,12 +96,43 @@ impl Atlas {
     }
 
     pub(super) fn read_source(&self, store: &Store, a: ReadArgs) -> Answer {
-        let mut file = self.indexed_file(store, &a.path)?;
-        if self.refresh(&file) {
+        let mut file = match self.indexed_file(store, &a.path) {
+            Ok(file) => file,
+            // A text file the walk admits but no language indexes (`pom.xml`, `schema.sql`):
+            // `search_text` finds lines there, so they can be read on.
+            Err(e) => match self.admitted_text_file(&a.path)? {
+                Some(file) => file,
+                None => return Err(e),
+            },
+        };
+        if file.id >= 0 && self.refresh(&file) {
             file = self.indexed_file(store, &a.path)?;
         }
         let text = self.read_file(&file)?;
+        if file.id < 0 && text.contains('\0') {
+            return fail(format!("{} is a binary file; refused", file.path));
+        }
         self.numbered(&file, &text, a.start_line, a.end_line, "")
+    }
+
+    /// A file `search_text` searches that is not indexed, as a `FileInfo` without an id
+    /// (-1): only what the walk admits (ignore files, includes and excludes, size limit, no
+    /// secret-looking names), found by walking the folder it names alone.
+    fn admitted_text_file(&self, path: &str) -> Result<Option<FileInfo>, ToolError> {
+        let path = normalize_path(path)?;
+        let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
+        let root = self.root.canonicalize()?;
+        let found = crate::index::text_files(&root, &opts, &path).into_iter().any(|(p, _)| p == path);
+        Ok(found.then(|| FileInfo {
+            id: -1,
+            path,
+            language: "text".into(),
+            module: String::new(),
+            size: 0,
+            mtime_ns: 0,
+            loc: 0,
+            parse_errors: 0,
+        }))
     }
 
     pub(super) fn read_symbol(&self, store: &Store, a: ReadSymbolArgs) -> Answer {
