@@ -686,6 +686,7 @@ impl Indexer {
                                 returns: s.returns.as_deref().map(Into::into),
                                 params: s.params.as_deref().map(Into::into),
                                 access: crate::resolve::Access::from_visibility(&s.visibility),
+                                from_trait: s.impl_of.as_ref().is_some_and(|i| i.trait_name.is_some()),
                             },
                         );
                     }

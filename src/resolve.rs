@@ -42,6 +42,9 @@ pub struct Sym {
     pub params: Option<Box<str>>,
     /// Who may use it: overload resolution leaves out what the call site cannot see.
     pub access: Access,
+    /// A Rust member of a trait impl (`impl Trait for T { fn m() }`): an inherent member of
+    /// the same name comes first, as in rustc's method lookup.
+    pub from_trait: bool,
 }
 
 /// A symbol's declared access (Java's four levels; Rust's `pub` is public, the rest private).
@@ -328,7 +331,7 @@ impl World {
                 Want::Any => true,
             }
         };
-        ids.filter(ok).min()
+        ids.filter(ok).min_by_key(|id| (self.syms[id].from_trait, *id))
     }
 
     fn lookup(&self, qname: &str, want: Want) -> Option<SymbolId> {

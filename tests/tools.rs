@@ -551,6 +551,8 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
             ("find_implementations", json!({"symbol": "Sink"})),
             // Blanket and foreign impls under their headers, not as unlabeled runs.
             ("file_outline", json!({"path": "src/lib.rs", "offset": 18, "limit": 9})),
+            // An inherent method before a trait impl's of the same name, whatever their order.
+            ("find_references", json!({"symbol": "ro::Early::count"})),
         ],
     );
     expect_test::expect![[r####"
@@ -587,8 +589,9 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
         next: read_symbol {"symbol": "src/lib.rs:77"}
 
         ### find_implementations {"symbol":"Matches"}
-        1 implementation of trait ro::Matches
+        2 implementations of trait ro::Matches
         ro  src/
+          struct Early  lib.rs:102  (implements)
           struct Lines  lib.rs:12  (implements)
 
         ### find_implementations {"symbol":"Sink"}
@@ -601,7 +604,7 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
           blanket impl for Box<S>  src/lib.rs:59
 
         ### file_outline {"path":"src/lib.rs","offset":18,"limit":9}
-        src/lib.rs (rust, 98 lines, module ro)
+        src/lib.rs (rust, 118 lines, module ro)
         impl Sink for Box<S>
           method 61-63  fn matched(&self) -> usize
         trait 66-68  pub trait Describe
@@ -615,7 +618,17 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
           module 84-88  mod x
             impl Deep
               method 86  pub fn go(&self)
-        ... 4 more (limit=9); next page: offset=27
+        ... 8 more (limit=9); next page: offset=27
+
+        ### find_references {"symbol":"ro::Early::count"}
+        3 references to 2 overloads of method ro::Early::count (calls 3)
+        <ro::Early as Matches>::count: 2 references
+          src/lib.rs
+            35 calls  in ro::Lines::fmt  via ro::Matches::count
+            40 calls  in ro::total  via ro::Matches::count
+        ro::Early::count: 1 reference
+          src/lib.rs
+            117 calls  in ro::early
 
     "####]]
     .assert_eq(&out);

@@ -461,7 +461,7 @@ impl Store {
         // Parents before children, so that child lists are complete.
         let mut stmt = self
             .conn
-            .prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility, impl_module FROM symbols ORDER BY id")?;
+            .prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility, impl_module, impl_trait IS NOT NULL FROM symbols ORDER BY id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let kind: String = r.get(3)?;
@@ -481,6 +481,7 @@ impl Store {
                     params: r.get::<_, Option<String>>(8)?.map(Into::into),
                     access: crate::resolve::Access::from_visibility(&r.get::<_, String>(9)?),
                     impl_module: r.get::<_, Option<String>>(10)?.map(Into::into),
+                    from_trait: r.get(11)?,
                 },
             );
         }

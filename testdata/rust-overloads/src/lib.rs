@@ -96,3 +96,23 @@ pub mod outer {
         }
     }
 }
+
+// The trait impl written before the inherent one: a method call still means the inherent
+// method (rustc looks up inherent methods first).
+pub struct Early;
+
+impl Matches for Early {
+    fn count(&self) -> usize {
+        2
+    }
+}
+
+impl Early {
+    pub fn count(&self) -> usize {
+        3
+    }
+}
+
+pub fn early(e: &Early) -> usize {
+    e.count()
+}
