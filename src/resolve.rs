@@ -331,7 +331,13 @@ impl World {
                 Want::Any => true,
             }
         };
-        ids.filter(ok).min_by_key(|id| (self.syms[id].from_trait, *id))
+        // A call names a callable before a type of the same name (`pub fn Lite(..)` beside
+        // `struct Lite`: `Lite(x)` calls the function), an inherent member before a trait
+        // impl's.
+        ids.filter(ok).min_by_key(|id| {
+            let sym = &self.syms[id];
+            (want == Want::Callable && !sym.kind.is_callable(), sym.from_trait, *id)
+        })
     }
 
     fn lookup(&self, qname: &str, want: Want) -> Option<SymbolId> {
