@@ -922,6 +922,12 @@ impl World {
 
     fn hit_to_target(&self, hit: Option<PathHit>, name: &str, want: Want) -> (Target, Confidence, bool) {
         match hit {
+            // A call by a name that is a type and a function (`use super::Lite;` naming both
+            // `struct Lite` and `fn Lite`): the function, the value namespace's.
+            Some(PathHit::Symbol(id)) if want == Want::Callable && self.syms[&id].kind.is_type() => {
+                let callable = self.lookup(&self.syms[&id].qname, Want::Callable).unwrap_or(id);
+                (Target::Symbol(callable), Confidence::Exact, true)
+            }
             Some(PathHit::Symbol(id)) => (Target::Symbol(id), Confidence::Exact, true),
             Some(PathHit::External(q)) => (Target::External(q), Confidence::External, true),
             Some(PathHit::ModulePath(_)) => (Target::Nothing, Confidence::Exact, true),

@@ -553,6 +553,8 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
             ("file_outline", json!({"path": "src/lib.rs", "offset": 18, "limit": 9})),
             // An inherent method before a trait impl's of the same name, whatever their order.
             ("find_references", json!({"symbol": "ro::Early::count"})),
+            ("find_references", json!({"symbol": "src/lib.rs:128"})),
+            ("find_references", json!({"symbol": "src/lib.rs:123"})),
         ],
     );
     expect_test::expect![[r####"
@@ -604,7 +606,7 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
           blanket impl for Box<S>  src/lib.rs:59
 
         ### file_outline {"path":"src/lib.rs","offset":18,"limit":9}
-        src/lib.rs (rust, 118 lines, module ro)
+        src/lib.rs (rust, 139 lines, module ro)
         impl Sink for Box<S>
           method 61-63  fn matched(&self) -> usize
         trait 66-68  pub trait Describe
@@ -618,7 +620,7 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
           module 84-88  mod x
             impl Deep
               method 86  pub fn go(&self)
-        ... 8 more (limit=9); next page: offset=27
+        ... 14 more (limit=9); next page: offset=27
 
         ### find_references {"symbol":"ro::Early::count"}
         3 references to 2 overloads of method ro::Early::count (calls 3)
@@ -629,6 +631,19 @@ fn rust_methods_of_one_name_are_told_apart_by_trait() {
         ro::Early::count: 1 reference
           src/lib.rs
             117 calls  in ro::early
+
+        ### find_references {"symbol":"src/lib.rs:128"}
+        1 reference to function ro::lite::Lite (calls 1)
+        src/lib.rs
+          137 calls  in ro::uses_lite::make
+
+        ### find_references {"symbol":"src/lib.rs:123"}
+        4 references to struct ro::lite::Lite (imports 1, instantiates 1, uses_type 2)
+        src/lib.rs
+          128 uses_type  in ro::lite::Lite
+          129 instantiates  in ro::lite::Lite
+          134 imports  in ro::uses_lite
+          136 uses_type  in ro::uses_lite::make
 
     "####]]
     .assert_eq(&out);

@@ -116,3 +116,24 @@ impl Early {
 pub fn early(e: &Early) -> usize {
     e.count()
 }
+
+// A function and a struct of one name (syn's `Lite`): a call by the imported name is the
+// function's (the value namespace), a type use the struct's.
+pub mod lite {
+    pub struct Lite {
+        pub value: u32,
+    }
+
+    #[allow(non_snake_case)]
+    pub fn Lite(value: u32) -> Lite {
+        Lite { value }
+    }
+}
+
+pub mod uses_lite {
+    use super::lite::Lite;
+
+    pub fn make() -> Lite {
+        Lite(1)
+    }
+}
