@@ -678,10 +678,8 @@ impl<'t> Extractor<'t> {
                 let line = trait_node.start_position().row as u32 + 1;
                 let ctx = self.context_at(trait_node.start_byte(), &scopes, &scope_parent, &def_symbol);
                 let mut reference = Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
-                reference.blanket = self.is_type_param(&imp.info.self_type, imp.type_node.start_byte()) || {
-                    let form = self.blanket_form(imp);
-                    form.is_some() && !["std::", "core::", "alloc::"].iter().any(|p| imp.info.self_type.starts_with(p))
-                };
+                reference.blanket = self.is_type_param(&imp.info.self_type, imp.type_node.start_byte())
+                    || (self.blanket_form(imp).is_some() && !std_path(&imp.info.self_type));
                 reference.subject = Some(if reference.blanket {
                     self.text(imp.type_node).split_whitespace().collect::<Vec<_>>().join(" ")
                 } else {
@@ -978,8 +976,8 @@ impl<'t> Extractor<'t> {
         }
         let base = inner.split(['<', ' ']).next().unwrap_or(inner);
         // A standard library type written with its path is no repository type either.
-        let foreign = ["std::", "core::", "alloc::"].iter().any(|p| imp.info.self_type.starts_with(p));
-        (foreign || self.is_type_param(base, imp.type_node.start_byte())).then(|| format!("<{written} as {trait_name}>"))
+        (std_path(&imp.info.self_type) || self.is_type_param(base, imp.type_node.start_byte()))
+            .then(|| format!("<{written} as {trait_name}>"))
     }
 
     fn is_type_param(&self, name: &str, offset: usize) -> bool {
@@ -1650,6 +1648,11 @@ fn join(scope: &str, sep: &str, name: &str) -> String {
     } else {
         format!("{scope}{sep}{name}")
     }
+}
+
+/// A path into the standard library as written (`std::io::Error`): no repository type.
+fn std_path(path: &str) -> bool {
+    ["std::", "core::", "alloc::"].iter().any(|p| path.starts_with(p))
 }
 
 fn strip_space(text: &str) -> String {

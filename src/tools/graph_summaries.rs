@@ -324,19 +324,22 @@ impl Atlas {
             },
             _ => Vec::new(),
         };
-        let (label, loc, reached, guesses, facts) = match members.as_slice() {
+        // (label, place, reached, guesses, the heading's facts, the date rows leave out)
+        let (label, loc, reached, guesses, facts, usual) = match members.as_slice() {
             [] => {
                 let target = self.node(store, &graph, &a.target)?;
                 let (label, loc) = self.node_label(store, &target)?;
                 let guesses = self.guesses_note(store, &target, false)?;
                 let facts = self.node_facts(store, &graph, &target)?;
-                (label, loc, graph.impact(std::slice::from_ref(&target), depth), guesses, facts)
+                let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
+                (label, loc, graph.impact(std::slice::from_ref(&target), depth), guesses, facts, usual)
             }
             [s] => {
                 let reached = self.member_impact(store, &graph, members.as_slice(), depth)?;
                 let guesses = self.guesses_of(store, &[s.id], &[s.file_id], false)?;
                 let facts = self.node_facts(store, &graph, &Node::Symbol(s.id))?;
-                (format!("{} {}", s.kind, s.signature_handle()), location(s), reached, guesses, facts)
+                let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
+                (format!("{} {}", s.kind, s.signature_handle()), location(s), reached, guesses, facts, usual)
             }
             [s, ..] => {
                 let reached = self.member_impact(store, &graph, members.as_slice(), depth)?;
@@ -344,17 +347,15 @@ impl Atlas {
                 let files: Vec<i64> = members.iter().map(|m| m.file_id).collect();
                 let guesses = self.guesses_of(store, &ids, &files, false)?;
                 let places: Vec<String> = members.iter().map(|m| format!("{}:{}", m.path, m.start_line)).collect();
-                // The heading's facts would be one overload's; rows still leave out its date.
-                let usual =
-                    self.node_facts(store, &graph, &Node::Symbol(s.id))?.map(|f| Facts { loc: 0, complexity: 0, modified: f.modified });
-                (format!("{} overloads of {} {}", members.len(), s.kind, s.qname), places.join(", "), reached, guesses, usual)
+                // No facts in the heading (they would be one overload's); rows still leave out
+                // its date.
+                let usual = self.node_facts(store, &graph, &Node::Symbol(s.id))?.map(|f| f.modified).unwrap_or_default();
+                (format!("{} overloads of {} {}", members.len(), s.kind, s.qname), places.join(", "), reached, guesses, None, usual)
             }
         };
         let test_nodes = self.test_nodes(store, &reached)?;
         let tests = reached.iter().filter(|r| test_nodes.contains(&r.node)).count();
-        let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
-        let shown = facts.as_ref().filter(|f| f.complexity > 0);
-        let mut out = format!("change_impact {}", heading(&label, &loc, shown, level, (depth != 3).then_some(depth)));
+        let mut out = format!("change_impact {}", heading(&label, &loc, facts.as_ref(), level, (depth != 3).then_some(depth)));
         let _ = writeln!(out, "affected: {}; tests: {tests}{guesses}", rings(&reached, "nothing depends on it"));
         let section = |r: &Reached| format!("ring {}:", r.distance);
         self.reached_page(&mut out, store, &graph, &reached, self.window(a.limit, a.offset, 50, 200), &section, &usual, Some(&test_nodes))?;

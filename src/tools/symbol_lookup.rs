@@ -481,7 +481,8 @@ impl Atlas {
             ));
         }
         let mut out = format!("{} to {label} ({})\n{dispatch_note}", plural(total, "reference"), format_counts(&counts));
-        write_page(&mut out, whole_rows(reference_rows(&refs, &via, None), limit + ROW_SLACK, refs.len()), total, window)?;
+        let rows = whole_rows(reference_rows(&refs, &via, None), limit + ROW_SLACK, refs.len());
+        write_page(&mut out, rows.into_iter().map(Ok::<_, ToolError>), total, window)?;
         Ok(out)
     }
 
@@ -538,10 +539,7 @@ impl Atlas {
                 let local = window.offset.saturating_sub(before);
                 let page = store.references(Target::Symbol(o.id), also, kinds, wanted + ROW_SLACK, local)?;
                 let heading = format!("{}: {}", o.overload_handle(), plural(*n, "reference"));
-                let mut section = reference_rows(&page.refs, &via, Some(&heading));
-                if page.refs.len() == wanted + ROW_SLACK && section.len() > 1 {
-                    section.pop();
-                }
+                let section = whole_rows(reference_rows(&page.refs, &via, Some(&heading)), wanted + ROW_SLACK, page.refs.len());
                 wanted = wanted.saturating_sub(section.iter().map(|r| r.count).sum());
                 rows.extend(section);
             }
@@ -650,11 +648,11 @@ const ROW_SLACK: usize = 64;
 
 /// The rows of a read of `asked` references that returned `got`: when the read was cut,
 /// its last row may be missing references, and is left for the next page.
-fn whole_rows(mut rows: Vec<Row>, asked: usize, got: usize) -> impl Iterator<Item = Result<Row, ToolError>> {
+fn whole_rows(mut rows: Vec<Row>, asked: usize, got: usize) -> Vec<Row> {
     if got == asked && rows.len() > 1 {
         rows.pop();
     }
-    rows.into_iter().map(Ok)
+    rows
 }
 
 /// References as rows under their file (and `section`, when given): references of one
