@@ -1,5 +1,5 @@
-//! The dependency graph: petgraph built from store rows at three levels (symbol/type,
-//! file, module), with neighbourhoods, shortest paths, change impact (following dynamic
+//! The dependency graph: petgraph built from store rows at four levels (symbol/type,
+//! file, module, build unit), with neighbourhoods, shortest paths, change impact (following dynamic
 //! dispatch through interfaces and traits) and fan-in rankings. It does no IO: `store`
 //! hands it plain rows.
 
@@ -21,6 +21,8 @@ pub enum Level {
     File,
     /// Java packages, Rust modules.
     Module,
+    /// Build units: Maven modules, Gradle projects, Cargo packages.
+    Unit,
 }
 
 impl Level {
@@ -29,6 +31,7 @@ impl Level {
             "symbol" | "type" => Some(Level::Symbol),
             "file" => Some(Level::File),
             "module" | "package" => Some(Level::Module),
+            "unit" | "build-unit" => Some(Level::Unit),
             _ => None,
         }
     }
@@ -37,6 +40,7 @@ impl Level {
             Level::Symbol => "symbol",
             Level::File => "file",
             Level::Module => "module",
+            Level::Unit => "unit",
         }
     }
 }
@@ -48,6 +52,8 @@ pub enum Node {
     External(i64),
     File(i64),
     Module(String),
+    /// A build unit, by its index in `units::Units::units`.
+    Unit(u32),
 }
 
 /// One symbol row, as much as the graph needs.
@@ -64,6 +70,8 @@ pub struct SymbolRow {
 pub struct FileRow {
     pub id: i64,
     pub module: String,
+    /// The build unit holding the file (only the unit level reads it).
+    pub unit: Option<u32>,
 }
 
 /// References aggregated by (file, source, target, kind), with the first line.
@@ -138,6 +146,7 @@ impl Graph {
             by_id.insert(s.id, i as u32);
         }
         let module_of: HashMap<i64, &str> = files.iter().map(|f| (f.id, f.module.as_str())).collect();
+        let unit_of: HashMap<i64, u32> = files.iter().filter_map(|f| Some((f.id, f.unit?))).collect();
         let mut node_files: HashMap<i64, i64> = HashMap::default();
         // Every distinct node gets a small key, so that the merge of hundreds of thousands of
         // edge rows hashes three integers rather than two nodes (a module node is a string).
@@ -154,6 +163,10 @@ impl Graph {
                 }
                 Level::File => Node::File(s.file),
                 Level::Module => Node::Module(module_of.get(&s.file).copied().unwrap_or("").to_string()),
+                Level::Unit => match unit_of.get(&s.file) {
+                    Some(u) => Node::Unit(*u),
+                    None => continue,
+                },
             };
             symbol_key.insert(s.id, keys.key(&node));
         }
@@ -163,6 +176,10 @@ impl Graph {
             for f in files {
                 let node = match level {
                     Level::File => Node::File(f.id),
+                    Level::Unit => match f.unit {
+                        Some(u) => Node::Unit(u),
+                        None => continue,
+                    },
                     _ => Node::Module(f.module.clone()),
                 };
                 file_key.insert(f.id, keys.key(&node));
@@ -199,6 +216,14 @@ impl Graph {
                     g.node(Node::Module(m.to_string()));
                 }
             }
+            Level::Unit => {
+                let mut units: Vec<u32> = files.iter().filter_map(|f| f.unit).collect();
+                units.sort_unstable();
+                units.dedup();
+                for u in units {
+                    g.node(Node::Unit(u));
+                }
+            }
         }
         let mut merged: HashMap<(u32, u32, RefKind), Edge> = HashMap::default();
         for e in edges {
@@ -206,7 +231,7 @@ impl Graph {
                 (Level::Symbol, Some(s)) => g.rollup.get(s),
                 (Level::Symbol, None) => None,
                 (Level::File, _) => Some(*file_key.entry(e.file).or_insert_with(|| keys.key(&Node::File(e.file)))),
-                (Level::Module, _) => file_key.get(&e.file).copied(),
+                (Level::Module | Level::Unit, _) => file_key.get(&e.file).copied(),
             };
             let to = match (e.target, e.external) {
                 (Some(t), _) => g.rollup.get(t),
@@ -267,6 +292,15 @@ impl Graph {
             Node::File(id) => Some(*id),
             _ => None,
         }
+    }
+
+    /// Every pair of nodes with edges from the first to the second, with those edges.
+    pub fn node_edges(&self) -> Vec<(&Node, &Node, Vec<&Edge>)> {
+        let mut pairs: std::collections::BTreeMap<(NodeIndex, NodeIndex), Vec<&Edge>> = Default::default();
+        for e in self.graph.edge_references() {
+            pairs.entry((e.source(), e.target())).or_default().push(e.weight());
+        }
+        pairs.into_iter().map(|((a, b), edges)| (&self.graph[a], &self.graph[b], edges)).collect()
     }
 
     pub fn contains(&self, n: &Node) -> bool {

@@ -32,6 +32,12 @@ pub struct Health {
     pub skipped: BTreeMap<String, usize>,
     pub db_bytes: u64,
     pub watches: Watches,
+    /// Build units the index knows.
+    pub units: usize,
+    /// Manifests that could not be read: `file:line: error`.
+    pub manifest_errors: Vec<String>,
+    /// Uses of a unit whose manifest does not declare it.
+    pub undeclared: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -119,6 +125,8 @@ fn examine(root: &Path, opts: &Options, h: &mut Health) -> Result<(), String> {
     h.pending.removed = gone.len();
     h.pending.examples.extend(gone.into_iter().map(|p| format!("removed {p}")));
     h.pending.examples.truncate(5);
+    let (units, errors, undeclared) = crate::tools::Atlas::new(root).build_report().map_err(|e| e.0)?;
+    (h.units, h.manifest_errors, h.undeclared) = (units, errors, undeclared);
     Ok(())
 }
 
@@ -202,6 +210,15 @@ impl Health {
                     "syntax errors: {} (indexed with tree-sitter's recovery)",
                     crate::tools::plural(self.syntax_error_files, "file")
                 );
+                if self.units > 0 || !self.manifest_errors.is_empty() {
+                    let _ = writeln!(out, "build: {}", crate::tools::plural(self.units, "unit"));
+                }
+                for e in &self.manifest_errors {
+                    let _ = writeln!(out, "  manifest unreadable (its folder read with the default layout): {e}");
+                }
+                for u in &self.undeclared {
+                    let _ = writeln!(out, "  undeclared dependency: {u}");
+                }
                 if self.skipped.is_empty() {
                     let _ = writeln!(out, "skipped: none");
                 } else {

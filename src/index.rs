@@ -20,6 +20,7 @@ use crate::model::{FileExtract, Language, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, Import, RefQuery, Sym, SymbolId, Target, World};
 use crate::rust_layout::{self, Layout};
 use crate::store::{self, NewSymbol, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
+use crate::units;
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = crate::config::DEFAULT_MAX_FILE_SIZE;
 /// An ignore file of our own, in `.gitignore` syntax, for what git tracks but the index should not.
@@ -102,6 +103,8 @@ pub struct Walk {
     pub crates: std::collections::HashMap<String, String>,
     /// Every Cargo target of the packages found (see `rust_layout::cargo_targets`).
     pub targets: Vec<rust_layout::Target>,
+    /// Build manifests (`Cargo.toml`, `pom.xml`, Gradle scripts), relative, sorted.
+    pub manifests: Vec<String>,
 }
 
 /// Walks the repository honouring `.gitignore`, `.ignore`, `.git/info/exclude` and
@@ -112,6 +115,7 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
     let mut skipped = Vec::new();
     let mut crates = std::collections::HashMap::new();
     let mut targets = Vec::new();
+    let mut manifests = Vec::new();
     for entry in builder.build() {
         let entry = match entry {
             Ok(e) => e,
@@ -128,6 +132,9 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
             continue;
         };
         let rel = rel.to_string_lossy().replace('\\', "/");
+        if units::MANIFEST_NAMES.iter().any(|m| entry.file_name() == *m) {
+            manifests.push(rel.clone());
+        }
         if entry.file_name() == "Cargo.toml" {
             let dir = rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
             if let Some(manifest) = std::fs::read_to_string(&abs).ok().and_then(|t| t.parse::<toml::Table>().ok()) {
@@ -173,7 +180,8 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     targets.sort_by(|a: &rust_layout::Target, b| (&a.root, a.kind).cmp(&(&b.root, b.kind)));
-    Walk { files, skipped, crates, targets }
+    manifests.sort();
+    Walk { files, skipped, crates, targets, manifests }
 }
 
 /// The walker both walks use: ignore files honoured, hidden entries, symlinks, `.git/` and
@@ -295,7 +303,7 @@ impl Scope {
 
 /// Names of files whose change alters what is indexed or how paths map to modules: a
 /// change to one of them makes a partial update a full reconcile.
-const RECONCILE_TRIGGERS: &[&str] = &[".gitignore", ".ignore", CUSTOM_IGNORE_FILE, "Cargo.toml"];
+const RECONCILE_TRIGGERS: &[&str] = &[".gitignore", ".ignore", CUSTOM_IGNORE_FILE];
 
 /// A long-lived indexer: the store, and the resolver's world kept in memory between
 /// runs, so that an update of a few files costs only those files.
@@ -312,6 +320,8 @@ pub struct Indexer {
     path_mods_known: bool,
     walked: bool,
     generation: u64,
+    /// Build units read by the last walk, until the next transaction stores them.
+    units: Option<units::Units>,
 }
 
 impl Indexer {
@@ -330,6 +340,7 @@ impl Indexer {
             layout: Layout::with_path_mods(path_mods.unwrap_or_default()),
             walked: false,
             generation,
+            units: None,
         })
     }
 
@@ -343,6 +354,7 @@ impl Indexer {
         self.layout.crates = walked.crates;
         self.layout.targets = walked.targets;
         self.layout.settle();
+        self.units = Some(units::discover(&self.root, &walked.manifests));
         self.walked = true;
         self.apply(walked.files, walked.skipped, Scope::All, progress).map(|(summary, _)| summary)
     }
@@ -420,7 +432,7 @@ impl Indexer {
                 return self.full(progress);
             }
             let name = rel.rsplit('/').next().unwrap_or(&rel);
-            if RECONCILE_TRIGGERS.contains(&name) {
+            if RECONCILE_TRIGGERS.contains(&name) || units::MANIFEST_NAMES.contains(&name) {
                 return self.full(progress);
             }
             targets.push(rel);
@@ -456,7 +468,7 @@ impl Indexer {
         progress: &dyn Fn(usize, usize),
     ) -> anyhow::Result<(Summary, bool)> {
         let started = Instant::now();
-        let Indexer { store, world, world_loaded, layout, path_mods_known, generation, opts, .. } = self;
+        let Indexer { store, world, world_loaded, layout, path_mods_known, generation, opts, units: new_units, .. } = self;
         let states = store.file_states()?;
 
         // `#[path]` declarations of changed Rust files first: they decide the module of
@@ -930,6 +942,9 @@ impl Indexer {
             *path_mods_known |= matches!(scope, Scope::All);
         }
         writer.set_meta("next_file_id", &next_file.to_string())?;
+        if let Some(u) = new_units.take() {
+            writer.set_meta(store::UNITS_KEY, &serde_json::to_string(&u)?)?;
+        }
         *generation += 1;
         writer.stamp_files(*generation)?;
         writer.set_meta("generation", &generation.to_string())?;

@@ -16,4 +16,5 @@ pub mod rust_layout;
 pub mod setup;
 pub mod store;
 pub mod tools;
+pub mod units;
 pub mod watch;

@@ -29,6 +29,8 @@ pub enum TargetKind {
 pub struct Target {
     pub kind: TargetKind,
     pub name: String,
+    /// The name as the manifest spells it (`--bin my-tool`), dashes kept.
+    pub target: String,
     pub root: String,
     /// The modules its root file declares (`mod common;`): which of several targets sharing
     /// a folder (`tests/`) a file of that folder belongs to.
@@ -58,7 +60,7 @@ pub fn cargo_targets(root: &Path, dir: &str, manifest: &toml::Table) -> Vec<Targ
     let push = |out: &mut Vec<Target>, kind: TargetKind, name: &str, path: &str| {
         if let Some(root) = rel(path) {
             if !out.iter().any(|t| t.kind == kind && t.root == root) {
-                out.push(Target { kind, name: crate_name(name), root, mods: Vec::new() });
+                out.push(Target { kind, name: crate_name(name), target: name.to_string(), root, mods: Vec::new() });
             }
         }
     };
@@ -363,7 +365,7 @@ fn mod_name(mut text: &str) -> Option<&str> {
 }
 
 /// `a/./b/../c.rs` -> `a/c.rs`; None when it climbs out of the root.
-fn normalize(path: &str) -> Option<String> {
+pub fn normalize(path: &str) -> Option<String> {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {

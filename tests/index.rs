@@ -714,3 +714,115 @@ fn cargo_targets_are_crate_roots() {
     .assert_eq(&modules(root));
     assert_eq!(dump(root), fresh_dump(root));
 }
+
+/// The units an index holds, one line each, and the manifest errors.
+fn units_of(root: &Path) -> String {
+    let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+    let units = store.units().unwrap();
+    let mut out: Vec<String> = units
+        .units
+        .iter()
+        .map(|u| {
+            let deps: Vec<String> = u.deps.iter().map(|d| format!("{}{}", d.dir, if d.test { " (test)" } else { "" })).collect();
+            let roots: Vec<String> = u.roots.iter().map(|r| format!("{}={:?}", r.path, r.kind)).collect();
+            format!(
+                "{} {} {:?} deps [{}] roots [{}]{}",
+                u.system,
+                u.name,
+                u.dir,
+                deps.join(", "),
+                roots.join(", "),
+                if u.fallback { " FALLBACK" } else { "" }
+            )
+        })
+        .collect();
+    out.extend(units.errors.iter().map(|e| format!("error {}:{}: {}", e.file, e.line, e.message)));
+    out.join("\n")
+}
+
+#[test]
+fn maven_modules_are_units_and_manifest_edits_equal_a_fresh_index() {
+    let tmp = temp_copy("maven-multi");
+    let root = tmp.path();
+    run(root);
+    expect_test::expect![[r#"
+        maven shop-parent "" deps [] roots [src/main/java=Main, src/main/kotlin=Main, src/test/java=Test, src/test/kotlin=Test, target/generated-sources=Generated, target/generated-test-sources=Generated]
+        maven shop-api "api" deps [] roots [api/src/main/java=Main, api/src/main/kotlin=Main, api/src/test/java=Test, api/src/test/kotlin=Test, api/target/generated-sources=Generated, api/target/generated-test-sources=Generated]
+        maven shop-app "app" deps [core (test), web] roots [app/src/main/java=Main, app/src/main/kotlin=Main, app/src/test/java=Test, app/src/test/kotlin=Test, app/target/generated-sources=Generated, app/target/generated-test-sources=Generated]
+        maven shop-core "core" deps [api] roots [core/src/main/java=Main, core/src/main/kotlin=Main, core/target/generated-sources=Generated, core/target/generated-test-sources=Generated, core/src/it/java=Test, core/src/generated/java=Generated]
+        maven shop-tools "tools" deps [] roots [tools/src/main/java=Main, tools/src/main/kotlin=Main, tools/src/test/java=Test, tools/src/test/kotlin=Test, tools/target/generated-sources=Generated, tools/target/generated-test-sources=Generated]
+        maven shop-web "web" deps [core] roots [web/src/main/java=Main, web/src/main/kotlin=Main, web/src/test/java=Test, web/src/test/kotlin=Test, web/target/generated-sources=Generated, web/target/generated-test-sources=Generated]"#]]
+    .assert_eq(&units_of(root));
+
+    // Edits: web declares tools; the api is renamed (and core follows); a new module.
+    let edit = |rel: &str, from: &str, to: &str| {
+        let text = fs::read_to_string(root.join(rel)).unwrap();
+        assert!(text.contains(from), "{rel}");
+        fs::write(root.join(rel), text.replace(from, to)).unwrap();
+    };
+    edit(
+        "web/pom.xml",
+        "</dependencies>",
+        "<dependency><groupId>com.acme</groupId><artifactId>shop-tools</artifactId></dependency>\n  </dependencies>",
+    );
+    edit("api/pom.xml", "shop-api", "shop-contract");
+    edit("core/pom.xml", "shop-api", "shop-contract");
+    edit("pom.xml", "<module>app</module>", "<module>app</module>\n    <module>batch</module>");
+    fs::create_dir_all(root.join("batch/src/main/java/com/acme/batch")).unwrap();
+    fs::write(root.join("batch/pom.xml"), "<project><artifactId>shop-batch</artifactId><dependencies><dependency><artifactId>shop-core</artifactId></dependency></dependencies></project>\n").unwrap();
+    fs::write(
+        root.join("batch/src/main/java/com/acme/batch/Nightly.java"),
+        "package com.acme.batch;\n\nimport com.acme.core.OrderService;\n\npublic class Nightly {\n    void run() { new OrderService().place(\"x\"); }\n}\n",
+    )
+    .unwrap();
+    run(root);
+    let incremental = (units_of(root), dump(root));
+    expect_test::expect![[r#"
+        maven shop-parent "" deps []
+        maven shop-contract "api" deps []
+        maven shop-app "app" deps [core (test), web]
+        maven shop-batch "batch" deps [core]
+        maven shop-core "core" deps [api]
+        maven shop-tools "tools" deps []
+        maven shop-web "web" deps [core, tools]"#]]
+    .assert_eq(&incremental.0.lines().map(|l| l.split(" roots ").next().unwrap()).collect::<Vec<_>>().join("\n"));
+    let fresh = fresh_dump(root);
+    assert_eq!(incremental, (units_of(root), fresh));
+
+    // A malformed pom: its folder stays a unit with the default layout, and status names
+    // the file, line and error.
+    edit("web/pom.xml", "<dependencies>", "<dependencies><oops>");
+    run(root);
+    let units = units_of(root);
+    assert!(units.contains("maven shop-web \"web\" deps [] roots [web/src/main/java=Main"), "{units}");
+    assert!(units.contains("maven shop-app \"app\" deps [core (test), web]"), "{units}");
+    assert!(units.contains(" FALLBACK"), "{units}");
+    assert!(units.contains("error web/pom.xml:7: expected 'oops' tag, not 'dependencies' at 7:3"), "{units}");
+    let health = codeatlas::health::check(&root.canonicalize().unwrap(), &Options::default());
+    let report = health.report(root);
+    assert!(
+        report.contains("  manifest unreadable (its folder read with the default layout): web/pom.xml:7: expected 'oops' tag, not 'dependencies' at 7:3\n"),
+        "{report}"
+    );
+}
+
+#[test]
+fn gradle_projects_are_units() {
+    let tmp = temp_copy("gradle-kts");
+    let root = tmp.path();
+    run(root);
+    expect_test::expect![[r#"
+        gradle kshop "" deps [] roots [src/main/java=Main, src/main/kotlin=Main, src/test/java=Test, src/test/kotlin=Test, build/generated=Generated]
+        gradle :app "app" deps [lib/core, libs/util (test)] roots [app/src/main/java=Main, app/src/main/kotlin=Main, app/src/test/java=Test, app/src/test/kotlin=Test, app/build/generated=Generated]
+        gradle :lib:core "lib/core" deps [libs/util] roots [lib/core/src/main/java=Main, lib/core/src/main/kotlin=Main, lib/core/src/test/java=Test, lib/core/src/test/kotlin=Test, lib/core/build/generated=Generated]
+        gradle :util "libs/util" deps [] roots [libs/util/src/main/java=Main, libs/util/src/main/kotlin=Main, libs/util/src/test/java=Test, libs/util/src/test/kotlin=Test, libs/util/build/generated=Generated]"#]]
+    .assert_eq(&units_of(root));
+    // A project moved in the settings: the same as a fresh index.
+    let settings = fs::read_to_string(root.join("settings.gradle.kts")).unwrap();
+    fs::write(root.join("settings.gradle.kts"), settings.replace("include(\":app\", \":lib:core\")", "include(\":app\")")).unwrap();
+    run(root);
+    let incremental = (units_of(root), dump(root));
+    assert!(!incremental.0.contains(":lib:core"), "{}", incremental.0);
+    let fresh = fresh_dump(root);
+    assert_eq!(incremental, (units_of(root), fresh));
+}

@@ -819,3 +819,41 @@ fn text_files_the_walk_admits_are_readable() {
         assert!(err.starts_with("no indexed file") || err.contains("refused"), "{refused}: {err}");
     }
 }
+
+/// Build units on the three build systems' fixtures: the overview leads with them, the
+/// unit level of the graph tools, test commands per unit, undeclared uses, and errors.
+#[test]
+fn build_unit_answers() {
+    let mut out = run_calls(
+        "maven-multi",
+        &[
+            ("repo_overview", json!({})),
+            ("dependency_graph", json!({"target": "shop-web", "level": "unit", "depth": 2})),
+            ("dependency_graph", json!({"target": "web", "level": "unit", "direction": "out"})),
+            ("dependency_path", json!({"from": "shop-app", "to": "shop-api", "level": "unit"})),
+            ("change_impact", json!({"target": "com.acme.core.OrderService"})),
+            ("change_impact", json!({"target": "shop-core", "level": "unit"})),
+            ("change_impact", json!({"target": "com.acme.gen.OrderProto", "level": "unit"})),
+            ("dependency_graph", json!({"target": "nope", "level": "unit"})),
+        ],
+    );
+    out.push_str(&run_calls(
+        "gradle-kts",
+        &[
+            ("repo_overview", json!({})),
+            ("dependency_graph", json!({"target": ":lib:core", "level": "unit"})),
+            ("change_impact", json!({"target": "com.k.util.Strings"})),
+            ("change_impact", json!({"target": "util", "level": "unit"})),
+        ],
+    ));
+    out.push_str(&run_calls(
+        "rust-targets",
+        &[
+            ("repo_overview", json!({"limit": 3})),
+            ("dependency_graph", json!({"target": "app-root", "level": "unit"})),
+            ("change_impact", json!({"target": "app_root::engine::Engine"})),
+        ],
+    ));
+    out.push_str(&run_calls("java-shop", &[("dependency_graph", json!({"target": "OrderService", "level": "unit"}))]));
+    expect_file!["snapshots/build-units.txt"].assert_eq(&out);
+}

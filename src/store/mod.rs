@@ -141,6 +141,9 @@ CREATE VIEW edges AS
     GROUP BY source_id, target_id, external_id, kind, confidence;
 ";
 
+/// The meta key of the build units (`units::Units` as JSON), written by every full walk.
+pub const UNITS_KEY: &str = "units";
+
 pub const FLAG_GLOB: i64 = 1;
 pub const FLAG_STATIC: i64 = 2;
 pub const FLAG_REEXPORT: i64 = 4;

@@ -330,6 +330,12 @@ impl Store {
         Ok(self.conn.prepare_cached("SELECT id FROM externals WHERE qname = ?1")?.query_row([qname], |r| r.get(0)).optional()?)
     }
 
+    /// The build units the last full walk read (none when it read no manifest, or when an
+    /// index from before units has not been walked again).
+    pub fn units(&self) -> Result<crate::units::Units> {
+        Ok(self.meta(super::UNITS_KEY)?.and_then(|j| serde_json::from_str(&j).ok()).unwrap_or_default())
+    }
+
     pub fn meta(&self, key: &str) -> Result<Option<String>> {
         Ok(self.conn.prepare_cached("SELECT value FROM meta WHERE key = ?1")?.query_row([key], |r| r.get(0)).optional()?)
     }
@@ -694,7 +700,7 @@ impl Store {
     /// Every file, with the generation that last changed its references or symbols.
     pub fn graph_files(&self) -> Result<Vec<(FileRow, u64)>> {
         let mut stmt = self.conn.prepare_cached("SELECT id, module, refs_gen FROM files")?;
-        let rows = stmt.query_map([], |r| Ok((FileRow { id: r.get(0)?, module: r.get(1)? }, r.get::<_, i64>(2)? as u64)))?;
+        let rows = stmt.query_map([], |r| Ok((FileRow { id: r.get(0)?, module: r.get(1)?, unit: None }, r.get::<_, i64>(2)? as u64)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

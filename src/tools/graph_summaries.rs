@@ -10,7 +10,7 @@ use super::handles::normalize_path;
 use super::handles::Handle;
 use super::lines::{date_of, date_time_of, grouped_in, location, module_heading, plural, Facts};
 use super::paging::{cap, echo, page, write_page, Row, Window};
-use super::{clamp, clamp_checked, fail, is_test_path, parse_level, Answer, Atlas, ToolError};
+use super::{clamp, clamp_checked, fail, parse_level, Answer, Atlas, ToolError};
 use crate::graph::{Graph, Level, Node, Reached};
 use crate::model::SymbolKind;
 use crate::store::{FileInfo, Store, SymbolInfo};
@@ -41,12 +41,30 @@ impl Atlas {
         // number of rows of each (the limit, or fewer when the budget is reached first).
         let window = self.window(a.limit, a.offset, 10, 50);
         let mut lists: Vec<(String, usize, Vec<String>)> = Vec::new();
+        // The build's units lead: what the team builds and deploys.
+        let units = self.unit_rows(store, &prefix)?;
+        if !units.is_empty() {
+            let rows = units.iter().skip(window.offset).take(window.limit).cloned().collect();
+            lists.push((format!("build units ({}):", units.len()), units.len(), rows));
+            let mut undeclared = Vec::new();
+            for u in self.undeclared(store)? {
+                undeclared.push(self.undeclared_line(store, &u)?);
+            }
+            if !undeclared.is_empty() {
+                let rows = undeclared.iter().skip(window.offset).take(window.limit).cloned().collect();
+                lists.push((
+                    format!("undeclared dependencies ({}, build breaks waiting to happen):", undeclared.len()),
+                    undeclared.len(),
+                    rows,
+                ));
+            }
+        }
         let modules = store.module_counts(&prefix)?;
         let rows = modules
             .iter()
             .skip(window.offset)
             .take(window.limit)
-            .map(|(m, f, s)| format!("{}  {}, {s} symbols", if m.is_empty() { "(default)" } else { m }, plural(*f, "file")))
+            .map(|(m, f, s)| format!("{}  {}, {}", if m.is_empty() { "(default)" } else { m }, plural(*f, "file"), plural(*s, "symbol")))
             .collect();
         lists.push((format!("modules ({}, by symbols):", modules.len()), modules.len(), rows));
         let entries = store.entry_points(&prefix)?;
@@ -275,6 +293,7 @@ impl Atlas {
             },
             Node::External(id) => (store.external_qname(*id)?.unwrap_or_default(), String::new()),
             Node::Module(m) => (format!("module {}", if m.is_empty() { "(default)" } else { m }), String::new()),
+            Node::Unit(u) => (self.unit_label(store, *u)?, String::new()),
         })
     }
 
@@ -354,12 +373,36 @@ impl Atlas {
             }
         };
         let test_nodes = self.test_nodes(store, &reached)?;
-        let tests = reached.iter().filter(|r| test_nodes.contains(&r.node)).count();
+        let mut test_files: Vec<i64> = Vec::new();
+        for r in reached.iter().filter(|r| test_nodes.contains(&r.node)) {
+            test_files.extend(self.node_file(store, &r.node)?.map(|f| f.id));
+        }
+        if level == Level::Unit {
+            // A unit's change runs the test files of the unit and of every unit it reaches.
+            let start = self.node(store, &graph, &a.target)?;
+            let units: HashSet<&Node> = reached.iter().map(|r| &r.node).chain([&start]).collect();
+            test_files = self.unit_test_files(store, &units)?;
+        }
+        test_files.sort_unstable();
+        test_files.dedup();
+        let tests = if level == Level::Unit { test_files.len() } else { reached.iter().filter(|r| test_nodes.contains(&r.node)).count() };
         let mut out = format!("change_impact {}", heading(&label, &loc, facts.as_ref(), level, (depth != 3).then_some(depth)));
         let _ = writeln!(out, "affected: {}; tests: {tests}{guesses}", rings(&reached, "nothing depends on it"));
         let section = |r: &Reached| format!("ring {}:", r.distance);
-        self.reached_page(&mut out, store, &graph, &reached, self.window(a.limit, a.offset, 50, 200), &section, &usual, Some(&test_nodes))?;
-        Ok(out.trim_end().to_string())
+        let window = self.window(a.limit, a.offset, 50, 200);
+        // The commands that run the tests reached close the first page.
+        let mut tail = String::new();
+        if window.offset == 0 && !test_files.is_empty() {
+            tail = self.run_lines(store, &test_files)?;
+        }
+        let window = Window { budget: window.budget.saturating_sub(tail.len() + 1), ..window };
+        self.reached_page(&mut out, store, &graph, &reached, window, &section, &usual, Some(&test_nodes))?;
+        let mut out = out.trim_end().to_string();
+        if !tail.is_empty() {
+            out.push('\n');
+            out.push_str(tail.trim_end());
+        }
+        Ok(out)
     }
 
     /// `; name-only guesses left out: ...` for a symbol-level node (its type and members), or
@@ -452,6 +495,8 @@ impl Atlas {
         let tracked = |p: &str| crate::lang::for_path(p).is_some();
         let changes = crate::gitdiff::changes(&self.root, base, &paths, &tracked).map_err(|e| ToolError(format!("git: {e:#}")))?;
         let by_path: HashMap<&str, &FileInfo> = files.iter().map(|f| (f.path.as_str(), f)).collect();
+        let view = self.unit_view(store)?;
+        let mut test_ids: Vec<i64> = Vec::new();
         let mut nodes: Vec<Node> = Vec::new();
         let mut changed_items = Vec::new();
         let mut tests: std::collections::BTreeSet<String> = Default::default();
@@ -461,8 +506,9 @@ impl Atlas {
                 changed_items.push(format!("  {letter} {}  (deleted: what used it now has unresolved references)", c.path));
                 continue;
             };
-            if is_test_path(&file.path) {
+            if view.is_test(file) {
                 tests.insert(file.path.clone());
+                test_ids.push(file.id);
             }
             let ranges: Vec<String> = c.lines.iter().map(|(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") }).collect();
             match graph.level {
@@ -474,6 +520,13 @@ impl Atlas {
                     nodes.push(Node::Module(file.module.clone()));
                     changed_items.push(format!("  {letter} {}:{}  module {}", file.path, ranges.join(","), file.module));
                 }
+                Level::Unit => match self.unit_view(store)?.of_file.get(&file.id) {
+                    Some(u) => {
+                        nodes.push(Node::Unit(*u));
+                        changed_items.push(format!("  {letter} {}:{}  {}", file.path, ranges.join(","), self.unit_label(store, *u)?));
+                    }
+                    None => changed_items.push(format!("  {letter} {}:{}  (in no build unit)", file.path, ranges.join(","))),
+                },
                 Level::Symbol => {
                     let symbols = store.file_symbols(file.id)?;
                     let overlaps = |s: &SymbolInfo, (a, b): (u32, u32)| s.start_line <= b && s.end_line >= a;
@@ -514,8 +567,9 @@ impl Atlas {
         let test_nodes = self.test_nodes(store, &reached)?;
         for r in &reached {
             if test_nodes.contains(&r.node) {
-                if let Some(path) = self.node_path(store, &r.node)? {
-                    tests.insert(path);
+                if let Some(file) = self.node_file(store, &r.node)? {
+                    tests.insert(file.path);
+                    test_ids.push(file.id);
                 }
             }
         }
@@ -554,6 +608,7 @@ impl Atlas {
         if first && !tests.is_empty() {
             tail.push_str("\ntests to run:\n");
             page(&mut tail, &test_lines, test_lines.len(), self.summary_budget / 4, "");
+            tail.push_str(&self.run_lines(store, &test_ids)?);
         }
         let section = |r: &Reached| format!("ring {}:", r.distance);
         let window = Window { budget: self.summary_budget.saturating_sub(tail.len()), ..window };
@@ -565,12 +620,16 @@ impl Atlas {
     }
 
     /// The file a node lives in, if it is a symbol or a file.
-    pub(super) fn node_path(&self, store: &Store, node: &Node) -> Result<Option<String>, ToolError> {
-        Ok(match node {
-            Node::Symbol(id) => store.symbol(*id)?.map(|s| s.path),
-            Node::File(id) => store.file(*id)?.map(|f| f.path),
-            _ => None,
-        })
+    pub(super) fn node_file(&self, store: &Store, node: &Node) -> Result<Option<FileInfo>, ToolError> {
+        let id = match node {
+            Node::Symbol(id) => match store.symbol(*id)? {
+                Some(s) => s.file_id,
+                None => return Ok(None),
+            },
+            Node::File(id) => *id,
+            _ => return Ok(None),
+        };
+        Ok(self.all_files(store)?.get(&id).cloned())
     }
 
     /// The reached nodes that are tests (by path, or Rust `tests` modules), read in one query.
@@ -580,8 +639,9 @@ impl Atlas {
         let tests = self.test_symbols(store)?;
         out.extend(symbol_ids.into_iter().filter(|id| tests.contains(id)).map(Node::Symbol));
         if reached.iter().any(|r| matches!(r.node, Node::File(_))) {
+            let view = self.unit_view(store)?;
             for f in store.files_under("")? {
-                if is_test_path(&f.path) {
+                if view.is_test(&f) {
                     out.insert(Node::File(f.id));
                 }
             }

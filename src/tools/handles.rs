@@ -432,6 +432,7 @@ impl Atlas {
                     _ => fail(format!("no module {target:?}; repo_overview lists modules")),
                 }
             }
+            Level::Unit => self.unit_node(store, graph, target),
         }
     }
 }

@@ -146,6 +146,7 @@ impl Atlas {
                 None => (format!("file #{id}"), String::new()),
             },
             Node::Module(m) => (format!("module {}", if m.is_empty() { "(default)" } else { m }), String::new()),
+            Node::Unit(u) => (self.unit_label(store, *u)?, String::new()),
         })
     }
 

@@ -11,6 +11,7 @@
 //! `cache` (the graphs' rows). This file holds the state they share and `Atlas::call`.
 
 mod args;
+mod build_units;
 mod cache;
 mod graph_summaries;
 mod handles;
@@ -63,8 +64,8 @@ macro_rules! tool_specs {
 }
 
 tool_specs! {
-    "repo_overview" => OverviewArgs, "Start here: languages, modules, entry points, most depended-upon types";
-    "dependency_graph" => GraphArgs, "Dependencies and dependents of a type, file or module";
+    "repo_overview" => OverviewArgs, "Start here: build units, languages, modules, entry points, most depended-upon types";
+    "dependency_graph" => GraphArgs, "Dependencies and dependents of a type, file, module or build unit";
     "dependency_path" => PathArgs, "Shortest dependency chain between two nodes, with the line of each hop";
     "change_impact" => ImpactArgs, "What depends on a node, transitively and through interfaces";
     "search_symbols" => SearchArgs, "Find symbols by name, words, typo or doc text";
@@ -100,6 +101,7 @@ pub struct Atlas {
     names: Mutex<Option<(Stamp, Arc<Vec<NameEntry>>)>>,
     tests: Mutex<Option<(Stamp, Arc<HashSet<i64>>)>>,
     files: Mutex<Option<(Stamp, Arc<FileTable>)>>,
+    unit_view: Mutex<Option<(Stamp, Arc<build_units::UnitView>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -138,7 +140,7 @@ fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
 
 fn parse_level(level: Option<&str>) -> Result<Level, ToolError> {
     let level = level.unwrap_or("symbol");
-    Level::parse(level).ok_or_else(|| ToolError(format!("level must be symbol, file or module (got {level:?})")))
+    Level::parse(level).ok_or_else(|| ToolError(format!("level must be symbol, file, module or unit (got {level:?})")))
 }
 
 fn clamp(v: Option<u32>, default: usize, min: usize, max: usize) -> usize {
@@ -194,6 +196,7 @@ impl Atlas {
             names: Mutex::new(None),
             tests: Mutex::new(None),
             files: Mutex::new(None),
+            unit_view: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
@@ -291,6 +294,23 @@ impl Atlas {
         !fresh
     }
 
+    /// What `codeatlas status` says of the build: how many units, the manifests that could
+    /// not be read (file:line: error) and the uses of a unit its manifest does not declare.
+    pub fn build_report(&self) -> Result<(usize, Vec<String>, Vec<String>), ToolError> {
+        let store = self.store()?;
+        let result = (|| {
+            let view = self.unit_view(&store)?;
+            let errors = view.units.errors.iter().map(|e| format!("{}:{}: {}", e.file, e.line, e.message)).collect();
+            let mut undeclared = Vec::new();
+            for u in self.undeclared(&store)? {
+                undeclared.push(self.undeclared_line(&store, &u)?);
+            }
+            Ok((view.units.units.len(), errors, undeclared))
+        })();
+        self.pool.lock().expect("pool lock").push(store);
+        result
+    }
+
     /// Whether there is a complete index to answer from (a first build writes it whole).
     pub fn index_exists(&self) -> bool {
         !self.pool.lock().expect("pool lock").is_empty() || Store::open_read(&self.root).is_ok()
@@ -370,7 +390,13 @@ impl Atlas {
         let Some(files) = fresh else {
             return Ok(graphs[&level].1.clone());
         };
-        let files: Vec<FileRow> = files.into_iter().map(|(f, _)| f).collect();
+        let mut files: Vec<FileRow> = files.into_iter().map(|(f, _)| f).collect();
+        if level == Level::Unit {
+            let view = self.unit_view(store)?;
+            for f in &mut files {
+                f.unit = view.of_file.get(&f.id).copied();
+            }
+        }
         let cache = self.edges.lock().expect("edge cache lock");
         let symbols: Vec<SymbolRow> = cache.by_file.iter().flat_map(|(file, rows)| rows.symbols.iter().map(|s| s.row(*file))).collect();
         let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.edges.iter().map(|r| r.row(*file)));
@@ -384,7 +410,8 @@ impl Atlas {
     /// change impact may reach thousands of symbols).
     fn test_symbols(&self, store: &Store) -> Result<Arc<HashSet<i64>>, ToolError> {
         per_generation(store, &self.tests, || {
-            let files: Vec<i64> = store.files_under("")?.into_iter().filter(|f| is_test_path(&f.path)).map(|f| f.id).collect();
+            let view = self.unit_view(store)?;
+            let files: Vec<i64> = store.files_under("")?.into_iter().filter(|f| view.is_test(f)).map(|f| f.id).collect();
             Ok(store.test_symbol_ids(&files)?.into_iter().collect())
         })
     }

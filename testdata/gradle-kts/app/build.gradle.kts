@@ -1,0 +1,12 @@
+plugins {
+    application
+}
+
+dependencies {
+    implementation(project(":lib:core"))
+    testImplementation(projects.util)
+}
+
+application {
+    mainClass.set("com.k.app.App")
+}

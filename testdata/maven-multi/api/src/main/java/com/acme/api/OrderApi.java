@@ -1,0 +1,5 @@
+package com.acme.api;
+
+public interface OrderApi {
+    String place(String item);
+}

@@ -1,0 +1,7 @@
+package com.acme.tools;
+
+public class Report {
+    public static void log(String line) {
+        System.err.println(line);
+    }
+}
