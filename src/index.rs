@@ -320,8 +320,14 @@ pub struct Indexer {
     path_mods_known: bool,
     walked: bool,
     generation: u64,
-    /// Build units read by the last walk, until the next transaction stores them.
-    units: Option<units::Units>,
+    /// The build units the index holds (read back from the store, then by each full walk),
+    /// and which unit holds a file.
+    units: units::Units,
+    unit_map: units::UnitMap,
+    /// Set by a full walk that read other units than the index holds: the units before
+    /// (a file whose unit changed is resolved again), until the next transaction stores
+    /// the new ones.
+    units_before: Option<(units::Units, units::UnitMap)>,
 }
 
 impl Indexer {
@@ -330,6 +336,7 @@ impl Indexer {
         let store = Store::open(&root)?;
         let generation = store.meta("generation")?.and_then(|g| g.parse().ok()).unwrap_or(0);
         let path_mods: Option<_> = store.meta(PATH_MODS_KEY)?.and_then(|j| serde_json::from_str(&j).ok());
+        let stored_units = store.units()?;
         Ok(Indexer {
             root,
             opts: opts.clone(),
@@ -340,7 +347,9 @@ impl Indexer {
             layout: Layout::with_path_mods(path_mods.unwrap_or_default()),
             walked: false,
             generation,
-            units: None,
+            unit_map: units::UnitMap::new(&stored_units),
+            units: stored_units,
+            units_before: None,
         })
     }
 
@@ -354,7 +363,14 @@ impl Indexer {
         self.layout.crates = walked.crates;
         self.layout.targets = walked.targets;
         self.layout.settle();
-        self.units = Some(units::discover(&self.root, &walked.manifests));
+        let found = units::discover(&self.root, &walked.manifests);
+        if found != self.units || self.store.meta(store::UNITS_KEY)?.is_none() {
+            let map = units::UnitMap::new(&found);
+            let before = (std::mem::replace(&mut self.units, found), std::mem::replace(&mut self.unit_map, map));
+            self.units_before.get_or_insert(before);
+            // The resolver's world keys files by unit: loaded again with the new ones.
+            self.world_loaded = false;
+        }
         self.walked = true;
         self.apply(walked.files, walked.skipped, Scope::All, progress).map(|(summary, _)| summary)
     }
@@ -370,7 +386,8 @@ impl Indexer {
     /// first save's batch took 227 ms, the next ones 26-54 ms).
     pub fn preload(&mut self) -> anyhow::Result<()> {
         if !self.world_loaded {
-            self.store.load_world(&mut self.world)?;
+            let (units, map) = (&self.units, &self.unit_map);
+            self.store.load_world(&mut self.world, &|path| units::unit_key(map.unit_dir(units, path)))?;
             self.world_loaded = true;
         }
         Ok(())
@@ -468,7 +485,10 @@ impl Indexer {
         progress: &dyn Fn(usize, usize),
     ) -> anyhow::Result<(Summary, bool)> {
         let started = Instant::now();
-        let Indexer { store, world, world_loaded, layout, path_mods_known, generation, opts, units: new_units, .. } = self;
+        let Indexer { store, world, world_loaded, layout, path_mods_known, generation, opts, units, unit_map, units_before, .. } = self;
+        let unit_of = |path: &str| units::unit_key(unit_map.unit_dir(units, path));
+        let before = units_before.as_ref();
+        let unit_moved = |path: &str| before.is_some_and(|(u, m)| units::unit_key(m.unit_dir(u, path)) != unit_of(path));
         let states = store.file_states()?;
 
         // `#[path]` declarations of changed Rust files first: they decide the module of
@@ -501,7 +521,8 @@ impl Indexer {
             let old = states.get(&c.path);
             // A Rust file whose crate or module path changed (a `Cargo.toml` edit, a moved
             // crate) is extracted again even when its content is the same.
-            let module_moved = c.spec.language == Language::Rust && old.is_some_and(|o| o.module != layout.module(&c.path));
+            let module_moved =
+                c.spec.language == Language::Rust && old.is_some_and(|o| o.module != layout.module(&c.path)) || unit_moved(&c.path);
             if let Some(old) = old.filter(|_| !module_moved) {
                 if old.size == c.size as i64 && old.mtime_ns == c.mtime_ns {
                     unchanged += 1;
@@ -542,7 +563,7 @@ impl Indexer {
         let removed: Vec<i64> = removed_paths.iter().map(|p| states[p].id).collect();
 
         if (!to_parse.is_empty() || !removed.is_empty() || !touched.is_empty()) && !*world_loaded {
-            store.load_world(world)?;
+            store.load_world(world, &unit_of)?;
             *world_loaded = true;
         }
         let (mut next_symbol, mut next_file) = store.next_ids()?;
@@ -656,7 +677,7 @@ impl Indexer {
                         extract.parse_errors,
                         extract.symbols.len(),
                     )?;
-                    world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone() });
+                    world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone(), unit: unit_of(&c.path) });
                     let mut prev = old.and_then(|id| previous.remove(&id));
                     let mut ids = Vec::with_capacity(extract.symbols.len());
                     for s in &extract.symbols {
@@ -942,8 +963,8 @@ impl Indexer {
             *path_mods_known |= matches!(scope, Scope::All);
         }
         writer.set_meta("next_file_id", &next_file.to_string())?;
-        if let Some(u) = new_units.take() {
-            writer.set_meta(store::UNITS_KEY, &serde_json::to_string(&u)?)?;
+        if units_before.take().is_some() {
+            writer.set_meta(store::UNITS_KEY, &serde_json::to_string(&*units)?)?;
         }
         *generation += 1;
         writer.stamp_files(*generation)?;

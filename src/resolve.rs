@@ -88,6 +88,10 @@ impl Import {
 pub struct FileCtx {
     pub language: Language,
     pub module: String,
+    /// The build unit holding the file (`units::unit_key`; 0 for none): among symbols of one
+    /// qualified name in several units (every crate's `tests/` target named `integration`),
+    /// a reference takes its own unit's.
+    pub unit: u64,
 }
 
 /// Where a reference points.
@@ -139,6 +143,10 @@ pub struct World {
     pub supertypes: HashMap<SymbolId, Vec<SymbolId>>,
     /// Java packages and Rust module paths that files declare.
     modules: HashMap<String, usize>,
+    /// Rust: (unit, crate name) -> files: the crates a build unit's targets make. Every
+    /// package's `tests/` target may be a crate `integration`; in a unit, its own shadows
+    /// the others'.
+    unit_crates: HashMap<(u64, String), usize>,
 }
 
 /// A Rust module's imports (file, index into that file's imports): named ones by the name
@@ -154,13 +162,23 @@ thread_local! {
     /// cycles of glob imports (`use super::*` both ways). Cleared per reference. Per thread,
     /// so that one `World` can resolve on several threads at once.
     static MEMO: std::cell::RefCell<HashMap<(String, String), Option<PathHit>>> = Default::default();
+    /// The build unit of the file whose reference is being resolved.
+    static UNIT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 const MAX_HOPS: usize = 8;
 
+/// The crate of a Rust module path or qualified name: its first segment.
+fn crate_of(path: &str) -> &str {
+    path.split("::").next().unwrap_or(path)
+}
+
 impl World {
     pub fn add_file(&mut self, file: FileId, ctx: FileCtx) {
         *self.modules.entry(ctx.module.clone()).or_default() += 1;
+        if ctx.language == Language::Rust {
+            *self.unit_crates.entry((ctx.unit, crate_of(&ctx.module).to_string())).or_default() += 1;
+        }
         self.files.insert(file, ctx);
     }
 
@@ -206,6 +224,13 @@ impl World {
                 *n -= 1;
                 if *n == 0 {
                     self.modules.remove(&ctx.module);
+                }
+            }
+            let key = (ctx.unit, crate_of(&ctx.module).to_string());
+            if let Some(n) = self.unit_crates.get_mut(&key) {
+                *n -= 1;
+                if *n == 0 {
+                    self.unit_crates.remove(&key);
                 }
             }
         }
@@ -309,14 +334,30 @@ impl World {
         out
     }
 
+    /// A Rust item of a crate that the reference's own unit also makes (by name: every
+    /// package's `tests/` target may be the crate `integration`) but in another unit: out
+    /// of the reference's reach.
+    fn shadowed(&self, id: SymbolId) -> bool {
+        let unit = UNIT.with(|u| u.get());
+        let sym = &self.syms[&id];
+        self.files.get(&sym.file).is_some_and(|f| {
+            f.unit != unit && f.language == Language::Rust && self.unit_crates.contains_key(&(unit, crate_of(&sym.qname).to_string()))
+        })
+    }
+
     fn pick(&self, ids: &[SymbolId], want: Want) -> Option<SymbolId> {
         self.pick_from(ids.iter().copied(), want)
     }
 
-    /// The lowest id among those of the wanted kind (never "the first found").
+    /// The lowest id among those of the wanted kind (never "the first found"), after the
+    /// preferences below.
     fn pick_from(&self, ids: impl Iterator<Item = SymbolId>, want: Want) -> Option<SymbolId> {
+        let unit = UNIT.with(|u| u.get());
         let ok = |id: &SymbolId| {
             let kind = self.syms[id].kind;
+            if self.shadowed(*id) {
+                return false;
+            }
             match want {
                 Want::Type => kind.is_type(),
                 // Record components are called as accessor methods.
@@ -334,9 +375,11 @@ impl World {
         // A call names a callable before a type of the same name (`pub fn Lite(..)` beside
         // `struct Lite`: `Lite(x)` calls the function), an inherent member before a trait
         // impl's.
+        // And one in the reference's own build unit before one of the same name elsewhere.
         ids.filter(ok).min_by_key(|id| {
             let sym = &self.syms[id];
-            (want == Want::Callable && !sym.kind.is_callable(), sym.from_trait, *id)
+            let elsewhere = self.files.get(&sym.file).is_some_and(|f| f.unit != unit);
+            (elsewhere, want == Want::Callable && !sym.kind.is_callable(), sym.from_trait, *id)
         })
     }
 
@@ -375,6 +418,7 @@ impl World {
         let Some(file) = self.files.get(&r.file) else {
             return Resolution { target: Target::Nothing, confidence: Confidence::Unresolved, source: r.enclosing, keep: true };
         };
+        UNIT.with(|u| u.set(file.unit));
         let (target, confidence, keep) = match file.language {
             Language::Java => self.resolve_java(r, &file.module),
             Language::Rust => self.resolve_rust(r),
@@ -760,6 +804,7 @@ impl World {
         let candidates: Vec<SymbolId> = self
             .symbol_ids_named(name)
             .iter()
+            .filter(|id| !self.shadowed(**id))
             .filter(|id| match want {
                 Want::Type => self.syms[*id].kind.is_type(),
                 Want::Callable => self.syms[*id].kind.is_callable(),

@@ -749,6 +749,11 @@ impl UnitMap {
         UnitMap { claims }
     }
 
+    /// The folder (key) of the unit holding `path`, if any.
+    pub fn unit_dir<'a>(&self, units: &'a Units, path: &str) -> Option<&'a str> {
+        self.unit_of(path).map(|i| units.units[i].dir.as_str())
+    }
+
     /// The index of the unit holding `path`, if any.
     pub fn unit_of(&self, path: &str) -> Option<usize> {
         let mut dir = path;
@@ -765,6 +770,14 @@ impl UnitMap {
                 return None;
             }
         }
+    }
+}
+
+/// A unit folder as the resolver keys files by it: 0 for no unit.
+pub fn unit_key(dir: Option<&str>) -> u64 {
+    match dir {
+        Some(d) => xxhash_rust::xxh3::xxh3_64(d.as_bytes()) | 1,
+        None => 0,
     }
 }
 

@@ -666,6 +666,8 @@ fn cargo_targets_are_crate_roots() {
         crates/app/flags/mod.rs  app::flags
         crates/app/main.rs  app
         crates/util/src/lib.rs  util_lib
+        crates/util/tests/common/mod.rs  integration::common
+        crates/util/tests/it.rs  integration
         examples/demo.rs  demo
         src/bin/multi/helper.rs  multi::helper
         src/bin/multi/main.rs  multi
@@ -687,6 +689,33 @@ fn cargo_targets_are_crate_roots() {
         ref crates/app/main.rs:7 calls run from=app::main to=app_root::engine::Engine::run (exact)
         ref crates/app/main.rs:8 calls flags::check from=app::main to=app::flags::check (exact)"#]]
     .assert_eq(&calls.join("\n"));
+    // Two packages' test targets are both the crate `integration`: each file reaches its own
+    // package's `integration::common`, never the other's (not even as a guess).
+    let shared: Vec<String> = dump(root)
+        .lines()
+        .filter(|l| l.starts_with("ref ") && l.contains("tests/it.rs") && l.contains(" common::"))
+        .map(str::to_string)
+        .collect();
+    expect_test::expect![[r#"
+        ref crates/util/tests/it.rs:5 calls common::setup from=integration::helps to=integration::common::setup (exact)
+        ref crates/util/tests/it.rs:6 calls common::only_here from=integration::helps to=integration::common::only_here (exact)
+        ref tests/it.rs:11 calls common::only_here from=integration::shadowed to=- (unresolved)
+        ref tests/it.rs:5 calls common::setup from=integration::runs to=integration::common::setup (exact)"#]]
+    .assert_eq(&shared.join("\n"));
+    let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+    let target_file = |file: &str, line: u32| -> String {
+        store
+            .conn()
+            .query_row(
+                "SELECT tf.path FROM refs r JOIN files f ON f.id = r.file_id JOIN symbols s ON s.id = r.target_id JOIN files tf ON tf.id = s.file_id WHERE f.path = ?1 AND r.line = ?2 AND r.name = 'common::setup'",
+                rusqlite::params![file, line],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(target_file("tests/it.rs", 5), "tests/common/mod.rs");
+    assert_eq!(target_file("crates/util/tests/it.rs", 5), "crates/util/tests/common/mod.rs");
+    drop(store);
     // A manifest edit: the bin renamed, autobins off (src/bin/ falls back to the library).
     let manifest = root.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
@@ -702,6 +731,8 @@ fn cargo_targets_are_crate_roots() {
         crates/app/flags/mod.rs  application::flags
         crates/app/main.rs  application
         crates/util/src/lib.rs  util_lib
+        crates/util/tests/common/mod.rs  integration::common
+        crates/util/tests/it.rs  integration
         examples/demo.rs  demo
         src/bin/multi/helper.rs  app_root::bin::multi::helper
         src/bin/multi/main.rs  app_root::bin::multi::main

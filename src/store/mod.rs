@@ -11,7 +11,7 @@ use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 14;
+pub const SCHEMA_VERSION: i64 = 15;
 pub const INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
@@ -448,18 +448,18 @@ impl Store {
         Ok((sym.max(stored("next_symbol_id")?), file.max(stored("next_file_id")?)))
     }
 
-    /// Fills a resolver world with every file, symbol, import and supertype edge, replacing
-    /// what it held.
-    pub fn load_world(&self, world: &mut World) -> Result<()> {
+    /// Fills a resolver world with every file (and its build unit, by `unit_of` its path),
+    /// symbol, import and supertype edge, replacing what it held.
+    pub fn load_world(&self, world: &mut World, unit_of: &dyn Fn(&str) -> u64) -> Result<()> {
         *world = World::default();
-        let mut stmt = self.conn.prepare("SELECT id, language, module FROM files")?;
+        let mut stmt = self.conn.prepare("SELECT id, language, module, path FROM files")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let lang: String = r.get(1)?;
             let Some(language) = crate::model::Language::parse(&lang) else {
                 continue;
             };
-            world.add_file(r.get(0)?, FileCtx { language, module: r.get(2)? });
+            world.add_file(r.get(0)?, FileCtx { language, module: r.get(2)?, unit: unit_of(&r.get::<_, String>(3)?) });
         }
         // Parents before children, so that child lists are complete.
         let mut stmt = self

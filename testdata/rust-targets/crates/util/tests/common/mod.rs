@@ -1,0 +1,3 @@
+pub fn setup() {}
+
+pub fn only_here() {}
