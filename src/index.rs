@@ -341,13 +341,17 @@ impl Indexer {
             root,
             opts: opts.clone(),
             store,
-            world: World::default(),
             world_loaded: false,
             path_mods_known: path_mods.is_some(),
             layout: Layout::with_path_mods(path_mods.unwrap_or_default()),
             walked: false,
             generation,
             unit_map: units::UnitMap::new(&stored_units),
+            world: {
+                let mut world = World::default();
+                world.set_unit_reach(units::reach(&stored_units));
+                world
+            },
             units: stored_units,
             units_before: None,
         })
@@ -369,6 +373,7 @@ impl Indexer {
             let before = (std::mem::replace(&mut self.units, found), std::mem::replace(&mut self.unit_map, map));
             self.units_before.get_or_insert(before);
             // The resolver's world keys files by unit: loaded again with the new ones.
+            self.world.set_unit_reach(units::reach(&self.units));
             self.world_loaded = false;
         }
         self.walked = true;
@@ -387,7 +392,7 @@ impl Indexer {
     pub fn preload(&mut self) -> anyhow::Result<()> {
         if !self.world_loaded {
             let (units, map) = (&self.units, &self.unit_map);
-            self.store.load_world(&mut self.world, &|path| units::unit_key(map.unit_dir(units, path)))?;
+            self.store.load_world(&mut self.world, &|path| units::file_place(units, map, path))?;
             self.world_loaded = true;
         }
         Ok(())
@@ -487,6 +492,7 @@ impl Indexer {
         let started = Instant::now();
         let Indexer { store, world, world_loaded, layout, path_mods_known, generation, opts, units, unit_map, units_before, .. } = self;
         let unit_of = |path: &str| units::unit_key(unit_map.unit_dir(units, path));
+        let place = |path: &str| units::file_place(units, unit_map, path);
         let before = units_before.as_ref();
         let unit_moved = |path: &str| before.is_some_and(|(u, m)| units::unit_key(m.unit_dir(u, path)) != unit_of(path));
         let states = store.file_states()?;
@@ -516,13 +522,21 @@ impl Indexer {
         let mut touched: Vec<(i64, i64)> = Vec::new();
         let mut unchanged = 0;
         let mut seen = HashSet::default();
+        let mut relocated: Vec<i64> = Vec::new();
         for c in files {
             seen.insert(c.path.clone());
             let old = states.get(&c.path);
             // A Rust file whose crate or module path changed (a `Cargo.toml` edit, a moved
             // crate) is extracted again even when its content is the same.
-            let module_moved =
-                c.spec.language == Language::Rust && old.is_some_and(|o| o.module != layout.module(&c.path)) || unit_moved(&c.path);
+            let module_moved = c.spec.language == Language::Rust && old.is_some_and(|o| o.module != layout.module(&c.path));
+            // A file whose build unit changed (a module added or dropped, a root moved)
+            // leaves and enters again: what referred to its symbols from elsewhere is
+            // resolved again, as their reach has changed.
+            if let Some(old) = old.filter(|_| unit_moved(&c.path)) {
+                relocated.push(old.id);
+                to_parse.push((c, None));
+                continue;
+            }
             if let Some(old) = old.filter(|_| !module_moved) {
                 if old.size == c.size as i64 && old.mtime_ns == c.mtime_ns {
                     unchanged += 1;
@@ -560,10 +574,11 @@ impl Indexer {
         // large or binary) leave the index.
         let mut removed_paths: Vec<String> = states.keys().filter(|p| scope.covers(p) && !seen.contains(*p)).cloned().collect();
         removed_paths.sort();
-        let removed: Vec<i64> = removed_paths.iter().map(|p| states[p].id).collect();
+        let mut removed: Vec<i64> = removed_paths.iter().map(|p| states[p].id).collect();
+        removed.extend(relocated);
 
         if (!to_parse.is_empty() || !removed.is_empty() || !touched.is_empty()) && !*world_loaded {
-            store.load_world(world, &unit_of)?;
+            store.load_world(world, &place)?;
             *world_loaded = true;
         }
         let (mut next_symbol, mut next_file) = store.next_ids()?;
@@ -677,7 +692,8 @@ impl Indexer {
                         extract.parse_errors,
                         extract.symbols.len(),
                     )?;
-                    world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone(), unit: unit_of(&c.path) });
+                    let (unit, outside_roots) = place(&c.path);
+                    world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone(), unit, outside_roots });
                     let mut prev = old.and_then(|id| previous.remove(&id));
                     let mut ids = Vec::with_capacity(extract.symbols.len());
                     for s in &extract.symbols {

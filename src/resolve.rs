@@ -17,6 +17,8 @@ use overload::Pick;
 /// The world's maps hash short strings and ids millions of times per run: FxHash (rustc's)
 /// instead of SipHash, since keys come from the repository, not from an attacker on the network.
 type HashMap<K, V> = rustc_hash::FxHashMap<K, V>;
+/// Unit key -> the unit keys it reaches by declared dependencies (`units::reach`).
+type UnitReach = std::collections::HashMap<u64, std::collections::HashSet<u64>>;
 
 /// The symbols under one name: most names are one symbol's, held without an allocation.
 type Ids = smallvec::SmallVec<[SymbolId; 1]>;
@@ -92,6 +94,9 @@ pub struct FileCtx {
     /// qualified name in several units (every crate's `tests/` target named `integration`),
     /// a reference takes its own unit's.
     pub unit: u64,
+    /// Outside every source root of its unit: test data (`src/test/resources/**.java`),
+    /// which a same-named class of compiled code wins over.
+    pub outside_roots: bool,
 }
 
 /// Where a reference points.
@@ -147,6 +152,9 @@ pub struct World {
     /// package's `tests/` target may be a crate `integration`; in a unit, its own shadows
     /// the others'.
     unit_crates: HashMap<(u64, String), usize>,
+    /// Unit key -> the units it declares a dependency on (transitively): after its own
+    /// unit, a reference prefers those to others for a name several units declare.
+    unit_reach: UnitReach,
 }
 
 /// A Rust module's imports (file, index into that file's imports): named ones by the name
@@ -174,6 +182,16 @@ fn crate_of(path: &str) -> &str {
 }
 
 impl World {
+    /// Which units each unit declares a dependency on (`units::reach`).
+    pub fn set_unit_reach(&mut self, reach: UnitReach) {
+        self.unit_reach = reach;
+    }
+
+    /// Takes the unit dependencies out (a reload of the world keeps them).
+    pub fn take_unit_reach(&mut self) -> UnitReach {
+        std::mem::take(&mut self.unit_reach)
+    }
+
     pub fn add_file(&mut self, file: FileId, ctx: FileCtx) {
         *self.modules.entry(ctx.module.clone()).or_default() += 1;
         if ctx.language == Language::Rust {
@@ -337,11 +355,15 @@ impl World {
     /// A Rust item of a crate that the reference's own unit also makes (by name: every
     /// package's `tests/` target may be the crate `integration`) but in another unit: out
     /// of the reference's reach.
+    /// And test data of another unit (a Java file under its `src/test/resources/`, which
+    /// no build compiles for others) is out of reach too.
     fn shadowed(&self, id: SymbolId) -> bool {
         let unit = UNIT.with(|u| u.get());
         let sym = &self.syms[&id];
         self.files.get(&sym.file).is_some_and(|f| {
-            f.unit != unit && f.language == Language::Rust && self.unit_crates.contains_key(&(unit, crate_of(&sym.qname).to_string()))
+            f.unit != unit
+                && (f.outside_roots
+                    || (f.language == Language::Rust && self.unit_crates.contains_key(&(unit, crate_of(&sym.qname).to_string()))))
         })
     }
 
@@ -375,11 +397,19 @@ impl World {
         // A call names a callable before a type of the same name (`pub fn Lite(..)` beside
         // `struct Lite`: `Lite(x)` calls the function), an inherent member before a trait
         // impl's.
-        // And one in the reference's own build unit before one of the same name elsewhere.
+        // And, among items of one name in several units (the same class in two modules),
+        // compiled code before test data, then the reference's own unit, then the units it
+        // declares a dependency on, then others.
+        let reach = self.unit_reach.get(&unit);
         ids.filter(ok).min_by_key(|id| {
             let sym = &self.syms[id];
-            let elsewhere = self.files.get(&sym.file).is_some_and(|f| f.unit != unit);
-            (elsewhere, want == Want::Callable && !sym.kind.is_callable(), sym.from_trait, *id)
+            let (outside, distance) = match self.files.get(&sym.file) {
+                Some(f) if f.unit == unit => (f.outside_roots, 0),
+                Some(f) if reach.is_some_and(|r| r.contains(&f.unit)) => (f.outside_roots, 1),
+                Some(f) => (f.outside_roots, 2),
+                None => (false, 2),
+            };
+            (outside, distance, want == Want::Callable && !sym.kind.is_callable(), sym.from_trait, *id)
         })
     }
 

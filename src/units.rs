@@ -781,6 +781,41 @@ pub fn unit_key(dir: Option<&str>) -> u64 {
     }
 }
 
+/// Where the resolver places a file: its unit's key and whether it lies outside every
+/// source root of its unit (a Java file under `src/test/resources/` is test data that
+/// the unit does not compile).
+pub fn file_place(units: &Units, map: &UnitMap, path: &str) -> (u64, bool) {
+    match map.unit_of(path) {
+        Some(i) => {
+            let u = &units.units[i];
+            (unit_key(Some(&u.dir)), !u.roots.is_empty() && root_kind(u, path).is_none())
+        }
+        None => (0, false),
+    }
+}
+
+/// Each unit's key -> the keys of the units it declares a dependency on, directly or
+/// through others (the resolver's preference: a reference's own unit, then those).
+pub fn reach(units: &Units) -> HashMap<u64, HashSet<u64>> {
+    let index: HashMap<&str, usize> = units.units.iter().enumerate().map(|(i, u)| (u.dir.as_str(), i)).collect();
+    let mut out = HashMap::new();
+    for (i, u) in units.units.iter().enumerate() {
+        let mut seen: HashSet<usize> = HashSet::new();
+        let mut stack = vec![i];
+        while let Some(j) = stack.pop() {
+            for d in &units.units[j].deps {
+                if let Some(&k) = index.get(d.dir.as_str()) {
+                    if seen.insert(k) {
+                        stack.push(k);
+                    }
+                }
+            }
+        }
+        out.insert(unit_key(Some(&u.dir)), seen.into_iter().map(|k| unit_key(Some(&units.units[k].dir))).collect());
+    }
+    out
+}
+
 /// The kind of root a file of a unit is in: the deepest root holding it.
 pub fn root_kind(unit: &Unit, path: &str) -> Option<RootKind> {
     unit.roots.iter().filter(|r| under(path, &r.path)).max_by_key(|r| r.path.len()).map(|r| r.kind)

@@ -785,6 +785,18 @@ fn maven_modules_are_units_and_manifest_edits_equal_a_fresh_index() {
         maven shop-web "web" deps [core] roots [web/src/main/java=Main, web/src/main/kotlin=Main, web/src/test/java=Test, web/src/test/kotlin=Test, web/target/generated-sources=Generated, web/target/generated-test-sources=Generated]"#]]
     .assert_eq(&units_of(root));
 
+    // Java files under core's test resources are test data: nothing outside core reaches
+    // them, the api module's OrderApi wins over their copy, LegacyDom stays external.
+    let data: Vec<String> = dump(root)
+        .lines()
+        .filter(|l| l.starts_with("ref ") && (l.contains(" OrderApi from=") || l.contains(" LegacyDom from=")))
+        .map(str::to_string)
+        .collect();
+    expect_test::expect![[r#"
+        ref core/src/main/java/com/acme/core/OrderService.java:6 implements OrderApi from=com.acme.core.OrderService to=com.acme.api.OrderApi (exact)
+        ref web/src/main/java/com/acme/web/OrderController.java:13 uses_type LegacyDom from=com.acme.web.OrderController#post to=ext:com.acme.legacy.LegacyDom (external)
+        ref web/src/main/java/com/acme/web/OrderController.java:9 uses_type OrderApi from=com.acme.web.OrderController#orders to=com.acme.api.OrderApi (exact)"#]]
+    .assert_eq(&data.join("\n"));
     // Edits: web declares tools; the api is renamed (and core follows); a new module.
     let edit = |rel: &str, from: &str, to: &str| {
         let text = fs::read_to_string(root.join(rel)).unwrap();

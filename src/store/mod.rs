@@ -448,10 +448,13 @@ impl Store {
         Ok((sym.max(stored("next_symbol_id")?), file.max(stored("next_file_id")?)))
     }
 
-    /// Fills a resolver world with every file (and its build unit, by `unit_of` its path),
+    /// Fills a resolver world with every file (and its place in the build units, by `place`
+    /// its path),
     /// symbol, import and supertype edge, replacing what it held.
-    pub fn load_world(&self, world: &mut World, unit_of: &dyn Fn(&str) -> u64) -> Result<()> {
+    pub fn load_world(&self, world: &mut World, place: &dyn Fn(&str) -> (u64, bool)) -> Result<()> {
+        let reach = world.take_unit_reach();
         *world = World::default();
+        world.set_unit_reach(reach);
         let mut stmt = self.conn.prepare("SELECT id, language, module, path FROM files")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
@@ -459,7 +462,8 @@ impl Store {
             let Some(language) = crate::model::Language::parse(&lang) else {
                 continue;
             };
-            world.add_file(r.get(0)?, FileCtx { language, module: r.get(2)?, unit: unit_of(&r.get::<_, String>(3)?) });
+            let (unit, outside_roots) = place(&r.get::<_, String>(3)?);
+            world.add_file(r.get(0)?, FileCtx { language, module: r.get(2)?, unit, outside_roots });
         }
         // Parents before children, so that child lists are complete.
         let mut stmt = self

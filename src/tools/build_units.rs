@@ -20,6 +20,9 @@ pub(super) struct UnitView {
     pub units: Units,
     /// File id -> unit index.
     pub of_file: HashMap<i64, u32>,
+    /// Files of a unit outside all its source roots: data its build does not compile
+    /// (`src/test/resources/**.java`), left out of the unit graph.
+    pub outside_roots: std::collections::HashSet<i64>,
 }
 
 impl UnitView {
@@ -27,9 +30,13 @@ impl UnitView {
         self.units.units.get(i as usize)
     }
 
-    /// A file is a test when its unit's build says so (a test root); outside any root the
-    /// usual names tell (`src/test/`, `tests/`, `*Test.java`).
+    /// A file is a test when its unit's build says so (a test root); a file of a unit
+    /// outside all its roots is data (`src/test/resources/**.java`), no test; outside any
+    /// unit the usual names tell (`src/test/`, `tests/`, `*Test.java`).
     pub fn is_test(&self, file: &FileInfo) -> bool {
+        if self.outside_roots.contains(&file.id) {
+            return false;
+        }
         let root = self.of_file.get(&file.id).and_then(|u| self.unit(*u)).and_then(|u| units::root_kind(u, &file.path));
         match root {
             Some(RootKind::Test) => true,
@@ -61,8 +68,18 @@ impl Atlas {
             let units = store.units()?;
             let map = UnitMap::new(&units);
             let files = self.all_files(store)?;
-            let of_file = files.values().filter_map(|f| Some((f.id, map.unit_of(&f.path)? as u32))).collect();
-            Ok(UnitView { units, of_file })
+            let of_file: HashMap<i64, u32> = files.values().filter_map(|f| Some((f.id, map.unit_of(&f.path)? as u32))).collect();
+            let outside_roots = files
+                .values()
+                .filter(|f| {
+                    of_file.get(&f.id).is_some_and(|u| {
+                        let unit = &units.units[*u as usize];
+                        !unit.roots.is_empty() && units::root_kind(unit, &f.path).is_none()
+                    })
+                })
+                .map(|f| f.id)
+                .collect();
+            Ok(UnitView { units, of_file, outside_roots })
         })
     }
 
@@ -229,8 +246,8 @@ impl Atlas {
             return Ok(Vec::new());
         }
         let files = self.all_files(store)?;
-        // (files, loc, test files, generated files) per unit.
-        let mut counts: HashMap<u32, (usize, u64, usize, usize)> = HashMap::new();
+        // (files, loc, test files, generated files, files outside the roots) per unit.
+        let mut counts: HashMap<u32, (usize, u64, usize, usize, usize)> = HashMap::new();
         for f in files.values() {
             if let Some(u) = view.of_file.get(&f.id) {
                 let c = counts.entry(*u).or_default();
@@ -238,6 +255,7 @@ impl Atlas {
                 c.1 += u64::from(f.loc);
                 c.2 += usize::from(view.is_test(f));
                 c.3 += usize::from(view.is_generated(f));
+                c.4 += usize::from(view.outside_roots.contains(&f.id));
             }
         }
         let entries = store.entry_points(prefix)?;
@@ -253,7 +271,7 @@ impl Atlas {
             if !prefix.is_empty() && !u.dir.starts_with(prefix) {
                 continue;
             }
-            let (n, loc, tests, generated) = counts.get(&i).copied().unwrap_or_default();
+            let (n, loc, tests, generated, outside) = counts.get(&i).copied().unwrap_or_default();
             let dir = if u.dir.is_empty() { "." } else { u.dir.as_str() };
             let mut row = format!("{} ({}, {dir})  {}, {loc} LOC", u.name, u.system, super::lines::plural(n, "file"));
             let names = |test: bool| -> Vec<String> {
@@ -280,6 +298,9 @@ impl Atlas {
             let _ = write!(row, "; {}", super::lines::plural(tests, "test file"));
             if generated > 0 {
                 let _ = write!(row, "; {generated} generated");
+            }
+            if outside > 0 {
+                let _ = write!(row, "; {outside} outside its source roots (not built)");
             }
             if u.fallback {
                 row.push_str("; manifest unreadable (status says why)");

@@ -394,7 +394,7 @@ impl Atlas {
         if level == Level::Unit {
             let view = self.unit_view(store)?;
             for f in &mut files {
-                f.unit = view.of_file.get(&f.id).copied();
+                f.unit = view.of_file.get(&f.id).copied().filter(|_| !view.outside_roots.contains(&f.id));
             }
         }
         let cache = self.edges.lock().expect("edge cache lock");

@@ -2,6 +2,7 @@ package com.acme.web;
 
 import com.acme.api.OrderApi;
 import com.acme.core.OrderService;
+import com.acme.legacy.LegacyDom;
 import com.acme.tools.Report;
 
 public class OrderController {
@@ -9,6 +10,7 @@ public class OrderController {
 
     public String post(String item) {
         Report.log(item);
+        LegacyDom dom = null;
         return orders.place(item);
     }
 }

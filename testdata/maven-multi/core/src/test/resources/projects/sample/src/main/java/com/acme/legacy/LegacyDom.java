@@ -1,0 +1,4 @@
+package com.acme.legacy;
+
+public class LegacyDom {
+}
