@@ -2,17 +2,20 @@
 //!
 //! Usage: cargo run --release --example accuracy_rust -- <dir of crates>
 //!
-//! For every crate under the directory (a `Cargo.toml` with `src/lib.rs`), the oracle
-//! walks the module tree as rustc does: from `src/lib.rs`, through `mod name;` (honouring
-//! `#[path]`, then `name.rs`, then `name/mod.rs`) and inline `mod name { }`, parsing each
-//! file with `syn`. It records module-level items with their qualified names, the members
+//! For every package under the directory, the oracle asks Cargo for its targets (`cargo
+//! metadata --no-deps --offline`: lib, bins, tests, examples, benches, build script, as
+//! Cargo itself discovers them; a package it cannot read falls back to `src/lib.rs`) and
+//! walks each target's module tree as rustc does: from the target's root, through `mod
+//! name;` (honouring `#[path]`, then `name.rs`, then `name/mod.rs`) and inline `mod name {
+//! }`, parsing each file with `syn`. A target's crate is named as the index names it: the
+//! target's name with dashes as underscores, `build_script_build` for a build script. It records module-level items with their qualified names, the members
 //! of `impl` blocks and traits (file, owner type, name), and `impl Trait for Type` pairs.
 //! The directory is indexed with the release `codeatlas` beside this example and the
 //! index's SQLite file is compared with the oracle, file by file (only files the module
 //! tree reaches are compared; `cfg` is not evaluated, by either side). Prints precision
 //! and recall per measure and the first misses.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 #[derive(Default)]
@@ -158,6 +161,8 @@ impl Oracle {
                                 None => vec![dir.join(format!("{name}.rs")), dir.join(&name).join("mod.rs")],
                             };
                             let Some(found) = candidates.into_iter().find(|c| c.is_file()) else { continue };
+                            // `#[path = "../src/lexical/mod.rs"]`: the file's own path, `..` resolved.
+                            let found = found.canonicalize().unwrap_or(found);
                             let child_dir = if found.file_name().is_some_and(|n| n == "mod.rs") || path_attr(&m.attrs).is_some() {
                                 found.parent().unwrap().to_path_buf()
                             } else {
@@ -183,10 +188,53 @@ impl Oracle {
     }
 }
 
-/// `std::ffi::OsString` -> `OsString`, `Vec<T>` -> `Vec`.
+/// `std::ffi::OsString` -> `OsString`, `Vec<T>` -> `Vec`; an impl owner the index names
+/// as Rust does (`<&'_ std::ffi::OsStr as PartialEq>`, a type outside the crate or a
+/// blanket impl's parameter) -> its self type's last segment (`OsStr`), as the oracle
+/// names it.
 fn simple(path: &str) -> String {
+    let mut path = path.trim();
+    if let Some(inner) = path.strip_prefix('<') {
+        path = inner.split(" as ").next().unwrap_or(inner);
+    }
+    let path = path
+        .split_whitespace()
+        .map(|t| t.trim_start_matches('&'))
+        .find(|t| !t.is_empty() && !t.starts_with('\'') && *t != "mut" && *t != "dyn")
+        .unwrap_or(path);
     let head = path.split('<').next().unwrap_or(path);
     head.rsplit("::").next().unwrap_or(head).trim().to_string()
+}
+
+/// The targets of the package (or workspace) of a manifest as Cargo reads them: (crate
+/// name, root file, kind).
+fn cargo_targets(manifest: &Path) -> Option<Vec<(String, PathBuf, String)>> {
+    let out = std::process::Command::new("cargo")
+        .args(["metadata", "--no-deps", "--offline", "--format-version", "1", "--manifest-path"])
+        .arg(manifest)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    let mut found = Vec::new();
+    for package in meta["packages"].as_array()? {
+        for target in package["targets"].as_array()? {
+            let kind = target["kind"][0].as_str()?.to_string();
+            let name = target["name"].as_str()?;
+            let src = PathBuf::from(target["src_path"].as_str()?);
+            let src = src.canonicalize().unwrap_or(src);
+            let (crate_name, kind) = match kind.as_str() {
+                "custom-build" => ("build_script_build".to_string(), "build".to_string()),
+                "lib" | "rlib" | "dylib" | "cdylib" | "staticlib" | "proc-macro" => (name.replace('-', "_"), "lib".to_string()),
+                _ => (name.replace('-', "_"), kind),
+            };
+            found.push((crate_name, src, kind));
+        }
+    }
+    Some(found)
 }
 
 fn crate_name(manifest: &Path) -> Option<String> {
@@ -226,16 +274,36 @@ fn main() {
     let root = Path::new(&dir).canonicalize().unwrap();
     let mut oracle = Oracle::default();
     let mut crates = 0;
+    let mut seen: BTreeSet<(PathBuf, String)> = BTreeSet::new();
+    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+    let mut fallbacks = 0;
     for entry in ignore::WalkBuilder::new(&root).build().flatten() {
         if entry.file_name() != "Cargo.toml" {
             continue;
         }
         let crate_dir = entry.path().parent().unwrap();
-        let lib = crate_dir.join("src/lib.rs");
-        let Some(name) = crate_name(entry.path()) else { continue };
-        if lib.is_file() {
+        let targets = match cargo_targets(entry.path()) {
+            Some(t) => t,
+            None => {
+                // Cargo could not read it: the library at its default place, if any.
+                let lib = crate_dir.join("src/lib.rs");
+                match crate_name(entry.path()) {
+                    Some(name) if lib.is_file() => {
+                        fallbacks += 1;
+                        vec![(name, lib, "lib".to_string())]
+                    }
+                    _ => Vec::new(),
+                }
+            }
+        };
+        for (name, src, kind) in targets {
+            if !src.starts_with(&root) || !seen.insert((src.clone(), kind.clone())) {
+                continue;
+            }
             crates += 1;
-            oracle.file(&root, &lib, &name, &crate_dir.join("src"), 0);
+            *by_kind.entry(kind).or_default() += 1;
+            let dir = src.parent().unwrap().to_path_buf();
+            oracle.file(&root, &src, &name, &dir, 0);
         }
     }
 
@@ -304,18 +372,32 @@ fn main() {
         *by_file.entry(f.as_str()).or_default() += 1;
     }
 
+    let kinds: Vec<String> = by_kind.iter().map(|(k, n)| format!("{n} {k}")).collect();
     println!(
-        "{crates} crates under {}: {} files reached from src/lib.rs ({} unparsable by syn)",
+        "{crates} targets under {} ({}; {fallbacks} packages Cargo could not read, their src/lib.rs taken): {} files reached from their roots ({} unparsable by syn)",
         root.display(),
+        kinds.join(", "),
         oracle.files.len(),
         oracle.unreadable.len()
     );
     println!("| measure | found | extra | missed | precision | recall |");
     println!("|---|---|---|---|---|---|");
     report("module-level items (file, qualified name, kind)", &oracle_items, &items);
+    // A file several targets include (`mod common;` in each of `benches/*.rs`) has one
+    // module in the index and one per target in the oracle: measured apart.
+    let mut crates_of: HashMap<&str, BTreeSet<&str>> = HashMap::new();
+    for (f, q, _) in &oracle_items {
+        crates_of.entry(f.as_str()).or_default().insert(q.split("::").next().unwrap_or(q));
+    }
+    let single = |set: &BTreeSet<(String, String, String)>| -> BTreeSet<(String, String, String)> {
+        set.iter().filter(|(f, _, _)| crates_of.get(f.as_str()).is_none_or(|c| c.len() == 1)).cloned().collect()
+    };
+    let shared = crates_of.values().filter(|c| c.len() > 1).count();
+    report(&format!("  of files one target includes ({shared} files several include left out)"), &single(&oracle_items), &single(&items));
     report("impl and trait methods (file, owner, name)", &oracle.members, &members);
     report("impl Trait for Type (file, type, trait)", &oracle.impls, &impls);
     misses("items, first misses", &oracle_items, &items);
+    misses("items of files one target includes, first misses", &single(&oracle_items), &single(&items));
     misses("methods, first misses", &oracle.members, &members);
     misses("impls, first misses", &oracle.impls, &impls);
 }
