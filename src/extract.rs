@@ -744,7 +744,13 @@ impl<'t> Extractor<'t> {
             (SymbolKind::Function, None, Some(SymbolKind::Trait)) => SymbolKind::Method,
             (kind, _, _) => kind,
         };
-        let (mut visibility, modifiers) = self.modifiers(def.node);
+        let (mut visibility, mut modifiers) = self.modifiers(def.node);
+        if kind.is_callable() && self.is_test_function(def.node) {
+            if !modifiers.is_empty() {
+                modifiers.push(' ');
+            }
+            modifiers.push_str(spec.test_marker);
+        }
         // Members of a Java interface or annotation type are implicitly public (JLS 9.4).
         if spec.language == Language::Java
             && visibility == spec.default_visibility
@@ -818,6 +824,43 @@ impl<'t> Extractor<'t> {
             }
         }
         truncate_chars(out, MAX_SIGNATURE)
+    }
+
+    /// A function annotated (Java) or attributed (Rust) as a test (`grammars/<lang>/test-*`).
+    fn is_test_function(&self, node: Node) -> bool {
+        match self.spec.language {
+            Language::Java => {
+                let mut cursor = node.walk();
+                let Some(modifiers) = node.children(&mut cursor).find(|c| self.kind(*c) == "modifiers") else { return false };
+                let mut inner = modifiers.walk();
+                let found = modifiers.children(&mut inner).any(|a| {
+                    self.kind(a).ends_with("annotation")
+                        && a.child_by_field_name("name").is_some_and(|n| {
+                            let name = self.text(n);
+                            self.spec.is_test_marker(name.rsplit('.').next().unwrap_or(name))
+                        })
+                });
+                found
+            }
+            Language::Rust => {
+                // The attributes before the item (comments may sit between them).
+                let mut prev = node.prev_named_sibling();
+                while let Some(p) = prev {
+                    match self.kind(p) {
+                        "attribute_item" => {
+                            let path = p.named_child(0).and_then(|a| a.named_child(0)).map(|n| self.text(n));
+                            if path.is_some_and(|path| self.spec.is_test_marker(path)) {
+                                return true;
+                            }
+                        }
+                        "line_comment" | "block_comment" => {}
+                        _ => return false,
+                    }
+                    prev = p.prev_named_sibling();
+                }
+                false
+            }
+        }
     }
 
     fn modifiers(&self, node: Node) -> (String, String) {

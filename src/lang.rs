@@ -120,6 +120,12 @@ pub struct LanguageSpec {
     ubiquitous_calls_file: &'static str,
     pub(crate) ubiquitous_calls_source: &'static str,
     ubiquitous_calls: OnceLock<Vec<&'static str>>,
+    /// Annotations (Java, by simple name) or attributes (Rust, by path) that make a
+    /// function a test: `grammars/<lang>/test-*.txt`, one per line.
+    test_markers_source: &'static str,
+    test_markers: OnceLock<Vec<&'static str>>,
+    /// What a test function's modifiers say it is (`@Test`, `#[test]`).
+    pub test_marker: &'static str,
 }
 
 static REGISTRY: [LanguageSpec; 2] = [
@@ -149,6 +155,9 @@ static REGISTRY: [LanguageSpec; 2] = [
         ubiquitous_calls_file: "grammars/java/ubiquitous-calls.txt",
         ubiquitous_calls_source: include_str!("../grammars/java/ubiquitous-calls.txt"),
         ubiquitous_calls: OnceLock::new(),
+        test_markers_source: include_str!("../grammars/java/test-annotations.txt"),
+        test_markers: OnceLock::new(),
+        test_marker: "@Test",
     },
     LanguageSpec {
         language: Language::Rust,
@@ -232,6 +241,9 @@ static REGISTRY: [LanguageSpec; 2] = [
         ubiquitous_calls_file: "grammars/rust/ubiquitous-calls.txt",
         ubiquitous_calls_source: include_str!("../grammars/rust/ubiquitous-calls.txt"),
         ubiquitous_calls: OnceLock::new(),
+        test_markers_source: include_str!("../grammars/rust/test-attributes.txt"),
+        test_markers: OnceLock::new(),
+        test_marker: "#[test]",
     },
 ];
 
@@ -410,6 +422,13 @@ impl LanguageSpec {
     fn ubiquitous_call_names(&self) -> &[&'static str] {
         self.ubiquitous_calls
             .get_or_init(|| self.ubiquitous_calls_source.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect())
+    }
+
+    /// Whether an annotation's simple name (Java) or an attribute's path (Rust) marks a test.
+    pub fn is_test_marker(&self, name: &str) -> bool {
+        self.test_markers
+            .get_or_init(|| self.test_markers_source.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect())
+            .contains(&name)
     }
 
     /// Whether a method name is in the language's list of ubiquitous calls.

@@ -329,10 +329,11 @@ fn cargo(root: &Path, manifests: &[&String], read: &Read, out: &mut Units) {
             .collect();
         let mut roots: Vec<SourceRoot> = Vec::new();
         for x in &targets {
-            let folder = dir_of(&x.root).to_string();
+            // A build script is its file alone; another target, its root's folder.
+            let path = if x.kind == "build" { x.root.clone() } else { dir_of(&x.root).to_string() };
             let kind = if x.kind == "test" { RootKind::Test } else { RootKind::Main };
-            if x.kind != "build" && !roots.iter().any(|r| r.path == folder) {
-                roots.push(SourceRoot { path: folder, kind });
+            if !roots.iter().any(|r| r.path == path) {
+                roots.push(SourceRoot { path, kind });
             }
         }
         out.units.push(Unit {

@@ -172,11 +172,23 @@ impl Store {
         self.symbols_where("s.id IN (SELECT value FROM json_each(?1))", [list])
     }
 
-    /// Ids of the symbols in the given files or inside a Rust `tests` module.
+    /// Test functions (`@Test` or `#[test]` in their modifiers, `lang::is_test_marker`) by
+    /// file: (file id, how many).
+    pub fn test_function_counts(&self) -> Result<Vec<(i64, usize)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT file_id, COUNT(*) FROM symbols WHERE modifiers LIKE '%@Test%' OR modifiers LIKE '%#[test]%' GROUP BY file_id",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Ids of the symbols in the given files, inside a Rust `tests` module, or marked as
+    /// test functions.
     pub fn test_symbol_ids(&self, files: &[i64]) -> Result<Vec<i64>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?1))
-             UNION SELECT id FROM symbols WHERE qname GLOB '*::tests::*' OR qname GLOB '*::tests'",
+             UNION SELECT id FROM symbols WHERE qname GLOB '*::tests::*' OR qname GLOB '*::tests'
+             UNION SELECT id FROM symbols WHERE modifiers LIKE '%@Test%' OR modifiers LIKE '%#[test]%'",
         )?;
         let list = serde_json::to_string(files).expect("ids serialize");
         let rows = stmt.query_map([list], |r| r.get(0))?;

@@ -258,6 +258,12 @@ impl Atlas {
                 c.4 += usize::from(view.outside_roots.contains(&f.id));
             }
         }
+        let mut test_functions: HashMap<u32, usize> = HashMap::new();
+        for (file, n) in store.test_function_counts()? {
+            if let Some(u) = view.of_file.get(&file) {
+                *test_functions.entry(*u).or_default() += n;
+            }
+        }
         let entries = store.entry_points(prefix)?;
         let mut entry_count: HashMap<u32, usize> = HashMap::new();
         for e in &entries {
@@ -295,7 +301,12 @@ impl Atlas {
             if let Some(e) = entry_count.get(&i) {
                 let _ = write!(row, "; {}", super::lines::plural(*e, "entry point"));
             }
-            let _ = write!(row, "; {}", super::lines::plural(tests, "test file"));
+            let _ = write!(
+                row,
+                "; {}, {}",
+                super::lines::plural(test_functions.get(&i).copied().unwrap_or(0), "test"),
+                super::lines::plural(tests, "test file")
+            );
             if generated > 0 {
                 let _ = write!(row, "; {generated} generated");
             }
