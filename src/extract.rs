@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use streaming_iterator::StreamingIterator;
 use tree_sitter::{Node, Parser, QueryCursor, Tree};
 
+use crate::frameworks;
 use crate::lang::{Capture, LanguageSpec};
 use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference, Symbol, SymbolKind};
 
@@ -713,6 +714,9 @@ impl<'t> Extractor<'t> {
             }
         }
         references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
+        if self.spec.language == Language::Java {
+            self.framework_symbols(&mut symbols, &def_symbol);
+        }
 
         FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0, failure: None }
     }
@@ -824,6 +828,153 @@ impl<'t> Extractor<'t> {
             }
         }
         truncate_chars(out, MAX_SIGNATURE)
+    }
+
+    /// What frameworks make of the file's annotations (`frameworks`): an endpoint symbol
+    /// under each HTTP handler method (`POST /order/create`), an entry marker in the
+    /// modifiers of a scheduled job or listener (`@Scheduled(cron=...)`). Appended after
+    /// every other symbol, so that references keep their symbol indexes.
+    fn framework_symbols(&self, symbols: &mut Vec<Symbol>, def_symbol: &[Option<usize>]) {
+        let mut annotated: Vec<(usize, Vec<frameworks::Annotation>)> = Vec::new();
+        let mut consts = frameworks::Consts::new();
+        for (d, sym) in def_symbol.iter().enumerate() {
+            let Some(i) = *sym else { continue };
+            let node = self.defs[d].node;
+            let kind = symbols[i].kind;
+            if kind == SymbolKind::Field {
+                // A string constant: `String BASE = "/api";` (literals joined with `+` too).
+                let value = self.defs[d].name.parent().and_then(|decl| decl.child_by_field_name("value"));
+                if let Some(frameworks::Value::Str(text)) = value.map(|v| self.annotation_value(v, 0)) {
+                    let owner = symbols[i].parent.map(|p| symbols[p].name.clone());
+                    if let Some(owner) = owner {
+                        consts.insert(format!("{owner}.{}", symbols[i].name), text.clone());
+                    }
+                    consts.insert(symbols[i].name.clone(), text);
+                }
+                continue;
+            }
+            if kind.is_type() || kind == SymbolKind::Method {
+                let anns = self.annotations(node);
+                if !anns.is_empty() {
+                    annotated.push((i, anns));
+                }
+            }
+        }
+        if annotated.is_empty() {
+            return;
+        }
+        let lookup = |name: &str| consts.get(name).cloned();
+        let annotations_of = |i: usize| annotated.iter().find(|(s, _)| *s == i).map(|(_, a)| a.as_slice()).unwrap_or(&[]);
+        let mut added: Vec<Symbol> = Vec::new();
+        for (i, anns) in &annotated {
+            if symbols[*i].kind != SymbolKind::Method {
+                continue;
+            }
+            if let Some((marker, detail)) = frameworks::entry(anns, &lookup) {
+                let m = &mut symbols[*i].modifiers;
+                if !m.is_empty() {
+                    m.push(' ');
+                }
+                m.push_str(&marker);
+                if !detail.is_empty() {
+                    m.push_str(&format!("({detail})"));
+                }
+            }
+            let class = symbols[*i].parent.map(annotations_of).unwrap_or(&[]);
+            let handler = &symbols[*i];
+            // The handler as a handle: `OrderController#detail(long)`.
+            let owner = handler.parent.map(|p| format!("{}#", symbols[p].name)).unwrap_or_default();
+            let target = format!("{owner}{}({})", handler.name, handler.params.as_deref().unwrap_or(""));
+            for e in frameworks::endpoints(class, anns, &lookup) {
+                let name = e.name();
+                added.push(Symbol {
+                    kind: SymbolKind::Endpoint,
+                    signature: format!("{name} -> {target}"),
+                    name: name.clone(),
+                    qname: name,
+                    parent: Some(*i),
+                    visibility: "public".into(),
+                    modifiers: String::new(),
+                    doc: handler.doc.clone(),
+                    start_line: handler.start_line,
+                    end_line: handler.end_line,
+                    impl_of: None,
+                    returns: None,
+                    params: None,
+                });
+            }
+        }
+        symbols.extend(added);
+    }
+
+    /// The annotations of a declaration that a framework rule names, with their arguments.
+    fn annotations(&self, node: Node<'t>) -> Vec<frameworks::Annotation> {
+        let mut out = Vec::new();
+        let mut cursor = node.walk();
+        let Some(modifiers) = node.children(&mut cursor).find(|c| self.kind(*c) == "modifiers") else { return out };
+        let mut inner = modifiers.walk();
+        for a in modifiers.children(&mut inner) {
+            if !self.kind(a).ends_with("annotation") {
+                continue;
+            }
+            let Some(name) = a.child_by_field_name("name").map(|n| self.text(n)) else { continue };
+            let name = name.rsplit('.').next().unwrap_or(name);
+            if !frameworks::is_known(name) {
+                continue;
+            }
+            let mut args = Vec::new();
+            if let Some(list) = a.child_by_field_name("arguments") {
+                let mut c = list.walk();
+                for arg in list.named_children(&mut c) {
+                    if self.kind(arg) == "element_value_pair" {
+                        if let (Some(k), Some(v)) = (arg.child_by_field_name("key"), arg.child_by_field_name("value")) {
+                            args.push((self.text(k).to_string(), self.annotation_value(v, 0)));
+                        }
+                    } else if !self.kind(arg).ends_with("comment") {
+                        args.push(("value".to_string(), self.annotation_value(arg, 0)));
+                    }
+                }
+            }
+            out.push(frameworks::Annotation { name: name.to_string(), args });
+        }
+        out
+    }
+
+    /// An annotation argument (or a constant's initializer) as far as the text says it,
+    /// followed 48 deep (an initializer of 100,000 `+` operands must not exhaust the stack).
+    fn annotation_value(&self, node: Node<'t>, depth: usize) -> frameworks::Value {
+        use frameworks::Value;
+        if depth > 48 {
+            return Value::Other(String::new());
+        }
+        match self.kind(node) {
+            "string_literal" => {
+                let text = self.text(node);
+                Value::Str(text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text).to_string())
+            }
+            "element_value_array_initializer" | "array_initializer" => {
+                let mut c = node.walk();
+                Value::List(
+                    node.named_children(&mut c)
+                        .filter(|n| !self.kind(*n).ends_with("comment"))
+                        .map(|n| self.annotation_value(n, depth + 1))
+                        .collect(),
+                )
+            }
+            "identifier" | "field_access" | "scoped_identifier" => Value::Name(strip_space(self.text(node))),
+            "parenthesized_expression" => match node.named_child(0) {
+                Some(inner) => self.annotation_value(inner, depth + 1),
+                None => Value::Other(strip_space(self.text(node))),
+            },
+            "binary_expression" if node.child_by_field_name("operator").is_some_and(|o| self.text(o) == "+") => {
+                let (l, r) = (node.child_by_field_name("left"), node.child_by_field_name("right"));
+                match (l.map(|n| self.annotation_value(n, depth + 1)), r.map(|n| self.annotation_value(n, depth + 1))) {
+                    (Some(Value::Str(a)), Some(Value::Str(b))) => Value::Str(a + &b),
+                    _ => Value::Other(strip_space(self.text(node))),
+                }
+            }
+            _ => Value::Other(strip_space(self.text(node))),
+        }
     }
 
     /// A function annotated (Java) or attributed (Rust) as a test (`grammars/<lang>/test-*`).

@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod extract;
+pub mod frameworks;
 pub mod gitdiff;
 pub mod graph;
 pub mod health;

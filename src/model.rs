@@ -50,6 +50,8 @@ pub enum SymbolKind {
     Const,
     Static,
     Macro,
+    /// An HTTP endpoint (`POST /order/create`), under the method that handles it.
+    Endpoint,
 }
 
 /// The table of symbol kinds: capture suffix, display name, whether it is a type
@@ -76,6 +78,7 @@ const SYMBOL_KINDS: &[(SymbolKind, &str, bool, bool)] = &[
     (SymbolKind::Const, "const", false, false),
     (SymbolKind::Static, "static", false, false),
     (SymbolKind::Macro, "macro", false, false),
+    (SymbolKind::Endpoint, "endpoint", false, false),
 ];
 
 impl SymbolKind {

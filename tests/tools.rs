@@ -857,3 +857,23 @@ fn build_unit_answers() {
     out.push_str(&run_calls("java-shop", &[("dependency_graph", json!({"target": "OrderService", "level": "unit"}))]));
     expect_file!["snapshots/build-units.txt"].assert_eq(&out);
 }
+
+/// Spring and JAX-RS on the spring-shop fixture: endpoints (class prefixes, arrays,
+/// constants, `method=`, JAX-RS verbs; a Feign client's mappings are none), found by a
+/// concrete URL with or without a verb, and entry points by kind.
+#[test]
+fn spring_shop_tool_answers() {
+    let calls = vec![
+        ("repo_overview", json!({})),
+        ("file_outline", json!({"path": "order-service/src/main/java/com/shop/order/web/OrderController.java"})),
+        ("search_symbols", json!({"kind": "endpoint"})),
+        ("search_symbols", json!({"query": "GET /order/detail/42"})),
+        ("search_symbols", json!({"query": "/orders/ping?x=1"})),
+        ("search_symbols", json!({"query": "DELETE /order/create"})),
+        ("search_symbols", json!({"query": "/items/7"})),
+        ("search_symbols", json!({"query": "/stock/1"})),
+        ("get_symbol", json!({"symbol": "POST /order/cancel"})),
+        ("get_symbol", json!({"symbol": "com.shop.order.jobs.OrderJobs#purge"})),
+    ];
+    expect_file!["snapshots/spring-shop.tools.txt"].assert_eq(&run_calls("spring-shop", &calls));
+}

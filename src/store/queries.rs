@@ -669,9 +669,17 @@ impl Store {
     }
 
     /// `main` methods and functions.
+    /// Entry points: `main` methods and functions, HTTP endpoints, and methods a framework
+    /// calls (`@Scheduled`, listeners: `frameworks::entry_annotations`), by path and line.
     pub fn entry_points(&self, prefix: &str) -> Result<Vec<SymbolInfo>> {
+        let mut marked = String::new();
+        for (annotation, _) in crate::frameworks::entry_annotations() {
+            marked.push_str(&format!(" OR (s.kind = 'method' AND s.modifiers LIKE '%@{annotation}%')"));
+        }
         self.symbols_where(
-            "s.name = 'main' COLLATE NOCASE AND s.name = 'main' AND s.kind IN ('method', 'function') AND f.path LIKE ?1 ESCAPE '\\' ORDER BY f.path, s.start_line",
+            &format!(
+                "((s.name = 'main' AND s.kind IN ('method', 'function')) OR s.kind = 'endpoint'{marked}) AND f.path LIKE ?1 ESCAPE '\\' ORDER BY f.path, s.start_line"
+            ),
             [format!("{}%", like_escape(prefix))],
         )
     }

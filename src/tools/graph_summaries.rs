@@ -15,6 +15,9 @@ use crate::graph::{Graph, Level, Node, Reached};
 use crate::model::SymbolKind;
 use crate::store::{FileInfo, Store, SymbolInfo};
 
+/// The line under an overview list whose rows all came on earlier pages.
+const EARLIER: &str = "  (all on earlier pages)\n";
+
 impl Atlas {
     pub(super) fn repo_overview(&self, store: &Store, a: OverviewArgs) -> Answer {
         let prefix = match &a.path {
@@ -69,9 +72,9 @@ impl Atlas {
         lists.push((format!("modules ({}, by symbols):", modules.len()), modules.len(), rows));
         let entries = store.entry_points(&prefix)?;
         if !entries.is_empty() {
-            let rows =
-                entries.iter().skip(window.offset).take(window.limit).map(|e| format!("{} {}  {}", e.kind, e.qname, location(e))).collect();
-            lists.push((format!("entry points ({}):", entries.len()), entries.len(), rows));
+            let (title, rows) = self.entry_rows(store, &entries)?;
+            let page = rows.iter().skip(window.offset).take(window.limit).cloned().collect();
+            lists.push((title, rows.len(), page));
         }
         let graph = self.graph(store, Level::Symbol)?;
         // Symbols under the path, by distinct dependents.
@@ -101,20 +104,44 @@ impl Atlas {
             store.count_files()?
         );
         // The most rows of each list that fit (at least one, so that paging moves on).
+        // A list's title, its rows, and the line saying a list is done on earlier pages.
         let size = |k: usize| -> usize {
-            lists.iter().map(|(title, _, rows)| title.len() + 1 + rows.iter().take(k).map(|r| r.len() + 3).sum::<usize>()).sum()
+            lists
+                .iter()
+                .map(|(title, n, rows)| {
+                    let done = if window.offset >= *n && *n > 0 { EARLIER.len() } else { 0 };
+                    title.len() + 1 + done + rows.iter().take(k).map(|r| r.len() + 3).sum::<usize>()
+                })
+                .sum()
         };
-        let room = self.summary_budget.saturating_sub(out.len() + tail.len() + 120);
+        // Room for the lists: the budget less the head, the tail and the longest line that
+        // can close the lists.
+        let footer =
+            format!("... {} of the lists go on (cut at the answer budget); next page: offset={}\n", lists.len(), window.offset + 100_000);
+        let room = self.summary_budget.saturating_sub(out.len() + tail.len() + footer.len());
         let longest = lists.iter().map(|l| l.2.len()).max().unwrap_or(0);
         let k = (1..=longest).rev().find(|k| size(*k) <= room).unwrap_or(1);
+        // When even one row of each list is too long for the budget, rows are cut (their
+        // place goes first), so that the page still ends with the way to the next one.
+        let titles: usize = lists.iter().map(|(t, _, _)| t.len() + 4).sum();
+        let row_room = if size(1) > room { room.saturating_sub(titles) / lists.len().max(1) } else { usize::MAX };
         for (title, n, rows) in &lists {
             out.push_str(title);
             out.push('\n');
             for row in rows.iter().take(k) {
+                let row = if row.len() > row_room {
+                    let mut end = row_room.max(8).min(row.len());
+                    while !row.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    format!("{}...", &row[..end])
+                } else {
+                    row.clone()
+                };
                 let _ = writeln!(out, "  {row}");
             }
             if window.offset >= *n && *n > 0 {
-                out.push_str("  (all on earlier pages)\n");
+                out.push_str(EARLIER);
             }
         }
         let next = window.offset + k;
@@ -295,6 +322,63 @@ impl Atlas {
             Node::Module(m) => (format!("module {}", if m.is_empty() { "(default)" } else { m }), String::new()),
             Node::Unit(u) => (self.unit_label(store, *u)?, String::new()),
         })
+    }
+
+    /// The overview's entry points by kind: HTTP endpoints counted per handler class (the
+    /// class is the handle: `search_symbols` with `kind=endpoint` and a path lists them),
+    /// then each framework-called method (`@Scheduled`, listeners) and `main`.
+    fn entry_rows(&self, store: &Store, entries: &[SymbolInfo]) -> Result<(String, Vec<String>), ToolError> {
+        // Handler class -> (endpoints, its place).
+        let mut controllers: Vec<(String, usize, String)> = Vec::new();
+        let mut others: Vec<String> = Vec::new();
+        let mut kinds: Vec<(String, usize)> = Vec::new();
+        let mut count = |kind: &str| match kinds.iter_mut().find(|(k, _)| k == kind) {
+            Some(k) => k.1 += 1,
+            None => kinds.push((kind.to_string(), 1)),
+        };
+        for e in entries {
+            if e.kind == SymbolKind::Endpoint {
+                count("HTTP endpoint");
+                let handler = match e.parent {
+                    Some(p) => store.symbol(p)?,
+                    None => None,
+                };
+                let class = match handler.as_ref().and_then(|h| h.parent) {
+                    Some(c) => store.symbol(c)?,
+                    None => None,
+                };
+                let (name, place) = match &class {
+                    Some(c) => (c.qname.clone(), location(c)),
+                    None => (e.qname.clone(), location(e)),
+                };
+                match controllers.iter_mut().find(|(n, _, _)| *n == name) {
+                    Some(c) => c.1 += 1,
+                    None => controllers.push((name, 1, place)),
+                }
+                continue;
+            }
+            let marker = crate::frameworks::entry_annotations().find(|(a, _)| e.modifiers.contains(&format!("@{a}")));
+            match marker {
+                Some((annotation, kind)) => {
+                    count(kind);
+                    // The marker's detail, as the modifiers carry it: `@Scheduled(cron=...)`.
+                    let detail = e.modifiers.split(&format!("@{annotation}")).nth(1).map(|rest| {
+                        rest.strip_prefix('(').and_then(|r| r.rsplit_once(')')).map(|(d, _)| d.to_string()).unwrap_or_default()
+                    });
+                    let detail = detail.filter(|d| !d.is_empty()).map(|d| format!("  {d}")).unwrap_or_default();
+                    others.push(format!("{kind} @{annotation} {}{detail}  {}", e.signature_handle(), location(e)));
+                }
+                None => {
+                    count("main");
+                    others.push(format!("main {} {}  {}", e.kind, e.qname, location(e)));
+                }
+            }
+        }
+        let mut rows: Vec<String> =
+            controllers.into_iter().map(|(name, n, place)| format!("http {name}  {}  {place}", plural(n, "endpoint"))).collect();
+        rows.extend(others);
+        let summary: Vec<String> = kinds.iter().map(|(k, n)| plural(*n, k)).collect();
+        Ok((format!("entry points ({}):", summary.join(", ")), rows))
     }
 
     pub(super) fn dependency_path(&self, store: &Store, a: PathArgs) -> Answer {

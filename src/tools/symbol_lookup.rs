@@ -77,6 +77,41 @@ impl Atlas {
         Ok(out)
     }
 
+    /// A query that is a URL path (`/order/detail/42`), with or without a verb (`GET
+    /// /order/...`): the endpoints whose templates match it (`/order/detail/{orderId}`), a
+    /// verb matching the same verb or `ANY`. None when the query is no path or nothing
+    /// matches (then the usual search answers).
+    fn search_endpoints(&self, store: &Store, query: &str, prefix: &str, window: Window) -> Result<Option<String>, ToolError> {
+        let (verb, path) = match query.split_once(' ') {
+            Some((v, p)) if v.chars().all(|c| c.is_ascii_uppercase()) && p.trim_start().starts_with('/') => (Some(v), p.trim()),
+            _ if query.starts_with('/') => (None, query),
+            _ => return Ok(None),
+        };
+        let path = path.split(['?', '#']).next().unwrap_or(path);
+        let found: Vec<SymbolInfo> = store
+            .symbols_of_kind(SymbolKind::Endpoint.as_str(), None, prefix, usize::MAX, 0)?
+            .0
+            .into_iter()
+            .filter(|e| {
+                let (v, template) = e.name.split_once(' ').unwrap_or(("ANY", e.name.as_str()));
+                verb.is_none_or(|q| v == q || v == "ANY") && crate::frameworks::template_matches(template, path)
+            })
+            .collect();
+        if found.is_empty() {
+            // The path is served, by other verbs: say so rather than search names.
+            if let Some(verb) = verb {
+                if let Some(other) = self.search_endpoints(store, path, prefix, window)? {
+                    return Ok(Some(format!("no endpoint serves {verb} {}; {other}", echo(path))));
+                }
+            }
+            return Ok(None);
+        }
+        let mut out = format!("{} for {}:\n", plural(found.len(), "endpoint"), echo(query));
+        let rows = found.iter().map(|s| Ok::<_, ToolError>(Row::new(search_row(s))));
+        write_page(&mut out, rows, found.len(), window)?;
+        Ok(Some(out))
+    }
+
     pub(super) fn search_symbols(&self, store: &Store, a: SearchArgs) -> Answer {
         let query = a.query.as_deref().unwrap_or("").trim();
         let limit = clamp(a.limit, 20, 1, 100);
@@ -115,6 +150,9 @@ impl Atlas {
             let rows = page.iter().map(|s| Ok::<_, ToolError>(Row::new(search_row(s))));
             write_page(&mut out, rows, total, window)?;
             return Ok(out);
+        }
+        if let Some(answer) = self.search_endpoints(store, query, &prefix, window)? {
+            return Ok(answer);
         }
         // Each ranking contributes its top 100: deeper ranks barely move the fused order.
         const DEPTH: usize = 100;
