@@ -853,7 +853,7 @@ impl<'t> Extractor<'t> {
                 }
                 continue;
             }
-            if kind.is_type() || kind == SymbolKind::Method {
+            if kind.is_type() || kind == SymbolKind::Method || kind == SymbolKind::Annotation {
                 let anns = self.annotations(node);
                 if !anns.is_empty() {
                     annotated.push((i, anns));
@@ -867,6 +867,14 @@ impl<'t> Extractor<'t> {
         let annotations_of = |i: usize| annotated.iter().find(|(s, _)| *s == i).map(|(_, a)| a.as_slice()).unwrap_or(&[]);
         let mut added: Vec<Symbol> = Vec::new();
         for (i, anns) in &annotated {
+            // Bean stereotypes and markers, kept in the modifiers (`@Service @Primary`).
+            for marker in frameworks::bean_markers(anns) {
+                let m = &mut symbols[*i].modifiers;
+                if !m.is_empty() {
+                    m.push(' ');
+                }
+                m.push_str(&marker);
+            }
             if symbols[*i].kind != SymbolKind::Method {
                 continue;
             }

@@ -58,11 +58,20 @@ struct Entry {
 }
 
 #[derive(Debug, Deserialize)]
+struct Beans {
+    stereotypes: Vec<String>,
+    bean_methods: Vec<String>,
+    markers: Vec<String>,
+    primary: String,
+}
+
+#[derive(Debug, Deserialize)]
 struct Rules {
     mapping: Vec<Mapping>,
     verbs: BTreeMap<String, String>,
     handler_classes: Vec<String>,
     entry: Vec<Entry>,
+    beans: Beans,
 }
 
 fn rules() -> &'static Rules {
@@ -79,6 +88,43 @@ pub fn is_known(name: &str) -> bool {
         || r.verbs.contains_key(name)
         || r.handler_classes.iter().any(|c| c == name)
         || r.entry.iter().any(|e| e.annotation == name)
+        || r.beans.stereotypes.iter().chain(&r.beans.bean_methods).chain(&r.beans.markers).any(|b| b == name)
+}
+
+/// What a declaration's bean annotations keep in its modifiers: `@Service`, `@Primary`,
+/// `@Qualifier(legacy)`, `@Bean` (stereotypes, bean methods and markers, in that order).
+pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
+    let b = &rules().beans;
+    let mut out = Vec::new();
+    for list in [&b.stereotypes, &b.bean_methods, &b.markers] {
+        for a in annotations.iter().filter(|a| list.contains(&a.name)) {
+            let mut values = Vec::new();
+            if let Some(v) = a.arg("value").or_else(|| a.arg("name")) {
+                strings(v, &|_| None, &mut values);
+            }
+            let marker = if values.is_empty() { format!("@{}", a.name) } else { format!("@{}({})", a.name, values.join(",")) };
+            if !out.contains(&marker) {
+                out.push(marker);
+            }
+        }
+    }
+    out
+}
+
+/// The stereotype annotations (a class carrying one, directly or through an annotation of
+/// the repository that carries one, is a bean).
+pub fn stereotypes() -> &'static [String] {
+    &rules().beans.stereotypes
+}
+
+/// The annotations that make a method declare a bean (`@Bean`).
+pub fn bean_methods() -> &'static [String] {
+    &rules().beans.bean_methods
+}
+
+/// The marker that picks one bean among several candidates (`@Primary`).
+pub fn primary() -> &'static str {
+    &rules().beans.primary
 }
 
 /// The entry annotations, by name (what `repo_overview` looks for in modifiers).

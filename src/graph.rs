@@ -23,12 +23,15 @@ pub enum Level {
     Module,
     /// Build units: Maven modules, Gradle projects, Cargo packages.
     Unit,
+    /// Beans (Spring stereotypes, `@Bean` methods) and the injections between them.
+    Service,
 }
 
 impl Level {
     pub fn parse(s: &str) -> Option<Level> {
         match s {
             "symbol" | "type" => Some(Level::Symbol),
+            "service" | "bean" => Some(Level::Service),
             "file" => Some(Level::File),
             "module" | "package" => Some(Level::Module),
             "unit" | "build-unit" => Some(Level::Unit),
@@ -38,6 +41,7 @@ impl Level {
     pub fn as_str(self) -> &'static str {
         match self {
             Level::Symbol => "symbol",
+            Level::Service => "service",
             Level::File => "file",
             Level::Module => "module",
             Level::Unit => "unit",
@@ -154,7 +158,7 @@ impl Graph {
         let mut symbol_key = IdTable::for_ids(symbols.iter().map(|s| s.id));
         for s in symbols {
             let node = match level {
-                Level::Symbol => {
+                Level::Symbol | Level::Service => {
                     let up = type_ancestor(s, symbols, &by_id);
                     if up == s.id {
                         node_files.insert(s.id, s.file);
@@ -172,7 +176,7 @@ impl Graph {
         }
         let symbol_nodes = keys.nodes.len();
         let mut file_key: HashMap<i64, u32> = HashMap::default();
-        if level != Level::Symbol {
+        if !matches!(level, Level::Symbol | Level::Service) {
             for f in files {
                 let node = match level {
                     Level::File => Node::File(f.id),
@@ -196,7 +200,7 @@ impl Graph {
         };
         // Every node exists even without edges, so that lookups of isolated nodes work.
         match level {
-            Level::Symbol => {
+            Level::Symbol | Level::Service => {
                 let mut nodes: Vec<&Node> = keys.nodes[..symbol_nodes].iter().collect();
                 nodes.sort();
                 for n in nodes {
@@ -228,14 +232,14 @@ impl Graph {
         let mut merged: HashMap<(u32, u32, RefKind), Edge> = HashMap::default();
         for e in edges {
             let from = match (level, e.source) {
-                (Level::Symbol, Some(s)) => g.rollup.get(s),
-                (Level::Symbol, None) => None,
+                (Level::Symbol | Level::Service, Some(s)) => g.rollup.get(s),
+                (Level::Symbol | Level::Service, None) => None,
                 (Level::File, _) => Some(*file_key.entry(e.file).or_insert_with(|| keys.key(&Node::File(e.file)))),
                 (Level::Module | Level::Unit, _) => file_key.get(&e.file).copied(),
             };
             let to = match (e.target, e.external) {
                 (Some(t), _) => g.rollup.get(t),
-                (None, Some(x)) if level == Level::Symbol => Some(keys.key(&Node::External(x))),
+                (None, Some(x)) if matches!(level, Level::Symbol | Level::Service) => Some(keys.key(&Node::External(x))),
                 _ => None,
             };
             let (Some(from), Some(to)) = (from, to) else {

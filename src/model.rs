@@ -135,6 +135,9 @@ pub enum RefKind {
     Expands,
     /// A method reference (`Customer::getName`, `this::handle`, `Order::new`).
     MethodRef,
+    /// A bean injected into another (constructor parameter, injected field, `@Bean`
+    /// method parameter): an edge of the service graph only, never stored.
+    Injects,
 }
 
 const REF_KINDS: &[(RefKind, &str, u8, i64)] = &[
@@ -150,6 +153,7 @@ const REF_KINDS: &[(RefKind, &str, u8, i64)] = &[
     (RefKind::UsesField, "uses_field", 1, 9),
     (RefKind::Expands, "expands", 5, 10),
     (RefKind::MethodRef, "method_ref", 6, 11),
+    (RefKind::Injects, "injects", 0, 12),
 ];
 
 impl RefKind {

@@ -874,6 +874,17 @@ fn spring_shop_tool_answers() {
         ("search_symbols", json!({"query": "/stock/1"})),
         ("get_symbol", json!({"symbol": "POST /order/cancel"})),
         ("get_symbol", json!({"symbol": "com.shop.order.jobs.OrderJobs#purge"})),
+        // The service graph: constructor, field, Lombok and @Bean-method injection; an
+        // interface reaches its @Primary implementation; a repository stereotype.
+        ("dependency_graph", json!({"target": "com.shop.order.web.OrderController", "level": "service", "depth": 2})),
+        ("dependency_graph", json!({"target": "com.shop.order.service.RefundService", "level": "service"})),
+        ("dependency_graph", json!({"target": "com.shop.order.service.OrderService", "level": "service"})),
+        (
+            "dependency_path",
+            json!({"from": "com.shop.order.web.OrderController", "to": "com.shop.order.config.PriceCalculator", "level": "service"}),
+        ),
+        ("change_impact", json!({"target": "com.shop.order.service.OrderServiceImpl", "level": "service"})),
+        ("dependency_graph", json!({"target": "com.shop.common.Money", "level": "service"})),
     ];
     expect_file!["snapshots/spring-shop.tools.txt"].assert_eq(&run_calls("spring-shop", &calls));
 }

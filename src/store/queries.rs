@@ -172,6 +172,75 @@ impl Store {
         self.symbols_where("s.id IN (SELECT value FROM json_each(?1))", [list])
     }
 
+    /// Symbols whose modifiers carry one of these markers (`@Service`; a superset: callers
+    /// check the exact marker).
+    pub fn symbols_with_markers<'a>(&self, names: impl Iterator<Item = &'a str>) -> Result<Vec<SymbolInfo>> {
+        let likes: Vec<String> = names.map(|n| format!("%@{}%", like_escape(n))).collect();
+        if likes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = serde_json::to_string(&likes).expect("strings serialize");
+        self.symbols_where("EXISTS (SELECT 1 FROM json_each(?1) j WHERE s.modifiers LIKE j.value ESCAPE '\\')", [list])
+    }
+
+    /// The declarations annotated with one of these annotation types.
+    pub fn annotated_by(&self, annotations: &[i64]) -> Result<Vec<i64>> {
+        let list = serde_json::to_string(annotations).expect("ids serialize");
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT DISTINCT source_id FROM refs WHERE kind = {} AND source_id IS NOT NULL AND target_id IN (SELECT value FROM json_each(?1))",
+            RefKind::Annotates.code()
+        ))?;
+        let rows = stmt.query_map([list], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// A callable's declared return type (a field's declared type), as written.
+    pub fn returns_of(&self, id: i64) -> Result<Option<String>> {
+        Ok(self.conn.prepare_cached("SELECT returns FROM symbols WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?.flatten())
+    }
+
+    /// The resolved `extends`/`implements` edges of these types: (subtype, supertype).
+    pub fn supertype_edges(&self, types: &[i64]) -> Result<Vec<(i64, i64)>> {
+        let list = serde_json::to_string(types).expect("ids serialize");
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT source_id, target_id FROM refs WHERE kind IN (1, 2) AND target_id IS NOT NULL AND source_id IN (SELECT value FROM json_each(?1))",
+        )?;
+        let rows = stmt.query_map([list], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every type that extends or implements `id`, directly or not.
+    pub fn subtypes_of(&self, id: i64) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare_cached(
+            "WITH RECURSIVE sub(id) AS (SELECT ?1 UNION SELECT r.source_id FROM refs r JOIN sub ON r.target_id = sub.id WHERE r.kind IN (1, 2) AND r.source_id IS NOT NULL)
+             SELECT id FROM sub WHERE id != ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([id], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The types of the repository with this simple name.
+    pub fn types_named(&self, name: &str) -> Result<Vec<i64>> {
+        Ok(self.symbols_where("s.name = ?1", [name])?.into_iter().filter(|s| s.kind.is_type()).map(|s| s.id).collect())
+    }
+
+    /// Injection points of beans: the types their constructors and fields name, and those a
+    /// `@Bean` method (a bean node itself) names: (bean, file, type, line).
+    pub fn injection_points(&self, beans: &[i64]) -> Result<Vec<(i64, i64, i64, u32)>> {
+        let list = serde_json::to_string(beans).expect("ids serialize");
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT CASE WHEN s.kind = 'method' THEN s.id ELSE s.parent_id END, r.file_id, r.target_id, r.line
+             FROM symbols s JOIN refs r ON r.source_id = s.id
+             WHERE r.kind = {} AND r.target_id IS NOT NULL
+               AND ((s.kind IN ('field', 'constructor') AND s.parent_id IN (SELECT value FROM json_each(?1)))
+                    OR (s.kind = 'method' AND s.id IN (SELECT value FROM json_each(?1))))
+             ORDER BY r.file_id, r.line",
+            RefKind::UsesType.code()
+        ))?;
+        let rows = stmt.query_map([list], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Test functions (`@Test` or `#[test]` in their modifiers, `lang::is_test_marker`) by
     /// file: (file id, how many).
     pub fn test_function_counts(&self) -> Result<Vec<(i64, usize)>> {

@@ -21,7 +21,7 @@ pub struct OverviewArgs {
 pub struct GraphArgs {
     /// Symbol, file path or module
     pub target: String,
-    /// symbol (default), file, module, unit
+    /// symbol (default), file, module, unit, service
     pub level: Option<String>,
     /// both (default), out or in
     pub direction: Option<String>,
@@ -40,7 +40,7 @@ pub struct PathArgs {
     pub from: String,
     /// Symbol, file path or module
     pub to: String,
-    /// symbol (default), file, module, unit
+    /// symbol (default), file, module, unit, service
     pub level: Option<String>,
 }
 
@@ -51,7 +51,7 @@ pub struct ImpactArgs {
     pub target: String,
     /// 1-10 (default 3)
     pub depth: Option<u32>,
-    /// symbol (default), file, module, unit
+    /// symbol (default), file, module, unit, service
     pub level: Option<String>,
     /// Default 50
     pub limit: Option<u32>,

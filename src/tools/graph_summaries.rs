@@ -289,6 +289,9 @@ impl Atlas {
             if let Some(f) = self.node_facts(store, graph, &r.node)? {
                 let _ = write!(text, "  {}", f.compact(usual));
             }
+            if graph.level == Level::Service {
+                text.push_str(&self.bean_markers(store, &r.node)?);
+            }
             if let Some(v) = &r.via {
                 let _ = write!(text, "  via {}", self.node_label(store, v)?.0);
             }
@@ -611,7 +614,7 @@ impl Atlas {
                     }
                     None => changed_items.push(format!("  {letter} {}:{}  (in no build unit)", file.path, ranges.join(","))),
                 },
-                Level::Symbol => {
+                Level::Symbol | Level::Service => {
                     let symbols = store.file_symbols(file.id)?;
                     let overlaps = |s: &SymbolInfo, (a, b): (u32, u32)| s.start_line <= b && s.end_line >= a;
                     let mut hit: Vec<&SymbolInfo> = Vec::new();
@@ -637,7 +640,11 @@ impl Atlas {
                         ));
                     }
                     for s in hit {
-                        if let Some(n) = graph.node_of_symbol(s.id) {
+                        let node = match graph.level {
+                            Level::Service => self.bean_of(store, graph, s)?,
+                            _ => graph.node_of_symbol(s.id),
+                        };
+                        if let Some(n) = node {
                             nodes.push(n);
                         }
                         changed_items.push(format!("  {letter} {} {}  {}", s.kind, s.qname, location(s)));

@@ -433,6 +433,7 @@ impl Atlas {
                 }
             }
             Level::Unit => self.unit_node(store, graph, target),
+            Level::Service => self.service_node(store, graph, target),
         }
     }
 }

@@ -17,6 +17,7 @@ mod graph_summaries;
 mod handles;
 mod lines;
 mod paging;
+mod services;
 mod source_reads;
 mod symbol_lookup;
 
@@ -140,7 +141,7 @@ fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
 
 fn parse_level(level: Option<&str>) -> Result<Level, ToolError> {
     let level = level.unwrap_or("symbol");
-    Level::parse(level).ok_or_else(|| ToolError(format!("level must be symbol, file, module or unit (got {level:?})")))
+    Level::parse(level).ok_or_else(|| ToolError(format!("level must be symbol, file, module, unit or service (got {level:?})")))
 }
 
 fn clamp(v: Option<u32>, default: usize, min: usize, max: usize) -> usize {
@@ -396,6 +397,12 @@ impl Atlas {
             for f in &mut files {
                 f.unit = view.of_file.get(&f.id).copied().filter(|_| !view.outside_roots.contains(&f.id));
             }
+        }
+        if level == Level::Service {
+            let (symbols, edges) = self.service_rows(store)?;
+            let g = Arc::new(Graph::build(level, &symbols, &files, edges));
+            graphs.insert(level, (stamp, g.clone()));
+            return Ok(g);
         }
         let cache = self.edges.lock().expect("edge cache lock");
         let symbols: Vec<SymbolRow> = cache.by_file.iter().flat_map(|(file, rows)| rows.symbols.iter().map(|s| s.row(*file))).collect();

@@ -1,6 +1,8 @@
 package com.shop.order.web;
 
 import com.shop.order.service.OrderService;
+import com.shop.order.service.RefundService;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.web.bind.annotation.*;
 
 /** Orders over HTTP. */
@@ -10,6 +12,9 @@ public class OrderController {
     private static final String DETAIL = "/detail/{orderId}";
 
     private final OrderService orders;
+
+    @Autowired
+    private RefundService refunds;
 
     public OrderController(OrderService orders) {
         this.orders = orders;

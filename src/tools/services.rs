@@ -1,0 +1,193 @@
+//! The service graph (`level=service`): beans and the injections between them, built from
+//! what the index holds. A bean is a class carrying a stereotype (`@Service`, ...: the
+//! markers the extractor keeps in modifiers, `frameworks::stereotypes`), or an annotation of
+//! the repository that carries one, or what a `@Bean` method of a bean returns (the method
+//! stands for it). An injection is a type its constructors, fields or `@Bean` method
+//! parameters name: a bean itself, or an interface or superclass, which reaches the beans
+//! that implement it (the `@Primary` one when it is marked, else each candidate).
+//!
+//! Owns the bean rows handed to `graph::Graph::build`. It must not read source text.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Atlas, ToolError};
+use crate::graph::{EdgeRow, Node, SymbolRow};
+use crate::model::{RefKind, SymbolKind};
+use crate::store::{Store, SymbolInfo};
+
+/// Whether a modifiers string carries the marker `@name` (alone or with a value).
+pub(super) fn has_marker(modifiers: &str, name: &str) -> bool {
+    modifiers.split(' ').any(|w| w.strip_prefix('@').is_some_and(|m| m == name || m.strip_prefix(name).is_some_and(|r| r.starts_with('('))))
+}
+
+/// The beans and the injections between them.
+pub(super) struct Beans {
+    /// Bean node (a class, or a `@Bean` method) -> its symbol.
+    pub beans: HashMap<i64, SymbolInfo>,
+    pub edges: Vec<EdgeRow>,
+}
+
+impl Atlas {
+    pub(super) fn beans(&self, store: &Store) -> Result<Beans, ToolError> {
+        let stereotypes = crate::frameworks::stereotypes();
+        let marked = |s: &SymbolInfo| stereotypes.iter().any(|st| has_marker(&s.modifiers, st));
+        let candidates = store.symbols_with_markers(stereotypes.iter().map(String::as_str))?;
+        // Annotations of the repository that carry a stereotype make their users beans.
+        let meta: Vec<i64> = candidates.iter().filter(|s| s.kind == SymbolKind::Annotation && marked(s)).map(|s| s.id).collect();
+        let mut beans: HashMap<i64, SymbolInfo> = candidates
+            .into_iter()
+            .filter(|s| s.kind.is_type() && s.kind != SymbolKind::Annotation && s.kind != SymbolKind::Interface && marked(&s))
+            .map(|s| (s.id, s))
+            .collect();
+        if !meta.is_empty() {
+            for s in store.symbols_by_ids(&store.annotated_by(&meta)?)? {
+                if s.kind.is_type() && s.kind != SymbolKind::Annotation && s.kind != SymbolKind::Interface {
+                    beans.insert(s.id, s);
+                }
+            }
+        }
+        // `@Bean` methods of beans: the method stands for the bean it returns.
+        let bean_methods = crate::frameworks::bean_methods();
+        let mut provided: Vec<(i64, String)> = Vec::new();
+        for m in store.symbols_with_markers(bean_methods.iter().map(String::as_str))? {
+            if m.kind == SymbolKind::Method
+                && m.parent.is_some_and(|p| beans.contains_key(&p))
+                && bean_methods.iter().any(|b| has_marker(&m.modifiers, b))
+            {
+                provided.push((m.id, store.returns_of(m.id)?.unwrap_or_default()));
+                beans.insert(m.id, m);
+            }
+        }
+        // What each bean implements or extends, transitively: who can be injected where an
+        // interface or superclass is asked for.
+        let mut supers: HashMap<i64, Vec<i64>> = HashMap::new();
+        let mut frontier: Vec<i64> = beans.keys().copied().collect();
+        let mut known: HashSet<i64> = frontier.iter().copied().collect();
+        while !frontier.is_empty() {
+            let rows = store.supertype_edges(&frontier)?;
+            frontier.clear();
+            for (sub, sup) in rows {
+                supers.entry(sub).or_default().push(sup);
+                if known.insert(sup) {
+                    frontier.push(sup);
+                }
+            }
+        }
+        let mut providers: HashMap<i64, Vec<i64>> = HashMap::new();
+        for &b in beans.keys() {
+            let mut stack = vec![b];
+            let mut seen = HashSet::new();
+            while let Some(t) = stack.pop() {
+                if !seen.insert(t) {
+                    continue;
+                }
+                providers.entry(t).or_default().push(b);
+                stack.extend(supers.get(&t).into_iter().flatten().copied());
+            }
+        }
+        // A `@Bean` method provides its return type (by simple name, when one type has it).
+        for (m, returns) in &provided {
+            let simple = returns.rsplit(['.', ':']).next().unwrap_or(returns);
+            if let [t] = store.types_named(simple)?.as_slice() {
+                providers.entry(*t).or_default().push(*m);
+            }
+        }
+        for list in providers.values_mut() {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let primary = crate::frameworks::primary();
+        let mut edges = Vec::new();
+        let sources: Vec<i64> = beans.keys().copied().collect();
+        for (bean, file, target, line) in store.injection_points(&sources)? {
+            let Some(found) = providers.get(&target) else { continue };
+            let mut chosen: Vec<i64> = found.iter().copied().filter(|b| *b != bean).collect();
+            let primaries: Vec<i64> = chosen.iter().copied().filter(|b| has_marker(&beans[b].modifiers, primary)).collect();
+            if primaries.len() == 1 && chosen.len() > 1 {
+                chosen = primaries;
+            }
+            for to in chosen {
+                edges.push(EdgeRow { file, source: Some(bean), target: Some(to), external: None, kind: RefKind::Injects, count: 1, line });
+            }
+        }
+        Ok(Beans { beans, edges })
+    }
+
+    /// The rows of the service graph: beans as symbols, injections as edges.
+    pub(super) fn service_rows(&self, store: &Store) -> Result<(Vec<SymbolRow>, Vec<EdgeRow>), ToolError> {
+        let Beans { beans, edges } = self.beans(store)?;
+        let mut symbols: Vec<SymbolRow> =
+            beans.values().map(|s| SymbolRow { id: s.id, file: s.file_id, parent: None, kind: s.kind }).collect();
+        symbols.sort_by_key(|s| s.id);
+        Ok((symbols, edges))
+    }
+
+    /// The bean node a symbol belongs to: itself or the nearest enclosing bean.
+    pub(super) fn bean_of(&self, store: &Store, graph: &crate::graph::Graph, s: &SymbolInfo) -> Result<Option<Node>, ToolError> {
+        let mut cur = Some(s.clone());
+        while let Some(c) = cur {
+            if graph.contains(&Node::Symbol(c.id)) {
+                return Ok(Some(Node::Symbol(c.id)));
+            }
+            cur = match c.parent {
+                Some(p) => store.symbol(p)?,
+                None => None,
+            };
+        }
+        Ok(None)
+    }
+
+    /// `  @Primary`, `  @Qualifier(legacy) @Profile(legacy)`: a bean's markers other than its
+    /// stereotype, for the rows of the service graph.
+    pub(super) fn bean_markers(&self, store: &Store, node: &Node) -> Result<String, ToolError> {
+        let Node::Symbol(id) = node else { return Ok(String::new()) };
+        let Some(s) = store.symbol(*id)? else { return Ok(String::new()) };
+        let stereotypes = crate::frameworks::stereotypes();
+        let shown: Vec<&str> = s
+            .modifiers
+            .split(' ')
+            .filter(|w| {
+                w.starts_with('@')
+                    && !stereotypes.iter().any(|st| has_marker(w, st))
+                    && !crate::frameworks::bean_methods().iter().any(|b| has_marker(w, b))
+            })
+            .collect();
+        Ok(if shown.is_empty() { String::new() } else { format!("  {}", shown.join(" ")) })
+    }
+
+    /// A bean named by a handle: the bean itself, the bean a member belongs to, or the one
+    /// bean implementing an interface (several are listed).
+    pub(super) fn service_node(&self, store: &Store, graph: &crate::graph::Graph, target: &str) -> Result<Node, ToolError> {
+        let s = match self.resolve_as(store, target, super::handles::Want::GraphNode)? {
+            super::handles::Handle::Symbol(s) => s,
+            super::handles::Handle::Overloads(all) => all.into_iter().next().expect("overloads are not empty"),
+            super::handles::Handle::External(_, name) => return Err(ToolError(format!("{name} is outside the repository, not a bean"))),
+        };
+        if let Some(node) = self.bean_of(store, graph, &s)? {
+            return Ok(node);
+        }
+        // An interface or superclass: the beans that implement it; a type a `@Bean` method
+        // returns: that method.
+        let mut impls: Vec<i64> = store.subtypes_of(s.id)?.into_iter().filter(|t| graph.contains(&Node::Symbol(*t))).collect();
+        for m in store.symbols_with_markers(crate::frameworks::bean_methods().iter().map(String::as_str))? {
+            let returns = store.returns_of(m.id)?.unwrap_or_default();
+            if graph.contains(&Node::Symbol(m.id)) && returns.rsplit(['.', ':']).next() == Some(s.name.as_str()) {
+                impls.push(m.id);
+            }
+        }
+        match impls.as_slice() {
+            [one] => Ok(Node::Symbol(*one)),
+            [] => Err(ToolError(format!(
+                "{} {} is not a bean, nor implemented by one (beans carry @Service, @Component, @Repository, @Controller, @Configuration or come from @Bean methods)",
+                s.kind, s.qname
+            ))),
+            many => {
+                let mut msg = format!("{} is implemented by {} beans; pass one:", s.qname, many.len());
+                for b in store.symbols_by_ids(many)? {
+                    msg.push_str(&format!("\n  {} {}  {}", b.kind, b.qname, b.modifiers));
+                }
+                Err(ToolError(msg))
+            }
+        }
+    }
+}

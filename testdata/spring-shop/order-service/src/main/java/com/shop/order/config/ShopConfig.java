@@ -1,0 +1,13 @@
+package com.shop.order.config;
+
+import com.shop.order.service.OrderService;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration
+public class ShopConfig {
+    @Bean
+    public PriceCalculator priceCalculator(OrderService orders) {
+        return new PriceCalculator(orders);
+    }
+}
