@@ -63,6 +63,8 @@ struct Beans {
     bean_methods: Vec<String>,
     markers: Vec<String>,
     primary: String,
+    package_scans: Vec<String>,
+    interface_stereotypes: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -88,7 +90,13 @@ pub fn is_known(name: &str) -> bool {
         || r.verbs.contains_key(name)
         || r.handler_classes.iter().any(|c| c == name)
         || r.entry.iter().any(|e| e.annotation == name)
-        || r.beans.stereotypes.iter().chain(&r.beans.bean_methods).chain(&r.beans.markers).any(|b| b == name)
+        || r.beans
+            .stereotypes
+            .iter()
+            .chain(&r.beans.bean_methods)
+            .chain(&r.beans.markers)
+            .chain(&r.beans.interface_stereotypes)
+            .any(|b| b == name)
 }
 
 /// What a declaration's bean annotations keep in its modifiers: `@Service`, `@Primary`,
@@ -96,7 +104,7 @@ pub fn is_known(name: &str) -> bool {
 pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
     let b = &rules().beans;
     let mut out = Vec::new();
-    for list in [&b.stereotypes, &b.bean_methods, &b.markers] {
+    for list in [&b.stereotypes, &b.interface_stereotypes, &b.bean_methods, &b.markers] {
         for a in annotations.iter().filter(|a| list.contains(&a.name)) {
             let mut values = Vec::new();
             if let Some(v) = a.arg("value").or_else(|| a.arg("name")) {
@@ -115,6 +123,16 @@ pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
 /// the repository that carries one, is a bean).
 pub fn stereotypes() -> &'static [String] {
     &rules().beans.stereotypes
+}
+
+/// Annotations whose values are packages whose interfaces are beans (`@MapperScan`).
+pub fn package_scans() -> &'static [String] {
+    &rules().beans.package_scans
+}
+
+/// Annotations that make an interface a bean (`@Mapper`).
+pub fn interface_stereotypes() -> &'static [String] {
+    &rules().beans.interface_stereotypes
 }
 
 /// The annotations that make a method declare a bean (`@Bean`).

@@ -884,6 +884,7 @@ fn spring_shop_tool_answers() {
             json!({"from": "com.shop.order.web.OrderController", "to": "com.shop.order.config.PriceCalculator", "level": "service"}),
         ),
         ("change_impact", json!({"target": "com.shop.order.service.OrderServiceImpl", "level": "service"})),
+        ("dependency_graph", json!({"target": "com.shop.order.service.OrderServiceImpl", "level": "service", "direction": "out"})),
         ("dependency_graph", json!({"target": "com.shop.common.Money", "level": "service"})),
     ];
     expect_file!["snapshots/spring-shop.tools.txt"].assert_eq(&run_calls("spring-shop", &calls));

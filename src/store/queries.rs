@@ -219,6 +219,15 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The interfaces declared in a Java package or below it.
+    pub fn interfaces_in_package(&self, package: &str) -> Result<Vec<SymbolInfo>> {
+        let like = format!("{}.%", like_escape(package));
+        self.symbols_where(
+            "s.kind = 'interface' AND s.parent_id IS NULL AND (f.module = ?1 OR f.module LIKE ?2 ESCAPE '\\')",
+            [package, like.as_str()],
+        )
+    }
+
     /// The types of the repository with this simple name.
     pub fn types_named(&self, name: &str) -> Result<Vec<i64>> {
         Ok(self.symbols_where("s.name = ?1", [name])?.into_iter().filter(|s| s.kind.is_type()).map(|s| s.id).collect())

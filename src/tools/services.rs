@@ -36,7 +36,7 @@ impl Atlas {
         let meta: Vec<i64> = candidates.iter().filter(|s| s.kind == SymbolKind::Annotation && marked(s)).map(|s| s.id).collect();
         let mut beans: HashMap<i64, SymbolInfo> = candidates
             .into_iter()
-            .filter(|s| s.kind.is_type() && s.kind != SymbolKind::Annotation && s.kind != SymbolKind::Interface && marked(&s))
+            .filter(|s| s.kind.is_type() && s.kind != SymbolKind::Annotation && s.kind != SymbolKind::Interface && marked(s))
             .map(|s| (s.id, s))
             .collect();
         if !meta.is_empty() {
@@ -46,14 +46,38 @@ impl Atlas {
                 }
             }
         }
-        // `@Bean` methods of beans: the method stands for the bean it returns.
+        // Interfaces made beans by an annotation of their own (`@Mapper`) or by a package
+        // scan of a bean (`@MapperScan("com.acme.mapper")`).
+        let own = crate::frameworks::interface_stereotypes();
+        for s in store.symbols_with_markers(own.iter().map(String::as_str))? {
+            if s.kind == SymbolKind::Interface && own.iter().any(|o| has_marker(&s.modifiers, o)) {
+                beans.insert(s.id, s);
+            }
+        }
+        let scans = crate::frameworks::package_scans();
+        let mut packages: Vec<String> = Vec::new();
+        for s in store.symbols_with_markers(scans.iter().map(String::as_str))? {
+            for word in s.modifiers.split(' ') {
+                for scan in scans {
+                    if let Some(list) = word.strip_prefix(&format!("@{scan}(")).and_then(|r| r.strip_suffix(')')) {
+                        packages.extend(list.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()));
+                    }
+                }
+            }
+        }
+        packages.sort();
+        packages.dedup();
+        for package in &packages {
+            for s in store.interfaces_in_package(package)? {
+                beans.insert(s.id, s);
+            }
+        }
+        // `@Bean` methods (of a configuration, or of a base class one extends): the method
+        // stands for the bean it returns.
         let bean_methods = crate::frameworks::bean_methods();
         let mut provided: Vec<(i64, String)> = Vec::new();
         for m in store.symbols_with_markers(bean_methods.iter().map(String::as_str))? {
-            if m.kind == SymbolKind::Method
-                && m.parent.is_some_and(|p| beans.contains_key(&p))
-                && bean_methods.iter().any(|b| has_marker(&m.modifiers, b))
-            {
+            if m.kind == SymbolKind::Method && bean_methods.iter().any(|b| has_marker(&m.modifiers, b)) {
                 provided.push((m.id, store.returns_of(m.id)?.unwrap_or_default()));
                 beans.insert(m.id, m);
             }

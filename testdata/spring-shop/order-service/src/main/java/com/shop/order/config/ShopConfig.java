@@ -3,8 +3,10 @@ package com.shop.order.config;
 import com.shop.order.service.OrderService;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.mybatis.spring.annotation.MapperScan;
 
 @Configuration
+@MapperScan("com.shop.order.mapper")
 public class ShopConfig {
     @Bean
     public PriceCalculator priceCalculator(OrderService orders) {

@@ -1,6 +1,7 @@
 package com.shop.order.service;
 
 import com.shop.order.client.InventoryClient;
+import com.shop.order.mapper.OrderMapper;
 import org.springframework.context.annotation.Primary;
 import org.springframework.stereotype.Service;
 
@@ -8,12 +9,15 @@ import org.springframework.stereotype.Service;
 @Primary
 public class OrderServiceImpl implements OrderService {
     private final InventoryClient inventory;
+    private final OrderMapper mapper;
 
-    public OrderServiceImpl(InventoryClient inventory) {
+    public OrderServiceImpl(InventoryClient inventory, OrderMapper mapper) {
         this.inventory = inventory;
+        this.mapper = mapper;
     }
 
     public String create(String item) {
+        mapper.insert(item);
         return inventory.stock(item) > 0 ? item : "";
     }
 
