@@ -851,6 +851,13 @@ impl<'t> Extractor<'t> {
                     }
                     consts.insert(symbols[i].name.clone(), text);
                 }
+            }
+            if kind == SymbolKind::Field {
+                // A field reading configuration: `@Value("${key}")`.
+                let anns = self.annotations(node);
+                if !anns.is_empty() {
+                    annotated.push((i, anns));
+                }
                 continue;
             }
             if kind.is_type() || kind == SymbolKind::Method || kind == SymbolKind::Annotation {

@@ -68,12 +68,19 @@ struct Beans {
 }
 
 #[derive(Debug, Deserialize)]
+struct Config {
+    value: String,
+    properties: String,
+}
+
+#[derive(Debug, Deserialize)]
 struct Rules {
     mapping: Vec<Mapping>,
     verbs: BTreeMap<String, String>,
     handler_classes: Vec<String>,
     entry: Vec<Entry>,
     beans: Beans,
+    config: Config,
 }
 
 fn rules() -> &'static Rules {
@@ -107,7 +114,7 @@ pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
     for list in [&b.stereotypes, &b.interface_stereotypes, &b.bean_methods, &b.markers] {
         for a in annotations.iter().filter(|a| list.contains(&a.name)) {
             let mut values = Vec::new();
-            if let Some(v) = a.arg("value").or_else(|| a.arg("name")) {
+            if let Some(v) = a.arg("value").or_else(|| a.arg("name")).or_else(|| a.arg("prefix")) {
                 strings(v, &|_| None, &mut values);
             }
             let marker = if values.is_empty() { format!("@{}", a.name) } else { format!("@{}({})", a.name, values.join(",")) };
@@ -138,6 +145,13 @@ pub fn interface_stereotypes() -> &'static [String] {
 /// The annotations that make a method declare a bean (`@Bean`).
 pub fn bean_methods() -> &'static [String] {
     &rules().beans.bean_methods
+}
+
+/// The annotations that read configuration: keys by placeholder (`@Value`), and a class's
+/// fields under a prefix (`@ConfigurationProperties`).
+pub fn config_annotations() -> (&'static str, &'static str) {
+    let c = &rules().config;
+    (&c.value, &c.properties)
 }
 
 /// The marker that picks one bean among several candidates (`@Primary`).

@@ -32,12 +32,8 @@ pub struct Health {
     pub skipped: BTreeMap<String, usize>,
     pub db_bytes: u64,
     pub watches: Watches,
-    /// Build units the index knows.
-    pub units: usize,
-    /// Manifests that could not be read: `file:line: error`.
-    pub manifest_errors: Vec<String>,
-    /// Uses of a unit whose manifest does not declare it.
-    pub undeclared: Vec<String>,
+    /// Build units, unreadable manifests, undeclared dependencies, configuration problems.
+    pub build: crate::tools::BuildReport,
 }
 
 #[derive(Debug, Default)]
@@ -125,8 +121,7 @@ fn examine(root: &Path, opts: &Options, h: &mut Health) -> Result<(), String> {
     h.pending.removed = gone.len();
     h.pending.examples.extend(gone.into_iter().map(|p| format!("removed {p}")));
     h.pending.examples.truncate(5);
-    let (units, errors, undeclared) = crate::tools::Atlas::new(root).build_report().map_err(|e| e.0)?;
-    (h.units, h.manifest_errors, h.undeclared) = (units, errors, undeclared);
+    h.build = crate::tools::Atlas::new(root).build_report().map_err(|e| e.0)?;
     Ok(())
 }
 
@@ -210,14 +205,29 @@ impl Health {
                     "syntax errors: {} (indexed with tree-sitter's recovery)",
                     crate::tools::plural(self.syntax_error_files, "file")
                 );
-                if self.units > 0 || !self.manifest_errors.is_empty() {
-                    let _ = writeln!(out, "build: {}", crate::tools::plural(self.units, "unit"));
+                let b = &self.build;
+                if b.units > 0 || !b.manifest_errors.is_empty() {
+                    let _ = writeln!(out, "build: {}", crate::tools::plural(b.units, "unit"));
                 }
-                for e in &self.manifest_errors {
+                for e in &b.manifest_errors {
                     let _ = writeln!(out, "  manifest unreadable (its folder read with the default layout): {e}");
                 }
-                for u in &self.undeclared {
+                for u in &b.undeclared {
                     let _ = writeln!(out, "  undeclared dependency: {u}");
+                }
+                if b.config_files > 0 || !b.unset_keys.is_empty() {
+                    let _ = writeln!(
+                        out,
+                        "configuration: {} in {}",
+                        crate::tools::plural(b.config_keys, "key"),
+                        crate::tools::plural(b.config_files, "file")
+                    );
+                }
+                for e in &b.config_errors {
+                    let _ = writeln!(out, "  unreadable past this line (keys before it kept): {e}");
+                }
+                for k in &b.unset_keys {
+                    let _ = writeln!(out, "  read in code, set in no configuration file: {k}");
                 }
                 if self.skipped.is_empty() {
                     let _ = writeln!(out, "skipped: none");

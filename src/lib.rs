@@ -2,6 +2,7 @@
 //! layer; `main.rs` only parses arguments and dispatches. See ARCHITECTURE.md.
 
 pub mod config;
+pub mod config_keys;
 pub mod extract;
 pub mod frameworks;
 pub mod gitdiff;

@@ -52,6 +52,9 @@ pub enum SymbolKind {
     Macro,
     /// An HTTP endpoint (`POST /order/create`), under the method that handles it.
     Endpoint,
+    /// A configuration key (`redis.key.orderId`): read from configuration files when asked
+    /// for, never stored.
+    ConfigKey,
 }
 
 /// The table of symbol kinds: capture suffix, display name, whether it is a type
@@ -79,6 +82,7 @@ const SYMBOL_KINDS: &[(SymbolKind, &str, bool, bool)] = &[
     (SymbolKind::Static, "static", false, false),
     (SymbolKind::Macro, "macro", false, false),
     (SymbolKind::Endpoint, "endpoint", false, false),
+    (SymbolKind::ConfigKey, "config_key", false, false),
 ];
 
 impl SymbolKind {

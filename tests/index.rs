@@ -869,3 +869,25 @@ fn gradle_projects_are_units() {
     let fresh = fresh_dump(root);
     assert_eq!(incremental, (units_of(root), fresh));
 }
+
+/// A configuration file that does not parse keeps the keys before the error, and `status`
+/// names the file, line and error; a key read without a default and set nowhere is named.
+#[test]
+fn configuration_problems_are_in_status() {
+    let tmp = temp_copy("spring-shop");
+    let root = tmp.path();
+    fs::write(root.join("order-service/src/main/resources/bootstrap.yml"), "spring:\n  application:\n    name: order\n  cloud: [a\n")
+        .unwrap();
+    let jobs = root.join("order-service/src/main/java/com/shop/order/jobs/OrderJobs.java");
+    let text = fs::read_to_string(&jobs).unwrap();
+    fs::write(&jobs, text.replace("${redis.key.orderId:order}", "${redis.key.none}")).unwrap();
+    run(root);
+    let report = codeatlas::health::check(&root.canonicalize().unwrap(), &Options::default()).report(root);
+    let config: Vec<&str> =
+        report.lines().skip_while(|l| !l.starts_with("configuration:")).take_while(|l| !l.starts_with("skipped:")).collect();
+    expect_test::expect![[r#"
+        configuration: 9 keys in 3 files
+          unreadable past this line (keys before it kept): order-service/src/main/resources/bootstrap.yml:5: while parsing a flow sequence, expected ',' or ']'
+          read in code, set in no configuration file: redis.key.none (@Value com.shop.order.jobs.OrderJobs#orderKey  order-service/src/main/java/com/shop/order/jobs/OrderJobs.java:13-14)"#]]
+    .assert_eq(&config.join("\n"));
+}

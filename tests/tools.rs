@@ -886,6 +886,15 @@ fn spring_shop_tool_answers() {
         ("change_impact", json!({"target": "com.shop.order.service.OrderServiceImpl", "level": "service"})),
         ("dependency_graph", json!({"target": "com.shop.order.service.OrderServiceImpl", "level": "service", "direction": "out"})),
         ("dependency_graph", json!({"target": "com.shop.common.Money", "level": "service"})),
+        // Configuration keys: values by profile (multi-document YAML, a profile's properties
+        // file, a secret redacted), readers by @Value (nested defaults) and
+        // @ConfigurationProperties (relaxed binding).
+        ("search_symbols", json!({"kind": "config_key"})),
+        ("get_symbol", json!({"symbol": "redis.key.orderId"})),
+        ("get_symbol", json!({"symbol": "shop.order.timeout-seconds"})),
+        ("find_references", json!({"symbol": "shop.order.timeoutSeconds"})),
+        ("get_symbol", json!({"symbol": "spring.datasource.password"})),
+        ("get_symbol", json!({"symbol": "shop.missing.key"})),
     ];
     expect_file!["snapshots/spring-shop.tools.txt"].assert_eq(&run_calls("spring-shop", &calls));
 }

@@ -13,6 +13,7 @@
 mod args;
 mod build_units;
 mod cache;
+mod config_keys;
 mod graph_summaries;
 mod handles;
 mod lines;
@@ -103,6 +104,7 @@ pub struct Atlas {
     tests: Mutex<Option<(Stamp, Arc<HashSet<i64>>)>>,
     files: Mutex<Option<(Stamp, Arc<FileTable>)>>,
     unit_view: Mutex<Option<(Stamp, Arc<build_units::UnitView>)>>,
+    config_view: Mutex<Option<(Stamp, Arc<config_keys::ConfigView>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -111,6 +113,22 @@ pub struct Atlas {
     /// Bytes an answer may take: tiers 1-2, and tier-3 reads.
     summary_budget: usize,
     read_budget: usize,
+}
+
+/// What `codeatlas status` says of the build and the configuration.
+#[derive(Debug, Default)]
+pub struct BuildReport {
+    pub units: usize,
+    /// `file:line: error` of manifests that could not be read.
+    pub manifest_errors: Vec<String>,
+    /// Uses of a unit its manifest does not declare.
+    pub undeclared: Vec<String>,
+    pub config_files: usize,
+    pub config_keys: usize,
+    /// `file:line: error` of configuration files that did not parse.
+    pub config_errors: Vec<String>,
+    /// Keys read in code that no configuration file sets, with a reader.
+    pub unset_keys: Vec<String>,
 }
 
 /// Every indexed file by id.
@@ -198,6 +216,7 @@ impl Atlas {
             tests: Mutex::new(None),
             files: Mutex::new(None),
             unit_view: Mutex::new(None),
+            config_view: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
@@ -297,7 +316,7 @@ impl Atlas {
 
     /// What `codeatlas status` says of the build: how many units, the manifests that could
     /// not be read (file:line: error) and the uses of a unit its manifest does not declare.
-    pub fn build_report(&self) -> Result<(usize, Vec<String>, Vec<String>), ToolError> {
+    pub fn build_report(&self) -> Result<BuildReport, ToolError> {
         let store = self.store()?;
         let result = (|| {
             let view = self.unit_view(&store)?;
@@ -306,7 +325,16 @@ impl Atlas {
             for u in self.undeclared(&store)? {
                 undeclared.push(self.undeclared_line(&store, &u)?);
             }
-            Ok((view.units.units.len(), errors, undeclared))
+            let (files, keys, config_errors, unset) = self.config_problems(&store)?;
+            Ok(BuildReport {
+                units: view.units.units.len(),
+                manifest_errors: errors,
+                undeclared,
+                config_files: files,
+                config_keys: keys,
+                config_errors,
+                unset_keys: unset,
+            })
         })();
         self.pool.lock().expect("pool lock").push(store);
         result

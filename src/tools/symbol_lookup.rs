@@ -136,6 +136,9 @@ impl Atlas {
             None => String::new(),
         };
         let window = Window { offset, limit, budget: self.summary_budget };
+        if kind == Some(SymbolKind::ConfigKey) {
+            return self.search_config_keys(store, query, window);
+        }
         if query.is_empty() {
             // A kind alone lists that kind, by qualified name.
             let Some(kind) = kind else {
@@ -279,7 +282,12 @@ impl Atlas {
     }
 
     pub(super) fn get_symbol(&self, store: &Store, a: SymbolArgs) -> Answer {
-        let s = match self.resolve(store, &a.symbol)? {
+        let handle = match self.resolve(store, &a.symbol) {
+            Ok(h) => h,
+            // Not a symbol: a configuration key, if a file sets it or code reads it.
+            Err(e) => return self.config_key_details(store, a.symbol.trim())?.ok_or(e),
+        };
+        let s = match handle {
             Handle::Symbol(s) => s,
             Handle::Overloads(all) => {
                 let mut out = format!("{} {}: {} overloads\n", all[0].kind, all[0].qname, all.len());
@@ -489,7 +497,11 @@ impl Atlas {
         let mut dispatch_note = String::new();
         // Symbols whose references are listed with the target's: a type's constructors, or
         // the methods a method implements or overrides.
-        let (label, target, also) = match self.resolve(store, &a.symbol)? {
+        let handle = match self.resolve(store, &a.symbol) {
+            Ok(h) => h,
+            Err(e) => return self.config_key_readers(store, a.symbol.trim(), window)?.ok_or(e),
+        };
+        let (label, target, also) = match handle {
             // A type's references include its constructors' (`new T(...)` names the constructor).
             Handle::Symbol(s) if s.kind.is_type() => {
                 let constructors: Vec<i64> =

@@ -1,5 +1,6 @@
 package com.shop.order.jobs;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.event.EventListener;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -8,6 +9,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class OrderJobs {
     private static final String TOPIC = "orders";
+
+    @Value("${redis.key.orderId:order}")
+    private String orderKey;
+
+    @Value("${shop.missing.key:${shop.order.timeout-seconds}}")
+    private String fallback;
 
     @Scheduled(cron = "0 0 2 * * *")
     public void purge() {

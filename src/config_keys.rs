@@ -1,0 +1,258 @@
+//! Spring configuration files as keys: `application*.yml|yaml|properties` and
+//! `bootstrap*` flattened to `a.b.c` keys (list items as `a.b[0]`), each with its value,
+//! profile (from the file name, `application-prod.yml`, or a YAML document's
+//! `spring.config.activate.on-profile` / `spring.profiles`), file and line; values that look
+//! like secrets redacted. YAML is read with `yaml-rust2` (its event parser gives each
+//! scalar's line), properties with `java-properties` (continuations, escapes, `:` and `=`).
+//! A file that does not parse gives the keys before the error and the error (file, line).
+//!
+//! Owns the reading of configuration files. It must not touch the store: the tools read the
+//! files the walk admits when a key is asked for.
+
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::Marker;
+
+/// One key as one file sets it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    pub key: String,
+    /// `<redacted>` when the key or value looks like a secret.
+    pub value: String,
+    /// `default` when no profile applies.
+    pub profile: String,
+    pub file: String,
+    pub line: u32,
+}
+
+/// A configuration file that did not parse (the keys before the error are kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: String,
+    pub line: u32,
+    pub message: String,
+}
+
+/// Whether a path is a Spring configuration file, and its profile from the name.
+pub fn config_file(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let (stem, ext) = name.rsplit_once('.')?;
+    if !matches!(ext, "yml" | "yaml" | "properties") {
+        return None;
+    }
+    for base in ["application", "bootstrap"] {
+        if stem == base {
+            return Some("default".to_string());
+        }
+        if let Some(profile) = stem.strip_prefix(base).and_then(|r| r.strip_prefix('-')) {
+            return (!profile.is_empty()).then(|| profile.to_string());
+        }
+    }
+    None
+}
+
+/// Key words that mark a value as a secret.
+const SECRET_WORDS: &[&str] =
+    &["password", "passwd", "secret", "token", "credential", "private-key", "privatekey", "api-key", "apikey", "access-key", "accesskey"];
+
+fn redact(key: &str, value: &str) -> String {
+    let k = key.to_ascii_lowercase().replace('_', "-");
+    let looks_secret = SECRET_WORDS.iter().any(|w| k.contains(w));
+    // A placeholder is no secret: `${DB_PASSWORD}`.
+    if looks_secret && !value.is_empty() && !value.starts_with("${") {
+        "<redacted>".to_string()
+    } else {
+        value.to_string()
+    }
+}
+
+/// The keys a configuration file sets.
+pub fn read(path: &str, text: &str) -> (Vec<Setting>, Option<ConfigError>) {
+    let profile = config_file(path).unwrap_or_else(|| "default".to_string());
+    if path.ends_with(".properties") {
+        return read_properties(path, text, &profile);
+    }
+    read_yaml(path, text, &profile)
+}
+
+fn read_properties(path: &str, text: &str, profile: &str) -> (Vec<Setting>, Option<ConfigError>) {
+    let mut out = Vec::new();
+    for line in java_properties::PropertiesIter::new(text.as_bytes()) {
+        match line {
+            Ok(line) => {
+                let number = line.line_number() as u32;
+                if let java_properties::LineContent::KVPair(k, v) = line.consume_content() {
+                    out.push(Setting { value: redact(&k, &v), key: k, profile: profile.to_string(), file: path.to_string(), line: number });
+                }
+            }
+            Err(e) => {
+                let error = ConfigError { file: path.to_string(), line: e.line_number().unwrap_or(0) as u32, message: e.to_string() };
+                return (out, Some(error));
+            }
+        }
+    }
+    (out, None)
+}
+
+enum Frame {
+    Map { prefix: String, key: Option<(String, u32)> },
+    Seq { prefix: String, index: usize },
+}
+
+struct Flattener {
+    stack: Vec<Frame>,
+    /// This document's settings, given their profile at its end.
+    document: Vec<(String, String, u32)>,
+    out: Vec<(String, String, u32, Option<String>)>,
+}
+
+impl Flattener {
+    /// The key of the next value in the innermost frame (and the frame moves on).
+    fn next_path(&mut self) -> Option<(String, u32)> {
+        match self.stack.last_mut()? {
+            Frame::Map { key, .. } => key.take(),
+            Frame::Seq { prefix, index } => {
+                let path = format!("{prefix}[{index}]");
+                *index += 1;
+                Some((path, 0))
+            }
+        }
+    }
+}
+
+impl MarkedEventReceiver for Flattener {
+    fn on_event(&mut self, ev: Event, mark: Marker) {
+        let line = mark.line() as u32;
+        match ev {
+            Event::DocumentStart => {
+                self.stack.clear();
+                self.document.clear();
+            }
+            Event::DocumentEnd => {
+                let profile = self
+                    .document
+                    .iter()
+                    .find(|(k, _, _)| k == "spring.config.activate.on-profile" || k == "spring.profiles")
+                    .map(|(_, v, _)| v.clone());
+                for (k, v, l) in self.document.drain(..) {
+                    self.out.push((k, v, l, profile.clone()));
+                }
+            }
+            Event::Scalar(value, ..) => match self.stack.last_mut() {
+                Some(Frame::Map { prefix, key }) if key.is_none() => {
+                    let full = if prefix.is_empty() { value } else { format!("{prefix}.{value}") };
+                    *key = Some((full, line));
+                }
+                Some(_) => {
+                    if let Some((path, key_line)) = self.next_path() {
+                        self.document.push((path, value, if key_line == 0 { line } else { key_line }));
+                    }
+                }
+                None => {}
+            },
+            Event::MappingStart(..) => {
+                let prefix = match self.stack.is_empty() {
+                    true => String::new(),
+                    false => self.next_path().map(|(p, _)| p).unwrap_or_default(),
+                };
+                self.stack.push(Frame::Map { prefix, key: None });
+            }
+            Event::SequenceStart(..) => {
+                let prefix = self.next_path().map(|(p, _)| p).unwrap_or_default();
+                self.stack.push(Frame::Seq { prefix, index: 0 });
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                self.stack.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
+fn read_yaml(path: &str, text: &str, profile: &str) -> (Vec<Setting>, Option<ConfigError>) {
+    let mut f = Flattener { stack: Vec::new(), document: Vec::new(), out: Vec::new() };
+    let result = Parser::new_from_str(text).load(&mut f, true);
+    let error = result.err().map(|e| ConfigError { file: path.to_string(), line: e.marker().line() as u32, message: e.info().to_string() });
+    if error.is_some() {
+        // The document cut short still counts as far as it went.
+        let pending: Vec<_> = f.document.drain(..).collect();
+        f.out.extend(pending.into_iter().map(|(k, v, l)| (k, v, l, None)));
+    }
+    let out = f
+        .out
+        .into_iter()
+        .map(|(key, value, line, doc_profile)| Setting {
+            value: redact(&key, &value),
+            key,
+            profile: doc_profile.unwrap_or_else(|| profile.to_string()),
+            file: path.to_string(),
+            line,
+        })
+        .collect();
+    (out, error)
+}
+
+/// The keys a `@Value` expression reads and whether each has a default: `${a.b:x}` ->
+/// (`a.b`, true); nested defaults (`${a:${b}}`) read both.
+pub fn placeholder_keys(expr: &str) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = Vec::new();
+    let mut rest = expr;
+    while let Some(start) = rest.find("${") {
+        rest = &rest[start + 2..];
+        let end = rest.find([':', '}']).unwrap_or(rest.len());
+        let key = rest[..end].trim();
+        let has_default = rest[end..].starts_with(':');
+        if !key.is_empty() && !out.iter().any(|(k, _)| k == key) {
+            out.push((key.to_string(), has_default));
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// A key as relaxed binding compares it: `order-timeout`, `orderTimeout`, `order_timeout`
+/// and `ORDER_TIMEOUT` are one key.
+pub fn relaxed(key: &str) -> String {
+    key.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(settings: &[Setting]) -> Vec<String> {
+        settings.iter().map(|s| format!("{}={} [{}] {}:{}", s.key, s.value, s.profile, s.file, s.line)).collect()
+    }
+
+    #[test]
+    fn yaml_documents_lists_and_profiles() {
+        let text = "server:\n  port: 8080\nredis:\n  key:\n    orderId: 'oms:orderId'\n  hosts:\n    - a\n    - b\ndb:\n  password: hunter2\n---\nspring:\n  config:\n    activate:\n      on-profile: prod\nserver:\n  port: 80\n";
+        let (settings, error) = read("src/main/resources/application.yml", text);
+        assert_eq!(error, None);
+        assert_eq!(
+            rows(&settings),
+            [
+                "server.port=8080 [default] src/main/resources/application.yml:2",
+                "redis.key.orderId=oms:orderId [default] src/main/resources/application.yml:5",
+                "redis.hosts[0]=a [default] src/main/resources/application.yml:7",
+                "redis.hosts[1]=b [default] src/main/resources/application.yml:8",
+                "db.password=<redacted> [default] src/main/resources/application.yml:10",
+                "spring.config.activate.on-profile=prod [prod] src/main/resources/application.yml:15",
+                "server.port=80 [prod] src/main/resources/application.yml:17",
+            ]
+        );
+    }
+
+    #[test]
+    fn properties_profiles_from_the_name_and_errors() {
+        let (settings, _) = read("application-dev.properties", "# c\nserver.port = 9090\nmsg=a \\\n  b\n");
+        assert_eq!(rows(&settings), ["server.port=9090 [dev] application-dev.properties:2", "msg=a b [dev] application-dev.properties:3"]);
+        let (settings, error) = read("application.yml", "a:\n  b: 1\n  c: [\n");
+        assert_eq!(rows(&settings), ["a.b=1 [default] application.yml:2"]);
+        assert_eq!(error.map(|e| e.line), Some(4));
+        assert_eq!(config_file("src/application-prod.yaml").as_deref(), Some("prod"));
+        assert_eq!(config_file("src/applications.yml"), None);
+        assert_eq!(placeholder_keys("${redis.key.orderId}"), [("redis.key.orderId".to_string(), false)]);
+        assert_eq!(placeholder_keys("${a.b:${c.d:7}}"), [("a.b".to_string(), true), ("c.d".to_string(), true)]);
+        assert_eq!(relaxed("order-timeout"), relaxed("orderTimeout"));
+    }
+}

@@ -1,0 +1,180 @@
+//! Configuration keys in answers: the keys Spring configuration files set (read from the
+//! files the walk admits, once per index generation), their values by profile, and the code
+//! that reads them (`@Value("${key}")` fields, `@ConfigurationProperties(prefix)` classes'
+//! fields by relaxed binding). A key is named like a symbol: `get_symbol` shows its values,
+//! `find_references` its readers, `search_symbols` with `kind=config_key` lists keys.
+//!
+//! Owns the tools' view of configuration. It must not write the store.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::Arc;
+
+use super::lines::{location, plural};
+use super::paging::{echo, write_page, Row, Window};
+use super::{per_generation, Atlas, ToolError};
+use crate::config_keys::{self, ConfigError, Setting};
+use crate::store::{Store, SymbolInfo};
+
+/// Every key set in a configuration file, and who reads which key.
+pub(super) struct ConfigView {
+    /// Key -> its settings (one per file and profile).
+    pub keys: BTreeMap<String, Vec<Setting>>,
+    pub errors: Vec<ConfigError>,
+    /// (key as the code names it, the reader, how: `@Value` or `@ConfigurationProperties`,
+    /// whether the code gives a default).
+    pub readers: Vec<(String, SymbolInfo, &'static str, bool)>,
+    pub files: usize,
+}
+
+impl ConfigView {
+    /// The settings of a key, by relaxed binding, its list items (`key[0]`) and map entries
+    /// (`key.x`) included: the default profile first, then by profile.
+    pub fn settings(&self, key: &str) -> Vec<&Setting> {
+        let want = config_keys::relaxed(key);
+        let mut out: Vec<&Setting> = self
+            .keys
+            .iter()
+            .filter(|(k, _)| {
+                let k = config_keys::relaxed(k);
+                k == want || k.strip_prefix(&want).is_some_and(|rest| rest.starts_with(['[', '.']))
+            })
+            .flat_map(|(_, s)| s.iter())
+            .collect();
+        out.sort_by(|a, b| (a.profile != "default", &a.profile, &a.key).cmp(&(b.profile != "default", &b.profile, &b.key)));
+        out
+    }
+
+    pub fn readers_of(&self, key: &str) -> Vec<&(String, SymbolInfo, &'static str, bool)> {
+        let want = config_keys::relaxed(key);
+        self.readers.iter().filter(|(k, ..)| config_keys::relaxed(k) == want).collect()
+    }
+}
+
+impl Atlas {
+    pub(super) fn config_view(&self, store: &Store) -> Result<Arc<ConfigView>, ToolError> {
+        per_generation(store, &self.config_view, || {
+            let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
+            let root = self.root.canonicalize()?;
+            let mut keys: BTreeMap<String, Vec<Setting>> = BTreeMap::new();
+            let mut errors = Vec::new();
+            let mut files = 0;
+            for (rel, full) in crate::index::text_files(&root, &opts, "") {
+                if config_keys::config_file(&rel).is_none() {
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&full) else { continue };
+                files += 1;
+                let (settings, error) = config_keys::read(&rel, &text);
+                errors.extend(error);
+                for s in settings {
+                    keys.entry(s.key.clone()).or_default().push(s);
+                }
+            }
+            let (value, properties) = crate::frameworks::config_annotations();
+            let mut readers = Vec::new();
+            for s in store.symbols_with_markers([value, properties].into_iter())? {
+                for word in s.modifiers.split(' ') {
+                    if let Some(expr) = word.strip_prefix(&format!("@{value}(")).and_then(|r| r.strip_suffix(')')) {
+                        for (key, has_default) in config_keys::placeholder_keys(expr) {
+                            readers.push((key, s.clone(), "@Value", has_default));
+                        }
+                    }
+                    if let Some(prefix) = word.strip_prefix(&format!("@{properties}(")).and_then(|r| r.strip_suffix(')')) {
+                        // Each field binds to `prefix.field`.
+                        let fields = store.symbols_by_ids(&store.member_ids(s.id)?.into_iter().map(|(m, _)| m).collect::<Vec<_>>())?;
+                        for f in fields.into_iter().filter(|f| f.kind == crate::model::SymbolKind::Field) {
+                            // A bound field keeps its initial value when no file sets it.
+                            readers.push((format!("{prefix}.{}", f.name), f, "@ConfigurationProperties", true));
+                        }
+                    }
+                }
+            }
+            Ok(ConfigView { keys, errors, readers, files })
+        })
+    }
+
+    /// `get_symbol` of a configuration key: its values by profile and where each is set,
+    /// and how many readers it has. None when no file sets it and no code reads it.
+    pub(super) fn config_key_details(&self, store: &Store, key: &str) -> Result<Option<String>, ToolError> {
+        let view = self.config_view(store)?;
+        let settings = view.settings(key);
+        let readers = view.readers_of(key);
+        if settings.is_empty() && readers.is_empty() {
+            return Ok(None);
+        }
+        let mut out = format!("config_key {}\n", echo(key));
+        if settings.is_empty() {
+            out.push_str(
+                "  set nowhere: no configuration file sets it (a default in the code, an environment variable, or a missing key)\n",
+            );
+        }
+        for s in &settings {
+            let item = if s.key == key { String::new() } else { format!("{} ", s.key) };
+            let _ = writeln!(out, "  {}: {item}{}  {}:{}", s.profile, s.value, s.file, s.line);
+        }
+        let _ = writeln!(out, "  read by: {}", plural(readers.len(), "reader"));
+        for (_, r, how, _) in readers.iter().take(10) {
+            let _ = writeln!(out, "    {how} {} {}  {}", r.kind, r.qname, location(r));
+        }
+        if readers.len() > 10 {
+            let _ = writeln!(out, "    ... {} more (find_references)", readers.len() - 10);
+        }
+        Ok(Some(out.trim_end().to_string()))
+    }
+
+    /// `find_references` of a configuration key: its readers, paged.
+    pub(super) fn config_key_readers(&self, store: &Store, key: &str, window: Window) -> Result<Option<String>, ToolError> {
+        let view = self.config_view(store)?;
+        let readers = view.readers_of(key);
+        if readers.is_empty() && view.settings(key).is_empty() {
+            return Ok(None);
+        }
+        let mut out = format!("{} of config_key {}\n", plural(readers.len(), "reader"), echo(key));
+        let rows =
+            readers.iter().map(|(_, r, how, _)| Ok::<_, ToolError>(Row::new(format!("{how} {} {}  {}", r.kind, r.qname, location(r)))));
+        write_page(&mut out, rows, readers.len(), window)?;
+        Ok(Some(out))
+    }
+
+    /// `search_symbols` with `kind=config_key`: the keys containing the query (every key
+    /// when it is empty), each with its profiles and readers.
+    pub(super) fn search_config_keys(&self, store: &Store, query: &str, window: Window) -> Result<String, ToolError> {
+        let view = self.config_view(store)?;
+        let q = query.to_ascii_lowercase();
+        let mut names: Vec<&String> = view.keys.keys().filter(|k| k.to_ascii_lowercase().contains(&q)).collect();
+        // Keys read in code and set nowhere are keys too.
+        let mut unset: Vec<&String> =
+            view.readers.iter().map(|(k, ..)| k).filter(|k| view.settings(k).is_empty() && k.to_ascii_lowercase().contains(&q)).collect();
+        unset.sort();
+        unset.dedup();
+        names.extend(unset);
+        let mut out = format!("{} in {}\n", plural(names.len(), "config_key"), plural(view.files, "configuration file"));
+        let rows = names.iter().map(|k| {
+            let settings = view.settings(k);
+            let profiles: Vec<String> = settings.iter().filter(|s| &&s.key == k).map(|s| format!("{}={}", s.profile, s.value)).collect();
+            let readers = view.readers_of(k).len();
+            let set = if profiles.is_empty() { "set nowhere".to_string() } else { profiles.join(", ") };
+            Ok::<_, ToolError>(Row::new(format!("config_key {k}  {set}  {}", plural(readers, "reader"))))
+        });
+        write_page(&mut out, rows, names.len(), window)?;
+        Ok(out)
+    }
+
+    /// What `codeatlas status` says of configuration: files that did not parse, keys read
+    /// in code without a default that no file sets.
+    pub(super) fn config_problems(&self, store: &Store) -> Result<(usize, usize, Vec<String>, Vec<String>), ToolError> {
+        let view = self.config_view(store)?;
+        let errors = view.errors.iter().map(|e| format!("{}:{}: {}", e.file, e.line, e.message)).collect();
+        let mut unset: Vec<String> = Vec::new();
+        for (key, reader, how, has_default) in &view.readers {
+            if !has_default && view.settings(key).is_empty() {
+                let line = format!("{key} ({how} {}  {})", reader.qname, location(reader));
+                if !unset.contains(&line) {
+                    unset.push(line);
+                }
+            }
+        }
+        Ok((view.files, view.keys.len(), errors, unset))
+    }
+}
