@@ -229,6 +229,17 @@ impl Health {
                 for k in &b.unset_keys {
                     let _ = writeln!(out, "  read in code, set in no configuration file: {k}");
                 }
+                if b.mapper_files > 0 {
+                    let _ = writeln!(
+                        out,
+                        "mybatis: {} in {}",
+                        crate::tools::plural(b.statements, "statement"),
+                        crate::tools::plural(b.mapper_files, "mapper file")
+                    );
+                }
+                for e in &b.mapper_errors {
+                    let _ = writeln!(out, "  mapper file unreadable: {e}");
+                }
                 if self.skipped.is_empty() {
                     let _ = writeln!(out, "skipped: none");
                 } else {

@@ -10,6 +10,7 @@ pub mod graph;
 pub mod health;
 pub mod index;
 pub mod lang;
+pub mod mapper_xml;
 pub mod matcher;
 pub mod mcp;
 pub mod model;

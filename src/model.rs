@@ -55,6 +55,8 @@ pub enum SymbolKind {
     /// A configuration key (`redis.key.orderId`): read from configuration files when asked
     /// for, never stored.
     ConfigKey,
+    /// A MyBatis statement of a mapper XML file: read when asked for, never stored.
+    Statement,
 }
 
 /// The table of symbol kinds: capture suffix, display name, whether it is a type
@@ -83,6 +85,7 @@ const SYMBOL_KINDS: &[(SymbolKind, &str, bool, bool)] = &[
     (SymbolKind::Macro, "macro", false, false),
     (SymbolKind::Endpoint, "endpoint", false, false),
     (SymbolKind::ConfigKey, "config_key", false, false),
+    (SymbolKind::Statement, "statement", false, false),
 ];
 
 impl SymbolKind {

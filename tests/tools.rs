@@ -895,6 +895,13 @@ fn spring_shop_tool_answers() {
         ("find_references", json!({"symbol": "shop.order.timeoutSeconds"})),
         ("get_symbol", json!({"symbol": "spring.datasource.password"})),
         ("get_symbol", json!({"symbol": "shop.missing.key"})),
+        // MyBatis: statements linked to their mapper methods, includes resolved, types the
+        // XML names; an annotated statement is the method's own source.
+        ("search_symbols", json!({"kind": "statement"})),
+        ("get_symbol", json!({"symbol": "com.shop.order.mapper.OrderMapper#findAll"})),
+        ("read_symbol", json!({"symbol": "com.shop.order.mapper.OrderMapper#findAll"})),
+        ("read_symbol", json!({"symbol": "com.shop.order.mapper.OrderMapper#count"})),
+        ("find_references", json!({"symbol": "com.shop.common.Money"})),
     ];
     expect_file!["snapshots/spring-shop.tools.txt"].assert_eq(&run_calls("spring-shop", &calls));
 }

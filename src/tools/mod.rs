@@ -20,6 +20,7 @@ mod lines;
 mod paging;
 mod services;
 mod source_reads;
+mod statements;
 mod symbol_lookup;
 
 pub use args::*;
@@ -105,6 +106,7 @@ pub struct Atlas {
     files: Mutex<Option<(Stamp, Arc<FileTable>)>>,
     unit_view: Mutex<Option<(Stamp, Arc<build_units::UnitView>)>>,
     config_view: Mutex<Option<(Stamp, Arc<config_keys::ConfigView>)>>,
+    statement_view: Mutex<Option<(Stamp, Arc<statements::StatementView>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -129,6 +131,10 @@ pub struct BuildReport {
     pub config_errors: Vec<String>,
     /// Keys read in code that no configuration file sets, with a reader.
     pub unset_keys: Vec<String>,
+    pub mapper_files: usize,
+    pub statements: usize,
+    /// `file:line: error` of mapper XML files that did not parse.
+    pub mapper_errors: Vec<String>,
 }
 
 /// Every indexed file by id.
@@ -217,6 +223,7 @@ impl Atlas {
             files: Mutex::new(None),
             unit_view: Mutex::new(None),
             config_view: Mutex::new(None),
+            statement_view: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
@@ -314,8 +321,8 @@ impl Atlas {
         !fresh
     }
 
-    /// What `codeatlas status` says of the build: how many units, the manifests that could
-    /// not be read (file:line: error) and the uses of a unit its manifest does not declare.
+    /// What `codeatlas status` says of the build and the files frameworks read: units,
+    /// unreadable manifests, undeclared dependencies, configuration and mapper files.
     pub fn build_report(&self) -> Result<BuildReport, ToolError> {
         let store = self.store()?;
         let result = (|| {
@@ -326,6 +333,7 @@ impl Atlas {
                 undeclared.push(self.undeclared_line(&store, &u)?);
             }
             let (files, keys, config_errors, unset) = self.config_problems(&store)?;
+            let (mapper_files, statements, mapper_errors) = self.mapper_errors(&store)?;
             Ok(BuildReport {
                 units: view.units.units.len(),
                 manifest_errors: errors,
@@ -334,6 +342,9 @@ impl Atlas {
                 config_keys: keys,
                 config_errors,
                 unset_keys: unset,
+                mapper_files,
+                statements,
+                mapper_errors,
             })
         })();
         self.pool.lock().expect("pool lock").push(store);

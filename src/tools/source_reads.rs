@@ -146,7 +146,11 @@ impl Atlas {
         let context = a.context_lines.unwrap_or(0).min(50);
         let start = s.start_line.saturating_sub(context).max(1);
         let end = s.end_line.saturating_add(context);
-        self.numbered(&file, &text, start, end, &format!(" ({} {})", s.kind, s.qname))
+        let mut out = self.numbered(&file, &text, start, end, &format!(" ({} {})", s.kind, s.qname))?;
+        // A mapper method: the statement it runs, after its Java source.
+        let room = self.read_budget.saturating_sub(out.len() + FOOTER_ROOM);
+        out.push_str(&self.statement_source(store, &s, room)?);
+        Ok(out)
     }
 
     pub(super) fn search_text(&self, a: TextArgs) -> Answer {

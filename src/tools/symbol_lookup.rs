@@ -139,6 +139,9 @@ impl Atlas {
         if kind == Some(SymbolKind::ConfigKey) {
             return self.search_config_keys(store, query, window);
         }
+        if kind == Some(SymbolKind::Statement) {
+            return self.search_statements(store, query, window);
+        }
         if query.is_empty() {
             // A kind alone lists that kind, by qualified name.
             let Some(kind) = kind else {
@@ -352,6 +355,8 @@ impl Atlas {
                 .collect();
             page(&mut out, &items, members.len(), self.summary_budget, "file_outline shows them all");
         } else {
+            // A mapper method: the statement it runs (read_symbol shows it).
+            out.push_str(&self.statement_lines(store, &s)?);
             out.push_str(&format!("next: read_symbol {{\"symbol\": \"{}\"}}", handle_of(&s)));
         }
         Ok(cap(out.trim_end().to_string(), self.summary_budget))
@@ -501,9 +506,12 @@ impl Atlas {
             Ok(h) => h,
             Err(e) => return self.config_key_readers(store, a.symbol.trim(), window)?.ok_or(e),
         };
+        // Mapper XML naming a type (`resultType`, `resultMap type`) closes a type's answer.
+        let mut mapper_note = String::new();
         let (label, target, also) = match handle {
             // A type's references include its constructors' (`new T(...)` names the constructor).
             Handle::Symbol(s) if s.kind.is_type() => {
+                mapper_note = self.mapper_type_uses(store, &s)?;
                 let constructors: Vec<i64> =
                     store.children(s.id)?.into_iter().filter(|c| c.kind == crate::model::SymbolKind::Constructor).map(|c| c.id).collect();
                 (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), constructors)
@@ -525,14 +533,16 @@ impl Atlas {
         let crate::store::ReferencePage { refs, total, counts } = store.references(target, &also, &kinds, limit + ROW_SLACK, offset)?;
         if total == 0 {
             return Ok(format!(
-                "no references to {label} (kind={}); all kinds: {}",
+                "no references to {label} (kind={}); all kinds: {}{mapper_note}",
                 a.kind.as_deref().unwrap_or("all"),
                 format_counts(&counts)
             ));
         }
         let mut out = format!("{} to {label} ({})\n{dispatch_note}", plural(total, "reference"), format_counts(&counts));
         let rows = whole_rows(reference_rows(&refs, &via, None), limit + ROW_SLACK, refs.len());
+        let window = Window { budget: window.budget.saturating_sub(mapper_note.len()), ..window };
         write_page(&mut out, rows.into_iter().map(Ok::<_, ToolError>), total, window)?;
+        out.push_str(&mapper_note);
         Ok(out)
     }
 

@@ -1,0 +1,162 @@
+//! MyBatis mapper XML: each statement (`<select id="...">` and the like) with its mapper
+//! interface (`<mapper namespace>`), lines, the fragments it includes (`<include refid>`,
+//! resolved within the file or by `namespace.id`), and the Java types the file names
+//! (`resultType`, `parameterType`, `resultMap type`). The element and attribute names are
+//! data (`grammars/frameworks/mybatis.toml`); XML is read with `roxmltree`.
+//!
+//! Owns the reading of mapper files. It must not touch the store: the tools read the
+//! files the walk admits when a mapper method is asked for.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+struct Rules {
+    root: String,
+    namespace: String,
+    statements: Vec<String>,
+    fragments: Vec<String>,
+    include: String,
+    include_ref: String,
+    type_attributes: Vec<String>,
+}
+
+fn rules() -> &'static Rules {
+    static RULES: OnceLock<Rules> = OnceLock::new();
+    RULES.get_or_init(|| {
+        toml::from_str(include_str!("../grammars/frameworks/mybatis.toml")).expect("grammars/frameworks/mybatis.toml is valid")
+    })
+}
+
+/// One statement or fragment of a mapper file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    /// The mapper interface, fully qualified.
+    pub namespace: String,
+    pub id: String,
+    /// `select`, `insert`, ..., or `sql` for a fragment.
+    pub kind: String,
+    pub file: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The `refid`s it includes, as written.
+    pub includes: Vec<String>,
+}
+
+/// What one mapper file holds.
+#[derive(Clone, Debug, Default)]
+pub struct MapperFile {
+    pub statements: Vec<Statement>,
+    /// (type, line) of each Java type an attribute names.
+    pub types: Vec<(String, u32)>,
+    /// `line: error` when the file is no well-formed XML.
+    pub error: Option<(u32, String)>,
+}
+
+/// Whether a text looks like a mapper file (cheap, before parsing).
+pub fn is_mapper(path: &str, text: &str) -> bool {
+    path.ends_with(".xml") && text.contains(&format!("<{}", rules().root)) && text.contains(&rules().namespace)
+}
+
+fn line_of(text: &str, byte: usize) -> u32 {
+    text[..byte.min(text.len())].matches('\n').count() as u32 + 1
+}
+
+/// Reads one mapper file.
+pub fn read(path: &str, text: &str) -> MapperFile {
+    let r = rules();
+    let mut out = MapperFile::default();
+    // Mapper files carry a DOCTYPE; roxmltree reads it when allowed.
+    let options = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+    let doc = match roxmltree::Document::parse_with_options(text, options) {
+        Ok(d) => d,
+        Err(e) => {
+            out.error = Some((e.pos().row, e.to_string()));
+            return out;
+        }
+    };
+    let root = doc.root_element();
+    if root.tag_name().name() != r.root {
+        return out;
+    }
+    let namespace = root.attribute(r.namespace.as_str()).unwrap_or("").to_string();
+    for node in root.descendants().filter(|n| n.is_element()) {
+        for attr in &r.type_attributes {
+            if let Some(t) = node.attribute(attr.as_str()) {
+                out.types.push((t.to_string(), line_of(text, node.range().start)));
+            }
+        }
+    }
+    for node in root.children().filter(|n| n.is_element()) {
+        let kind = node.tag_name().name();
+        if !r.statements.iter().chain(&r.fragments).any(|s| s == kind) {
+            continue;
+        }
+        let Some(id) = node.attribute("id") else { continue };
+        let range = node.range();
+        let includes = node
+            .descendants()
+            .filter(|n| n.is_element() && n.tag_name().name() == r.include)
+            .filter_map(|n| n.attribute(r.include_ref.as_str()).map(str::to_string))
+            .collect();
+        out.statements.push(Statement {
+            namespace: namespace.clone(),
+            id: id.to_string(),
+            kind: kind.to_string(),
+            file: path.to_string(),
+            start_line: line_of(text, range.start),
+            end_line: line_of(text, range.end.saturating_sub(1)),
+            includes,
+        });
+    }
+    out
+}
+
+/// The fragment a `refid` names: in the statement's own file by id, or `namespace.id`.
+pub fn fragment<'a>(all: &'a [Statement], from: &Statement, refid: &str) -> Option<&'a Statement> {
+    let is_fragment = |s: &&Statement| rules().fragments.contains(&s.kind);
+    all.iter().filter(is_fragment).find(|s| s.namespace == from.namespace && s.id == refid).or_else(|| {
+        let (ns, id) = refid.rsplit_once('.')?;
+        all.iter().filter(is_fragment).find(|s| s.namespace == ns && s.id == id)
+    })
+}
+
+/// Whether a statement is a fragment (`<sql>`), which no method runs by itself.
+pub fn is_fragment(s: &Statement) -> bool {
+    rules().fragments.contains(&s.kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statements_fragments_includes_and_types() {
+        let text = r#"<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE mapper PUBLIC "-//mybatis.org//DTD Mapper 3.0//EN" "http://mybatis.org/dtd/mybatis-3-mapper.dtd">
+<mapper namespace="com.shop.OrderMapper">
+  <resultMap id="Base" type="com.shop.Order">
+    <id column="id" property="id"/>
+  </resultMap>
+  <sql id="Cols">id, item</sql>
+  <select id="selectById" resultMap="Base" parameterType="java.lang.Long">
+    select <include refid="Cols"/> from orders
+    where id = #{id}
+  </select>
+</mapper>
+"#;
+        let f = read("OrderMapper.xml", text);
+        assert_eq!(f.error, None);
+        let rows: Vec<String> = f
+            .statements
+            .iter()
+            .map(|s| format!("{} {}#{} {}-{} {:?}", s.kind, s.namespace, s.id, s.start_line, s.end_line, s.includes))
+            .collect();
+        assert_eq!(rows, ["sql com.shop.OrderMapper#Cols 7-7 []", "select com.shop.OrderMapper#selectById 8-11 [\"Cols\"]"]);
+        assert_eq!(f.types, [("com.shop.Order".to_string(), 4), ("java.lang.Long".to_string(), 8)]);
+        assert_eq!(fragment(&f.statements, &f.statements[1], "Cols").map(|s| s.start_line), Some(7));
+        let broken = read("x.xml", "<mapper namespace=\"a\">\n<select id=\"s\">\n</mapper>\n");
+        assert_eq!(broken.error.map(|e| e.0), Some(3));
+    }
+}

@@ -1,0 +1,171 @@
+//! MyBatis statements in answers: the mapper XML files the walk admits, read once per index
+//! generation (`mapper_xml`), each statement linked to its mapper interface's method
+//! (`namespace#id`). `get_symbol` on a mapper method names its statement, `read_symbol`
+//! shows the statement's lines (and the fragments it includes) after the Java source,
+//! `search_symbols kind=statement` lists statements and the methods they belong to, and
+//! `find_references` on a type adds the mapper XML lines naming it.
+//!
+//! Owns the tools' view of mapper files. It must not write the store.
+
+use std::fmt::Write;
+use std::sync::Arc;
+
+use super::lines::plural;
+use super::paging::{echo, write_page, Row, Window};
+use super::source_reads::fence_for;
+use super::{per_generation, Atlas, ToolError};
+use crate::mapper_xml::{self, Statement};
+use crate::store::{Store, SymbolInfo};
+
+/// Every mapper file's statements, the types they name, and the files that did not parse.
+pub(super) struct StatementView {
+    pub statements: Vec<Statement>,
+    /// (type as written, file, line).
+    pub types: Vec<(String, String, u32)>,
+    /// `file:line: error`.
+    pub errors: Vec<String>,
+    pub files: usize,
+}
+
+impl Atlas {
+    pub(super) fn statement_view(&self, store: &Store) -> Result<Arc<StatementView>, ToolError> {
+        per_generation(store, &self.statement_view, || {
+            let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
+            let root = self.root.canonicalize()?;
+            let mut view = StatementView { statements: Vec::new(), types: Vec::new(), errors: Vec::new(), files: 0 };
+            for (rel, full) in crate::index::text_files(&root, &opts, "") {
+                if !rel.ends_with(".xml") {
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&full) else { continue };
+                if !mapper_xml::is_mapper(&rel, &text) {
+                    continue;
+                }
+                view.files += 1;
+                let file = mapper_xml::read(&rel, &text);
+                if let Some((line, message)) = file.error {
+                    view.errors.push(format!("{rel}:{line}: {message}"));
+                }
+                view.types.extend(file.types.into_iter().map(|(t, line)| (t, rel.clone(), line)));
+                view.statements.extend(file.statements);
+            }
+            Ok(view)
+        })
+    }
+
+    /// The statements a mapper method runs (its interface is the namespace, its name the id).
+    pub(super) fn statements_of(&self, store: &Store, s: &SymbolInfo) -> Result<Vec<Statement>, ToolError> {
+        if s.kind != crate::model::SymbolKind::Method {
+            return Ok(Vec::new());
+        }
+        let Some((owner, _)) = s.qname.rsplit_once('#') else { return Ok(Vec::new()) };
+        let view = self.statement_view(store)?;
+        Ok(view.statements.iter().filter(|st| !mapper_xml::is_fragment(st) && st.namespace == owner && st.id == s.name).cloned().collect())
+    }
+
+    /// `  statement: select  path:8-11 (includes Cols)` lines for `get_symbol`.
+    pub(super) fn statement_lines(&self, store: &Store, s: &SymbolInfo) -> Result<String, ToolError> {
+        let mut out = String::new();
+        for st in self.statements_of(store, s)? {
+            let includes = if st.includes.is_empty() { String::new() } else { format!(" (includes {})", st.includes.join(", ")) };
+            let _ = writeln!(out, "  statement: {}  {}:{}-{}{includes}", st.kind, st.file, st.start_line, st.end_line);
+        }
+        Ok(out)
+    }
+
+    /// The statement lines `read_symbol` adds after a mapper method's source: each
+    /// statement and the fragments it includes, numbered, within what the budget leaves.
+    pub(super) fn statement_source(&self, store: &Store, s: &SymbolInfo, room: usize) -> Result<String, ToolError> {
+        let statements = self.statements_of(store, s)?;
+        if statements.is_empty() {
+            return Ok(String::new());
+        }
+        let view = self.statement_view(store)?;
+        let mut parts: Vec<&Statement> = Vec::new();
+        for st in &statements {
+            parts.push(view.statements.iter().find(|v| v == &st).expect("a statement of the view"));
+            for refid in &st.includes {
+                if let Some(f) = mapper_xml::fragment(&view.statements, st, refid) {
+                    if !parts.contains(&f) {
+                        parts.push(f);
+                    }
+                }
+            }
+        }
+        let root = self.root.canonicalize()?;
+        let mut out = String::new();
+        for part in parts {
+            let Ok(text) = std::fs::read_to_string(root.join(&part.file)) else { continue };
+            let lines: Vec<&str> = text.lines().collect();
+            let (a, b) = (part.start_line as usize, (part.end_line as usize).min(lines.len()));
+            if a == 0 || a > b {
+                continue;
+            }
+            let fence = fence_for(&lines[a - 1..b]);
+            let mut block = format!("\n{}:{a}-{b} ({} {}#{})\n{fence}\n", part.file, part.kind, part.namespace, part.id);
+            let width = b.to_string().len();
+            for (n, line) in lines[a - 1..b].iter().enumerate() {
+                let _ = writeln!(block, "{:>width$}| {line}", a + n);
+            }
+            block.push_str(&fence);
+            if out.len() + block.len() > room {
+                let _ = write!(out, "\n(statement {}:{a}-{b} left out: the answer budget; read_source reads it)", part.file);
+                break;
+            }
+            out.push_str(&block);
+        }
+        Ok(out)
+    }
+
+    /// `search_symbols` with `kind=statement`: statements whose `namespace#id` contains the
+    /// query, each with the method it runs for (or none).
+    pub(super) fn search_statements(&self, store: &Store, query: &str, window: Window) -> Result<String, ToolError> {
+        let view = self.statement_view(store)?;
+        let q = query.to_ascii_lowercase();
+        let found: Vec<&Statement> = view
+            .statements
+            .iter()
+            .filter(|s| !mapper_xml::is_fragment(s) && format!("{}#{}", s.namespace, s.id).to_ascii_lowercase().contains(&q))
+            .collect();
+        let mut out = format!("{} in {}\n", plural(found.len(), "statement"), plural(view.files, "mapper file"));
+        let rows = found.iter().map(|s| {
+            let method = format!("{}#{}", s.namespace, s.id);
+            let linked = match store.symbols_by_qname(&method)?.into_iter().find(|m| m.kind == crate::model::SymbolKind::Method) {
+                Some(m) => format!("-> {}", m.signature_handle()),
+                None => "-> no such method in the index".to_string(),
+            };
+            Ok::<_, ToolError>(Row::new(format!(
+                "statement {} {}  {}:{}-{}  {linked}",
+                s.kind,
+                echo(&method),
+                s.file,
+                s.start_line,
+                s.end_line
+            )))
+        });
+        write_page(&mut out, rows, found.len(), window)?;
+        Ok(out)
+    }
+
+    /// `; also named in mapper XML: file:line, ...` for a type's references.
+    pub(super) fn mapper_type_uses(&self, store: &Store, s: &SymbolInfo) -> Result<String, ToolError> {
+        if !s.kind.is_type() {
+            return Ok(String::new());
+        }
+        let view = self.statement_view(store)?;
+        let places: Vec<String> = view.types.iter().filter(|(t, _, _)| *t == s.qname).map(|(_, f, l)| format!("{f}:{l}")).collect();
+        if places.is_empty() {
+            return Ok(String::new());
+        }
+        let shown: Vec<&str> = places.iter().take(5).map(String::as_str).collect();
+        let more = if places.len() > 5 { format!(" and {} more", places.len() - 5) } else { String::new() };
+        Ok(format!("\nalso named in mapper XML ({}): {}{more}", places.len(), shown.join(", ")))
+    }
+
+    /// `file:line: error` of mapper files that did not parse, for `codeatlas status`.
+    pub(super) fn mapper_errors(&self, store: &Store) -> Result<(usize, usize, Vec<String>), ToolError> {
+        let view = self.statement_view(store)?;
+        let statements = view.statements.iter().filter(|s| !mapper_xml::is_fragment(s)).count();
+        Ok((view.files, statements, view.errors.clone()))
+    }
+}
