@@ -836,32 +836,16 @@ impl<'t> Extractor<'t> {
     /// every other symbol, so that references keep their symbol indexes.
     fn framework_symbols(&self, symbols: &mut Vec<Symbol>, def_symbol: &[Option<usize>]) {
         let mut annotated: Vec<(usize, Vec<frameworks::Annotation>)> = Vec::new();
-        let mut consts = frameworks::Consts::new();
+        let mut fields: Vec<(usize, usize)> = Vec::new();
         for (d, sym) in def_symbol.iter().enumerate() {
             let Some(i) = *sym else { continue };
-            let node = self.defs[d].node;
             let kind = symbols[i].kind;
             if kind == SymbolKind::Field {
-                // A string constant: `String BASE = "/api";` (literals joined with `+` too).
-                let value = self.defs[d].name.parent().and_then(|decl| decl.child_by_field_name("value"));
-                if let Some(frameworks::Value::Str(text)) = value.map(|v| self.annotation_value(v, 0)) {
-                    let owner = symbols[i].parent.map(|p| symbols[p].name.clone());
-                    if let Some(owner) = owner {
-                        consts.insert(format!("{owner}.{}", symbols[i].name), text.clone());
-                    }
-                    consts.insert(symbols[i].name.clone(), text);
-                }
+                fields.push((d, i));
             }
-            if kind == SymbolKind::Field {
-                // A field reading configuration: `@Value("${key}")`.
-                let anns = self.annotations(node);
-                if !anns.is_empty() {
-                    annotated.push((i, anns));
-                }
-                continue;
-            }
-            if kind.is_type() || kind == SymbolKind::Method || kind == SymbolKind::Annotation {
-                let anns = self.annotations(node);
+            // Types, methods, and fields reading configuration (`@Value("${key}")`).
+            if kind.is_type() || kind == SymbolKind::Method || kind == SymbolKind::Field {
+                let anns = self.annotations(self.defs[d].node);
                 if !anns.is_empty() {
                     annotated.push((i, anns));
                 }
@@ -869,6 +853,23 @@ impl<'t> Extractor<'t> {
         }
         if annotated.is_empty() {
             return;
+        }
+        // The file's string constants (`String BASE = "/api";`, literals joined with `+`),
+        // by simple name and `Type.NAME`: what mapping paths may name. Other initializers (a
+        // table of thousands of entries) are not read.
+        let mut consts = frameworks::Consts::new();
+        for (d, i) in fields {
+            let value = self.defs[d]
+                .name
+                .parent()
+                .and_then(|decl| decl.child_by_field_name("value"))
+                .filter(|v| matches!(self.kind(*v), "string_literal" | "binary_expression"));
+            if let Some(frameworks::Value::Str(text)) = value.map(|v| self.annotation_value(v, 0)) {
+                if let Some(owner) = symbols[i].parent.map(|p| symbols[p].name.clone()) {
+                    consts.insert(format!("{owner}.{}", symbols[i].name), text.clone());
+                }
+                consts.insert(symbols[i].name.clone(), text);
+            }
         }
         let lookup = |name: &str| consts.get(name).cloned();
         let annotations_of = |i: usize| annotated.iter().find(|(s, _)| *s == i).map(|(_, a)| a.as_slice()).unwrap_or(&[]);
