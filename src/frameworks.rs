@@ -65,6 +65,8 @@ struct Beans {
     primary: String,
     package_scans: Vec<String>,
     interface_stereotypes: Vec<String>,
+    qualifiers: Vec<String>,
+    injecting_methods: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -130,6 +132,16 @@ pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
 /// the repository that carries one, is a bean).
 pub fn stereotypes() -> &'static [String] {
     &rules().beans.stereotypes
+}
+
+/// Annotations whose value names the bean an injection point wants (`@Qualifier`).
+pub fn qualifiers() -> &'static [String] {
+    &rules().beans.qualifiers
+}
+
+/// Annotations that make a method of a bean an injection point (`@Autowired` setters).
+pub fn injecting_methods() -> &'static [String] {
+    &rules().beans.injecting_methods
 }
 
 /// Annotations whose values are packages whose interfaces are beans (`@MapperScan`).

@@ -885,6 +885,8 @@ fn spring_shop_tool_answers() {
         ),
         ("change_impact", json!({"target": "com.shop.order.service.OrderServiceImpl", "level": "service"})),
         ("dependency_graph", json!({"target": "com.shop.order.service.OrderServiceImpl", "level": "service", "direction": "out"})),
+        ("dependency_graph", json!({"target": "com.shop.order.service.LegacyOrderService", "level": "service"})),
+        ("dependency_graph", json!({"target": "com.shop.order.jobs.OrderJobs", "level": "service"})),
         ("dependency_graph", json!({"target": "com.shop.common.Money", "level": "service"})),
         // Configuration keys: values by profile (multi-document YAML, a profile's properties
         // file, a secret redacted), readers by @Value (nested defaults) and

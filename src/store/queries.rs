@@ -233,20 +233,26 @@ impl Store {
         Ok(self.symbols_where("s.name = ?1", [name])?.into_iter().filter(|s| s.kind.is_type()).map(|s| s.id).collect())
     }
 
-    /// Injection points of beans: the types their constructors and fields name, and those a
-    /// `@Bean` method (a bean node itself) names: (bean, file, type, line).
-    pub fn injection_points(&self, beans: &[i64]) -> Result<Vec<(i64, i64, i64, u32)>> {
+    /// Injection points of beans: the types their constructors, fields and injecting methods
+    /// (`injecting` markers: `@Autowired` setters) name, and those a `@Bean` method (a bean
+    /// node itself) names: (bean, file, type, line, the injection point's modifiers).
+    pub fn injection_points(&self, beans: &[i64], injecting: &[String]) -> Result<Vec<(i64, i64, i64, u32, String)>> {
         let list = serde_json::to_string(beans).expect("ids serialize");
+        let likes: Vec<String> = injecting.iter().map(|m| format!("%@{}%", like_escape(m))).collect();
+        let likes = serde_json::to_string(&likes).expect("strings serialize");
         let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT CASE WHEN s.kind = 'method' THEN s.id ELSE s.parent_id END, r.file_id, r.target_id, r.line
+            "SELECT CASE WHEN s.kind = 'method' AND s.id IN (SELECT value FROM json_each(?1)) THEN s.id ELSE s.parent_id END,
+                    r.file_id, r.target_id, r.line, s.modifiers
              FROM symbols s JOIN refs r ON r.source_id = s.id
              WHERE r.kind = {} AND r.target_id IS NOT NULL
                AND ((s.kind IN ('field', 'constructor') AND s.parent_id IN (SELECT value FROM json_each(?1)))
-                    OR (s.kind = 'method' AND s.id IN (SELECT value FROM json_each(?1))))
+                    OR (s.kind = 'method' AND s.id IN (SELECT value FROM json_each(?1)))
+                    OR (s.kind = 'method' AND s.parent_id IN (SELECT value FROM json_each(?1))
+                        AND EXISTS (SELECT 1 FROM json_each(?2) j WHERE s.modifiers LIKE j.value ESCAPE '\\')))
              ORDER BY r.file_id, r.line",
             RefKind::UsesType.code()
         ))?;
-        let rows = stmt.query_map([list], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let rows = stmt.query_map([list, likes], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

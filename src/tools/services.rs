@@ -20,6 +20,24 @@ pub(super) fn has_marker(modifiers: &str, name: &str) -> bool {
     modifiers.split(' ').any(|w| w.strip_prefix('@').is_some_and(|m| m == name || m.strip_prefix(name).is_some_and(|r| r.starts_with('('))))
 }
 
+/// The value of a marker in a modifiers string: `@Qualifier(legacy)` -> `legacy`.
+fn marker_value(modifiers: &str, name: &str) -> Option<String> {
+    modifiers.split(' ').find_map(|w| w.strip_prefix(&format!("@{name}(")).and_then(|r| r.strip_suffix(')')).map(str::to_string))
+}
+
+/// Whether a bean answers to a name: a qualifier or stereotype value of its own, or its
+/// default bean name (class name with a lower-case first letter; a `@Bean` method's name).
+fn bean_named(bean: &SymbolInfo, name: &str, qualifiers: &[String]) -> bool {
+    let declared =
+        qualifiers.iter().chain(crate::frameworks::stereotypes()).any(|q| marker_value(&bean.modifiers, q).as_deref() == Some(name));
+    let mut chars = bean.name.chars();
+    let default = match chars.next() {
+        Some(c) if bean.kind.is_type() => c.to_lowercase().chain(chars).collect::<String>(),
+        _ => bean.name.clone(),
+    };
+    declared || default == name
+}
+
 /// The beans and the injections between them.
 pub(super) struct Beans {
     /// Bean node (a class, or a `@Bean` method) -> its symbol.
@@ -123,11 +141,21 @@ impl Atlas {
         let primary = crate::frameworks::primary();
         let mut edges = Vec::new();
         let sources: Vec<i64> = beans.keys().copied().collect();
-        for (bean, file, target, line) in store.injection_points(&sources)? {
+        let qualifiers = crate::frameworks::qualifiers();
+        for (bean, file, target, line, point) in store.injection_points(&sources, crate::frameworks::injecting_methods())? {
             let Some(found) = providers.get(&target) else { continue };
             let mut chosen: Vec<i64> = found.iter().copied().filter(|b| *b != bean).collect();
+            // `@Qualifier("legacy")` at the injection point: the bean qualified so, or named
+            // so (`@Service("legacy")`, or its class name with a lower-case first letter).
+            let wanted = qualifiers.iter().find_map(|q| marker_value(&point, q));
+            let named: Vec<i64> = match &wanted {
+                Some(name) => chosen.iter().copied().filter(|b| bean_named(&beans[b], name, qualifiers)).collect(),
+                None => Vec::new(),
+            };
             let primaries: Vec<i64> = chosen.iter().copied().filter(|b| has_marker(&beans[b].modifiers, primary)).collect();
-            if primaries.len() == 1 && chosen.len() > 1 {
+            if !named.is_empty() {
+                chosen = named;
+            } else if primaries.len() == 1 && chosen.len() > 1 {
                 chosen = primaries;
             }
             for to in chosen {

@@ -1,5 +1,7 @@
 package com.shop.order.jobs;
 
+import com.shop.order.config.PriceCalculator;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.event.EventListener;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -15,6 +17,13 @@ public class OrderJobs {
 
     @Value("${shop.missing.key:${shop.order.timeout-seconds}}")
     private String fallback;
+
+    private PriceCalculator prices;
+
+    @Autowired
+    public void setPrices(PriceCalculator prices) {
+        this.prices = prices;
+    }
 
     @Scheduled(cron = "0 0 2 * * *")
     public void purge() {
