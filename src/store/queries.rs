@@ -103,6 +103,9 @@ pub struct ReferencePage {
     pub counts: Vec<(RefKind, usize)>,
 }
 
+/// (bean, file, injected type, line, the injection point's modifiers).
+pub type InjectionPoint = (i64, i64, i64, u32, String);
+
 const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line, s.params, s.impl_trait";
 
 fn symbol_row(r: &Row) -> rusqlite::Result<SymbolInfo> {
@@ -236,7 +239,7 @@ impl Store {
     /// Injection points of beans: the types their constructors, fields and injecting methods
     /// (`injecting` markers: `@Autowired` setters) name, and those a `@Bean` method (a bean
     /// node itself) names: (bean, file, type, line, the injection point's modifiers).
-    pub fn injection_points(&self, beans: &[i64], injecting: &[String]) -> Result<Vec<(i64, i64, i64, u32, String)>> {
+    pub fn injection_points(&self, beans: &[i64], injecting: &[String]) -> Result<Vec<InjectionPoint>> {
         let list = serde_json::to_string(beans).expect("ids serialize");
         let likes: Vec<String> = injecting.iter().map(|m| format!("%@{}%", like_escape(m))).collect();
         let likes = serde_json::to_string(&likes).expect("strings serialize");
