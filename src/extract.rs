@@ -843,9 +843,20 @@ impl<'t> Extractor<'t> {
             if kind == SymbolKind::Field {
                 fields.push((d, i));
             }
-            // Types, methods, and fields reading configuration (`@Value("${key}")`).
-            if kind.is_type() || kind == SymbolKind::Method || kind == SymbolKind::Field {
-                let anns = self.annotations(self.defs[d].node);
+            // Types, methods, and fields reading configuration (`@Value("${key}")`); a
+            // callable's parameters' annotations count as its own (`@Value` on a constructor
+            // parameter makes the constructor a reader).
+            if kind.is_type() || kind.is_callable() || kind == SymbolKind::Field {
+                let node = self.defs[d].node;
+                let mut anns = self.annotations(node);
+                if kind.is_callable() {
+                    if let Some(params) = node.child_by_field_name("parameters") {
+                        let mut c = params.walk();
+                        for p in params.named_children(&mut c) {
+                            anns.extend(self.annotations(p).into_iter().filter(|a| frameworks::is_parameter_marker(&a.name)));
+                        }
+                    }
+                }
                 if !anns.is_empty() {
                     annotated.push((i, anns));
                 }

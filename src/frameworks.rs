@@ -128,6 +128,11 @@ pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
     out
 }
 
+/// Annotations of a parameter that count as its callable's (`@Value("${key}")`).
+pub fn is_parameter_marker(name: &str) -> bool {
+    rules().config.value == name
+}
+
 /// The stereotype annotations (a class carrying one, directly or through an annotation of
 /// the repository that carries one, is a bean).
 pub fn stereotypes() -> &'static [String] {

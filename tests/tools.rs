@@ -897,6 +897,7 @@ fn spring_shop_tool_answers() {
         ("find_references", json!({"symbol": "shop.order.timeoutSeconds"})),
         ("get_symbol", json!({"symbol": "spring.datasource.password"})),
         ("get_symbol", json!({"symbol": "shop.missing.key"})),
+        ("get_symbol", json!({"symbol": "shop.order.retries"})),
         // MyBatis: statements linked to their mapper methods, includes resolved, types the
         // XML names; an annotated statement is the method's own source.
         ("search_symbols", json!({"kind": "statement"})),
