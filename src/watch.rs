@@ -82,6 +82,11 @@ impl Watch {
     pub fn start(root: &Path, index_opts: Options, opts: WatchOptions, on_batch: OnBatch) -> anyhow::Result<Watch> {
         let root = root.canonicalize()?;
         let status = Arc::new(IndexStatus::default());
+        // Building from now on, not from when the thread first runs: a tool call that
+        // arrives before the thread is scheduled waits for the first build rather than
+        // finding no index (seen as "no index at ...; run `codeatlas index` first" in 1 of
+        // 5 loaded test runs).
+        status.building.store(true, Ordering::SeqCst);
         let progress = Arc::new(Progress::default());
         let (jobs, job_rx) = crossbeam_channel::unbounded::<Job>();
         {
