@@ -714,8 +714,9 @@ impl<'t> Extractor<'t> {
             }
         }
         references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
-        if self.spec.language == Language::Java {
-            self.framework_symbols(&mut symbols, &def_symbol);
+        match self.spec.language {
+            Language::Java => self.framework_symbols(&mut symbols, &def_symbol),
+            Language::Rust => self.rust_routes(&mut symbols, &def_symbol),
         }
 
         FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0, failure: None }
@@ -929,6 +930,72 @@ impl<'t> Extractor<'t> {
                     returns: None,
                     params: None,
                 });
+            }
+        }
+        symbols.extend(added);
+    }
+
+    /// Rust route attributes on functions (`#[get("/users/{id}")]`, `frameworks::rust_route`):
+    /// an endpoint symbol under each handler.
+    fn rust_routes(&self, symbols: &mut Vec<Symbol>, def_symbol: &[Option<usize>]) {
+        let mut added = Vec::new();
+        for (d, sym) in def_symbol.iter().enumerate() {
+            let Some(i) = *sym else { continue };
+            if !symbols[i].kind.is_callable() {
+                continue;
+            }
+            let mut prev = self.defs[d].node.prev_named_sibling();
+            while let Some(p) = prev {
+                match self.kind(p) {
+                    "attribute_item" => {
+                        let attr = p.named_child(0);
+                        let path = attr.and_then(|a| a.named_child(0)).map(|n| self.text(n));
+                        let args = attr.and_then(|a| a.child_by_field_name("arguments"));
+                        if let (Some(path), Some(args)) = (path, args) {
+                            // The string literals of the arguments, each with the name before its `=`.
+                            let mut values: Vec<(Option<String>, String)> = Vec::new();
+                            let mut last_ident: Option<String> = None;
+                            let mut after_eq = false;
+                            let mut c = args.walk();
+                            for t in args.children(&mut c) {
+                                match self.kind(t) {
+                                    "identifier" => last_ident = Some(self.text(t).to_string()),
+                                    "=" => after_eq = true,
+                                    "string_literal" => {
+                                        let text = self.text(t);
+                                        let value = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text).to_string();
+                                        values.push((if after_eq { last_ident.take() } else { None }, value));
+                                        after_eq = false;
+                                    }
+                                    "," => after_eq = false,
+                                    _ => {}
+                                }
+                            }
+                            let handler = &symbols[i];
+                            for e in frameworks::rust_route(path, &values) {
+                                let name = e.name();
+                                added.push(Symbol {
+                                    kind: SymbolKind::Endpoint,
+                                    signature: format!("{name} -> {}", handler.qname),
+                                    name: name.clone(),
+                                    qname: name,
+                                    parent: Some(i),
+                                    visibility: "public".into(),
+                                    modifiers: String::new(),
+                                    doc: handler.doc.clone(),
+                                    start_line: handler.start_line,
+                                    end_line: handler.end_line,
+                                    impl_of: None,
+                                    returns: None,
+                                    params: None,
+                                });
+                            }
+                        }
+                    }
+                    "line_comment" | "block_comment" => {}
+                    _ => break,
+                }
+                prev = p.prev_named_sibling();
             }
         }
         symbols.extend(added);

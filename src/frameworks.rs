@@ -181,6 +181,43 @@ pub fn entry_annotations() -> impl Iterator<Item = (&'static str, &'static str)>
     rules().entry.iter().map(|e| (e.annotation.as_str(), e.kind.as_str()))
 }
 
+#[derive(Debug, Deserialize)]
+struct RustRoute {
+    attribute: String,
+    #[serde(default)]
+    verb: Option<String>,
+    #[serde(default)]
+    verb_argument: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RustRules {
+    route: Vec<RustRoute>,
+}
+
+fn rust_rules() -> &'static RustRules {
+    static RULES: OnceLock<RustRules> = OnceLock::new();
+    RULES.get_or_init(|| {
+        toml::from_str(include_str!("../grammars/frameworks/rust-web.toml")).expect("grammars/frameworks/rust-web.toml is valid")
+    })
+}
+
+/// The endpoints a Rust route attribute declares: its path (last segment: `get`,
+/// `actix_web::post`) and the string literals of its arguments in order, each with the
+/// name before its `=` if any (`method = "GET"`).
+pub fn rust_route(attribute: &str, args: &[(Option<String>, String)]) -> Vec<Endpoint> {
+    let name = attribute.rsplit("::").next().unwrap_or(attribute);
+    let Some(rule) = rust_rules().route.iter().find(|r| r.attribute == name) else { return Vec::new() };
+    let Some(path) = args.iter().find(|(k, _)| k.is_none()).map(|(_, v)| v) else { return Vec::new() };
+    let verbs: Vec<String> = match (&rule.verb, &rule.verb_argument) {
+        (Some(v), _) => vec![v.clone()],
+        (None, Some(key)) => args.iter().filter(|(k, _)| k.as_deref() == Some(key.as_str())).map(|(_, v)| v.to_ascii_uppercase()).collect(),
+        (None, None) => Vec::new(),
+    };
+    let verbs = if verbs.is_empty() { vec!["ANY".to_string()] } else { verbs };
+    verbs.into_iter().map(|verb| Endpoint { verb, path: join_paths("", path) }).collect()
+}
+
 /// An endpoint a handler method serves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Endpoint {
@@ -366,6 +403,17 @@ mod tests {
         // An unknown constant stays visible.
         let unknown = endpoints(&class[..1], &[ann("PostMapping", &[("value", Value::Name("OTHER".into()))])], &consts);
         assert_eq!(unknown.iter().map(Endpoint::name).collect::<Vec<_>>(), ["POST /{OTHER}"]);
+    }
+
+    #[test]
+    fn rust_route_attributes() {
+        let names = |e: Vec<Endpoint>| e.iter().map(Endpoint::name).collect::<Vec<_>>();
+        assert_eq!(names(rust_route("get", &[(None, "/users/{id}".into())])), ["GET /users/{id}"]);
+        assert_eq!(names(rust_route("actix_web::post", &[(None, "items".into())])), ["POST /items"]);
+        let route =
+            rust_route("route", &[(None, "/x".into()), (Some("method".into()), "get".into()), (Some("method".into()), "head".into())]);
+        assert_eq!(names(route), ["GET /x", "HEAD /x"]);
+        assert!(rust_route("test", &[]).is_empty());
     }
 
     #[test]

@@ -908,3 +908,14 @@ fn spring_shop_tool_answers() {
     ];
     expect_file!["snapshots/spring-shop.tools.txt"].assert_eq(&run_calls("spring-shop", &calls));
 }
+
+/// Rust route attributes (actix-web, Rocket): endpoints under their handlers.
+#[test]
+fn rust_route_attributes_are_endpoints() {
+    let calls = vec![
+        ("search_symbols", json!({"kind": "endpoint"})),
+        ("search_symbols", json!({"query": "GET /users/7"})),
+        ("repo_overview", json!({})),
+    ];
+    expect_file!["snapshots/rust-web.tools.txt"].assert_eq(&run_calls("rust-web", &calls));
+}

@@ -33,12 +33,14 @@ impl Atlas {
         let (files, loc, symbols) = langs.iter().fold((0, 0, 0), |acc, l| (acc.0 + l.1, acc.1 + l.2, acc.2 + l.3));
         let _ = writeln!(
             out,
-            "repo {name}{}: {files} files, {loc} LOC, {symbols} symbols",
-            if prefix.is_empty() { String::new() } else { format!(" ({prefix})") }
+            "repo {name}{}: {}, {loc} LOC, {}",
+            if prefix.is_empty() { String::new() } else { format!(" ({prefix})") },
+            plural(files, "file"),
+            plural(symbols, "symbol")
         );
         out.push_str("languages:\n");
         for (lang, f, l, s) in &langs {
-            let _ = writeln!(out, "  {lang}: {f} files, {l} LOC, {s} symbols");
+            let _ = writeln!(out, "  {lang}: {}, {l} LOC, {}", plural(*f, "file"), plural(*s, "symbol"));
         }
         // Three lists, paged together: one `offset` pages them all, so a page shows the same
         // number of rows of each (the limit, or fewer when the budget is reached first).
@@ -100,8 +102,8 @@ impl Atlas {
         let indexed =
             store.meta("indexed_at")?.and_then(|s| s.parse::<i64>().ok()).map(|s| date_time_of(s * 1_000_000_000)).unwrap_or_default();
         let tail = format!(
-            "index: {} files, last indexed {indexed}\nnext: dependency_graph {{target}}, search_symbols {{query}}, file_outline {{path}}",
-            store.count_files()?
+            "index: {}, last indexed {indexed}\nnext: dependency_graph {{target}}, search_symbols {{query}}, file_outline {{path}}",
+            plural(store.count_files()?, "file")
         );
         // The most rows of each list that fit (at least one, so that paging moves on).
         // A list's title, its rows, and the line saying a list is done on earlier pages.
@@ -350,9 +352,11 @@ impl Atlas {
                     Some(c) => store.symbol(c)?,
                     None => None,
                 };
-                let (name, place) = match &class {
-                    Some(c) => (c.qname.clone(), location(c)),
-                    None => (e.qname.clone(), location(e)),
+                // By handler class; a free handler function (Rust) by its file.
+                let (name, place) = match (&class, &handler) {
+                    (Some(c), _) => (c.qname.clone(), location(c)),
+                    (None, Some(h)) => (h.path.clone(), String::new()),
+                    (None, None) => (e.qname.clone(), location(e)),
                 };
                 match controllers.iter_mut().find(|(n, _, _)| *n == name) {
                     Some(c) => c.1 += 1,
@@ -377,8 +381,10 @@ impl Atlas {
                 }
             }
         }
-        let mut rows: Vec<String> =
-            controllers.into_iter().map(|(name, n, place)| format!("http {name}  {}  {place}", plural(n, "endpoint"))).collect();
+        let mut rows: Vec<String> = controllers
+            .into_iter()
+            .map(|(name, n, place)| format!("http {name}  {}  {place}", plural(n, "endpoint")).trim_end().to_string())
+            .collect();
         rows.extend(others);
         let summary: Vec<String> = kinds.iter().map(|(k, n)| plural(*n, k)).collect();
         Ok((format!("entry points ({}):", summary.join(", ")), rows))
