@@ -914,22 +914,7 @@ impl<'t> Extractor<'t> {
             let owner = handler.parent.map(|p| format!("{}#", symbols[p].name)).unwrap_or_default();
             let target = format!("{owner}{}({})", handler.name, handler.params.as_deref().unwrap_or(""));
             for e in frameworks::endpoints(class, anns, &lookup) {
-                let name = e.name();
-                added.push(Symbol {
-                    kind: SymbolKind::Endpoint,
-                    signature: format!("{name} -> {target}"),
-                    name: name.clone(),
-                    qname: name,
-                    parent: Some(*i),
-                    visibility: "public".into(),
-                    modifiers: String::new(),
-                    doc: handler.doc.clone(),
-                    start_line: handler.start_line,
-                    end_line: handler.end_line,
-                    impl_of: None,
-                    returns: None,
-                    params: None,
-                });
+                added.push(endpoint_symbol(&e, *i, handler, &target));
             }
         }
         symbols.extend(added);
@@ -973,22 +958,7 @@ impl<'t> Extractor<'t> {
                             }
                             let handler = &symbols[i];
                             for e in frameworks::rust_route(path, &values) {
-                                let name = e.name();
-                                added.push(Symbol {
-                                    kind: SymbolKind::Endpoint,
-                                    signature: format!("{name} -> {}", handler.qname),
-                                    name: name.clone(),
-                                    qname: name,
-                                    parent: Some(i),
-                                    visibility: "public".into(),
-                                    modifiers: String::new(),
-                                    doc: handler.doc.clone(),
-                                    start_line: handler.start_line,
-                                    end_line: handler.end_line,
-                                    impl_of: None,
-                                    returns: None,
-                                    params: None,
-                                });
+                                added.push(endpoint_symbol(&e, i, handler, &handler.qname));
                             }
                         }
                     }
@@ -1917,6 +1887,27 @@ fn promote(a: &str, b: &str) -> String {
 }
 
 /// A node's 1-based line.
+/// The symbol of an endpoint a handler serves: named `VERB /path`, under the handler
+/// (`parent`), on its lines, its signature naming the handler's handle.
+fn endpoint_symbol(e: &frameworks::Endpoint, parent: usize, handler: &Symbol, target: &str) -> Symbol {
+    let name = e.name();
+    Symbol {
+        kind: SymbolKind::Endpoint,
+        signature: format!("{name} -> {target}"),
+        name: name.clone(),
+        qname: name,
+        parent: Some(parent),
+        visibility: "public".into(),
+        modifiers: String::new(),
+        doc: handler.doc.clone(),
+        start_line: handler.start_line,
+        end_line: handler.end_line,
+        impl_of: None,
+        returns: None,
+        params: None,
+    }
+}
+
 fn line_of(node: Node) -> u32 {
     node.start_position().row as u32 + 1
 }
