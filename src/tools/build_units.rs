@@ -264,7 +264,7 @@ impl Atlas {
                 *test_functions.entry(*u).or_default() += n;
             }
         }
-        let entries = store.entry_points(prefix)?;
+        let entries = self.entry_points(store, prefix)?;
         let mut entry_count: HashMap<u32, usize> = HashMap::new();
         for e in &entries {
             if let Some(u) = view.of_file.get(&e.file_id) {

@@ -72,7 +72,7 @@ impl Atlas {
             .map(|(m, f, s)| format!("{}  {}, {}", if m.is_empty() { "(default)" } else { m }, plural(*f, "file"), plural(*s, "symbol")))
             .collect();
         lists.push((format!("modules ({}, by symbols):", modules.len()), modules.len(), rows));
-        let entries = store.entry_points(&prefix)?;
+        let entries = self.entry_points(store, &prefix)?;
         if !entries.is_empty() {
             let (title, rows) = self.entry_rows(store, &entries)?;
             let page = rows.iter().skip(window.offset).take(window.limit).cloned().collect();

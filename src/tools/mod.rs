@@ -107,6 +107,9 @@ pub struct Atlas {
     unit_view: Mutex<Option<(Stamp, Arc<build_units::UnitView>)>>,
     config_view: Mutex<Option<(Stamp, Arc<config_keys::ConfigView>)>>,
     statement_view: Mutex<Option<(Stamp, Arc<statements::StatementView>)>>,
+    /// Every entry point (`main`, endpoints, framework-called methods): finding them scans
+    /// the symbols' modifiers, so once per index generation.
+    entry_points: Mutex<Option<(Stamp, Arc<Vec<store::SymbolInfo>>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -224,6 +227,7 @@ impl Atlas {
             unit_view: Mutex::new(None),
             config_view: Mutex::new(None),
             statement_view: Mutex::new(None),
+            entry_points: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
@@ -290,6 +294,11 @@ impl Atlas {
         if self.tests.lock().expect("cache lock").is_some() {
             if let Err(e) = self.test_symbols(&store) {
                 tracing::warn!("refreshing the test symbols: {}", e.0);
+            }
+        }
+        if self.entry_points.lock().expect("cache lock").is_some() {
+            if let Err(e) = self.entry_points(&store, "") {
+                tracing::warn!("refreshing the entry points: {}", e.0);
             }
         }
         self.pool.lock().expect("pool lock").push(store);
@@ -460,6 +469,12 @@ impl Atlas {
             let files: Vec<i64> = store.files_under("")?.into_iter().filter(|f| view.is_test(f)).map(|f| f.id).collect();
             Ok(store.test_symbol_ids(&files)?.into_iter().collect())
         })
+    }
+
+    /// The entry points under a path (`Store::entry_points`, cached per generation).
+    fn entry_points(&self, store: &Store, prefix: &str) -> Result<Vec<store::SymbolInfo>, ToolError> {
+        let all = per_generation(store, &self.entry_points, || Ok(store.entry_points("")?))?;
+        Ok(all.iter().filter(|s| s.path.starts_with(prefix)).cloned().collect())
     }
 
     /// Every indexed file by id (graph answers group thousands of nodes by file).
