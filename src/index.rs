@@ -99,10 +99,6 @@ pub struct Candidate {
 pub struct Walk {
     pub files: Vec<Candidate>,
     pub skipped: Vec<(String, String)>,
-    /// Rust crates: directory (relative, `/`-separated, "" for the root) -> crate name.
-    pub crates: std::collections::HashMap<String, String>,
-    /// Every Cargo target of the packages found (see `rust_layout::cargo_targets`).
-    pub targets: Vec<rust_layout::Target>,
     /// Build manifests (`Cargo.toml`, `pom.xml`, Gradle scripts), relative, sorted.
     pub manifests: Vec<String>,
 }
@@ -113,8 +109,6 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
     let builder = walker(root, targets);
     let mut files = Vec::new();
     let mut skipped = Vec::new();
-    let mut crates = std::collections::HashMap::new();
-    let mut targets = Vec::new();
     let mut manifests = Vec::new();
     for entry in builder.build() {
         let entry = match entry {
@@ -136,13 +130,6 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
             manifests.push(rel.clone());
         }
         if entry.file_name() == "Cargo.toml" {
-            let dir = rel.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
-            if let Some(manifest) = std::fs::read_to_string(&abs).ok().and_then(|t| t.parse::<toml::Table>().ok()) {
-                if let Some(name) = crate_name(&manifest) {
-                    crates.insert(dir.clone(), name);
-                }
-                targets.extend(rust_layout::cargo_targets(root, &dir, &manifest));
-            }
             continue;
         }
         if !opts.filter.keeps_path(&rel) {
@@ -179,9 +166,8 @@ pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
         files.push(Candidate { path: rel, abs, size: meta.len(), mtime_ns, spec });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    targets.sort_by(|a: &rust_layout::Target, b| (&a.root, a.kind).cmp(&(&b.root, b.kind)));
     manifests.sort();
-    Walk { files, skipped, crates, targets, manifests }
+    Walk { files, skipped, manifests }
 }
 
 /// The walker both walks use: ignore files honoured, hidden entries, symlinks, `.git/` and
@@ -271,12 +257,6 @@ pub fn secret_pattern(path: &str) -> Option<String> {
     })
 }
 
-fn crate_name(value: &toml::Table) -> Option<String> {
-    let lib_name = value.get("lib").and_then(|l| l.get("name")).and_then(|n| n.as_str());
-    let package = value.get("package")?.get("name")?.as_str()?;
-    Some(lib_name.unwrap_or(package).replace('-', "_"))
-}
-
 /// Indexes the repository at `root` into `<root>/.codeatlas/index.db`, incrementally.
 pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
     Indexer::open(root, opts)?.full(progress)
@@ -364,10 +344,11 @@ impl Indexer {
     /// Walks the whole repository and brings the index up to date with it.
     pub fn full(&mut self, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
         let walked = walk(&self.root, &self.opts, None);
-        self.layout.crates = walked.crates;
-        self.layout.targets = walked.targets;
+        // Manifests are read once: for the units and for the Rust module layout.
+        let units::Discovered { units: found, crates, targets } = units::discover(&self.root, &walked.manifests);
+        self.layout.crates = crates;
+        self.layout.targets = targets;
         self.layout.settle();
-        let found = units::discover(&self.root, &walked.manifests);
         if found != self.units || self.store.meta(store::UNITS_KEY)?.is_none() {
             let map = units::UnitMap::new(&found);
             let before = (std::mem::replace(&mut self.units, found), std::mem::replace(&mut self.unit_map, map));

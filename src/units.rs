@@ -192,17 +192,25 @@ fn dir_of(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
-fn line_of(text: &str, byte: usize) -> u32 {
-    text[..byte.min(text.len())].matches('\n').count() as u32 + 1
+/// What reading the manifests gives: the units, and for the Rust module layout each
+/// package's crate name by folder and every Cargo target (each manifest is read once).
+pub struct Discovered {
+    pub units: Units,
+    /// Package folder (relative, "" for the root) -> crate name (the library's name, else
+    /// the package's, dashes as underscores).
+    pub crates: HashMap<String, String>,
+    /// Every target of every package, by root and kind.
+    pub targets: Vec<rust_layout::Target>,
 }
 
 /// Reads the units of the manifests a walk found (paths relative to `root`).
-pub fn discover(root: &Path, manifests: &[String]) -> Units {
+pub fn discover(root: &Path, manifests: &[String]) -> Discovered {
     let mut out = Units::default();
+    let mut found = Discovered { units: Units::default(), crates: HashMap::new(), targets: Vec::new() };
     let by_name = |name: &str| -> Vec<&String> { manifests.iter().filter(|m| m.rsplit('/').next() == Some(name)).collect() };
     let read = |rel: &str| std::fs::read_to_string(root.join(rel));
     // Cargo.
-    cargo(root, &by_name("Cargo.toml"), &read, &mut out);
+    cargo(root, &by_name("Cargo.toml"), &read, &mut out, &mut found);
     // Maven.
     maven(&by_name("pom.xml"), &read, &mut out);
     // Gradle.
@@ -223,7 +231,9 @@ pub fn discover(root: &Path, manifests: &[String]) -> Units {
         u.deps.dedup_by(|b, a| a.dir == b.dir);
     }
     out.errors.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
-    out
+    found.units = out;
+    found.targets.sort_by(|a, b| (&a.root, a.kind).cmp(&(&b.root, b.kind)));
+    found
 }
 
 type Read<'a> = dyn Fn(&str) -> std::io::Result<String> + 'a;
@@ -243,7 +253,7 @@ fn default_roots(system: &str, dir: &str) -> Vec<SourceRoot> {
 
 // --- Cargo ---------------------------------------------------------------------------
 
-fn cargo(root: &Path, manifests: &[&String], read: &Read, out: &mut Units) {
+fn cargo(root: &Path, manifests: &[&String], read: &Read, out: &mut Units, layout: &mut Discovered) {
     let mut parsed: Vec<(String, toml::Table)> = Vec::new();
     for m in manifests {
         let dir = dir_of(m).to_string();
@@ -251,7 +261,7 @@ fn cargo(root: &Path, manifests: &[&String], read: &Read, out: &mut Units) {
         match text.parse::<toml::Table>() {
             Ok(t) => parsed.push((dir, t)),
             Err(e) => {
-                let line = e.span().map_or(1, |s| line_of(&text, s.start));
+                let line = e.span().map_or(1, |s| crate::config::line_of(&text, s.start) as u32);
                 out.errors.push(ManifestError { file: m.to_string(), line, message: e.message().to_string() });
                 if let Some(name) = text.lines().find_map(|l| {
                     l.trim().strip_prefix("name").map(|v| v.trim_start_matches([' ', '=']).trim().trim_matches('"').to_string())
@@ -323,10 +333,19 @@ fn cargo(root: &Path, manifests: &[&String], read: &Read, out: &mut Units) {
                 }
             }
         }
-        let targets: Vec<UnitTarget> = rust_layout::cargo_targets(root, dir, t)
-            .into_iter()
-            .map(|x| UnitTarget { kind: target_kind(x.kind).to_string(), name: x.name, target: x.target, root: x.root })
+        let lib_name = t.get("lib").and_then(|l| l.get("name")).and_then(|n| n.as_str());
+        layout.crates.insert(dir.clone(), lib_name.unwrap_or(name).replace('-', "_"));
+        let cargo_targets = rust_layout::cargo_targets(root, dir, t);
+        let targets: Vec<UnitTarget> = cargo_targets
+            .iter()
+            .map(|x| UnitTarget {
+                kind: target_kind(x.kind).to_string(),
+                name: x.name.clone(),
+                target: x.target.clone(),
+                root: x.root.clone(),
+            })
             .collect();
+        layout.targets.extend(cargo_targets);
         let mut roots: Vec<SourceRoot> = Vec::new();
         for x in &targets {
             // A build script is its file alone; another target, its root's folder.
@@ -864,30 +883,15 @@ pub fn test_command(unit: &Unit, files: &[TestFile]) -> String {
 }
 
 /// Whether `unit` may use `other` by what it declares: directly, or through declared
-/// units when the build system passes dependencies on.
-pub fn declares(units: &Units, unit: usize, other: usize) -> bool {
-    let u = &units.units[unit];
-    let target = &units.units[other].dir;
-    if !rules(&u.system).transitive {
-        return u.deps.iter().any(|d| &d.dir == target);
+/// units (`reach`, `units::reach` of the same units) when the build system passes
+/// dependencies on.
+pub fn declares(units: &Units, reach: &HashMap<u64, HashSet<u64>>, unit: usize, other: usize) -> bool {
+    let (u, target) = (&units.units[unit], &units.units[other].dir);
+    if rules(&u.system).transitive {
+        reach.get(&unit_key(Some(&u.dir))).is_some_and(|r| r.contains(&unit_key(Some(target))))
+    } else {
+        u.deps.iter().any(|d| &d.dir == target)
     }
-    let index: HashMap<&str, usize> = units.units.iter().enumerate().map(|(i, u)| (u.dir.as_str(), i)).collect();
-    let mut seen = vec![false; units.units.len()];
-    let mut stack = vec![unit];
-    while let Some(i) = stack.pop() {
-        for d in &units.units[i].deps {
-            if &d.dir == target {
-                return true;
-            }
-            if let Some(&j) = index.get(d.dir.as_str()) {
-                if !seen[j] {
-                    seen[j] = true;
-                    stack.push(j);
-                }
-            }
-        }
-    }
-    false
 }
 
 #[cfg(test)]
