@@ -201,7 +201,7 @@ fn in_range<T: Copy + PartialOrd + std::fmt::Display>(
 }
 
 /// The 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
 }
 

@@ -60,7 +60,7 @@ pub fn is_mapper(path: &str, text: &str) -> bool {
 }
 
 fn line_of(text: &str, byte: usize) -> u32 {
-    text[..byte.min(text.len())].matches('\n').count() as u32 + 1
+    crate::config::line_of(text, byte) as u32
 }
 
 /// Reads one mapper file.
