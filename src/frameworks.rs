@@ -108,6 +108,41 @@ pub fn is_known(name: &str) -> bool {
             .any(|b| b == name)
 }
 
+/// The values of a marker the extractor keeps in modifiers, in order: `@Qualifier(legacy)`
+/// gives `legacy`. A value may hold spaces and parentheses (`@Scheduled(cron=0 0 2 * * *)`).
+pub fn marker_values<'a>(modifiers: &'a str, name: &str) -> Vec<&'a str> {
+    let open = format!("@{name}(");
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = modifiers[from..].find(&open) {
+        let start = from + at;
+        from = start + open.len();
+        // A whole marker: at the start or after a space (`@Value(` is no `@XValue(`).
+        if start > 0 && modifiers.as_bytes()[start - 1] != b' ' {
+            continue;
+        }
+        let body = &modifiers[from..];
+        let mut depth = 0usize;
+        for (i, c) in body.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth == 0 => {
+                    out.push(&body[..i]);
+                    break;
+                }
+                ')' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The first value of a marker (`marker_values`).
+pub fn marker_value<'a>(modifiers: &'a str, name: &str) -> Option<&'a str> {
+    marker_values(modifiers, name).into_iter().next()
+}
+
 /// What a declaration's bean annotations keep in its modifiers: `@Service`, `@Primary`,
 /// `@Qualifier(legacy)`, `@Bean` (stereotypes, bean methods and markers, in that order).
 pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
@@ -403,6 +438,14 @@ mod tests {
         // An unknown constant stays visible.
         let unknown = endpoints(&class[..1], &[ann("PostMapping", &[("value", Value::Name("OTHER".into()))])], &consts);
         assert_eq!(unknown.iter().map(Endpoint::name).collect::<Vec<_>>(), ["POST /{OTHER}"]);
+    }
+
+    #[test]
+    fn marker_values_hold_spaces_and_parentheses() {
+        let m = "public @Scheduled(cron=0 0 2 * * *) @Value(${a:(x)}) @XValue(no) @Value(${b})";
+        assert_eq!(marker_values(m, "Value"), ["${a:(x)}", "${b}"]);
+        assert_eq!(marker_value(m, "Scheduled"), Some("cron=0 0 2 * * *"));
+        assert_eq!(marker_value(m, "Primary"), None);
     }
 
     #[test]

@@ -54,17 +54,11 @@ impl ConfigView {
 impl Atlas {
     pub(super) fn config_view(&self, store: &Store) -> Result<Arc<ConfigView>, ToolError> {
         per_generation(store, &self.config_view, || {
-            let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
-            let root = self.root.canonicalize()?;
             let mut keys: BTreeMap<String, Vec<Setting>> = BTreeMap::new();
             let mut errors = Vec::new();
-            let mut files = 0;
-            for (rel, full) in crate::index::text_files(&root, &opts, "") {
-                if config_keys::config_file(&rel).is_none() {
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(&full) else { continue };
-                files += 1;
+            let texts = self.read_text_files(|rel| config_keys::config_file(rel).is_some())?;
+            let files = texts.len();
+            for (rel, text) in texts {
                 let (settings, error) = config_keys::read(&rel, &text);
                 errors.extend(error);
                 for s in settings {
@@ -74,19 +68,17 @@ impl Atlas {
             let (value, properties) = crate::frameworks::config_annotations();
             let mut readers = Vec::new();
             for s in store.symbols_with_markers([value, properties].into_iter())? {
-                for word in s.modifiers.split(' ') {
-                    if let Some(expr) = word.strip_prefix(&format!("@{value}(")).and_then(|r| r.strip_suffix(')')) {
-                        for (key, has_default) in config_keys::placeholder_keys(expr) {
-                            readers.push((key, s.clone(), "@Value", has_default));
-                        }
+                for expr in crate::frameworks::marker_values(&s.modifiers, value) {
+                    for (key, has_default) in config_keys::placeholder_keys(expr) {
+                        readers.push((key, s.clone(), "@Value", has_default));
                     }
-                    if let Some(prefix) = word.strip_prefix(&format!("@{properties}(")).and_then(|r| r.strip_suffix(')')) {
-                        // Each field binds to `prefix.field`.
-                        let fields = store.symbols_by_ids(&store.member_ids(s.id)?.into_iter().map(|(m, _)| m).collect::<Vec<_>>())?;
-                        for f in fields.into_iter().filter(|f| f.kind == crate::model::SymbolKind::Field) {
-                            // A bound field keeps its initial value when no file sets it.
-                            readers.push((format!("{prefix}.{}", f.name), f, "@ConfigurationProperties", true));
-                        }
+                }
+                for prefix in crate::frameworks::marker_values(&s.modifiers, properties) {
+                    // Each field binds to `prefix.field`.
+                    let fields = store.symbols_by_ids(&store.member_ids(s.id)?.into_iter().map(|(m, _)| m).collect::<Vec<_>>())?;
+                    for f in fields.into_iter().filter(|f| f.kind == crate::model::SymbolKind::Field) {
+                        // A bound field keeps its initial value when no file sets it.
+                        readers.push((format!("{prefix}.{}", f.name), f, "@ConfigurationProperties", true));
                     }
                 }
             }

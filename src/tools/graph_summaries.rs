@@ -369,9 +369,7 @@ impl Atlas {
                 Some((annotation, kind)) => {
                     count(kind);
                     // The marker's detail, as the modifiers carry it: `@Scheduled(cron=...)`.
-                    let detail = e.modifiers.split(&format!("@{annotation}")).nth(1).map(|rest| {
-                        rest.strip_prefix('(').and_then(|r| r.rsplit_once(')')).map(|(d, _)| d.to_string()).unwrap_or_default()
-                    });
+                    let detail = crate::frameworks::marker_value(&e.modifiers, annotation);
                     let detail = detail.filter(|d| !d.is_empty()).map(|d| format!("  {d}")).unwrap_or_default();
                     others.push(format!("{kind} @{annotation} {}{detail}  {}", e.signature_handle(), location(e)));
                 }

@@ -11,6 +11,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Atlas, ToolError};
+use crate::frameworks::{marker_value, marker_values};
 use crate::graph::{EdgeRow, Node, SymbolRow};
 use crate::model::{RefKind, SymbolKind};
 use crate::store::{Store, SymbolInfo};
@@ -20,16 +21,10 @@ pub(super) fn has_marker(modifiers: &str, name: &str) -> bool {
     modifiers.split(' ').any(|w| w.strip_prefix('@').is_some_and(|m| m == name || m.strip_prefix(name).is_some_and(|r| r.starts_with('('))))
 }
 
-/// The value of a marker in a modifiers string: `@Qualifier(legacy)` -> `legacy`.
-fn marker_value(modifiers: &str, name: &str) -> Option<String> {
-    modifiers.split(' ').find_map(|w| w.strip_prefix(&format!("@{name}(")).and_then(|r| r.strip_suffix(')')).map(str::to_string))
-}
-
 /// Whether a bean answers to a name: a qualifier or stereotype value of its own, or its
 /// default bean name (class name with a lower-case first letter; a `@Bean` method's name).
 fn bean_named(bean: &SymbolInfo, name: &str, qualifiers: &[String]) -> bool {
-    let declared =
-        qualifiers.iter().chain(crate::frameworks::stereotypes()).any(|q| marker_value(&bean.modifiers, q).as_deref() == Some(name));
+    let declared = qualifiers.iter().chain(crate::frameworks::stereotypes()).any(|q| marker_value(&bean.modifiers, q) == Some(name));
     let mut chars = bean.name.chars();
     let default = match chars.next() {
         Some(c) if bean.kind.is_type() => c.to_lowercase().chain(chars).collect::<String>(),
@@ -47,39 +42,32 @@ pub(super) struct Beans {
 
 impl Atlas {
     pub(super) fn beans(&self, store: &Store) -> Result<Beans, ToolError> {
-        let stereotypes = crate::frameworks::stereotypes();
-        let marked = |s: &SymbolInfo| stereotypes.iter().any(|st| has_marker(&s.modifiers, st));
-        let candidates = store.symbols_with_markers(stereotypes.iter().map(String::as_str))?;
+        use crate::frameworks::{bean_methods, interface_stereotypes, package_scans, stereotypes};
+        let carries = |s: &SymbolInfo, markers: &[String]| markers.iter().any(|m| has_marker(&s.modifiers, m));
+        // One scan of the modifiers for every marker a bean is known by.
+        let markers = stereotypes().iter().chain(interface_stereotypes()).chain(package_scans()).chain(bean_methods());
+        let marked = store.symbols_with_markers(markers.map(String::as_str))?;
         // Annotations of the repository that carry a stereotype make their users beans.
-        let meta: Vec<i64> = candidates.iter().filter(|s| s.kind == SymbolKind::Annotation && marked(s)).map(|s| s.id).collect();
-        let mut beans: HashMap<i64, SymbolInfo> = candidates
-            .into_iter()
-            .filter(|s| s.kind.is_type() && s.kind != SymbolKind::Annotation && s.kind != SymbolKind::Interface && marked(s))
-            .map(|s| (s.id, s))
-            .collect();
+        let meta: Vec<i64> =
+            marked.iter().filter(|s| s.kind == SymbolKind::Annotation && carries(s, stereotypes())).map(|s| s.id).collect();
+        let is_class = |s: &SymbolInfo| s.kind.is_type() && s.kind != SymbolKind::Annotation && s.kind != SymbolKind::Interface;
+        let mut beans: HashMap<i64, SymbolInfo> =
+            marked.iter().filter(|s| is_class(s) && carries(s, stereotypes())).map(|s| (s.id, s.clone())).collect();
         if !meta.is_empty() {
-            for s in store.symbols_by_ids(&store.annotated_by(&meta)?)? {
-                if s.kind.is_type() && s.kind != SymbolKind::Annotation && s.kind != SymbolKind::Interface {
-                    beans.insert(s.id, s);
-                }
+            for s in store.symbols_by_ids(&store.annotated_by(&meta)?)?.into_iter().filter(is_class) {
+                beans.insert(s.id, s);
             }
         }
         // Interfaces made beans by an annotation of their own (`@Mapper`) or by a package
         // scan of a bean (`@MapperScan("com.acme.mapper")`).
-        let own = crate::frameworks::interface_stereotypes();
-        for s in store.symbols_with_markers(own.iter().map(String::as_str))? {
-            if s.kind == SymbolKind::Interface && own.iter().any(|o| has_marker(&s.modifiers, o)) {
-                beans.insert(s.id, s);
-            }
+        for s in marked.iter().filter(|s| s.kind == SymbolKind::Interface && carries(s, interface_stereotypes())) {
+            beans.insert(s.id, s.clone());
         }
-        let scans = crate::frameworks::package_scans();
         let mut packages: Vec<String> = Vec::new();
-        for s in store.symbols_with_markers(scans.iter().map(String::as_str))? {
-            for word in s.modifiers.split(' ') {
-                for scan in scans {
-                    if let Some(list) = word.strip_prefix(&format!("@{scan}(")).and_then(|r| r.strip_suffix(')')) {
-                        packages.extend(list.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()));
-                    }
+        for s in &marked {
+            for scan in package_scans() {
+                for list in marker_values(&s.modifiers, scan) {
+                    packages.extend(list.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()));
                 }
             }
         }
@@ -92,13 +80,10 @@ impl Atlas {
         }
         // `@Bean` methods (of a configuration, or of a base class one extends): the method
         // stands for the bean it returns.
-        let bean_methods = crate::frameworks::bean_methods();
         let mut provided: Vec<(i64, String)> = Vec::new();
-        for m in store.symbols_with_markers(bean_methods.iter().map(String::as_str))? {
-            if m.kind == SymbolKind::Method && bean_methods.iter().any(|b| has_marker(&m.modifiers, b)) {
-                provided.push((m.id, store.returns_of(m.id)?.unwrap_or_default()));
-                beans.insert(m.id, m);
-            }
+        for m in marked.iter().filter(|m| m.kind == SymbolKind::Method && carries(m, bean_methods())) {
+            provided.push((m.id, store.returns_of(m.id)?.unwrap_or_default()));
+            beans.insert(m.id, m.clone());
         }
         // What each bean implements or extends, transitively: who can be injected where an
         // interface or superclass is asked for.
