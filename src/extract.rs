@@ -929,43 +929,32 @@ impl<'t> Extractor<'t> {
             if !symbols[i].kind.is_callable() {
                 continue;
             }
-            let mut prev = self.defs[d].node.prev_named_sibling();
-            while let Some(p) = prev {
-                match self.kind(p) {
-                    "attribute_item" => {
-                        let attr = p.named_child(0);
-                        let path = attr.and_then(|a| a.named_child(0)).map(|n| self.text(n));
-                        let args = attr.and_then(|a| a.child_by_field_name("arguments"));
-                        if let (Some(path), Some(args)) = (path, args) {
-                            // The string literals of the arguments, each with the name before its `=`.
-                            let mut values: Vec<(Option<String>, String)> = Vec::new();
-                            let mut last_ident: Option<String> = None;
-                            let mut after_eq = false;
-                            let mut c = args.walk();
-                            for t in args.children(&mut c) {
-                                match self.kind(t) {
-                                    "identifier" => last_ident = Some(self.text(t).to_string()),
-                                    "=" => after_eq = true,
-                                    "string_literal" => {
-                                        let text = self.text(t);
-                                        let value = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text).to_string();
-                                        values.push((if after_eq { last_ident.take() } else { None }, value));
-                                        after_eq = false;
-                                    }
-                                    "," => after_eq = false,
-                                    _ => {}
-                                }
-                            }
-                            let handler = &symbols[i];
-                            for e in frameworks::rust_route(path, &values) {
-                                added.push(endpoint_symbol(&e, i, handler, &handler.qname));
-                            }
+            for attr in self.attributes_before(self.defs[d].node) {
+                let path = attr.named_child(0).map(|n| self.text(n));
+                let (Some(path), Some(args)) = (path, attr.child_by_field_name("arguments")) else { continue };
+                // The string literals of the arguments, each with the name before its `=`.
+                let mut values: Vec<(Option<String>, String)> = Vec::new();
+                let mut last_ident: Option<String> = None;
+                let mut after_eq = false;
+                let mut c = args.walk();
+                for t in args.children(&mut c) {
+                    match self.kind(t) {
+                        "identifier" => last_ident = Some(self.text(t).to_string()),
+                        "=" => after_eq = true,
+                        "string_literal" => {
+                            let text = self.text(t);
+                            let value = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text).to_string();
+                            values.push((if after_eq { last_ident.take() } else { None }, value));
+                            after_eq = false;
                         }
+                        "," => after_eq = false,
+                        _ => {}
                     }
-                    "line_comment" | "block_comment" => {}
-                    _ => break,
                 }
-                prev = p.prev_named_sibling();
+                let handler = &symbols[i];
+                for e in frameworks::rust_route(path, &values) {
+                    added.push(endpoint_symbol(&e, i, handler, &handler.qname));
+                }
             }
         }
         symbols.extend(added);
@@ -1041,6 +1030,22 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The attributes of a Rust item (`attribute` nodes of the `#[...]` before it, nearest
+    /// first; comments may sit between them).
+    fn attributes_before(&self, node: Node<'t>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        let mut prev = node.prev_named_sibling();
+        while let Some(p) = prev {
+            match self.kind(p) {
+                "attribute_item" => out.extend(p.named_child(0)),
+                "line_comment" | "block_comment" => {}
+                _ => break,
+            }
+            prev = p.prev_named_sibling();
+        }
+        out
+    }
+
     /// A function annotated (Java) or attributed (Rust) as a test (`grammars/<lang>/test-*`).
     fn is_test_function(&self, node: Node) -> bool {
         match self.spec.language {
@@ -1057,24 +1062,10 @@ impl<'t> Extractor<'t> {
                 });
                 found
             }
-            Language::Rust => {
-                // The attributes before the item (comments may sit between them).
-                let mut prev = node.prev_named_sibling();
-                while let Some(p) = prev {
-                    match self.kind(p) {
-                        "attribute_item" => {
-                            let path = p.named_child(0).and_then(|a| a.named_child(0)).map(|n| self.text(n));
-                            if path.is_some_and(|path| self.spec.is_test_marker(path)) {
-                                return true;
-                            }
-                        }
-                        "line_comment" | "block_comment" => {}
-                        _ => return false,
-                    }
-                    prev = p.prev_named_sibling();
-                }
-                false
-            }
+            Language::Rust => self
+                .attributes_before(node)
+                .iter()
+                .any(|attr| attr.named_child(0).is_some_and(|path| self.spec.is_test_marker(self.text(path)))),
         }
     }
 
