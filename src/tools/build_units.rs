@@ -157,12 +157,13 @@ impl Atlas {
             return Ok(Vec::new());
         }
         let graph = self.graph(store, Level::Unit)?;
+        let reach = units::reach(&view.units);
         let mut out = Vec::new();
         for (from, to, edges) in graph.node_edges() {
             let (Node::Unit(a), Node::Unit(b)) = (from, to) else { continue };
             let (ua, ub) = (&view.units.units[*a as usize], &view.units.units[*b as usize]);
             // Two build systems never declare each other.
-            if ua.system != ub.system || units::declares(&view.units, *a as usize, *b as usize) {
+            if ua.system != ub.system || units::declares(&view.units, &reach, *a as usize, *b as usize) {
                 continue;
             }
             let weight = edges.iter().map(|e| e.weight).sum();

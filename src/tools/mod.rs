@@ -471,6 +471,18 @@ impl Atlas {
         })
     }
 
+    /// The text files the walk admits (`index::text_files`) whose path `wanted` keeps, with
+    /// their text; one that cannot be read is left out.
+    fn read_text_files(&self, wanted: impl Fn(&str) -> bool) -> Result<Vec<(String, String)>, ToolError> {
+        let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
+        let root = self.root.canonicalize()?;
+        Ok(crate::index::text_files(&root, &opts, "")
+            .into_iter()
+            .filter(|(rel, _)| wanted(rel))
+            .filter_map(|(rel, full)| Some((rel, std::fs::read_to_string(full).ok()?)))
+            .collect())
+    }
+
     /// The entry points under a path (`Store::entry_points`, cached per generation).
     fn entry_points(&self, store: &Store, prefix: &str) -> Result<Vec<store::SymbolInfo>, ToolError> {
         let all = per_generation(store, &self.entry_points, || Ok(store.entry_points("")?))?;

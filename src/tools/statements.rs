@@ -30,14 +30,8 @@ pub(super) struct StatementView {
 impl Atlas {
     pub(super) fn statement_view(&self, store: &Store) -> Result<Arc<StatementView>, ToolError> {
         per_generation(store, &self.statement_view, || {
-            let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
-            let root = self.root.canonicalize()?;
             let mut view = StatementView { statements: Vec::new(), types: Vec::new(), errors: Vec::new(), files: 0 };
-            for (rel, full) in crate::index::text_files(&root, &opts, "") {
-                if !rel.ends_with(".xml") {
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(&full) else { continue };
+            for (rel, text) in self.read_text_files(|rel| rel.ends_with(".xml"))? {
                 if !mapper_xml::is_mapper(&rel, &text) {
                     continue;
                 }
