@@ -627,6 +627,8 @@ impl<'t> Extractor<'t> {
         // `use` declarations: their paths are imports, not also accesses.
         let import_ranges: Vec<(usize, usize)> = self.imports.iter().map(|n| (n.start_byte(), n.end_byte())).collect();
         let mut references = param_types;
+        // Configuration keys read by name (`env.getProperty("k")`): (caller, marker).
+        let mut key_reads: Vec<(usize, String)> = Vec::new();
         for r in refs {
             if r.kind == RefKind::Accesses && import_ranges.iter().any(|(s, e)| *s <= r.name.start_byte() && r.name.start_byte() < *e) {
                 continue;
@@ -669,6 +671,11 @@ impl<'t> Extractor<'t> {
             }
             if let Some(args) = r.args {
                 reference.args = Some(self.arg_types(args, &ctx, &symbols, &locals).into_boxed_str());
+                if let (Receiver::Type(t), Some(caller)) = (&reference.receiver, ctx.symbol) {
+                    if let Some(marker) = frameworks::property_call(&reference.name, t).and_then(|m| self.property_key(args, m)) {
+                        key_reads.push((caller, marker));
+                    }
+                }
             }
             references.push(reference);
         }
@@ -711,6 +718,15 @@ impl<'t> Extractor<'t> {
                         }
                     }
                 }
+            }
+        }
+        for (caller, marker) in key_reads {
+            let m = &mut symbols[caller].modifiers;
+            if !m.split(' ').any(|w| w == marker) {
+                if !m.is_empty() {
+                    m.push(' ');
+                }
+                m.push_str(&marker);
             }
         }
         references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
@@ -854,7 +870,22 @@ impl<'t> Extractor<'t> {
                     if let Some(params) = node.child_by_field_name("parameters") {
                         let mut c = params.walk();
                         for p in params.named_children(&mut c) {
-                            anns.extend(self.annotations(p).into_iter().filter(|a| frameworks::is_parameter_marker(&a.name)));
+                            for mut a in self.annotations(p) {
+                                if frameworks::is_parameter_marker(&a.name) {
+                                    anns.push(a);
+                                } else if frameworks::qualifiers().contains(&a.name) {
+                                    // A qualified parameter names its bean for its own type
+                                    // only: `@Qualifier(legacy for OrderService)`.
+                                    let ty = p.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
+                                    let simple = ty.split('<').next().unwrap_or(ty).rsplit('.').next().unwrap_or("").trim();
+                                    for (_, v) in a.args.iter_mut() {
+                                        if let frameworks::Value::Str(name) = v {
+                                            *name = format!("{name} for {simple}");
+                                        }
+                                    }
+                                    anns.push(a);
+                                }
+                            }
                         }
                     }
                 }
@@ -995,6 +1026,20 @@ impl<'t> Extractor<'t> {
 
     /// An annotation argument (or a constant's initializer) as far as the text says it,
     /// followed 48 deep (an initializer of 100,000 `+` operands must not exhaust the stack).
+    /// The marker a property call leaves (`@Environment.getProperty(order.timeout)`,
+    /// `(key,default)` when a second argument gives a default): its first argument must be a
+    /// string literal.
+    fn property_key(&self, args: Node<'t>, marker: &str) -> Option<String> {
+        let mut c = args.walk();
+        let list: Vec<Node> = args.named_children(&mut c).filter(|n| !self.kind(*n).ends_with("comment")).collect();
+        let first = list.first().filter(|n| self.kind(**n) == "string_literal")?;
+        let key = self.text(*first).trim_matches('"');
+        if key.is_empty() || key.contains(['(', ')', ' ', ',']) {
+            return None;
+        }
+        Some(if list.len() > 1 { format!("@{marker}({key},default)") } else { format!("@{marker}({key})") })
+    }
+
     fn annotation_value(&self, node: Node<'t>, depth: usize) -> frameworks::Value {
         use frameworks::Value;
         if depth > 48 {
@@ -1021,8 +1066,14 @@ impl<'t> Extractor<'t> {
             },
             "binary_expression" if node.child_by_field_name("operator").is_some_and(|o| self.text(o) == "+") => {
                 let (l, r) = (node.child_by_field_name("left"), node.child_by_field_name("right"));
-                match (l.map(|n| self.annotation_value(n, depth + 1)), r.map(|n| self.annotation_value(n, depth + 1))) {
-                    (Some(Value::Str(a)), Some(Value::Str(b))) => Value::Str(a + &b),
+                // A name joined in stays a template (`{=BASE}/x`), put in by `frameworks::substitute`.
+                let part = |v: Option<Value>| match v {
+                    Some(Value::Str(s)) => Some(s),
+                    Some(Value::Name(n)) => Some(format!("{{={n}}}")),
+                    _ => None,
+                };
+                match (part(l.map(|n| self.annotation_value(n, depth + 1))), part(r.map(|n| self.annotation_value(n, depth + 1)))) {
+                    (Some(a), Some(b)) => Value::Str(a + &b),
                     _ => Value::Other(strip_space(self.text(node))),
                 }
             }
@@ -1880,8 +1931,12 @@ fn promote(a: &str, b: &str) -> String {
 /// A node's 1-based line.
 /// The symbol of an endpoint a handler serves: named `VERB /path`, under the handler
 /// (`parent`), on its lines, its signature naming the handler's handle.
+/// An endpoint under its handler. A path naming constants this file does not define keeps
+/// its template in the modifiers (`template(GET /{=Paths.ORDER}/list)`): the index puts the
+/// repository's constants in (`store::Writer::name_endpoints`).
 fn endpoint_symbol(e: &frameworks::Endpoint, parent: usize, handler: &Symbol, target: &str) -> Symbol {
-    let name = e.name();
+    let template = e.name();
+    let name = frameworks::display(&template);
     Symbol {
         kind: SymbolKind::Endpoint,
         signature: format!("{name} -> {target}"),
@@ -1889,7 +1944,7 @@ fn endpoint_symbol(e: &frameworks::Endpoint, parent: usize, handler: &Symbol, ta
         qname: name,
         parent: Some(parent),
         visibility: "public".into(),
-        modifiers: String::new(),
+        modifiers: if template.contains("{=") { format!("template({template})") } else { String::new() },
         doc: handler.doc.clone(),
         start_line: handler.start_line,
         end_line: handler.end_line,

@@ -67,12 +67,21 @@ struct Beans {
     interface_stereotypes: Vec<String>,
     qualifiers: Vec<String>,
     injecting_methods: Vec<String>,
+    /// Class annotations that make a constructor of its fields (Lombok's
+    /// `RequiredArgsConstructor = "final"`: the final ones; `"all"`: every instance field).
+    #[serde(default)]
+    injecting_constructors: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Deserialize)]
 struct Config {
     value: String,
     properties: String,
+    /// Calls whose first argument, a string literal, is a key (`env.getProperty("k")`),
+    /// on a receiver of one of `property_types`; the marker they leave on the caller.
+    property_methods: Vec<String>,
+    property_types: Vec<String>,
+    property_marker: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -105,6 +114,7 @@ pub fn is_known(name: &str) -> bool {
             .chain(&r.beans.bean_methods)
             .chain(&r.beans.markers)
             .chain(&r.beans.interface_stereotypes)
+            .chain(r.beans.injecting_constructors.keys())
             .any(|b| b == name)
 }
 
@@ -148,11 +158,12 @@ pub fn marker_value<'a>(modifiers: &'a str, name: &str) -> Option<&'a str> {
 pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
     let b = &rules().beans;
     let mut out = Vec::new();
-    for list in [&b.stereotypes, &b.interface_stereotypes, &b.bean_methods, &b.markers] {
+    let constructors: Vec<String> = b.injecting_constructors.keys().cloned().collect();
+    for list in [&b.stereotypes, &b.interface_stereotypes, &b.bean_methods, &b.markers, &constructors] {
         for a in annotations.iter().filter(|a| list.contains(&a.name)) {
             let mut values = Vec::new();
             if let Some(v) = a.arg("value").or_else(|| a.arg("name")).or_else(|| a.arg("prefix")) {
-                strings(v, &|_| None, &mut values);
+                shown_strings(v, &mut values);
             }
             let marker = if values.is_empty() { format!("@{}", a.name) } else { format!("@{}({})", a.name, values.join(",")) };
             if !out.contains(&marker) {
@@ -161,6 +172,31 @@ pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
         }
     }
     out
+}
+
+/// Whether Spring injects a field of a bean: it carries an injecting annotation
+/// (`@Autowired`), or its class has a generated constructor that takes it (Lombok's
+/// `@RequiredArgsConstructor` and a final field). A plain field is no injection point.
+pub fn field_injected(field_modifiers: &str, class_modifiers: &str) -> bool {
+    let b = &rules().beans;
+    let words: Vec<&str> = field_modifiers.split(' ').collect();
+    if words.contains(&"static") {
+        return false;
+    }
+    let marked = |modifiers: &str, name: &str| {
+        modifiers
+            .split(' ')
+            .any(|w| w.strip_prefix('@').is_some_and(|m| m == name || m.strip_prefix(name).is_some_and(|r| r.starts_with('('))))
+    };
+    b.injecting_methods.iter().any(|m| marked(field_modifiers, m))
+        || b.injecting_constructors
+            .iter()
+            .any(|(a, which)| marked(class_modifiers, a) && (which == "all" || words.contains(&which.as_str())))
+}
+
+/// Markers that only say how a bean is built (`@RequiredArgsConstructor`), not shown.
+pub fn is_construction_marker(name: &str) -> bool {
+    rules().beans.injecting_constructors.contains_key(name)
 }
 
 /// Annotations of a parameter that count as its callable's (`@Value("${key}")`).
@@ -204,6 +240,20 @@ pub fn bean_methods() -> &'static [String] {
 pub fn config_annotations() -> (&'static str, &'static str) {
     let c = &rules().config;
     (&c.value, &c.properties)
+}
+
+/// Whether a call names a configuration key: a property method (`getProperty`) on a
+/// receiver whose type is a property source (`Environment`). The marker it leaves on the
+/// calling method (`Environment.getProperty`).
+pub fn property_call(method: &str, receiver_type: &str) -> Option<&'static str> {
+    let c = &rules().config;
+    let simple = receiver_type.rsplit(['.', ':']).next().unwrap_or(receiver_type);
+    (c.property_methods.iter().any(|m| m == method) && c.property_types.iter().any(|t| t == simple)).then_some(c.property_marker.as_str())
+}
+
+/// The marker a property call leaves on its caller (`Environment.getProperty`).
+pub fn property_marker() -> &'static str {
+    &rules().config.property_marker
 }
 
 /// The marker that picks one bean among several candidates (`@Primary`).
@@ -268,14 +318,113 @@ impl Endpoint {
     }
 }
 
-/// The strings a value stands for (a constant through `consts`); a name that is no known
-/// constant is kept as `{NAME}` so that the endpoint is still listed.
+/// The strings a value stands for, as templates: a constant known through `consts` is put
+/// in, a name that is no known constant is kept as `{=NAME}` (shown as `{NAME}`, see
+/// [`display`]) so that the endpoint is still listed and the index can put the constant in
+/// once it knows the repository's constants ([`substitute`]).
 fn strings(v: &Value, consts: &dyn Fn(&str) -> Option<String>, out: &mut Vec<String>) {
     match v {
-        Value::Str(s) => out.push(s.clone()),
-        Value::Name(n) => out.push(consts(n).unwrap_or_else(|| format!("{{{n}}}"))),
+        Value::Str(s) => out.push(substitute(s, consts)),
+        Value::Name(n) => out.push(substitute(&format!("{{={n}}}"), consts)),
         Value::List(items) => items.iter().for_each(|i| strings(i, consts, out)),
         Value::Other(text) => out.push(format!("{{{text}}}")),
+    }
+}
+
+/// `strings` as shown: constants the file does not know by name.
+fn shown_strings(v: &Value, out: &mut Vec<String>) {
+    let mut raw = Vec::new();
+    strings(v, &|_| None, &mut raw);
+    out.extend(raw.iter().map(|s| display(s)));
+}
+
+/// A template with the constants `consts` knows put in (`{=Paths.ORDER}/list` ->
+/// `/order/list`), their own constants too, a few levels deep; the others stay.
+pub fn substitute(template: &str, consts: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut text = template.to_string();
+    for _ in 0..4 {
+        if !text.contains("{=") {
+            break;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        let mut changed = false;
+        while let Some(at) = rest.find("{=") {
+            out.push_str(&rest[..at]);
+            let Some(end) = rest[at..].find('}') else {
+                out.push_str(&rest[at..]);
+                rest = "";
+                break;
+            };
+            let name = &rest[at + 2..at + end];
+            match consts(name) {
+                Some(value) => {
+                    out.push_str(&value);
+                    changed = true;
+                }
+                None => out.push_str(&rest[at..at + end + 1]),
+            }
+            rest = &rest[at + end + 1..];
+        }
+        out.push_str(rest);
+        text = out;
+        if !changed {
+            break;
+        }
+    }
+    text
+}
+
+/// An endpoint's name (`VERB /path`) from its template with the repository's constants
+/// put in, the path joined again (a constant's own slashes) and shown as people read it.
+pub fn endpoint_name(template: &str, consts: &dyn Fn(&str) -> Option<String>) -> String {
+    let filled = substitute(template, consts);
+    match filled.split_once(' ') {
+        Some((verb, path)) => display(&format!("{verb} {}", join_paths(path, ""))),
+        None => display(&filled),
+    }
+}
+
+/// A template as people read it: a constant not put in shows as `{NAME}`.
+pub fn display(template: &str) -> String {
+    template.replace("{=", "{")
+}
+
+/// A string constant's initializer as a template, from its declaration
+/// (`static final String ORDER = BASE + "/order"` -> `{=BASE}/order`): string literals and
+/// names joined with `+`; `None` for anything else.
+pub fn initializer_template(declaration: &str) -> Option<String> {
+    let (declared, value) = declaration.split_once('=')?;
+    if !declared.split_whitespace().any(|w| w == "String") {
+        return None;
+    }
+    let value = value.trim().trim_end_matches(';').trim();
+    let mut out = String::new();
+    let mut rest = value;
+    loop {
+        rest = rest.trim_start().trim_start_matches('(').trim_start();
+        if let Some(lit) = rest.strip_prefix('"') {
+            let end = lit.find('"')?;
+            let text = &lit[..end];
+            if text.contains('\\') {
+                return None;
+            }
+            out.push_str(text);
+            rest = &lit[end + 1..];
+        } else {
+            let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '$')).unwrap_or(rest.len());
+            if end == 0 {
+                return None;
+            }
+            out.push_str(&format!("{{={}}}", &rest[..end]));
+            rest = &rest[end..];
+        }
+        rest = rest.trim_start().trim_start_matches(')').trim_start();
+        match rest.strip_prefix('+') {
+            Some(r) => rest = r,
+            None if rest.is_empty() => return Some(out),
+            None => return None,
+        }
     }
 }
 
@@ -337,7 +486,7 @@ pub fn endpoints(class: &[Annotation], method: &[Annotation], consts: &dyn Fn(&s
             verbs.push(v.clone());
         } else if let Some(v) = m.verb_attribute.as_deref().and_then(|k| a.arg(k)) {
             let mut names = Vec::new();
-            strings(v, &|_| None, &mut names);
+            shown_strings(v, &mut names);
             // `RequestMethod.POST` -> `POST`.
             verbs.extend(names.iter().map(|n| n.trim_matches(['{', '}']).rsplit('.').next().unwrap_or(n).to_string()));
         }
@@ -376,7 +525,7 @@ pub fn entry(method: &[Annotation], consts: &dyn Fn(&str) -> Option<String>) -> 
             if let Some(v) = a.arg(key) {
                 let mut values = Vec::new();
                 strings(v, consts, &mut values);
-                details.push(format!("{key}={}", values.join(",")));
+                details.push(format!("{key}={}", display(&values.join(","))));
             }
         }
         return Some((format!("@{}", a.name), details.join(" ")));
@@ -437,7 +586,29 @@ mod tests {
         assert_eq!(jax.iter().map(Endpoint::name).collect::<Vec<_>>(), ["GET /items"]);
         // An unknown constant stays visible.
         let unknown = endpoints(&class[..1], &[ann("PostMapping", &[("value", Value::Name("OTHER".into()))])], &consts);
-        assert_eq!(unknown.iter().map(Endpoint::name).collect::<Vec<_>>(), ["POST /{OTHER}"]);
+        assert_eq!(unknown.iter().map(Endpoint::name).collect::<Vec<_>>(), ["POST /{=OTHER}"]);
+        assert_eq!(display(&unknown[0].name()), "POST /{OTHER}");
+        // Put in later, once the repository's constants are known, through constants.
+        let repo = |n: &str| match n {
+            "OTHER" => Some("{=Api.BASE}/other".to_string()),
+            "Api.BASE" => Some("/api".to_string()),
+            _ => None,
+        };
+        assert_eq!(substitute(&unknown[0].name(), &repo), "POST //api/other");
+        assert_eq!(endpoint_name(&unknown[0].name(), &repo), "POST /api/other");
+        assert_eq!(endpoint_name("GET /{=OTHER}//{=Api.BASE}/{id}/{=NONE}", &repo), "GET /api/other/api/{id}/{NONE}");
+        assert_eq!(substitute("/{=A}/{id}/{=B}", &repo), "/{=A}/{id}/{=B}");
+    }
+
+    #[test]
+    fn constant_initializers() {
+        assert_eq!(initializer_template(r#"public static final String ORDER = "/order""#).as_deref(), Some("/order"));
+        assert_eq!(initializer_template(r#"String X = Api.BASE + "/x" + SUFFIX;"#).as_deref(), Some("{=Api.BASE}/x{=SUFFIX}"));
+        assert_eq!(initializer_template(r#"String X = ("/a" + "/b")"#).as_deref(), Some("/a/b"));
+        assert_eq!(initializer_template(r#"String X = compute("/a")"#), None);
+        assert_eq!(initializer_template("int N = 3 * 4"), None);
+        assert_eq!(initializer_template("String X"), None);
+        assert_eq!(initializer_template("static final int LIMIT = MAX"), None);
     }
 
     #[test]

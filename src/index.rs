@@ -953,6 +953,9 @@ impl Indexer {
         if bulk {
             writer.end_bulk()?;
         }
+        if !pending.is_empty() || !removed.is_empty() {
+            writer.name_endpoints()?;
+        }
         writer.gc_externals()?;
         writer.set_meta("next_symbol_id", &next_symbol.to_string())?;
         if path_mods_changed {

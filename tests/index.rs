@@ -892,3 +892,30 @@ fn configuration_problems_are_in_status() {
         mybatis: 2 statements in 1 mapper file"#]]
     .assert_eq(&config.join("\n"));
 }
+
+/// An endpoint whose path names another file's constants (`@RequestMapping(ApiPaths.REFUNDS)`,
+/// `ApiPaths.API + "/{orderId}"`) is named with their values, and renamed when only the
+/// constants' file changes; the incremental index equals a fresh one.
+#[test]
+fn endpoint_paths_follow_constants_of_other_files() {
+    let tmp = temp_copy("spring-shop");
+    let root = tmp.path();
+    run(root);
+    let endpoints = |root: &Path| -> Vec<String> {
+        let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+        let mut stmt = store.conn().prepare("SELECT name FROM symbols WHERE kind = 'endpoint' AND name LIKE '%refunds%'").unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    assert_eq!(endpoints(root), ["POST /api/v1/refunds/api/v1/{orderId}"]);
+    let paths = root.join("common/src/main/java/com/shop/common/ApiPaths.java");
+    let text = fs::read_to_string(&paths).unwrap();
+    fs::write(&paths, text.replace("\"/api/v1\"", "\"/api/v2\"")).unwrap();
+    assert_eq!(run(root).parsed, 1);
+    assert_eq!(endpoints(root), ["POST /api/v2/refunds/api/v2/{orderId}"]);
+    let incremental = dump(root);
+    assert_eq!(incremental, fresh_dump(root));
+    // A constant that is no longer a string literal: the name shows that constant.
+    fs::write(&paths, text.replace("\"/api/v1\"", "System.getenv(\"API\")")).unwrap();
+    run(root);
+    assert_eq!(endpoints(root), ["POST /{ApiPaths.API}/refunds/{ApiPaths.API}/{orderId}"]);
+}

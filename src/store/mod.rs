@@ -941,6 +941,83 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// Endpoints whose paths name constants their own file does not define (a
+    /// `template(...)` in their modifiers, see `extract`) get the repository's string
+    /// constants put in (`ApiPaths.ORDER` -> `/api/order`): a constant is a field of that
+    /// name (of a type of that simple name when qualified) whose declaration is a string
+    /// literal or literals and constants joined with `+`, and all such fields agree. Run
+    /// after every change: the constant's file may change without the endpoint's. Returns
+    /// how many endpoints were renamed.
+    pub fn name_endpoints(&mut self) -> Result<usize> {
+        type Row = (SymbolId, FileId, String, String, String, String, String);
+        let rows: Vec<Row> = self
+            .tx
+            .prepare_cached(
+                "SELECT s.id, s.file_id, s.name, s.modifiers, s.signature, s.doc, COALESCE(p.name, '') FROM symbols s
+                 LEFT JOIN symbols p ON p.id = s.parent_id WHERE s.kind = 'endpoint' AND s.modifiers LIKE 'template(%'",
+            )?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        if rows.is_empty() {
+            return Ok(0);
+        }
+        let cache: std::cell::RefCell<HashMap<String, Option<String>>> = Default::default();
+        let tx = &self.tx;
+        let lookup = |name: &str| -> Option<String> {
+            if let Some(v) = cache.borrow().get(name) {
+                return v.clone();
+            }
+            let mut parts = name.rsplit('.');
+            let simple = parts.next().unwrap_or(name);
+            let owner = parts.next();
+            let mut values: Vec<String> = Vec::new();
+            if let Ok(mut stmt) = tx.prepare_cached(
+                "SELECT f.name, f.signature, COALESCE(p.name, '') FROM symbols f LEFT JOIN symbols p ON p.id = f.parent_id
+                 WHERE f.name = ?1 COLLATE NOCASE AND f.kind = 'field'",
+            ) {
+                let found = stmt.query_map([simple], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)));
+                for (n, signature, parent) in found.into_iter().flatten().flatten() {
+                    if n != simple || owner.is_some_and(|o| o != parent) {
+                        continue;
+                    }
+                    // A constant's own constants are named from its type (`BASE` in `ApiPaths`).
+                    let Some(value) = crate::frameworks::initializer_template(&signature) else { continue };
+                    let value = value.replace("{=", &format!("{{={parent}."));
+                    if !values.contains(&value) {
+                        values.push(value);
+                    }
+                }
+            }
+            let value = (values.len() == 1).then(|| values.remove(0));
+            cache.borrow_mut().insert(name.to_string(), value.clone());
+            value
+        };
+        let mut renamed = Vec::new();
+        for (id, file, name, modifiers, signature, doc, owner) in rows {
+            let Some(template) = modifiers.strip_prefix("template(").and_then(|t| t.strip_suffix(')')) else { continue };
+            let now = crate::frameworks::endpoint_name(template, &lookup);
+            if now != name {
+                let target = signature.split_once(" -> ").map(|(_, t)| t).unwrap_or("");
+                let signature = format!("{now} -> {target}");
+                renamed.push((id, file, now, signature, doc, owner));
+            }
+        }
+        for (id, file, name, signature, doc, owner) in &renamed {
+            self.tx
+                .prepare_cached("UPDATE symbols SET name = ?2, xqname = COALESCE(xqname, qname), qname = ?2, signature = ?3 WHERE id = ?1")?
+                .execute(params![id, name, signature])?;
+            self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid = ?1")?.execute([id])?;
+            self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
+                id,
+                crate::model::name_words(name),
+                crate::model::name_words(owner),
+                doc
+            ])?;
+            self.touched_files.insert(*file);
+        }
+        Ok(renamed.len())
+    }
+
     pub fn update_symbol_owner(&mut self, id: SymbolId, parent: Option<SymbolId>, qname: &str) -> Result<()> {
         let file: Option<FileId> = self
             .tx

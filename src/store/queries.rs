@@ -104,7 +104,7 @@ pub struct ReferencePage {
 }
 
 /// (bean, file, injected type, line, the injection point's modifiers).
-pub type InjectionPoint = (i64, i64, i64, u32, String);
+pub type InjectionPoint = (i64, i64, i64, u32, String, String);
 
 const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line, s.params, s.impl_trait";
 
@@ -238,14 +238,14 @@ impl Store {
 
     /// Injection points of beans: the types their constructors, fields and injecting methods
     /// (`injecting` markers: `@Autowired` setters) name, and those a `@Bean` method (a bean
-    /// node itself) names: (bean, file, type, line, the injection point's modifiers).
+    /// node itself) names: (bean, file, type, line, the injection point's modifiers and kind).
     pub fn injection_points(&self, beans: &[i64], injecting: &[String]) -> Result<Vec<InjectionPoint>> {
         let list = serde_json::to_string(beans).expect("ids serialize");
         let likes: Vec<String> = injecting.iter().map(|m| format!("%@{}%", like_escape(m))).collect();
         let likes = serde_json::to_string(&likes).expect("strings serialize");
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT CASE WHEN s.kind = 'method' AND s.id IN (SELECT value FROM json_each(?1)) THEN s.id ELSE s.parent_id END,
-                    r.file_id, r.target_id, r.line, s.modifiers
+                    r.file_id, r.target_id, r.line, s.modifiers, s.kind
              FROM symbols s JOIN refs r ON r.source_id = s.id
              WHERE r.kind = {} AND r.target_id IS NOT NULL
                AND ((s.kind IN ('field', 'constructor') AND s.parent_id IN (SELECT value FROM json_each(?1)))
@@ -255,7 +255,7 @@ impl Store {
              ORDER BY r.file_id, r.line",
             RefKind::UsesType.code()
         ))?;
-        let rows = stmt.query_map([list, likes], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+        let rows = stmt.query_map([list, likes], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

@@ -67,7 +67,15 @@ impl Atlas {
             }
             let (value, properties) = crate::frameworks::config_annotations();
             let mut readers = Vec::new();
-            for s in store.symbols_with_markers([value, properties].into_iter())? {
+            let by_name = crate::frameworks::property_marker();
+            for s in store.symbols_with_markers([value, properties, by_name].into_iter())? {
+                for read in crate::frameworks::marker_values(&s.modifiers, by_name) {
+                    let (key, has_default) = match read.split_once(',') {
+                        Some((key, _)) => (key, true),
+                        None => (read, false),
+                    };
+                    readers.push((key.to_string(), s.clone(), by_name, has_default));
+                }
                 for expr in crate::frameworks::marker_values(&s.modifiers, value) {
                     for (key, has_default) in config_keys::placeholder_keys(expr) {
                         readers.push((key, s.clone(), "@Value", has_default));

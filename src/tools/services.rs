@@ -127,12 +127,28 @@ impl Atlas {
         let mut edges = Vec::new();
         let sources: Vec<i64> = beans.keys().copied().collect();
         let qualifiers = crate::frameworks::qualifiers();
-        for (bean, file, target, line, point) in store.injection_points(&sources, crate::frameworks::injecting_methods())? {
+        let mut target_names: HashMap<i64, String> = HashMap::new();
+        for (bean, file, target, line, point, kind) in store.injection_points(&sources, crate::frameworks::injecting_methods())? {
+            if kind == "field" && !crate::frameworks::field_injected(&point, beans.get(&bean).map(|b| b.modifiers.as_str()).unwrap_or("")) {
+                continue;
+            }
             let Some(found) = providers.get(&target) else { continue };
             let mut chosen: Vec<i64> = found.iter().copied().filter(|b| *b != bean).collect();
             // `@Qualifier("legacy")` at the injection point: the bean qualified so, or named
             // so (`@Service("legacy")`, or its class name with a lower-case first letter).
-            let wanted = qualifiers.iter().find_map(|q| marker_value(&point, q));
+            // A constructor parameter's qualifier names its type (`legacy for OrderService`).
+            let target_name = match target_names.get(&target) {
+                Some(n) => n.clone(),
+                None => {
+                    let n = store.symbols_by_ids(&[target])?.into_iter().next().map(|t| t.name).unwrap_or_default();
+                    target_names.insert(target, n.clone());
+                    n
+                }
+            };
+            let wanted = qualifiers.iter().flat_map(|q| marker_values(&point, q)).find_map(|v| match v.split_once(" for ") {
+                Some((name, ty)) => (ty == target_name).then_some(name),
+                None => Some(v),
+            });
             let named: Vec<i64> = match &wanted {
                 Some(name) => chosen.iter().copied().filter(|b| bean_named(&beans[b], name, qualifiers)).collect(),
                 None => Vec::new(),
@@ -187,6 +203,7 @@ impl Atlas {
                 w.starts_with('@')
                     && !stereotypes.iter().any(|st| has_marker(w, st))
                     && !crate::frameworks::bean_methods().iter().any(|b| has_marker(w, b))
+                    && !crate::frameworks::is_construction_marker(&w[1..])
             })
             .collect();
         Ok(if shown.is_empty() { String::new() } else { format!("  {}", shown.join(" ")) })
