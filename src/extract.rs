@@ -955,6 +955,59 @@ impl<'t> Extractor<'t> {
     /// an endpoint symbol under each handler.
     fn rust_routes(&self, symbols: &mut Vec<Symbol>, def_symbol: &[Option<usize>]) {
         let mut added = Vec::new();
+        let (routes, registrations) = self.router_chains(symbols, def_symbol);
+        // Where each function of this file is registered: the prefixes over its own paths
+        // (`[""]` when nothing here registers it, or it is registered without one).
+        let name_of = |d: usize| def_symbol[d].map(|i| symbols[i].name.as_str()).unwrap_or("");
+        let prefixes = |name: &str| -> Vec<String> {
+            fn go(name: &str, regs: &[Registration], name_of: &dyn Fn(usize) -> String, depth: usize, out: &mut Vec<String>, at: &str) {
+                let mine: Vec<&Registration> = regs.iter().filter(|r| r.function == name).collect();
+                if mine.is_empty() || depth > 4 {
+                    if !out.iter().any(|o| o == at) {
+                        out.push(at.to_string());
+                    }
+                    return;
+                }
+                for r in mine {
+                    let outer = name_of(r.within);
+                    let mut above = Vec::new();
+                    go(&outer, regs, name_of, depth + 1, &mut above, "");
+                    for a in above {
+                        let p = frameworks::join_url(&a, &frameworks::join_url(&r.prefix, at));
+                        if !out.contains(&p) {
+                            out.push(p);
+                        }
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            go(name, &registrations, &|d| name_of(d).to_string(), 0, &mut out, "");
+            out
+        };
+        for r in &routes {
+            let within = def_symbol[r.within];
+            // The handler: a function of this file by the path's last segment, else the
+            // function that registers the route (at the route's line).
+            let simple = r.handler.rsplit("::").next().unwrap_or(&r.handler);
+            let local: Vec<usize> = (0..symbols.len()).filter(|&i| symbols[i].kind == SymbolKind::Function && symbols[i].name == simple).collect();
+            let (parent, target, lines) = match (local.as_slice(), within) {
+                ([h], _) => (*h, symbols[*h].qname.clone(), (symbols[*h].start_line, symbols[*h].end_line)),
+                (_, Some(w)) => (w, r.handler.clone(), (r.line, r.line)),
+                _ => continue,
+            };
+            for prefix in prefixes(name_of(r.within)) {
+                let e = frameworks::Endpoint { verb: r.verb.clone(), path: frameworks::join_url(&prefix, &r.path) };
+                let mut sym = endpoint_symbol(&e, parent, &symbols[parent], &target);
+                (sym.start_line, sym.end_line) = lines;
+                if local.len() != 1 {
+                    // Under the function that registers it: that function's doc is not its.
+                    sym.doc.clear();
+                }
+                if !added.iter().any(|a: &Symbol| a.name == sym.name && a.parent == sym.parent) {
+                    added.push(sym);
+                }
+            }
+        }
         for (d, sym) in def_symbol.iter().enumerate() {
             let Some(i) = *sym else { continue };
             if !symbols[i].kind.is_callable() {
@@ -983,12 +1036,193 @@ impl<'t> Extractor<'t> {
                     }
                 }
                 let handler = &symbols[i];
-                for e in frameworks::rust_route(path, &values) {
-                    added.push(endpoint_symbol(&e, i, handler, &handler.qname));
+                // A handler registered under a scope (`web::scope("/api").service(user)`).
+                for prefix in prefixes(&handler.name) {
+                    for mut e in frameworks::rust_route(path, &values) {
+                        e.path = frameworks::join_url(&prefix, &e.path);
+                        added.push(endpoint_symbol(&e, i, handler, &handler.qname));
+                    }
                 }
             }
         }
         symbols.extend(added);
+    }
+
+    /// Routes registered in method chains inside this file's functions (axum's
+    /// `Router::new().route("/p", get(h))`, actix-web's `web::scope("/api").route(..)`), with
+    /// their chain's prefix relative to the function, and the functions registered under a
+    /// prefix (`.nest("/api", api())`, `.service(user)`, `.configure(config)`).
+    fn router_chains(&self, symbols: &[Symbol], def_symbol: &[Option<usize>]) -> (Vec<ChainRoute>, Vec<Registration>) {
+        let mut out = Chains::default();
+        for (d, sym) in def_symbol.iter().enumerate() {
+            let Some(i) = *sym else { continue };
+            if symbols[i].kind != SymbolKind::Function && symbols[i].kind != SymbolKind::Method {
+                continue;
+            }
+            let Some(body) = self.defs[d].node.child_by_field_name("body") else { continue };
+            if !frameworks::may_build_router(self.text(body)) {
+                continue;
+            }
+            let mut consumed: HashSet<usize> = HashSet::default();
+            let mut stack = vec![body];
+            while let Some(n) = stack.pop() {
+                if self.kind(n) == "function_item" {
+                    continue;
+                }
+                if self.kind(n) == "call_expression" && !consumed.contains(&n.id()) {
+                    self.chain(n, "", d, &mut out, &mut consumed, 0);
+                }
+                let mut c = n.walk();
+                stack.extend(n.named_children(&mut c));
+            }
+        }
+        (out.routes, out.registrations)
+    }
+
+    /// The prefix in effect after a chain expression, registering its routes on the way.
+    fn chain(&self, expr: Node<'t>, prefix: &str, within: usize, out: &mut Chains, consumed: &mut HashSet<usize>, depth: usize) -> String {
+        let rules = frameworks::rust_router();
+        if depth > 64 {
+            return prefix.to_string();
+        }
+        match self.kind(expr) {
+            "call_expression" => {
+                consumed.insert(expr.id());
+                let args = self.call_args(expr);
+                let Some(function) = expr.child_by_field_name("function") else { return prefix.to_string() };
+                match self.kind(function) {
+                    "field_expression" => {
+                        let (Some(recv), Some(field)) = (function.child_by_field_name("value"), function.child_by_field_name("field")) else {
+                            return prefix.to_string();
+                        };
+                        let p = self.chain(recv, prefix, within, out, consumed, depth + 1);
+                        let m = self.text(field);
+                        if rules.route.iter().any(|r| r == m) {
+                            let (path, router) = match args.as_slice() {
+                                [path, router, ..] if self.kind(*path) == "string_literal" => (self.string_text(*path), *router),
+                                [router] => (String::new(), *router),
+                                _ => return p,
+                            };
+                            for (verb, handler) in self.method_router(router, 0) {
+                                let path = frameworks::join_url(&p, &path);
+                                out.routes.push(ChainRoute { verb, path, handler, line: line_of(field), within });
+                            }
+                        } else if rules.nest.iter().any(|r| r == m) {
+                            let path = args.first().filter(|a| self.kind(**a) == "string_literal").map(|a| self.string_text(*a)).unwrap_or_default();
+                            if let Some(inner) = args.last() {
+                                self.nested(*inner, &frameworks::join_url(&p, &path), within, out, consumed, depth + 1);
+                            }
+                        } else if rules.service.iter().any(|r| r == m) {
+                            if let Some(inner) = args.first() {
+                                self.nested(*inner, &p, within, out, consumed, depth + 1);
+                            }
+                        }
+                        p
+                    }
+                    "identifier" | "scoped_identifier" => {
+                        let name = self.text(function).rsplit("::").next().unwrap_or("");
+                        match args.first() {
+                            Some(a) if rules.prefix_heads.iter().any(|h| h == name) && self.kind(*a) == "string_literal" => {
+                                frameworks::join_url(prefix, &self.string_text(*a))
+                            }
+                            _ => prefix.to_string(),
+                        }
+                    }
+                    _ => prefix.to_string(),
+                }
+            }
+            "await_expression" | "try_expression" | "parenthesized_expression" => match expr.named_child(0) {
+                Some(inner) => self.chain(inner, prefix, within, out, consumed, depth + 1),
+                None => prefix.to_string(),
+            },
+            _ => prefix.to_string(),
+        }
+    }
+
+    /// What `.nest`/`.service` registers: a chain (its routes under `prefix`), or a function
+    /// of this file named by a call or a path (registered under `prefix`).
+    fn nested(&self, inner: Node<'t>, prefix: &str, within: usize, out: &mut Chains, consumed: &mut HashSet<usize>, depth: usize) {
+        match self.kind(inner) {
+            "call_expression" => {
+                let function = inner.child_by_field_name("function");
+                match function.map(|f| self.kind(f)) {
+                    Some("identifier" | "scoped_identifier") => {
+                        let name = self.text(function.expect("checked")).rsplit("::").next().unwrap_or("").to_string();
+                        if frameworks::rust_router().prefix_heads.contains(&name) {
+                            self.chain(inner, prefix, within, out, consumed, depth);
+                        } else {
+                            consumed.insert(inner.id());
+                            out.registrations.push(Registration { function: name, prefix: prefix.to_string(), within });
+                        }
+                    }
+                    _ => {
+                        self.chain(inner, prefix, within, out, consumed, depth);
+                    }
+                }
+            }
+            "identifier" | "scoped_identifier" => {
+                let name = self.text(inner).rsplit("::").next().unwrap_or("").to_string();
+                out.registrations.push(Registration { function: name, prefix: prefix.to_string(), within });
+            }
+            _ => {}
+        }
+    }
+
+    /// The verbs and handlers of a method router: `get(h).post(h2)` (axum),
+    /// `web::get().to(h)` (actix-web); layers and other calls in between are passed over.
+    fn method_router(&self, expr: Node<'t>, depth: usize) -> Vec<(String, String)> {
+        let rules = frameworks::rust_router();
+        if depth > 32 || self.kind(expr) != "call_expression" {
+            return Vec::new();
+        }
+        let args = self.call_args(expr);
+        let handler = |a: Option<&Node<'t>>| match a {
+            Some(a) if self.kind(*a) == "closure_expression" => "closure".to_string(),
+            Some(a) => strip_space(self.text(*a)),
+            None => String::new(),
+        };
+        let Some(function) = expr.child_by_field_name("function") else { return Vec::new() };
+        match self.kind(function) {
+            "field_expression" => {
+                let (Some(recv), Some(field)) = (function.child_by_field_name("value"), function.child_by_field_name("field")) else {
+                    return Vec::new();
+                };
+                let m = self.text(field);
+                let mut inner = self.method_router(recv, depth + 1);
+                if rules.handler_methods.iter().any(|h| h == m) {
+                    // `web::get().to(h)`: the verbs before, this handler.
+                    let h = handler(args.first());
+                    let verbs: Vec<String> = inner.iter().map(|(v, _)| v.clone()).collect();
+                    let verbs = if verbs.is_empty() { vec!["ANY".to_string()] } else { verbs };
+                    return verbs.into_iter().map(|v| (v, h.clone())).collect();
+                }
+                if let Some(verb) = rules.verbs.get(m) {
+                    inner.push((verb.clone(), handler(args.first())));
+                }
+                inner
+            }
+            "identifier" | "scoped_identifier" | "generic_function" => {
+                let name = self.text(function).split('<').next().unwrap_or("").rsplit("::").next().unwrap_or("").trim();
+                match rules.verbs.get(name) {
+                    Some(verb) => vec![(verb.clone(), handler(args.first()))],
+                    None => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// A call's arguments, comments left out.
+    fn call_args(&self, call: Node<'t>) -> Vec<Node<'t>> {
+        let Some(args) = call.child_by_field_name("arguments") else { return Vec::new() };
+        let mut c = args.walk();
+        args.named_children(&mut c).filter(|n| !self.kind(*n).ends_with("comment")).collect()
+    }
+
+    /// A string literal's text without its quotes.
+    fn string_text(&self, node: Node<'t>) -> String {
+        let text = self.text(node);
+        text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text).to_string()
     }
 
     /// The annotations of a declaration that a framework rule names, with their arguments.
@@ -1931,6 +2165,30 @@ fn promote(a: &str, b: &str) -> String {
 /// A node's 1-based line.
 /// The symbol of an endpoint a handler serves: named `VERB /path`, under the handler
 /// (`parent`), on its lines, its signature naming the handler's handle.
+/// A route a method chain registers: its path relative to the function the chain is in.
+struct ChainRoute {
+    verb: String,
+    path: String,
+    /// The handler as written (`show`, `handlers::show`, `closure`).
+    handler: String,
+    line: u32,
+    /// The def of the function the chain is in.
+    within: usize,
+}
+
+/// A function registered under a prefix by a chain in another function (`.nest("/api", api())`).
+struct Registration {
+    function: String,
+    prefix: String,
+    within: usize,
+}
+
+#[derive(Default)]
+struct Chains {
+    routes: Vec<ChainRoute>,
+    registrations: Vec<Registration>,
+}
+
 /// An endpoint under its handler. A path naming constants this file does not define keeps
 /// its template in the modifiers (`template(GET /{=Paths.ORDER}/list)`): the index puts the
 /// repository's constants in (`store::Writer::name_endpoints`).

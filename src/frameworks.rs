@@ -278,6 +278,42 @@ struct RustRoute {
 #[derive(Debug, Deserialize)]
 struct RustRules {
     route: Vec<RustRoute>,
+    router: Router,
+}
+
+/// Routers assembled in code: method chains inside functions (`grammars/frameworks/rust-web.toml`).
+#[derive(Debug, Deserialize)]
+pub struct Router {
+    /// `.route("/p", get(h))`: a path (or none: the resource's own) and a method router.
+    pub route: Vec<String>,
+    /// `.nest("/p", inner)`, `.configure(f)`: what `inner` registers, under `/p` (or the
+    /// chain's own prefix).
+    pub nest: Vec<String>,
+    /// `.service(x)`: `x` (a scope, a resource, a routed handler) under the chain's prefix.
+    pub service: Vec<String>,
+    /// `web::scope("/p")`, `web::resource("/p")`: a chain that starts with one of these
+    /// registers under `/p`.
+    pub prefix_heads: Vec<String>,
+    /// `web::get().to(h)`: the method that names the handler of a verb.
+    pub handler_methods: Vec<String>,
+    /// Method router functions and methods by name (`get` -> `GET`).
+    pub verbs: BTreeMap<String, String>,
+}
+
+/// The router rules of Rust web frameworks.
+pub fn rust_router() -> &'static Router {
+    &rust_rules().router
+}
+
+/// Whether a function body may build a router (cheap, before walking it).
+pub fn may_build_router(text: &str) -> bool {
+    let r = rust_router();
+    r.route.iter().chain(&r.nest).chain(&r.service).any(|m| text.contains(&format!(".{m}(")))
+}
+
+/// `a` and `b` joined as one URL path (see `join_paths`).
+pub fn join_url(a: &str, b: &str) -> String {
+    join_paths(a, b)
 }
 
 fn rust_rules() -> &'static RustRules {
@@ -539,9 +575,11 @@ pub fn template_matches(template: &str, path: &str) -> bool {
     fn go(t: &[&str], p: &[&str]) -> bool {
         match (t.first(), p.first()) {
             (None, None) => true,
-            (Some(&"**"), _) => go(&t[1..], p) || (!p.is_empty() && go(t, &p[1..])),
+            // `**` (Spring) and `*rest` (axum): any number of segments.
+            (Some(ts), _) if *ts == "**" || (ts.starts_with('*') && ts.len() > 1) => go(&t[1..], p) || (!p.is_empty() && go(t, &p[1..])),
             (Some(ts), Some(ps)) => {
-                let one = (ts.starts_with('{') && ts.ends_with('}')) || *ts == "*" || ts == ps;
+                // `{id}` (Spring, actix), `:id` (axum), `*`: one segment.
+                let one = (ts.starts_with('{') && ts.ends_with('}')) || ts.starts_with(':') || *ts == "*" || ts == ps;
                 one && go(&t[1..], &p[1..])
             }
             _ => false,
@@ -637,5 +675,8 @@ mod tests {
         assert!(!template_matches("/order/detail/{orderId}", "/order/detail"));
         assert!(template_matches("/files/**", "/files/a/b/c"));
         assert!(!template_matches("/order/create", "/order/created"));
+        assert!(template_matches("/api/users/:id", "/api/users/42"));
+        assert!(!template_matches("/api/users/:id", "/api/users/42/x"));
+        assert!(template_matches("/static/*path", "/static/css/a.css"));
     }
 }

@@ -909,12 +909,17 @@ fn spring_shop_tool_answers() {
     expect_file!["snapshots/spring-shop.tools.txt"].assert_eq(&run_calls("spring-shop", &calls));
 }
 
-/// Rust route attributes (actix-web, Rocket): endpoints under their handlers.
+/// Rust routes: attributes (actix-web, Rocket) under their handlers, and routers assembled
+/// in code (axum's `.route`/`.nest`, actix-web's `web::scope`, `.service`, `.configure`),
+/// prefixes carried through nested functions of the file.
 #[test]
 fn rust_route_attributes_are_endpoints() {
     let calls = vec![
         ("search_symbols", json!({"kind": "endpoint"})),
-        ("search_symbols", json!({"query": "GET /users/7"})),
+        ("search_symbols", json!({"query": "GET /api/users/7"})),
+        ("search_symbols", json!({"query": "DELETE /api/users/7"})),
+        ("search_symbols", json!({"query": "GET /v1/users/7"})),
+        ("get_symbol", json!({"symbol": "POST /v1/orders"})),
         ("repo_overview", json!({})),
     ];
     expect_file!["snapshots/rust-web.tools.txt"].assert_eq(&run_calls("rust-web", &calls));

@@ -1,4 +1,6 @@
-use actix_web::{get, post, route, web, HttpResponse};
+use actix_web::{get, post, route, web, App, HttpResponse};
+
+mod api;
 
 #[get("/users/{id}")]
 async fn user(id: web::Path<u32>) -> HttpResponse {
@@ -20,4 +22,20 @@ async fn health() -> HttpResponse {
 #[test]
 fn not_a_route() {}
 
-fn main() {}
+/// The actix-web application's routes: `user` is served under `/v1`.
+fn config(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/v1")
+            .service(user)
+            .route("/ping", web::get().to(ping))
+            .service(web::resource("/orders").route(web::post().to(api::create_order))),
+    );
+}
+
+async fn ping() -> HttpResponse {
+    HttpResponse::Ok().finish()
+}
+
+fn main() {
+    let _app = App::new().configure(config).service(create);
+}

@@ -1,0 +1,30 @@
+//! An axum router: routes and nested routers assembled in code.
+use axum::routing::{get, post};
+use axum::Router;
+
+pub fn router() -> Router {
+    Router::new()
+        .route("/health", get(|| async { "ok" }))
+        .nest("/api", api_routes())
+}
+
+fn api_routes() -> Router {
+    Router::new()
+        .route("/users/:id", get(show_user).delete(remove_user))
+        .route("/users", post(handlers::create))
+        // An inline router nested deeper.
+        .nest("/admin", Router::new().route("/stats", get(stats)))
+}
+
+async fn show_user() {}
+
+async fn remove_user() {}
+
+async fn stats() {}
+
+/// Served by the actix-web scope in `main.rs`.
+pub async fn create_order() {}
+
+mod handlers {
+    pub async fn create() {}
+}
