@@ -989,7 +989,8 @@ impl<'t> Extractor<'t> {
             // The handler: a function of this file by the path's last segment, else the
             // function that registers the route (at the route's line).
             let simple = r.handler.rsplit("::").next().unwrap_or(&r.handler);
-            let local: Vec<usize> = (0..symbols.len()).filter(|&i| symbols[i].kind == SymbolKind::Function && symbols[i].name == simple).collect();
+            let local: Vec<usize> =
+                (0..symbols.len()).filter(|&i| symbols[i].kind == SymbolKind::Function && symbols[i].name == simple).collect();
             let (parent, target, lines) = match (local.as_slice(), within) {
                 ([h], _) => (*h, symbols[*h].qname.clone(), (symbols[*h].start_line, symbols[*h].end_line)),
                 (_, Some(w)) => (w, r.handler.clone(), (r.line, r.line)),
@@ -1063,10 +1064,42 @@ impl<'t> Extractor<'t> {
             if !frameworks::may_build_router(self.text(body)) {
                 continue;
             }
+            // Routers bound to a variable and nested later (`let api = Router::new()...;`
+            // `.nest("/api", api)`): read where they are nested, not where they are bound.
+            let rules = frameworks::rust_router();
+            let mut lets: HashMap<String, Node<'t>> = HashMap::default();
+            let mut nested_names: HashSet<String> = HashSet::default();
+            let mut stack = vec![body];
+            while let Some(n) = stack.pop() {
+                match self.kind(n) {
+                    "function_item" => continue,
+                    "let_declaration" => {
+                        if let (Some(p), Some(v)) = (n.child_by_field_name("pattern"), n.child_by_field_name("value")) {
+                            if self.kind(p) == "identifier" {
+                                lets.insert(self.text(p).to_string(), v);
+                            }
+                        }
+                    }
+                    "call_expression" => {
+                        let method = n.child_by_field_name("function").and_then(|f| f.child_by_field_name("field")).map(|f| self.text(f));
+                        if method.is_some_and(|m| rules.nest.iter().chain(&rules.service).any(|r| r == m)) {
+                            nested_names.extend(
+                                self.call_args(n).iter().filter(|a| self.kind(**a) == "identifier").map(|a| self.text(*a).to_string()),
+                            );
+                        }
+                    }
+                    _ => {}
+                }
+                let mut c = n.walk();
+                stack.extend(n.named_children(&mut c));
+            }
+            lets.retain(|name, _| nested_names.contains(name));
+            let deferred: HashSet<usize> = lets.values().map(|v| v.id()).collect();
+            out.vars = lets;
             let mut consumed: HashSet<usize> = HashSet::default();
             let mut stack = vec![body];
             while let Some(n) = stack.pop() {
-                if self.kind(n) == "function_item" {
+                if self.kind(n) == "function_item" || deferred.contains(&n.id()) {
                     continue;
                 }
                 if self.kind(n) == "call_expression" && !consumed.contains(&n.id()) {
@@ -1080,7 +1113,15 @@ impl<'t> Extractor<'t> {
     }
 
     /// The prefix in effect after a chain expression, registering its routes on the way.
-    fn chain(&self, expr: Node<'t>, prefix: &str, within: usize, out: &mut Chains, consumed: &mut HashSet<usize>, depth: usize) -> String {
+    fn chain(
+        &self,
+        expr: Node<'t>,
+        prefix: &str,
+        within: usize,
+        out: &mut Chains<'t>,
+        consumed: &mut HashSet<usize>,
+        depth: usize,
+    ) -> String {
         let rules = frameworks::rust_router();
         if depth > 64 {
             return prefix.to_string();
@@ -1092,7 +1133,8 @@ impl<'t> Extractor<'t> {
                 let Some(function) = expr.child_by_field_name("function") else { return prefix.to_string() };
                 match self.kind(function) {
                     "field_expression" => {
-                        let (Some(recv), Some(field)) = (function.child_by_field_name("value"), function.child_by_field_name("field")) else {
+                        let (Some(recv), Some(field)) = (function.child_by_field_name("value"), function.child_by_field_name("field"))
+                        else {
                             return prefix.to_string();
                         };
                         let p = self.chain(recv, prefix, within, out, consumed, depth + 1);
@@ -1108,7 +1150,11 @@ impl<'t> Extractor<'t> {
                                 out.routes.push(ChainRoute { verb, path, handler, line: line_of(field), within });
                             }
                         } else if rules.nest.iter().any(|r| r == m) {
-                            let path = args.first().filter(|a| self.kind(**a) == "string_literal").map(|a| self.string_text(*a)).unwrap_or_default();
+                            let path = args
+                                .first()
+                                .filter(|a| self.kind(**a) == "string_literal")
+                                .map(|a| self.string_text(*a))
+                                .unwrap_or_default();
                             if let Some(inner) = args.last() {
                                 self.nested(*inner, &frameworks::join_url(&p, &path), within, out, consumed, depth + 1);
                             }
@@ -1141,7 +1187,7 @@ impl<'t> Extractor<'t> {
 
     /// What `.nest`/`.service` registers: a chain (its routes under `prefix`), or a function
     /// of this file named by a call or a path (registered under `prefix`).
-    fn nested(&self, inner: Node<'t>, prefix: &str, within: usize, out: &mut Chains, consumed: &mut HashSet<usize>, depth: usize) {
+    fn nested(&self, inner: Node<'t>, prefix: &str, within: usize, out: &mut Chains<'t>, consumed: &mut HashSet<usize>, depth: usize) {
         match self.kind(inner) {
             "call_expression" => {
                 let function = inner.child_by_field_name("function");
@@ -1160,6 +1206,10 @@ impl<'t> Extractor<'t> {
                     }
                 }
             }
+            "identifier" if out.vars.contains_key(self.text(inner)) => {
+                let value = out.vars[self.text(inner)];
+                self.chain(value, prefix, within, out, consumed, depth + 1);
+            }
             "identifier" | "scoped_identifier" => {
                 let name = self.text(inner).rsplit("::").next().unwrap_or("").to_string();
                 out.registrations.push(Registration { function: name, prefix: prefix.to_string(), within });
@@ -1176,10 +1226,38 @@ impl<'t> Extractor<'t> {
             return Vec::new();
         }
         let args = self.call_args(expr);
-        let handler = |a: Option<&Node<'t>>| match a {
-            Some(a) if self.kind(*a) == "closure_expression" => "closure".to_string(),
-            Some(a) => strip_space(self.text(*a)),
-            None => String::new(),
+        // The handler as named: `show`, `handlers::show`; `kv_get.layer(..).with_state(..)`
+        // is `kv_get`; a closure is `closure`.
+        let handler = |a: Option<&Node<'t>>| {
+            let mut a = match a {
+                Some(a) => *a,
+                None => return String::new(),
+            };
+            loop {
+                match self.kind(a) {
+                    "closure_expression" => return "closure".to_string(),
+                    // `get_user::<Repo>`: the function.
+                    "generic_function" => match a.child_by_field_name("function") {
+                        Some(f) => a = f,
+                        None => break,
+                    },
+                    "call_expression" => match a.child_by_field_name("function") {
+                        Some(f) if self.kind(f) == "field_expression" => match f.child_by_field_name("value") {
+                            Some(v) => a = v,
+                            None => break,
+                        },
+                        _ => break,
+                    },
+                    "reference_expression" | "parenthesized_expression" => {
+                        match a.named_child((a.named_child_count() as u32).saturating_sub(1)) {
+                            Some(v) => a = v,
+                            None => break,
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            strip_space(self.text(a))
         };
         let Some(function) = expr.child_by_field_name("function") else { return Vec::new() };
         match self.kind(function) {
@@ -2184,9 +2262,11 @@ struct Registration {
 }
 
 #[derive(Default)]
-struct Chains {
+struct Chains<'t> {
     routes: Vec<ChainRoute>,
     registrations: Vec<Registration>,
+    /// The function's variables bound to a router that is nested later, by name.
+    vars: HashMap<String, Node<'t>>,
 }
 
 /// An endpoint under its handler. A path naming constants this file does not define keeps

@@ -3,14 +3,17 @@ use axum::routing::{get, post};
 use axum::Router;
 
 pub fn router() -> Router {
+    // Bound to a variable, nested below: its routes are under `/ops`.
+    let ops = Router::new().route("/audit", get(audit));
     Router::new()
         .route("/health", get(|| async { "ok" }))
         .nest("/api", api_routes())
+        .nest("/ops", ops)
 }
 
 fn api_routes() -> Router {
     Router::new()
-        .route("/users/:id", get(show_user).delete(remove_user))
+        .route("/users/:id", get(show_user.layer(TraceLayer::new())).delete(remove_user))
         .route("/users", post(handlers::create))
         // An inline router nested deeper.
         .nest("/admin", Router::new().route("/stats", get(stats)))
@@ -21,6 +24,8 @@ async fn show_user() {}
 async fn remove_user() {}
 
 async fn stats() {}
+
+async fn audit() {}
 
 /// Served by the actix-web scope in `main.rs`.
 pub async fn create_order() {}
