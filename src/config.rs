@@ -1,7 +1,8 @@
 //! `.codeatlas.toml`, the optional per-repository settings: which files are indexed
 //! (include/exclude globs, languages, size cap, secret patterns and their allow-list), the
-//! watcher's debounce, the answer budget and the audit log. Every key has a default; an
-//! unknown key or a bad value is an error naming the key and its line.
+//! watcher's debounce, the answer budget, the audit log and how much git history is read.
+//! Every key has a default; an unknown key or a bad value is an error naming the key and
+//! its line.
 //!
 //! Owns parsing and validation only. It must not index, watch or answer: the walker,
 //! watcher and tools take the values it produces.
@@ -25,6 +26,24 @@ pub const DEFAULT_ANSWER_BUDGET: usize = 8_000;
 const BUDGET_RANGE: (usize, usize) = (2_000, 64_000);
 const DEBOUNCE_RANGE: (u64, u64) = (0, 10_000);
 
+/// How much git history is read (`[history]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryConfig {
+    pub enabled: bool,
+    /// The walk stops after this many commits...
+    pub max_commits: usize,
+    /// ...or at commits older than this many days before `HEAD`'s.
+    pub max_days: u32,
+    /// Churn counts the commits of this many days up to `HEAD`'s.
+    pub churn_days: u32,
+}
+
+impl Default for HistoryConfig {
+    fn default() -> Self {
+        HistoryConfig { enabled: true, max_commits: 10_000, max_days: 730, churn_days: 90 }
+    }
+}
+
 /// The settings of one repository, defaults filled in.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -33,6 +52,7 @@ pub struct Config {
     pub debounce_ms: u64,
     pub answer_budget: usize,
     pub audit_log: bool,
+    pub history: HistoryConfig,
 }
 
 impl Default for Config {
@@ -43,6 +63,7 @@ impl Default for Config {
             debounce_ms: DEFAULT_DEBOUNCE_MS,
             answer_budget: DEFAULT_ANSWER_BUDGET,
             audit_log: false,
+            history: HistoryConfig::default(),
         }
     }
 }
@@ -97,6 +118,16 @@ struct Raw {
     answer_budget: Option<Spanned<usize>>,
     audit_log: Option<bool>,
     secrets: Option<RawSecrets>,
+    history: Option<RawHistory>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHistory {
+    enabled: Option<bool>,
+    max_commits: Option<Spanned<usize>>,
+    max_days: Option<Spanned<u32>>,
+    churn_days: Option<Spanned<u32>>,
 }
 
 #[derive(Deserialize)]
@@ -171,12 +202,23 @@ impl Config {
         };
         let debounce_ms = in_range(text, "debounce_ms", raw.debounce_ms, DEBOUNCE_RANGE, DEFAULT_DEBOUNCE_MS)?;
         let answer_budget = in_range(text, "answer_budget", raw.answer_budget, BUDGET_RANGE, DEFAULT_ANSWER_BUDGET)?;
+        let d = HistoryConfig::default();
+        let history = match raw.history {
+            None => d,
+            Some(h) => HistoryConfig {
+                enabled: h.enabled.unwrap_or(true),
+                max_commits: in_range(text, "history.max_commits", h.max_commits, (1, 10_000_000), d.max_commits)?,
+                max_days: in_range(text, "history.max_days", h.max_days, (1, 36_500), d.max_days)?,
+                churn_days: in_range(text, "history.churn_days", h.churn_days, (1, 36_500), d.churn_days)?,
+            },
+        };
         Ok(Config {
             filter: Arc::new(Filter { include, exclude, languages, secrets, allow }),
             max_file_size,
             debounce_ms,
             answer_budget,
             audit_log: raw.audit_log.unwrap_or(false),
+            history,
         })
     }
 }
@@ -233,9 +275,16 @@ audit_log = true
 [secrets]
 patterns = ["*.secret", "config/Keys.java"]
 allow = ["testdata/**"]
+
+[history]
+max_commits = 500
+max_days = 30
+churn_days = 7
 "#,
         )
         .unwrap();
+        assert_eq!(c.history, HistoryConfig { enabled: true, max_commits: 500, max_days: 30, churn_days: 7 });
+        assert!(!Config::parse("[history]\nenabled = false\n").unwrap().history.enabled);
         assert_eq!((c.max_file_size, c.debounce_ms, c.answer_budget, c.audit_log), (2000, 200, 4000, true));
         assert!(c.filter.keeps_path("src/a/B.java"));
         assert!(!c.filter.keeps_path("lib/B.java"));
@@ -251,7 +300,8 @@ allow = ["testdata/**"]
     #[test]
     fn errors_name_the_key_and_line() {
         let cases = [
-            ("languages = [\"java\"]\nlanguage = [\"rust\"]\n", ".codeatlas.toml:2: unknown field `language`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`"),
+            ("languages = [\"java\"]\nlanguage = [\"rust\"]\n", ".codeatlas.toml:2: unknown field `language`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`, `history`"),
+            ("[history]\nmax_commits = 0\n", ".codeatlas.toml:2: history.max_commits: 0 is out of range 1..=10000000"),
             ("\n\nlanguages = [\"go\"]\n", ".codeatlas.toml:3: languages: unknown language \"go\"; languages: java, rust"),
             ("exclude = [\"a/**\", \"b/[\"]\n", ".codeatlas.toml:1: exclude: bad glob \"b/[\": unclosed character class; missing ']'"),
             ("answer_budget = 10\n", ".codeatlas.toml:1: answer_budget: 10 is out of range 2000..=64000"),

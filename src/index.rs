@@ -37,6 +37,8 @@ pub struct Options {
     pub filter: Arc<Filter>,
     /// Read `.codeatlas.toml` again when it changes (set by `for_repo`).
     pub follow_config: bool,
+    /// How much git history to read (`history::refresh`).
+    pub history: crate::config::HistoryConfig,
 }
 
 impl Default for Options {
@@ -46,6 +48,7 @@ impl Default for Options {
             threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
             filter: Arc::new(Filter::default()),
             follow_config: false,
+            history: crate::config::HistoryConfig::default(),
         }
     }
 }
@@ -61,6 +64,7 @@ impl Options {
     fn apply(&mut self, config: &Config) {
         self.max_file_size = config.max_file_size;
         self.filter = config.filter.clone();
+        self.history = config.history;
     }
 }
 

@@ -8,6 +8,7 @@ pub mod frameworks;
 pub mod gitdiff;
 pub mod graph;
 pub mod health;
+pub mod history;
 pub mod index;
 pub mod lang;
 pub mod mapper_xml;

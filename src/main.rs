@@ -280,8 +280,14 @@ fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, 
             println!("  ... and {} more", summary.skipped.len() - 20);
         }
     }
+    // Git history, after the index is complete (its time is not the index's).
+    let store = codeatlas::store::Store::open_read(&repo.canonicalize()?)?;
+    let state = codeatlas::history::refresh(&store, &opts.history)?;
+    match state.is_ready() {
+        true => println!("{} ({} walked in {:.2}s)", state.describe(), state.walked, state.ms as f64 / 1000.0),
+        false => println!("{}", state.describe()),
+    }
     if dump {
-        let store = codeatlas::store::Store::open_read(&repo.canonicalize()?)?;
         print!("{}", store.dump()?);
     }
     Ok(())

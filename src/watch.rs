@@ -89,11 +89,21 @@ impl Watch {
         status.building.store(true, Ordering::SeqCst);
         let progress = Arc::new(Progress::default());
         let (jobs, job_rx) = crossbeam_channel::unbounded::<Job>();
+        let index_opts_history = index_opts.history;
+        // History is read in the background for a git work tree; elsewhere (or disabled)
+        // its absence is recorded before tools answer, so that they say so from the start.
+        let git = index_opts_history.enabled && gix::discover(&root).is_ok();
+        status.history_reading.store(git, Ordering::SeqCst);
         {
             let (root, status, progress) = (root.clone(), status.clone(), progress.clone());
             std::thread::Builder::new()
                 .name("codeatlas-indexer".into())
                 .spawn(move || indexer_loop(&root, index_opts, job_rx, &status, &progress, on_batch))?;
+        }
+        {
+            // Weak: the thread ends once the watch and its tools are gone.
+            let (root, status, progress, config) = (root.clone(), Arc::downgrade(&status), progress.clone(), index_opts_history);
+            std::thread::Builder::new().name("codeatlas-history".into()).spawn(move || history_loop(&root, config, status, &progress))?;
         }
         let watcher = if opts.watch {
             let (raw_tx, raw_rx) = crossbeam_channel::unbounded::<notify::Result<notify::Event>>();
@@ -309,6 +319,13 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
         }
     };
     run(&mut indexer, None, status, &report, &on_batch);
+    if !status.history_reading.load(Ordering::SeqCst) {
+        // No git history to read (or reading it is disabled): say so, at once.
+        match store::Store::open_read(root).map_err(anyhow::Error::from).and_then(|s| crate::history::refresh(&s, &opts.history)) {
+            Ok(state) => tracing::info!("{}", state.describe()),
+            Err(e) => tracing::warn!("recording git history's state: {e:#}"),
+        }
+    }
     // Tools answer from here on; saves queue until this is done.
     if let Err(e) = indexer.prepare_updates() {
         // The first update builds them instead.
@@ -383,6 +400,52 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
             let _ = w.send(());
         }
         progress.batches_done.fetch_add(batches, Ordering::SeqCst);
+    }
+}
+
+/// How often the history thread looks whether `HEAD` moved.
+const HEAD_POLL: Duration = Duration::from_secs(2);
+
+/// Reads git history once the index is ready (tools answer meanwhile, saying so), then
+/// again, incrementally, whenever `HEAD` moves (a commit, a pull, a checkout).
+fn history_loop(root: &Path, config: crate::config::HistoryConfig, status: std::sync::Weak<IndexStatus>, progress: &Progress) {
+    let alive = || status.strong_count() > 0;
+    while !progress.ready.load(Ordering::SeqCst) {
+        if !alive() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let head_of = |repo: &Option<gix::Repository>| repo.as_ref().and_then(|r| r.head_id().ok()).map(|id| id.detach());
+    let mut repo = if config.enabled { gix::discover(root).ok() } else { None };
+    // A work tree without git was recorded as such by the indexer thread: nothing to read
+    // until a repository appears (`git init`).
+    let mut seen = None;
+    let mut first = repo.is_some();
+    loop {
+        let head = head_of(&repo);
+        if first || head != seen {
+            if let Some(s) = status.upgrade() {
+                s.history_reading.store(first, Ordering::SeqCst);
+            }
+            match store::Store::open_read(root).map_err(anyhow::Error::from).and_then(|s| crate::history::refresh(&s, &config)) {
+                Ok(state) => tracing::info!("{} ({} walked in {} ms)", state.describe(), state.walked, state.ms),
+                Err(e) => tracing::warn!("reading git history: {e:#}"),
+            }
+            seen = head;
+            first = false;
+            match status.upgrade() {
+                Some(s) => s.history_reading.store(false, Ordering::SeqCst),
+                None => return,
+            }
+        }
+        if !alive() {
+            return;
+        }
+        std::thread::sleep(HEAD_POLL);
+        if repo.is_none() && config.enabled {
+            repo = gix::discover(root).ok();
+        }
     }
 }
 

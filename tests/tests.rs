@@ -2,6 +2,7 @@
 
 mod ecosystem;
 mod extract;
+mod history;
 mod hostile;
 mod index;
 mod mcp;

@@ -84,6 +84,11 @@ CREATE INDEX symbols_impl_simple ON symbols(impl_simple) WHERE impl_simple IS NO
 -- Endpoints whose paths name other files' constants (`Writer::name_endpoints`, run after
 -- every change): a few rows, never a scan of the table.
 CREATE INDEX symbols_templates ON symbols(kind) WHERE modifiers LIKE 'template(%';
+-- Git history (`history.rs`, `store/history.rs`): the commits of a first-parent walk from
+-- HEAD, newest the highest idx, and each indexed path's changes with the lines of HEAD's
+-- version each last touched.
+CREATE TABLE history_commits(idx INTEGER PRIMARY KEY, id TEXT NOT NULL, time INTEGER NOT NULL, author TEXT NOT NULL, subject TEXT NOT NULL);
+CREATE TABLE history_changes(path TEXT NOT NULL, idx INTEGER NOT NULL, old_blob BLOB, new_blob BLOB, lines TEXT, PRIMARY KEY(path, idx)) WITHOUT ROWID;
 CREATE TABLE externals(id INTEGER PRIMARY KEY, qname TEXT NOT NULL UNIQUE);
 CREATE TABLE refs(
     -- The file's id times 2^24 plus a number within the file (`ref_ids_of`): a file's
@@ -1249,7 +1254,9 @@ impl Writer<'_> {
         Ok(())
     }
 }
+mod history;
 mod queries;
+pub use history::*;
 pub use queries::*;
 
 /// What made an index's contents besides the schema: the program version and the grammar

@@ -272,6 +272,17 @@ impl Atlas {
                 *entry_count.entry(*u).or_default() += 1;
             }
         }
+        // Each unit's last commit, when history was read.
+        let mut last_change: HashMap<u32, i64> = HashMap::new();
+        if self.history(store)?.is_ready() {
+            let newest = store.newest_changes()?;
+            for f in files.values() {
+                if let (Some(u), Some(idx)) = (view.of_file.get(&f.id), newest.get(&f.path)) {
+                    let e = last_change.entry(*u).or_default();
+                    *e = (*e).max(*idx);
+                }
+            }
+        }
         let mut rows = Vec::new();
         for (i, u) in view.units.units.iter().enumerate() {
             let i = i as u32;
@@ -313,6 +324,9 @@ impl Atlas {
             }
             if outside > 0 {
                 let _ = write!(row, "; {outside} outside its source roots (not built)");
+            }
+            if let Some(c) = last_change.get(&i).map(|idx| store.commit(*idx)).transpose()?.flatten() {
+                let _ = write!(row, "; last commit {}", crate::tools::date_of_seconds(c.time));
             }
             if u.fallback {
                 row.push_str("; manifest unreadable (status says why)");

@@ -99,11 +99,19 @@ impl Atlas {
             }
         }
         lists.push((format!("most depended-upon ({total}, by distinct dependents):"), total, ranked));
+        // Where change concentrates: churn x complexity, from git history.
+        let (title, spots) = self.hot_spots(store, &prefix, window.offset + window.limit)?;
+        if !title.is_empty() && !spots.is_empty() {
+            let n = spots.len();
+            lists.push((title, n, spots.into_iter().skip(window.offset).collect()));
+        }
         let indexed =
             store.meta("indexed_at")?.and_then(|s| s.parse::<i64>().ok()).map(|s| date_time_of(s * 1_000_000_000)).unwrap_or_default();
+        let history = self.history(store)?.describe();
         let tail = format!(
-            "index: {}, last indexed {indexed}\nnext: dependency_graph {{target}}, search_symbols {{query}}, file_outline {{path}}",
-            plural(store.count_files()?, "file")
+            "index: {}, last indexed {indexed}\n{history}{}next: dependency_graph {{target}}, search_symbols {{query}}, file_outline {{path}}",
+            plural(store.count_files()?, "file"),
+            if history.is_empty() { "" } else { "\n" }
         );
         // The most rows of each list that fit (at least one, so that paging moves on).
         // A list's title, its rows, and the line saying a list is done on earlier pages.

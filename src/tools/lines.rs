@@ -12,6 +12,15 @@ use crate::store::{FileInfo, Store, SymbolInfo};
 pub(super) struct LineStats {
     loc: Vec<u32>,
     branches: Vec<u32>,
+    /// The content's git blob id: equal to `HEAD`'s when the file is unchanged.
+    pub blob: Vec<u8>,
+}
+
+impl LineStats {
+    /// Non-blank lines and branch words of the whole file.
+    pub(super) fn lines(&self) -> (usize, usize) {
+        (*self.loc.last().unwrap_or(&0) as usize, *self.branches.last().unwrap_or(&0) as usize)
+    }
 }
 
 /// What graph answers tell of a symbol or file besides its place.
@@ -108,6 +117,11 @@ pub(super) fn date_of(ns: i64) -> String {
     date_time_of(ns).split(' ').next().unwrap_or("").to_string()
 }
 
+/// `YYYY-MM-DD` from seconds since the epoch (git's times).
+pub fn date_of_seconds(secs: i64) -> String {
+    date_of(secs.saturating_mul(1_000_000_000))
+}
+
 /// `YYYY-MM-DD HH:MM UTC` from nanoseconds since the epoch (civil-from-days).
 pub(super) fn date_time_of(ns: i64) -> String {
     let secs = ns.div_euclid(1_000_000_000);
@@ -160,13 +174,15 @@ impl Atlas {
                 return stats.clone();
             }
         }
-        let text = std::fs::read_to_string(self.root.join(&file.path)).unwrap_or_default();
+        let bytes = std::fs::read(self.root.join(&file.path)).unwrap_or_default();
+        let blob = crate::history::blob_id(&bytes);
+        let text = String::from_utf8_lossy(&bytes);
         let (mut loc, mut branches) = (vec![0u32], vec![0u32]);
         for line in text.lines() {
             loc.push(loc.last().unwrap() + u32::from(!line.trim().is_empty()));
             branches.push(branches.last().unwrap() + count_branches(&[line]) as u32);
         }
-        let stats = Arc::new(LineStats { loc, branches });
+        let stats = Arc::new(LineStats { loc, branches, blob });
         // Bounded: a long session over a huge tree does not keep every file's counts.
         if cache.values().map(|(_, s)| s.loc.len()).sum::<usize>() > 4_000_000 {
             cache.clear();
@@ -198,7 +214,8 @@ impl Atlas {
             ((stats.loc[end] - stats.loc[start - 1]) as usize, (stats.branches[end] - stats.branches[start - 1]) as usize)
         };
         let fan_out = graph.degree(node, petgraph::Direction::Outgoing);
-        Ok(Some(Facts { loc, complexity: complexity(loc, branches, fan_out), modified: date_of(file.mtime_ns) }))
+        let modified = self.dated(store, &file, range)?.short();
+        Ok(Some(Facts { loc, complexity: complexity(loc, branches, fan_out), modified }))
     }
 }
 

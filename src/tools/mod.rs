@@ -16,6 +16,7 @@ mod cache;
 mod config_keys;
 mod graph_summaries;
 mod handles;
+mod history;
 mod lines;
 mod paging;
 mod services;
@@ -25,7 +26,7 @@ mod symbol_lookup;
 
 pub use args::*;
 pub use handles::normalize_path;
-pub use lines::{complexity, plural};
+pub use lines::{complexity, date_of_seconds, plural};
 
 use cache::EdgeCache;
 use handles::char_mask;
@@ -90,6 +91,8 @@ pub struct IndexStatus {
     /// Changed paths seen by the watcher and not yet in the index.
     pub pending: AtomicUsize,
     pub error: Mutex<Option<String>>,
+    /// Git history is being read (`history::refresh` on a background thread).
+    pub history_reading: AtomicBool,
 }
 
 /// The tools' shared state: the repository root, read connections, cached graphs.
@@ -118,6 +121,8 @@ pub struct Atlas {
     /// Bytes an answer may take: tiers 1-2, and tier-3 reads.
     summary_budget: usize,
     read_budget: usize,
+    /// `[history]` of `.codeatlas.toml` (the churn window).
+    history_config: crate::config::HistoryConfig,
 }
 
 /// What `codeatlas status` says of the build and the configuration.
@@ -233,6 +238,7 @@ impl Atlas {
             line_stats: Mutex::new(HashMap::new()),
             summary_budget: SUMMARY_BUDGET,
             read_budget: READ_BUDGET,
+            history_config: crate::config::Config::load(root).map(|c| c.history).unwrap_or_default(),
         }
     }
 

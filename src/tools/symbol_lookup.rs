@@ -338,6 +338,7 @@ impl Atlas {
         let counts = store.reference_counts(Target::Symbol(s.id))?;
         let impls = self.implementations(store, &s, false)?;
         let _ = writeln!(out, "  references: {}  implementations: {}", format_counts(&counts), impls.len());
+        out.push_str(&self.symbol_history(store, &s)?);
         let members = store.children(s.id)?;
         if !members.is_empty() {
             let _ = writeln!(out, "  members ({}):", members.len());

@@ -1,0 +1,235 @@
+//! History in answers: a file's or symbol's `modified` date from its last commit (or "in
+//! the working tree"), a symbol's last commits, churn and hot spots, and the line saying
+//! where dates come from when git history is missing, cut or still being read. Reads what
+//! `history::refresh` stored.
+//!
+//! Owns the tools' view of history. It must not read git's commit graph nor write the store.
+
+use std::sync::atomic::Ordering;
+
+use super::lines::{date_of, plural};
+use super::{Atlas, ToolError};
+use crate::history::{ranges_meet, working_lines, HistoryState, LINE_DEPTH};
+use crate::store::{ChangeRow, CommitRow, FileInfo, Store, SymbolInfo};
+
+/// Where a file or symbol stands against history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Dated {
+    /// Its last commit.
+    Commit(CommitRow),
+    /// Changed in the working tree (uncommitted, or never committed).
+    Working,
+    /// Not changed within the commits read: older than this (the oldest commit's time).
+    Before(i64),
+    /// No history: the file's time (nanoseconds).
+    FileTime(i64),
+}
+
+impl Dated {
+    /// `2026-11-30`, `working tree`, `before 2024-12-01`.
+    pub(super) fn short(&self) -> String {
+        match self {
+            Dated::Commit(c) => crate::tools::date_of_seconds(c.time),
+            Dated::Working => "working tree".to_string(),
+            Dated::Before(t) => format!("before {}", crate::tools::date_of_seconds(*t)),
+            Dated::FileTime(ns) => date_of(*ns),
+        }
+    }
+}
+
+/// `a1b2c3d4 2026-11-30 Alice: subject`.
+pub(super) fn commit_line(c: &CommitRow) -> String {
+    let mut subject = c.subject.clone();
+    if subject.chars().count() > SUBJECT_CHARS {
+        subject = subject.chars().take(SUBJECT_CHARS - 3).collect::<String>() + "...";
+    }
+    format!("{} {} {}: {subject}", c.short_id(), crate::tools::date_of_seconds(c.time), c.author)
+}
+
+/// A commit subject is cut to this many characters in answers.
+const SUBJECT_CHARS: usize = 72;
+
+impl Atlas {
+    /// The stored history's state; "reading" while the first read runs.
+    pub(super) fn history(&self, store: &Store) -> Result<HistoryState, ToolError> {
+        let stored = crate::history::read_state(store).map_err(|e| ToolError(format!("{e:#}")))?;
+        Ok(match stored {
+            Some(s) if s.is_ready() || !self.status.history_reading.load(Ordering::Relaxed) => s,
+            _ if self.status.history_reading.load(Ordering::Relaxed) => {
+                HistoryState { status: "reading".into(), ..HistoryState::default() }
+            }
+            _ => HistoryState { status: "unread".into(), ..HistoryState::default() },
+        })
+    }
+
+    /// A file's newest changes, and whether its content differs from `HEAD`'s.
+    fn file_changes(&self, store: &Store, file: &FileInfo) -> Result<(Vec<ChangeRow>, bool), ToolError> {
+        let changes = store.path_changes(&file.path, LINE_DEPTH)?;
+        let head_blob = changes.first().and_then(|c| c.new_blob.clone());
+        let working = match head_blob {
+            Some(blob) => self.line_stats(file).blob != blob,
+            // Never committed (or deleted in HEAD and written again).
+            None => true,
+        };
+        Ok((changes, working))
+    }
+
+    /// When a file, or the lines `range` of it, last changed.
+    pub(super) fn dated(&self, store: &Store, file: &FileInfo, range: Option<(u32, u32)>) -> Result<Dated, ToolError> {
+        let state = self.history(store)?;
+        if !state.is_ready() {
+            return Ok(Dated::FileTime(file.mtime_ns));
+        }
+        let (changes, working) = self.file_changes(store, file)?;
+        let Some(newest) = changes.first() else {
+            // In the index but in no commit read: new, or older than the walk.
+            return Ok(if state.cut.is_empty() && !state.shallow { Dated::Working } else { Dated::Before(state.oldest_time) });
+        };
+        let Some((start, end)) = range else {
+            return Ok(if working { Dated::Working } else { self.commit_of(store, newest.idx)? });
+        };
+        match self.commits_meeting(store, file, &changes, working, start, end, 1)? {
+            (true, _, _) => Ok(Dated::Working),
+            (false, found, _) if !found.is_empty() => Ok(Dated::Commit(found[0].clone())),
+            // Older than the changes compared line by line: no later than the oldest of them.
+            _ => Ok(match changes.last().filter(|_| changes.len() >= LINE_DEPTH) {
+                Some(oldest) => Dated::Before(store.commit(oldest.idx)?.map(|c| c.time).unwrap_or(state.oldest_time)),
+                None => self.commit_of(store, newest.idx)?,
+            }),
+        }
+    }
+
+    fn commit_of(&self, store: &Store, idx: i64) -> Result<Dated, ToolError> {
+        Ok(store.commit(idx)?.map(Dated::Commit).unwrap_or(Dated::FileTime(0)))
+    }
+
+    /// The newest `n` commits whose changes meet the lines `start..=end` of a file (in the
+    /// working tree's lines: mapped to `HEAD`'s when the file differs), whether those lines
+    /// differ from `HEAD` now, and whether older commits were not compared.
+    #[allow(clippy::too_many_arguments)]
+    fn commits_meeting(
+        &self,
+        store: &Store,
+        file: &FileInfo,
+        changes: &[ChangeRow],
+        working: bool,
+        start: u32,
+        end: u32,
+        n: usize,
+    ) -> Result<(bool, Vec<CommitRow>, bool), ToolError> {
+        let (mut start, mut end) = (start, end);
+        let mut changed_now = false;
+        if working {
+            let head = self.head_text(changes).unwrap_or_default();
+            let now = std::fs::read(self.root.join(&file.path)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
+            let (changed, to_head) = working_lines(&head, &now);
+            changed_now = changed.iter().any(|l| (start..=end).contains(l));
+            let mapped: Vec<u32> = (start..=end).filter_map(|l| to_head.get(l as usize - 1).copied().flatten()).collect();
+            match (mapped.first(), mapped.last()) {
+                (Some(a), Some(b)) => (start, end) = (*a, *b),
+                _ => return Ok((true, Vec::new(), false)),
+            }
+        }
+        let mut found = Vec::new();
+        for c in changes {
+            match &c.lines {
+                Some(lines) if ranges_meet(lines, start, end) => {
+                    if let Some(row) = store.commit(c.idx)? {
+                        found.push(row);
+                    }
+                    if found.len() == n {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let uncompared = found.len() < n && (changes.len() >= LINE_DEPTH || changes.iter().any(|c| c.lines.is_none()));
+        Ok((changed_now, found, uncompared))
+    }
+
+    /// `HEAD`'s version of a file, from the blob its newest change wrote.
+    fn head_text(&self, changes: &[ChangeRow]) -> Option<String> {
+        let blob = changes.first()?.new_blob.clone()?;
+        let repo = gix::discover(&self.root).ok()?;
+        let id = gix::ObjectId::try_from(blob.as_slice()).ok()?;
+        let data = repo.find_object(id).ok()?.detach().data;
+        Some(String::from_utf8_lossy(&data).into_owned())
+    }
+
+    /// `get_symbol`'s history lines: the last three commits that touched the symbol, or
+    /// why there are none.
+    pub(super) fn symbol_history(&self, store: &Store, s: &SymbolInfo) -> Result<String, ToolError> {
+        let state = self.history(store)?;
+        if !state.is_ready() {
+            let line = state.describe();
+            return Ok(if line.is_empty() { line } else { format!("  {line}\n") });
+        }
+        let Some(file) = store.file(s.file_id)? else { return Ok(String::new()) };
+        let (changes, working) = self.file_changes(store, &file)?;
+        let mut out = String::new();
+        if changes.is_empty() {
+            let _ = std::fmt::Write::write_fmt(
+                &mut out,
+                format_args!(
+                    "  last commits: none{}\n",
+                    if state.cut.is_empty() && !state.shallow {
+                        " (not committed)".to_string()
+                    } else {
+                        format!(" since {}", crate::tools::date_of_seconds(state.oldest_time))
+                    }
+                ),
+            );
+            return Ok(out);
+        }
+        let (changed_now, found, uncompared) = self.commits_meeting(store, &file, &changes, working, s.start_line, s.end_line, 3)?;
+        if changed_now {
+            out.push_str("  modified in the working tree (uncommitted)\n");
+        }
+        if found.is_empty() {
+            out.push_str("  last commits: none among its file's last ");
+            out.push_str(&plural(changes.len(), "change"));
+            out.push('\n');
+        } else {
+            out.push_str("  last commits:\n");
+            for c in &found {
+                out.push_str("    ");
+                out.push_str(&commit_line(c));
+                out.push('\n');
+            }
+            if uncompared {
+                out.push_str("    (older commits of its file not compared line by line)\n");
+            }
+        }
+        if state.shallow {
+            out.push_str("  (shallow clone: older commits are not in the repository)\n");
+        }
+        Ok(out)
+    }
+
+    /// `repo_overview`'s hot spots: the files under `prefix` with the most commits in the
+    /// churn window, weighted by complexity (churn x complexity), each with its last change.
+    pub(super) fn hot_spots(&self, store: &Store, prefix: &str, limit: usize) -> Result<(String, Vec<String>), ToolError> {
+        let state = self.history(store)?;
+        if !state.is_ready() {
+            return Ok((String::new(), Vec::new()));
+        }
+        let days = self.history_config.churn_days;
+        let since = state.head_time - i64::from(days) * 86_400;
+        let mut scored: Vec<(usize, String)> = Vec::new();
+        for (path, churn) in store.churn_ranking(since, 200)? {
+            if !path.starts_with(prefix) {
+                continue;
+            }
+            let Some(file) = store.file_by_path(&path)? else { continue };
+            let stats = self.line_stats(&file);
+            let lines = stats.lines();
+            let cx = crate::tools::complexity(lines.0, lines.1, 0) as usize;
+            let date = self.dated(store, &file, None)?.short();
+            scored.push((churn * cx, format!("{path}  {} x cx {cx}  last {date}", plural(churn, "commit"))));
+        }
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let title = format!("hot spots (commits in the {days} days to {} x complexity):", crate::tools::date_of_seconds(state.head_time));
+        Ok((title, scored.into_iter().take(limit).map(|(_, row)| row).collect()))
+    }
+}

@@ -1,0 +1,238 @@
+//! Git history in answers, on repositories built here with fixed commit dates
+//! (`GIT_AUTHOR_DATE`/`GIT_COMMITTER_DATE`, so commit ids are the same on every run):
+//! `modified` dates, a symbol's last commits, churn and hot spots, uncommitted changes,
+//! incremental reads when `HEAD` moves, a cut walk, a shallow clone, no git at all.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use codeatlas::config::HistoryConfig;
+use codeatlas::history::{refresh, HistoryState};
+use codeatlas::index::{index, Options};
+use codeatlas::store::Store;
+use codeatlas::tools::Atlas;
+use serde_json::json;
+
+fn git(root: &Path, args: &[&str], date: &str, author: &str) {
+    let status = Command::new("git")
+        .args(["-c", "user.email=test@codeatlas.invalid", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"])
+        .args(["-c", &format!("user.name={author}")])
+        .args(args)
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .env("GIT_AUTHOR_NAME", author)
+        .env("GIT_COMMITTER_NAME", author)
+        .current_dir(root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+fn commit(root: &Path, date: &str, author: &str, message: &str) {
+    git(root, &["add", "-A"], date, author);
+    git(root, &["commit", "-q", "-m", message], date, author);
+}
+
+const A1: &str =
+    "package p;\n\npublic class A {\n    int alpha() {\n        return 1;\n    }\n\n    int beta() {\n        return 2;\n    }\n}\n";
+
+fn write(root: &Path, path: &str, text: &str) {
+    let p = root.join(path);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Indexes, reads history with `config`, and returns the state and an atlas on the repo.
+fn read(root: &Path, config: &HistoryConfig) -> (HistoryState, Atlas) {
+    index(root, &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
+    let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+    let state = refresh(&store, config).unwrap();
+    (state, Atlas::new(&root.canonicalize().unwrap()))
+}
+
+fn ask(atlas: &Atlas, tool: &str, args: serde_json::Value) -> String {
+    match atlas.call(tool, args) {
+        Ok(t) => t,
+        Err(e) => format!("ERROR: {}", e.0),
+    }
+}
+
+/// The index's own time in `repo_overview` (not a commit date).
+fn last_indexed(overview: &str) -> String {
+    overview.lines().find_map(|l| l.split_once("last indexed ").map(|(_, t)| t.to_string())).unwrap()
+}
+
+/// The history lines of `get_symbol` (after `references:`, before `next:`).
+fn symbol_history(atlas: &Atlas, symbol: &str) -> String {
+    let text = ask(atlas, "get_symbol", json!({ "symbol": symbol }));
+    // Without get_symbol's two-space indent (expect! strips a common indent).
+    text.lines()
+        .skip_while(|l| !l.starts_with("  references:"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("next:"))
+        .map(|l| l.strip_prefix("  ").unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Four commits: `alpha` changed in the third, `beta` in the second, `B.java` in the
+/// fourth; then an uncommitted edit; then a fifth commit read incrementally.
+#[test]
+fn dates_last_commits_churn_and_incremental_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    git(root, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
+    // Churn over the 30 days to HEAD (the tools read it from here).
+    write(root, ".codeatlas.toml", "[history]\nchurn_days = 30\n");
+    write(root, "src/p/A.java", A1);
+    write(root, "src/p/B.java", "package p;\n\nclass B {\n}\n");
+    commit(root, "2024-01-01T12:00:00Z", "Ann", "Add A and B");
+    write(root, "src/p/A.java", &A1.replace("return 2;", "return 22;"));
+    commit(root, "2024-03-01T12:00:00Z", "Bob", "Beta returns 22");
+    write(root, "src/p/A.java", &A1.replace("return 2;", "return 22;").replace("return 1;", "return 11;"));
+    write(root, "src/p/C.java", "package p;\n\nclass C {\n}\n");
+    commit(root, "2024-03-20T12:00:00Z", "Cid", "Alpha returns 11; add C");
+    write(root, "src/p/B.java", "package p;\n\nclass B {\n    int b;\n}\n");
+    commit(root, "2024-03-25T12:00:00Z", "Dee", "B gets a field");
+    let config = HistoryConfig { churn_days: 30, ..HistoryConfig::default() };
+    let (state, atlas) = read(root, &config);
+    assert_eq!((state.status.as_str(), state.commits, state.walked, state.cut.as_str(), state.shallow), ("ready", 4, 4, "", false));
+    expect_test::expect![[r#"
+        last commits:
+          56b05285 2024-03-20 Cid: Alpha returns 11; add C
+          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+    .assert_eq(&symbol_history(&atlas, "p.A#alpha"));
+    expect_test::expect![[r#"
+        last commits:
+          0e420ea9 2024-03-01 Bob: Beta returns 22
+          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+    .assert_eq(&symbol_history(&atlas, "p.A#beta"));
+    // `modified` of tier-1 lines: the file's last commit, a symbol's own.
+    let impact = ask(&atlas, "change_impact", json!({"target": "p.A#beta"}));
+    assert!(impact.starts_with("change_impact method p.A#beta()  src/p/A.java:8-10  loc 3 cx 1 modified 2024-03-01"), "{impact}");
+    let graph = ask(&atlas, "dependency_graph", json!({"target": "p.A"}));
+    assert!(graph.starts_with("class p.A  src/p/A.java:3-11  loc 8 cx 1 modified 2024-03-20"), "{graph}");
+    let graph = ask(&atlas, "dependency_graph", json!({"target": "src/p/B.java", "level": "file"}));
+    assert!(graph.starts_with("file src/p/B.java  loc 4 cx 1 modified 2024-03-25"), "{graph}");
+    // Hot spots: commits in the 30 days to HEAD (2024-02-24..2024-03-25) x complexity; each
+    // unit's last commit; where the dates come from.
+    let overview = ask(&atlas, "repo_overview", json!({}));
+    let tail: Vec<&str> = overview.lines().skip_while(|l| !l.starts_with("hot spots")).collect();
+    expect_test::expect![[r#"
+        hot spots (commits in the 30 days to 2024-03-25 x complexity):
+          src/p/A.java  2 commits x cx 1  last 2024-03-20
+          src/p/B.java  1 commit x cx 1  last 2024-03-25
+          src/p/C.java  1 commit x cx 1  last 2024-03-20
+        index: 3 files, last indexed <indexed>
+        history: 4 commits to f4c5810b (2024-03-25)
+        next: dependency_graph {target}, search_symbols {query}, file_outline {path}"#]]
+    .assert_eq(&tail.join("\n").replace(&last_indexed(&overview), "<indexed>"));
+
+    // Uncommitted: a line above both methods and a change to `beta`. `alpha` keeps its
+    // commits (its lines mapped back to HEAD's), `beta` is modified in the working tree.
+    let edited = format!("// edited\n{}", A1.replace("return 2;", "return 3;").replace("return 1;", "return 11;"));
+    write(root, "src/p/A.java", &edited);
+    let (_, atlas) = read(root, &config);
+    expect_test::expect![[r#"
+        last commits:
+          56b05285 2024-03-20 Cid: Alpha returns 11; add C
+          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+    .assert_eq(&symbol_history(&atlas, "p.A#alpha"));
+    expect_test::expect![[r#"
+        modified in the working tree (uncommitted)
+        last commits:
+          0e420ea9 2024-03-01 Bob: Beta returns 22
+          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+    .assert_eq(&symbol_history(&atlas, "p.A#beta"));
+    let impact = ask(&atlas, "change_impact", json!({"target": "p.A#beta"}));
+    assert!(impact.starts_with("change_impact method p.A#beta()  src/p/A.java:9-11  loc 3 cx 1 modified working tree"), "{impact}");
+
+    // A fifth commit: only it is walked; `beta`'s newest commit is it.
+    commit(root, "2024-04-01T12:00:00Z", "Eve", "Beta returns 3");
+    let (state, atlas) = read(root, &config);
+    assert_eq!((state.commits, state.walked), (5, 1));
+    let incremental = (symbol_history(&atlas, "p.A#alpha"), symbol_history(&atlas, "p.A#beta"), ask(&atlas, "repo_overview", json!({})));
+    expect_test::expect![[r#"
+        last commits:
+          7a54696f 2024-04-01 Eve: Beta returns 3
+          0e420ea9 2024-03-01 Bob: Beta returns 22
+          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+    .assert_eq(&symbol_history(&atlas, "p.A#beta"));
+    // HEAD unchanged: nothing is walked.
+    let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+    assert_eq!(refresh(&store, &config).unwrap().walked, 1, "the stored state is returned as it was");
+    // The same history read from scratch gives the same answers.
+    drop(store);
+    std::fs::remove_dir_all(root.join(".codeatlas")).unwrap();
+    let (fresh, atlas) = read(root, &config);
+    assert_eq!((fresh.commits, fresh.walked), (5, 5));
+    assert_eq!(
+        incremental,
+        (symbol_history(&atlas, "p.A#alpha"), symbol_history(&atlas, "p.A#beta"), ask(&atlas, "repo_overview", json!({})))
+    );
+}
+
+/// A walk cut by `max_commits`: files not changed within it are dated "before" the oldest
+/// commit read, and the answers say the walk was cut.
+#[test]
+fn a_cut_walk_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    git(root, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
+    write(root, "src/p/A.java", A1);
+    write(root, "src/p/B.java", "package p;\n\nclass B {\n}\n");
+    commit(root, "2024-01-01T12:00:00Z", "Ann", "Add A and B");
+    for (i, day) in ["2024-02-01", "2024-03-01"].iter().enumerate() {
+        write(root, "src/p/B.java", &format!("package p;\n\nclass B {{\n    int b{i};\n}}\n"));
+        commit(root, &format!("{day}T12:00:00Z"), "Bob", &format!("B {i}"));
+    }
+    let (state, atlas) = read(root, &HistoryConfig { max_commits: 2, ..HistoryConfig::default() });
+    assert_eq!((state.commits, state.cut.as_str()), (2, "2 commits"));
+    let graph = ask(&atlas, "dependency_graph", json!({"target": "src/p/A.java", "level": "file"}));
+    assert!(graph.starts_with("file src/p/A.java  loc 9 cx 1 modified before 2024-02-01"), "{graph}");
+    assert!(ask(&atlas, "repo_overview", json!({})).contains("history: 2 commits to "), "cut line");
+    assert!(
+        ask(&atlas, "repo_overview", json!({})).contains("; cut at 2 commits, older changes dated before 2024-02-01"),
+        "{}",
+        ask(&atlas, "repo_overview", json!({}))
+    );
+    expect_test::expect!["last commits: none since 2024-02-01"].assert_eq(&symbol_history(&atlas, "p.A#alpha"));
+}
+
+/// No git, an unborn branch, a shallow clone: answers say where dates come from and never fail.
+#[test]
+fn missing_unborn_and_shallow_history() {
+    let config = HistoryConfig::default();
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = tmp.path().join("plain");
+    write(&plain, "src/p/A.java", A1);
+    let (state, atlas) = read(&plain, &config);
+    assert_eq!(state.describe(), "no git history (not a git repository); dates are file times");
+    expect_test::expect!["no git history (not a git repository); dates are file times"].assert_eq(&symbol_history(&atlas, "p.A#alpha"));
+
+    let unborn = tmp.path().join("unborn");
+    write(&unborn, "src/p/A.java", A1);
+    git(&unborn, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
+    let (state, _) = read(&unborn, &config);
+    assert_eq!(state.describe(), "no git history (the branch has no commit yet); dates are file times");
+
+    let origin = tmp.path().join("origin");
+    write(&origin, "src/p/A.java", A1);
+    git(&origin, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
+    commit(&origin, "2024-01-01T12:00:00Z", "Ann", "Add A");
+    write(&origin, "src/p/A.java", &A1.replace("return 2;", "return 22;"));
+    commit(&origin, "2024-02-01T12:00:00Z", "Bob", "Beta returns 22");
+    let url = format!("file://{}", origin.display());
+    git(tmp.path(), &["clone", "-q", "--depth", "1", &url, "shallow"], "2024-03-01T12:00:00Z", "Cid");
+    let shallow = tmp.path().join("shallow");
+    let (state, atlas) = read(&shallow, &config);
+    assert_eq!((state.commits, state.shallow), (1, true));
+    assert_eq!(state.describe(), "history: shallow clone, dates from the last 1 commit");
+    expect_test::expect![[r#"
+          last commits:
+            d7051fe2 2024-02-01 Bob: Beta returns 22
+          (shallow clone: older commits are not in the repository)"#]]
+    .assert_eq(&symbol_history(&atlas, "p.A#alpha"));
+}
