@@ -78,6 +78,10 @@ enum Command {
         /// Only write the client configuration; do not build the index.
         #[arg(long)]
         no_index: bool,
+        /// How clients start the server: path (this binary's absolute path), uvx
+        /// (`uvx codeatlas@VERSION`) or npx (`npx -y codeatlas@VERSION`), for a file a team commits.
+        #[arg(long, default_value = "path")]
+        launcher: String,
     },
     /// Report the index's health; exits with 1 when the index is missing or broken.
     ///
@@ -148,7 +152,7 @@ fn main() -> anyhow::Result<()> {
                 Some(addr) => codeatlas::mcp::serve_http(&root, parse_http_addr(&addr)?, allow_remote, &opts),
             }
         }
-        Command::Init { repo, client, no_index } => run_init(repo, &client, no_index),
+        Command::Init { repo, client, no_index, launcher } => run_init(repo, &client, no_index, &launcher),
         Command::Status { repo } => {
             let root = open_repo(&repo)?;
             let opts = codeatlas::index::Options::for_repo(&root)?;
@@ -187,12 +191,13 @@ fn parse_http_addr(text: &str) -> anyhow::Result<std::net::SocketAddr> {
         .with_context(|| format!("--http {text:?}: the host has no address"))
 }
 
-fn run_init(repo: PathBuf, client: &str, no_index: bool) -> anyhow::Result<()> {
-    use codeatlas::setup::{Action, Client};
+fn run_init(repo: PathBuf, client: &str, no_index: bool, launcher: &str) -> anyhow::Result<()> {
+    use codeatlas::setup::{Action, Client, Launcher};
     let root = open_repo(&repo)?;
     let clients = Client::parse(client).with_context(|| format!("--client {client:?}: expected claude, cursor, vscode or all"))?;
-    let command = codeatlas::setup::server_command();
-    let changes = codeatlas::setup::init(&root, &clients, &command)?;
+    let launcher = Launcher::parse(launcher).with_context(|| format!("--launcher {launcher:?}: expected path, uvx or npx"))?;
+    let command = launcher.clone();
+    let changes = codeatlas::setup::init(&root, &clients, &launcher)?;
     for c in &changes {
         let what = match c.action {
             Action::Created => "created",

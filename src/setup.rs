@@ -51,13 +51,51 @@ impl Client {
 
     /// Our entry. The repository is named by each client's own variable for the project
     /// directory, so the file can be committed and shared.
-    fn entry(self, command: &str) -> Value {
-        match self {
+    fn entry(self, launcher: &Launcher) -> Value {
+        let repo = match self {
             // Claude Code starts project servers in the project directory; it expands `${VAR:-default}`.
-            Client::Claude => json!({"type": "stdio", "command": command, "args": ["serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"]}),
-            Client::Cursor => json!({"type": "stdio", "command": command, "args": ["serve", "--repo", "${workspaceFolder}"]}),
-            Client::Vscode => json!({"type": "stdio", "command": command, "args": ["serve", "--repo", "${workspaceFolder}"]}),
-        }
+            Client::Claude => "${CLAUDE_PROJECT_DIR:-.}",
+            Client::Cursor | Client::Vscode => "${workspaceFolder}",
+        };
+        let (command, args) = launcher.command(&["serve", "--repo", repo]);
+        json!({"type": "stdio", "command": command, "args": args})
+    }
+}
+
+/// How a client starts the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Launcher {
+    /// A program: by default the absolute path of the running binary (a cold `uvx` or
+    /// `npx` download can exceed a client's start-up timeout).
+    Program(String),
+    /// `uvx codeatlas@VERSION ...`: the PyPI wheel, fetched and cached by uv.
+    Uvx,
+    /// `npx -y codeatlas@VERSION ...`: the npm package.
+    Npx,
+}
+
+impl Launcher {
+    /// `--launcher`: `path` (the running binary), `uvx` or `npx`.
+    pub fn parse(s: &str) -> Option<Launcher> {
+        Some(match s {
+            "path" => Launcher::Program(server_command()),
+            "uvx" => Launcher::Uvx,
+            "npx" => Launcher::Npx,
+            _ => return None,
+        })
+    }
+
+    /// The command and its arguments, `args` after ours. The packages are pinned to this
+    /// version, so that a team that commits the file runs one version (and one index format).
+    pub fn command(&self, args: &[&str]) -> (String, Vec<String>) {
+        let pinned = format!("{SERVER_NAME}@{}", env!("CARGO_PKG_VERSION"));
+        let (command, mut all): (&str, Vec<String>) = match self {
+            Launcher::Program(p) => (p.as_str(), Vec::new()),
+            Launcher::Uvx => ("uvx", vec![pinned]),
+            Launcher::Npx => ("npx", vec!["-y".to_string(), pinned]),
+        };
+        all.extend(args.iter().map(|a| a.to_string()));
+        (command.to_string(), all)
     }
 }
 
@@ -80,11 +118,11 @@ pub struct Change {
 /// Writes or merges our entry into each client's project configuration under `root`.
 /// A file that is not a JSON object (or has comments) is left alone and reported as an
 /// error naming the file, with the entry to add by hand.
-pub fn init(root: &Path, clients: &[Client], command: &str) -> anyhow::Result<Vec<Change>> {
+pub fn init(root: &Path, clients: &[Client], launcher: &Launcher) -> anyhow::Result<Vec<Change>> {
     let mut changes = Vec::new();
     for &client in clients {
         let path = root.join(client.file());
-        let entry = client.entry(command);
+        let entry = client.entry(launcher);
         let existing = match std::fs::read_to_string(&path) {
             Ok(text) => Some(text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -127,20 +165,18 @@ pub fn init(root: &Path, clients: &[Client], command: &str) -> anyhow::Result<Ve
     Ok(changes)
 }
 
-/// The command clients should run: `codeatlas` when that name on `PATH` is this very
-/// program, else this program's absolute path.
+/// The running binary's absolute path (what clients run by default).
 pub fn server_command() -> String {
-    let Ok(me) = std::env::current_exe().and_then(|p| p.canonicalize()) else { return SERVER_NAME.to_string() };
-    let on_path = std::env::var_os("PATH")
-        .and_then(|paths| std::env::split_paths(&paths).map(|dir| dir.join(SERVER_NAME)).find(|candidate| candidate.is_file()));
-    match on_path.and_then(|p| p.canonicalize().ok()) {
-        Some(found) if found == me => SERVER_NAME.to_string(),
-        _ => me.to_string_lossy().into_owned(),
+    match std::env::current_exe().and_then(|p| p.canonicalize()) {
+        Ok(me) => me.to_string_lossy().into_owned(),
+        Err(_) => SERVER_NAME.to_string(),
     }
 }
 
 /// The same registration as a `claude mcp add` line, for those who prefer it.
-pub fn claude_add_line(command: &str) -> String {
-    let quoted = if command.contains(char::is_whitespace) { format!("'{command}'") } else { command.to_string() };
-    format!("claude mcp add --scope project {SERVER_NAME} -- {quoted} serve --repo .")
+pub fn claude_add_line(launcher: &Launcher) -> String {
+    let (command, args) = launcher.command(&["serve", "--repo", "."]);
+    let quote = |s: &str| if s.contains(char::is_whitespace) { format!("'{s}'") } else { s.to_string() };
+    let words: Vec<String> = std::iter::once(command).chain(args).map(|w| quote(&w)).collect();
+    format!("claude mcp add --scope project {SERVER_NAME} -- {}", words.join(" "))
 }

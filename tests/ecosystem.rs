@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use codeatlas::index::{index, Options};
-use codeatlas::setup::{self, Action, Client};
+use codeatlas::setup::{self, Action, Client, Launcher};
 use codeatlas::tools::Atlas;
 use serde_json::{json, Value};
 
@@ -44,7 +44,7 @@ fn init_keeps_other_servers_and_is_idempotent() {
     std::fs::write(root.join(".vscode/mcp.json"), vscode_before).unwrap();
     std::fs::write(root.join(".mcp.json"), r#"{"mcpServers": {"db": {"command": "db-mcp", "args": ["--ro"]}}}"#).unwrap();
 
-    let changes = setup::init(root, &Client::ALL, "codeatlas").unwrap();
+    let changes = setup::init(root, &Client::ALL, &Launcher::Program("codeatlas".into())).unwrap();
     let actions: Vec<(Client, &Action)> = changes.iter().map(|c| (c.client, &c.action)).collect();
     assert_eq!(actions, vec![(Client::Claude, &Action::Added), (Client::Cursor, &Action::Created), (Client::Vscode, &Action::Added)]);
 
@@ -76,17 +76,55 @@ fn init_keeps_other_servers_and_is_idempotent() {
 
     // Again: nothing changes, byte for byte, and our entry is not duplicated.
     let before: Vec<String> = Client::ALL.iter().map(|c| std::fs::read_to_string(root.join(c.file())).unwrap()).collect();
-    let again = setup::init(root, &Client::ALL, "codeatlas").unwrap();
+    let again = setup::init(root, &Client::ALL, &Launcher::Program("codeatlas".into())).unwrap();
     assert!(again.iter().all(|c| c.action == Action::Unchanged), "{again:?}");
     let after: Vec<String> = Client::ALL.iter().map(|c| std::fs::read_to_string(root.join(c.file())).unwrap()).collect();
     assert_eq!(before, after);
 
     // A moved binary updates our entry in place.
-    let moved = setup::init(root, &[Client::Claude], "/opt/bin/codeatlas").unwrap();
+    let moved = setup::init(root, &[Client::Claude], &Launcher::Program("/opt/bin/codeatlas".into())).unwrap();
     assert_eq!(moved[0].action, Action::Updated);
     let claude = read_json(&root.join(".mcp.json"));
     assert_eq!(claude["mcpServers"].as_object().unwrap().len(), 2);
     assert_eq!(claude["mcpServers"]["codeatlas"]["command"], "/opt/bin/codeatlas");
+}
+
+/// `--launcher uvx|npx`: the package runners, pinned to this version, in every client's
+/// file; the default is the running binary's absolute path.
+#[test]
+fn init_launchers_write_package_runners() {
+    let version = env!("CARGO_PKG_VERSION");
+    for (launcher, command, first) in
+        [("uvx", "uvx", vec![format!("codeatlas@{version}")]), ("npx", "npx", vec!["-y".to_string(), format!("codeatlas@{version}")])]
+    {
+        let repo = temp_copy("rust-shop");
+        let root = repo.path();
+        let (code, out, err) = run(bin().args(["init", "--no-index", "--launcher", launcher, "--repo"]).arg(root));
+        assert_eq!(code, 0, "{out}{err}");
+        for (client, repo_arg) in
+            [(Client::Claude, "${CLAUDE_PROJECT_DIR:-.}"), (Client::Cursor, "${workspaceFolder}"), (Client::Vscode, "${workspaceFolder}")]
+        {
+            let doc = read_json(&root.join(client.file()));
+            let key = if client == Client::Vscode { "servers" } else { "mcpServers" };
+            let mut args = first.clone();
+            args.extend(["serve".to_string(), "--repo".to_string(), repo_arg.to_string()]);
+            assert_eq!(doc[key]["codeatlas"], json!({"type": "stdio", "command": command, "args": args}), "{launcher} {client:?}");
+        }
+        let line = format!(
+            "or, for Claude Code from the command line: claude mcp add --scope project codeatlas -- {command} {} serve --repo .",
+            first.join(" ")
+        );
+        assert!(out.lines().any(|l| l == line), "{out}");
+    }
+    // The default: this binary, by its absolute path.
+    let repo = temp_copy("rust-shop");
+    let root = repo.path();
+    let (code, _, _) = run(bin().args(["init", "--no-index", "--client", "cursor", "--repo"]).arg(root));
+    assert_eq!(code, 0);
+    let me = std::path::PathBuf::from(env!("CARGO_BIN_EXE_codeatlas")).canonicalize().unwrap();
+    assert_eq!(read_json(&root.join(".cursor/mcp.json"))["mcpServers"]["codeatlas"]["command"], json!(me.to_string_lossy()));
+    let (code, _, err) = run(bin().args(["init", "--launcher", "brew", "--repo"]).arg(root));
+    assert_eq!((code, err.trim()), (1, "Error: --launcher \"brew\": expected path, uvx or npx"));
 }
 
 #[test]
@@ -96,7 +134,7 @@ fn init_leaves_a_file_it_cannot_parse_alone() {
     std::fs::create_dir_all(root.join(".vscode")).unwrap();
     let jsonc = "{\n  // my servers\n  \"servers\": {}\n}\n";
     std::fs::write(root.join(".vscode/mcp.json"), jsonc).unwrap();
-    let err = setup::init(root, &[Client::Vscode], "codeatlas").unwrap_err().to_string();
+    let err = setup::init(root, &[Client::Vscode], &Launcher::Program("codeatlas".into())).unwrap_err().to_string();
     assert!(err.contains(".vscode/mcp.json is not plain JSON"), "{err}");
     assert!(err.contains("add this under \"servers\" by hand: \"codeatlas\": {\"type\":\"stdio\""), "{err}");
     assert_eq!(std::fs::read_to_string(root.join(".vscode/mcp.json")).unwrap(), jsonc);
