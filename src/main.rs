@@ -119,6 +119,27 @@ enum Command {
         #[arg(long)]
         json: Option<String>,
     },
+    /// Draw the index: the build units (or modules) and their dependencies, as one
+    /// self-contained HTML page (no network), or the graph alone as SVG, DOT or Mermaid.
+    ///
+    /// Example: codeatlas map --repo ~/src/my-service --out map.html
+    ///
+    /// Example: codeatlas map --format mermaid > docs/units.mmd
+    Map {
+        /// The repository root.
+        #[arg(long, default_value = ".")]
+        repo: PathBuf,
+        /// Write here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// html, svg, dot or mermaid.
+        #[arg(long, default_value = "html")]
+        format: String,
+        /// Links of names: a URL template with {path}, {line} and {commit}
+        /// (https://host/org/repo/blob/{commit}/{path}#L{line}); file:// links by default.
+        #[arg(long)]
+        link: Option<String>,
+    },
     /// List the tools with their descriptions and argument schemas, as MCP clients see them.
     ///
     /// Example: codeatlas tools
@@ -165,6 +186,25 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Watch { repo, debounce_ms } => run_watch(repo, debounce_ms),
         Command::Query { tool, args, repo, json } => run_query(tool, args, repo, json),
+        Command::Map { repo, out, format, link } => {
+            let root = open_repo(&repo)?;
+            let format = codeatlas::tools::MapFormat::parse(&format)
+                .with_context(|| format!("--format {format:?}: expected html, svg, dot or mermaid"))?;
+            // Brought up to date first, quietly (standard output may be the map itself).
+            let opts = codeatlas::index::Options::for_repo(&root)?;
+            codeatlas::index::index(&root, &opts, &|_, _| {}).with_context(|| format!("indexing {}", root.display()))?;
+            codeatlas::history::refresh(&codeatlas::store::Store::open_read(&root)?, &opts.history)?;
+            let atlas = codeatlas::tools::Atlas::new(&root);
+            let text = atlas.map(format, link.as_deref()).map_err(|e| anyhow::anyhow!(e.0))?;
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+                    eprintln!("wrote {}", path.display());
+                }
+                None => print!("{text}"),
+            }
+            Ok(())
+        }
         Command::Tools => {
             let tools = codeatlas::mcp::tool_list();
             println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "tools": tools }))?);

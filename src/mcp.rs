@@ -280,6 +280,38 @@ pub fn serve_stdio(root: &Path, opts: &ServeOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The `Host` names the map page answers to (as `/mcp`: loopback names and the bound address).
+fn hosts_for_page(bound: &std::net::SocketAddr) -> Vec<String> {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into(), "::1".into()];
+    if !bound.ip().is_unspecified() {
+        hosts.push(bound.ip().to_string());
+    }
+    hosts
+}
+
+/// `GET /`: the map page, or 403 for a `Host` or `Origin` that is not this machine's.
+async fn map_page(atlas: Arc<Atlas>, hosts: &[String], headers: &axum::http::HeaderMap) -> axum::response::Response {
+    use axum::http::{header, StatusCode};
+    use axum::response::IntoResponse;
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    // `localhost:8080` -> `localhost`, `[::1]:8080` -> `[::1]`.
+    let name = match host.rsplit_once(':') {
+        Some((n, port)) if port.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => n,
+        _ => host,
+    };
+    let origin_ok = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()).is_none_or(|o| {
+        ["http://localhost", "http://127.0.0.1", "http://[::1]"].iter().any(|p| o == *p || o.starts_with(&format!("{p}:")))
+    });
+    if !hosts.iter().any(|h| h == name) || !origin_ok {
+        return (StatusCode::FORBIDDEN, "forbidden: not a loopback host or origin").into_response();
+    }
+    match tokio::task::spawn_blocking(move || atlas.map(crate::tools::MapFormat::Html, None)).await {
+        Ok(Ok(page)) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response(),
+        Ok(Err(e)) => (StatusCode::SERVICE_UNAVAILABLE, e.0).into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
 /// The path MCP clients connect to over HTTP.
 pub const HTTP_PATH: &str = "/mcp";
 
@@ -310,8 +342,16 @@ pub fn serve_http(root: &Path, addr: std::net::SocketAddr, allow_remote: bool, o
             .with_allowed_origins(origins)
             .enforce_origin_validation()
             .with_cancellation_token(cancel.child_token());
+        let atlas = server.atlas.clone();
         let service = StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
-        let router = axum::Router::new().nest_service(HTTP_PATH, service);
+        // The map page at `/` (`codeatlas map`), generated from the index as it is now, under
+        // the same loopback rules as `/mcp`.
+        let page_hosts = hosts_for_page(&bound);
+        let page = axum::routing::get(move |headers: axum::http::HeaderMap| {
+            let (atlas, hosts) = (atlas.clone(), page_hosts.clone());
+            async move { map_page(atlas, &hosts, &headers).await }
+        });
+        let router = axum::Router::new().route("/", page).nest_service(HTTP_PATH, service);
         // The one line a wrapper script or test waits for (stderr: stdout stays clean).
         eprintln!("codeatlas: serving MCP at http://{bound}{HTTP_PATH}");
         axum::serve(listener, router)

@@ -250,7 +250,7 @@ fn status_reports_health_and_fails_on_a_broken_index() {
     assert_eq!(code, 0, "{out}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], format!("repository: {}", root.display()));
-    assert_eq!(lines[2], "status: ok (schema version 16)");
+    assert_eq!(lines[2], "status: ok (schema version 17)");
     assert_eq!(lines[3], "contents: 17 files, 72 symbols, 203 references (199 resolved)");
     assert!(lines[4].starts_with("last update: ") && lines[4].ends_with(" ago"), "{out}");
     assert_eq!(
@@ -364,6 +364,24 @@ fn serves_mcp_over_http_and_refuses_foreign_origins() {
     assert_eq!((status, body.as_str()), (403, "Forbidden: Origin header is not allowed"));
     let (status, _, _) = http(port, &[("Host", "evil.example")], &init);
     assert_eq!(status, 403);
+
+    // The map page at `/`, under the same rules.
+    let get = |host: &str| -> (u16, String) {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream.write_all(format!("GET / HTTP/1.0\r\nHost: {host}\r\n\r\n").as_bytes()).unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        (head.split(' ').nth(1).unwrap().parse().unwrap(), body.to_string())
+    };
+    let (status, page) = get(&format!("127.0.0.1:{port}"));
+    assert_eq!(status, 200);
+    assert!(
+        page.starts_with("<!DOCTYPE html>") && page.contains("<svg") && page.contains("com.acme.pay"),
+        "{}",
+        &page[..200.min(page.len())]
+    );
+    assert_eq!(get("evil.example").0, 403);
     drop(server);
 
     // Not on a public address without saying so.

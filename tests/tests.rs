@@ -5,6 +5,7 @@ mod extract;
 mod history;
 mod hostile;
 mod index;
+mod map;
 mod mcp;
 mod tidy;
 mod tools;

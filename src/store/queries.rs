@@ -745,6 +745,29 @@ impl Store {
     }
 
     /// Modules (Java packages, Rust modules) by symbol count: (module, files, symbols).
+    /// Symbols for the map's search: (kind, qualified name, path, line); the types and
+    /// endpoints first, then the callables, at most `limit`.
+    pub fn map_symbols(&self, limit: usize) -> Result<Vec<(String, String, String, u32)>> {
+        let types: Vec<&str> = SymbolKind::all().filter(|k| k.is_type() || *k == SymbolKind::Endpoint).map(SymbolKind::as_str).collect();
+        let callables: Vec<&str> = SymbolKind::all().filter(|k| k.is_callable()).map(SymbolKind::as_str).collect();
+        let mut out = Vec::new();
+        for kinds in [types, callables] {
+            if out.len() >= limit {
+                break;
+            }
+            let list = serde_json::to_string(&kinds).expect("strings serialize");
+            let mut stmt = self.conn.prepare_cached(
+                "SELECT s.kind, s.qname || COALESCE('(' || s.params || ')', ''), f.path, s.start_line FROM symbols s JOIN files f ON f.id = s.file_id
+                 WHERE s.kind IN (SELECT value FROM json_each(?1)) ORDER BY s.qname, s.id LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![list, (limit - out.len()) as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+            for row in rows {
+                out.push(row?);
+            }
+        }
+        Ok(out)
+    }
+
     pub fn module_counts(&self, prefix: &str) -> Result<Vec<(String, usize, usize)>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT module, COUNT(*), SUM(symbols) FROM files WHERE path LIKE ?1 ESCAPE '\\' GROUP BY module ORDER BY SUM(symbols) DESC, module",

@@ -340,7 +340,7 @@ impl Atlas {
     /// The overview's entry points by kind: HTTP endpoints counted per handler class (the
     /// class is the handle: `search_symbols` with `kind=endpoint` and a path lists them),
     /// then each framework-called method (`@Scheduled`, listeners) and `main`.
-    fn entry_rows(&self, store: &Store, entries: &[SymbolInfo]) -> Result<(String, Vec<String>), ToolError> {
+    pub(super) fn entry_rows(&self, store: &Store, entries: &[SymbolInfo]) -> Result<(String, Vec<String>), ToolError> {
         // Handler class -> (endpoints, its place).
         let mut controllers: Vec<(String, usize, String)> = Vec::new();
         let mut others: Vec<String> = Vec::new();

@@ -18,6 +18,7 @@ mod graph_summaries;
 mod handles;
 mod history;
 mod lines;
+mod map;
 mod paging;
 mod services;
 mod source_reads;
@@ -27,6 +28,7 @@ mod symbol_lookup;
 pub use args::*;
 pub use handles::normalize_path;
 pub use lines::{complexity, date_of_seconds, plural};
+pub use map::{MapFormat, MAX_NODES};
 
 use cache::EdgeCache;
 use handles::char_mask;
