@@ -6,6 +6,7 @@
 //! Owns the tools' view of history. It must not read git's commit graph nor write the store.
 
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use super::lines::{date_of, plural};
 use super::{Atlas, ToolError};
@@ -121,8 +122,9 @@ impl Atlas {
         let mut changed_now = false;
         if working {
             let head = self.head_text(changes).unwrap_or_default();
+            let head = head.as_str();
             let now = std::fs::read(self.root.join(&file.path)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-            let (changed, to_head) = working_lines(&head, &now);
+            let (changed, to_head) = working_lines(head, &now);
             changed_now = changed.iter().any(|l| (start..=end).contains(l));
             let mapped: Vec<u32> = (start..=end).filter_map(|l| to_head.get(l as usize - 1).copied().flatten()).collect();
             match (mapped.first(), mapped.last()) {
@@ -148,13 +150,23 @@ impl Atlas {
         Ok((changed_now, found, uncompared))
     }
 
-    /// `HEAD`'s version of a file, from the blob its newest change wrote.
-    fn head_text(&self, changes: &[ChangeRow]) -> Option<String> {
+    /// `HEAD`'s version of a file, from the blob its newest change wrote (read once per blob:
+    /// a graph answer may list many symbols of one edited file).
+    fn head_text(&self, changes: &[ChangeRow]) -> Option<Arc<String>> {
         let blob = changes.first()?.new_blob.clone()?;
+        if let Some(text) = self.head_texts.lock().expect("head texts lock").get(&blob) {
+            return Some(text.clone());
+        }
         let repo = gix::discover(&self.root).ok()?;
         let id = gix::ObjectId::try_from(blob.as_slice()).ok()?;
         let data = repo.find_object(id).ok()?.detach().data;
-        Some(String::from_utf8_lossy(&data).into_owned())
+        let text = Arc::new(String::from_utf8_lossy(&data).into_owned());
+        let mut cache = self.head_texts.lock().expect("head texts lock");
+        if cache.len() >= 256 {
+            cache.clear();
+        }
+        cache.insert(blob, text.clone());
+        Some(text)
     }
 
     /// `get_symbol`'s history lines: the last three commits that touched the symbol, or

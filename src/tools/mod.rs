@@ -125,6 +125,8 @@ pub struct Atlas {
     read_budget: usize,
     /// `[history]` of `.codeatlas.toml` (the churn window).
     history_config: crate::config::HistoryConfig,
+    /// `HEAD`'s versions of files with uncommitted edits, by blob id (read from git once).
+    head_texts: Mutex<HashMap<Vec<u8>, Arc<String>>>,
 }
 
 /// What `codeatlas status` says of the build and the configuration.
@@ -241,6 +243,7 @@ impl Atlas {
             summary_budget: SUMMARY_BUDGET,
             read_budget: READ_BUDGET,
             history_config: crate::config::Config::load(root).map(|c| c.history).unwrap_or_default(),
+            head_texts: Mutex::new(HashMap::new()),
         }
     }
 
