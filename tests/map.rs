@@ -77,6 +77,11 @@ fn the_page_is_self_contained_searchable_and_renders() {
     assert!(dom.contains("interface com.shop.order.service.OrderService <a href=\"https://git.example/shop/blob//order-service/src/main/java/com/shop/order/service/OrderService.java#L3\">"), "{}", &dom[dom.len().saturating_sub(3000)..]);
     // The unit opened: its modules drawn, its entry points listed.
     assert!(dom.contains("entry points (") && dom.contains("http com.shop.order.web.OrderController"), "{dom}");
+    // Places in the rows are links too.
+    assert!(
+        dom.contains("<a href=\"https://git.example/shop/blob//order-service/src/main/java/com/shop/order/web/OrderController.java#L9\">order-service/src/main/java/com/shop/order/web/OrderController.java:9-47</a>"),
+        "{dom}"
+    );
     assert!(dom.contains("data-requests=\"0\""), "requests were made: {}", &dom[..dom.find("<header").unwrap_or(0).min(500)]);
     let shot = tmp.path().join("map.png");
     headless(&browser, profile.path(), &[&format!("--screenshot={}", shot.display()), "--window-size=1400,900", &url]);

@@ -700,6 +700,9 @@ const DATA = JSON.parse(document.getElementById("data").textContent);
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 const href = (path, line) => DATA.link.replace("{path}", path).replace("{line}", line).replace("{commit}", DATA.commit);
 const place = (path, line) => `<a href="${esc(href(path, line))}">${esc(path)}:${line}</a>`;
+// `path/File.java:12-30` in a row becomes a link to its first line; a bare path to the file.
+const linkify = (row) => esc(row).replace(/([\w.\/-]+\.[A-Za-z]+)(?::(\d+)(?:-\d+)?)?(?=\s|$)/g, (m, path, line) =>
+  path.includes("/") ? `<a href="${esc(href(path, line || 1))}">${m}</a>` : m);
 document.getElementById("history").textContent = DATA.history;
 function show(key) {
   const d = DATA.details[key];
@@ -708,9 +711,9 @@ function show(key) {
   let h = `<h2>${esc(d.summary)}</h2>`;
   if (d.svg) h += `<h3>modules</h3>${d.svg}`;
   if (d.more && d.more.length) h += `<p class="more">${d.more.length} more modules: ${d.more.map(esc).join(", ")}</p>`;
-  if (d.entries) h += `<h3>${esc(d.entries_title)}</h3><ul>${d.entries.map((e) => `<li>${esc(e)}</li>`).join("")}</ul>`;
+  if (d.entries) h += `<h3>${esc(d.entries_title)}</h3><ul>${d.entries.map((e) => `<li>${linkify(e)}</li>`).join("")}</ul>`;
   if (d.types && d.types.length) h += `<h3>most depended-upon</h3><ul>${d.types.map((t) => `<li>${esc(t.name)} (${t.n}) ${place(t.path, t.line)}</li>`).join("")}</ul>`;
-  if (d.hot && d.hot.length) h += `<h3>hot spots</h3><ul>${d.hot.map((r) => `<li>${esc(r)}</li>`).join("")}</ul>`;
+  if (d.hot && d.hot.length) h += `<h3>hot spots</h3><ul>${d.hot.map((r) => `<li>${linkify(r)}</li>`).join("")}</ul>`;
   document.getElementById("panel").innerHTML = h;
 }
 document.querySelectorAll("[data-key]").forEach((el) => el.addEventListener("click", (ev) => { ev.preventDefault(); show(el.dataset.key); }));
