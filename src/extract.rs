@@ -956,24 +956,23 @@ impl<'t> Extractor<'t> {
     fn rust_routes(&self, symbols: &mut Vec<Symbol>, def_symbol: &[Option<usize>]) {
         let mut added = Vec::new();
         let (routes, registrations) = self.router_chains(symbols, def_symbol);
-        // Where each function of this file is registered: the prefixes over its own paths
-        // (`[""]` when nothing here registers it, or it is registered without one).
+        // Where each function of this file is registered: (the function at the top of the
+        // file's registrations, the prefix below it). The top one may be nested from another
+        // file: its prefix is a placeholder the index fills in (`{=nest:QNAME}`,
+        // `store::Writer::name_endpoints`).
         let name_of = |d: usize| def_symbol[d].map(|i| symbols[i].name.as_str()).unwrap_or("");
-        let prefixes = |name: &str| -> Vec<String> {
-            fn go(name: &str, regs: &[Registration], name_of: &dyn Fn(usize) -> String, depth: usize, out: &mut Vec<String>, at: &str) {
+        let tops = |name: &str| -> Vec<(String, String)> {
+            fn go(name: &str, regs: &[Registration], name_of: &dyn Fn(usize) -> String, depth: usize, out: &mut Vec<(String, String)>) {
                 let mine: Vec<&Registration> = regs.iter().filter(|r| r.function == name).collect();
                 if mine.is_empty() || depth > 4 {
-                    if !out.iter().any(|o| o == at) {
-                        out.push(at.to_string());
-                    }
+                    out.push((name.to_string(), String::new()));
                     return;
                 }
                 for r in mine {
-                    let outer = name_of(r.within);
                     let mut above = Vec::new();
-                    go(&outer, regs, name_of, depth + 1, &mut above, "");
-                    for a in above {
-                        let p = frameworks::join_url(&a, &frameworks::join_url(&r.prefix, at));
+                    go(&name_of(r.within), regs, name_of, depth + 1, &mut above);
+                    for (top, a) in above {
+                        let p = (top, frameworks::join_url(&a, &r.prefix));
                         if !out.contains(&p) {
                             out.push(p);
                         }
@@ -981,9 +980,32 @@ impl<'t> Extractor<'t> {
                 }
             }
             let mut out = Vec::new();
-            go(name, &registrations, &|d| name_of(d).to_string(), 0, &mut out, "");
+            go(name, &registrations, &|d| name_of(d).to_string(), 0, &mut out);
             out
         };
+        let fn_qname =
+            |name: &str| -> Option<String> { symbols.iter().find(|s| s.kind.is_callable() && s.name == name).map(|s| s.qname.clone()) };
+        // `{=nest:crate::api::router}/users`: under wherever another file nests the top function.
+        let placed = |top: &str, path: &str| -> String {
+            match fn_qname(top) {
+                Some(q) => format!("/{{=nest:{q}}}{}", frameworks::join_url("", path)),
+                None => frameworks::join_url("", path),
+            }
+        };
+        // Functions of other files this file nests (`.nest("/api", api::router())`): a marker
+        // on the top function here, `@nests(/api=api::router)`, for the index to read.
+        let local_fn = |name: &str| symbols.iter().any(|s| s.kind.is_callable() && s.name == name);
+        let mut nests: Vec<(String, String)> = Vec::new();
+        for r in registrations.iter().filter(|r| !local_fn(&r.function)) {
+            for (top, q) in tops(name_of(r.within)) {
+                if let Some(i) = symbols.iter().position(|s| s.kind.is_callable() && s.name == top) {
+                    let marker = format!("@nests({}={})", frameworks::join_url(&q, &r.prefix), r.path);
+                    if !nests.contains(&(symbols[i].name.clone(), marker.clone())) {
+                        nests.push((symbols[i].name.clone(), marker));
+                    }
+                }
+            }
+        }
         for r in &routes {
             let within = def_symbol[r.within];
             // The handler: a function of this file by the path's last segment, else the
@@ -996,8 +1018,8 @@ impl<'t> Extractor<'t> {
                 (_, Some(w)) => (w, r.handler.clone(), (r.line, r.line)),
                 _ => continue,
             };
-            for prefix in prefixes(name_of(r.within)) {
-                let e = frameworks::Endpoint { verb: r.verb.clone(), path: frameworks::join_url(&prefix, &r.path) };
+            for (top, prefix) in tops(name_of(r.within)) {
+                let e = frameworks::Endpoint { verb: r.verb.clone(), path: placed(&top, &frameworks::join_url(&prefix, &r.path)) };
                 let mut sym = endpoint_symbol(&e, parent, &symbols[parent], &target);
                 (sym.start_line, sym.end_line) = lines;
                 if local.len() != 1 {
@@ -1038,12 +1060,20 @@ impl<'t> Extractor<'t> {
                 }
                 let handler = &symbols[i];
                 // A handler registered under a scope (`web::scope("/api").service(user)`).
-                for prefix in prefixes(&handler.name) {
+                for (top, prefix) in tops(&handler.name) {
                     for mut e in frameworks::rust_route(path, &values) {
-                        e.path = frameworks::join_url(&prefix, &e.path);
+                        e.path = placed(&top, &frameworks::join_url(&prefix, &e.path));
                         added.push(endpoint_symbol(&e, i, handler, &handler.qname));
                     }
                 }
+            }
+        }
+        for (name, marker) in nests {
+            if let Some(s) = symbols.iter_mut().find(|s| s.kind.is_callable() && s.name == name) {
+                if !s.modifiers.is_empty() {
+                    s.modifiers.push(' ');
+                }
+                s.modifiers.push_str(&marker);
             }
         }
         symbols.extend(added);
@@ -1193,12 +1223,13 @@ impl<'t> Extractor<'t> {
                 let function = inner.child_by_field_name("function");
                 match function.map(|f| self.kind(f)) {
                     Some("identifier" | "scoped_identifier") => {
-                        let name = self.text(function.expect("checked")).rsplit("::").next().unwrap_or("").to_string();
+                        let path = strip_space(self.text(function.expect("checked")));
+                        let name = path.rsplit("::").next().unwrap_or("").to_string();
                         if frameworks::rust_router().prefix_heads.contains(&name) {
                             self.chain(inner, prefix, within, out, consumed, depth);
                         } else {
                             consumed.insert(inner.id());
-                            out.registrations.push(Registration { function: name, prefix: prefix.to_string(), within });
+                            out.registrations.push(Registration { function: name, path, prefix: prefix.to_string(), within });
                         }
                     }
                     _ => {
@@ -1211,8 +1242,9 @@ impl<'t> Extractor<'t> {
                 self.chain(value, prefix, within, out, consumed, depth + 1);
             }
             "identifier" | "scoped_identifier" => {
-                let name = self.text(inner).rsplit("::").next().unwrap_or("").to_string();
-                out.registrations.push(Registration { function: name, prefix: prefix.to_string(), within });
+                let path = strip_space(self.text(inner));
+                let name = path.rsplit("::").next().unwrap_or("").to_string();
+                out.registrations.push(Registration { function: name, path, prefix: prefix.to_string(), within });
             }
             _ => {}
         }
@@ -2256,7 +2288,9 @@ struct ChainRoute {
 
 /// A function registered under a prefix by a chain in another function (`.nest("/api", api())`).
 struct Registration {
+    /// Its name, and its path as written (`api::router`).
     function: String,
+    path: String,
     prefix: String,
     within: usize,
 }

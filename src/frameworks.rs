@@ -421,9 +421,22 @@ pub fn endpoint_name(template: &str, consts: &dyn Fn(&str) -> Option<String>) ->
     }
 }
 
-/// A template as people read it: a constant not put in shows as `{NAME}`.
+/// A template as people read it: a constant not put in shows as `{NAME}`; the place of a
+/// Rust router nested from nowhere the index knows is left out.
 pub fn display(template: &str) -> String {
-    template.replace("{=", "{")
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(at) = rest.find("{=nest:") {
+        out.push_str(&rest[..at]);
+        rest = rest[at..].find('}').map_or("", |end| &rest[at + end + 1..]);
+    }
+    out.push_str(rest);
+    let out = out.replace("{=", "{");
+    // `/{=nest:..}/users` without its placement: `//users`.
+    match out.split_once(' ') {
+        Some((verb, path)) if path.starts_with('/') => format!("{verb} {}", join_paths(path, "")),
+        _ => out,
+    }
 }
 
 /// A string constant's initializer as a template, from its declaration

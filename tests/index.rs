@@ -919,3 +919,37 @@ fn endpoint_paths_follow_constants_of_other_files() {
     run(root);
     assert_eq!(endpoints(root), ["POST /{ApiPaths.API}/refunds/{ApiPaths.API}/{orderId}"]);
 }
+
+/// A Rust router nested from another file (`.nest("/v2", api::router())` in `main.rs`): the
+/// nested file's endpoints carry the prefix, and follow it when only the nesting file changes.
+#[test]
+fn rust_router_prefixes_follow_the_file_that_nests_them() {
+    let tmp = temp_copy("rust-web");
+    let root = tmp.path();
+    run(root);
+    let endpoints = |root: &Path| -> Vec<String> {
+        let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+        let mut stmt = store
+            .conn()
+            .prepare("SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'endpoint' AND f.path = 'src/api.rs' ORDER BY s.name")
+            .unwrap();
+        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    let want = |prefix: &str| -> Vec<String> {
+        ["DELETE /api/users/:id", "GET /api/admin/stats", "GET /api/users/:id", "GET /health", "GET /ops/audit", "POST /api/users"]
+            .iter()
+            .map(|e| e.replacen(' ', &format!(" {prefix}"), 1))
+            .collect()
+    };
+    assert_eq!(endpoints(root), want("/v2"));
+    let main = root.join("src/main.rs");
+    let text = fs::read_to_string(&main).unwrap();
+    fs::write(&main, text.replace("nest(\"/v2\"", "nest(\"/v3\"")).unwrap();
+    assert_eq!(run(root).parsed, 1);
+    assert_eq!(endpoints(root), want("/v3"));
+    assert_eq!(dump(root), fresh_dump(root));
+    // Nested from nowhere: the router's own paths.
+    fs::write(&main, text.replace(".nest(\"/v2\", api::router())", "")).unwrap();
+    run(root);
+    assert_eq!(endpoints(root), want(""));
+}

@@ -916,8 +916,8 @@ fn spring_shop_tool_answers() {
 fn rust_route_attributes_are_endpoints() {
     let calls = vec![
         ("search_symbols", json!({"kind": "endpoint"})),
-        ("search_symbols", json!({"query": "GET /api/users/7"})),
-        ("search_symbols", json!({"query": "DELETE /api/users/7"})),
+        ("search_symbols", json!({"query": "GET /v2/api/users/7"})),
+        ("search_symbols", json!({"query": "DELETE /v2/api/users/7"})),
         ("search_symbols", json!({"query": "GET /v1/users/7"})),
         ("get_symbol", json!({"symbol": "POST /v1/orders"})),
         ("repo_overview", json!({})),

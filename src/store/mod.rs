@@ -84,6 +84,8 @@ CREATE INDEX symbols_impl_simple ON symbols(impl_simple) WHERE impl_simple IS NO
 -- Endpoints whose paths name other files' constants (`Writer::name_endpoints`, run after
 -- every change): a few rows, never a scan of the table.
 CREATE INDEX symbols_templates ON symbols(kind) WHERE modifiers LIKE 'template(%';
+-- Rust functions that nest routers of other files (`@nests(/api=api::router)`).
+CREATE INDEX symbols_nests ON symbols(kind) WHERE modifiers LIKE '%@nests(%';
 -- Git history (`history.rs`, `store/history.rs`): the commits of a first-parent walk from
 -- HEAD, newest the highest idx, and each indexed path's changes with the lines of HEAD's
 -- version each last touched.
@@ -971,7 +973,47 @@ impl Writer<'_> {
         }
         let cache: std::cell::RefCell<HashMap<String, Option<String>>> = Default::default();
         let tx = &self.tx;
+        // Rust functions nesting routers of other files: (their qualified name, prefix, the
+        // nested function's path as written), read once.
+        let mut nests: Vec<(String, String, String)> = Vec::new();
+        if rows.iter().any(|r| r.3.contains("{=nest:")) {
+            let mut stmt = tx.prepare_cached("SELECT qname, modifiers FROM symbols WHERE modifiers LIKE '%@nests(%'")?;
+            let found: Vec<(String, String)> = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+            for (qname, modifiers) in found {
+                for value in crate::frameworks::marker_values(&modifiers, "nests") {
+                    if let Some((prefix, path)) = value.split_once('=') {
+                        nests.push((qname.clone(), prefix.to_string(), path.to_string()));
+                    }
+                }
+            }
+        }
+        // Where a function is nested: the prefixes of the functions that nest it, a few
+        // levels up; one answer, or none.
+        fn nest_prefix(target: &str, nests: &[(String, String, String)], depth: usize) -> Option<String> {
+            if depth > 4 {
+                return None;
+            }
+            let mut found: Vec<String> = Vec::new();
+            for (by, prefix, path) in nests {
+                let mut p = path.as_str();
+                while let Some(rest) = p.strip_prefix("crate::").or_else(|| p.strip_prefix("self::")).or_else(|| p.strip_prefix("super::"))
+                {
+                    p = rest;
+                }
+                if target == p || target.ends_with(&format!("::{p}")) {
+                    let above = nest_prefix(by, nests, depth + 1).unwrap_or_default();
+                    let full = crate::frameworks::join_url(&above, prefix);
+                    if !found.contains(&full) {
+                        found.push(full);
+                    }
+                }
+            }
+            (found.len() == 1).then(|| found.remove(0))
+        }
         let lookup = |name: &str| -> Option<String> {
+            if let Some(target) = name.strip_prefix("nest:") {
+                return nest_prefix(target, &nests, 0);
+            }
             if let Some(v) = cache.borrow().get(name) {
                 return v.clone();
             }

@@ -315,11 +315,14 @@ impl Atlas {
         if !s.signature.is_empty() {
             let _ = writeln!(out, "  signature: {}", s.signature);
         }
+        // An endpoint's template (the constants and nesting its name was made from) is the
+        // index's own bookkeeping.
+        let modifiers = if s.kind == SymbolKind::Endpoint && s.modifiers.starts_with("template(") { "" } else { s.modifiers.as_str() };
         let _ = writeln!(
             out,
             "  visibility: {}{}",
             s.visibility,
-            if s.modifiers.is_empty() { String::new() } else { format!("  modifiers: {}", s.modifiers) }
+            if modifiers.is_empty() { String::new() } else { format!("  modifiers: {modifiers}") }
         );
         if !s.doc.is_empty() {
             let _ = writeln!(out, "  doc: {}", s.doc);

@@ -32,6 +32,11 @@ fn config(cfg: &mut web::ServiceConfig) {
     );
 }
 
+/// The axum side: the `api` module's router, under `/v2` (a router of another file).
+fn axum_app() -> axum::Router {
+    axum::Router::new().nest("/v2", api::router())
+}
+
 async fn ping() -> HttpResponse {
     HttpResponse::Ok().finish()
 }
