@@ -81,6 +81,9 @@ struct Config {
     /// on a receiver of one of `property_types`; the marker they leave on the caller.
     property_methods: Vec<String>,
     property_types: Vec<String>,
+    /// Calls that return a property source (`context.getEnvironment().getProperty("k")`).
+    #[serde(default)]
+    property_getters: Vec<String>,
     property_marker: String,
 }
 
@@ -248,7 +251,11 @@ pub fn config_annotations() -> (&'static str, &'static str) {
 pub fn property_call(method: &str, receiver_type: &str) -> Option<&'static str> {
     let c = &rules().config;
     let simple = receiver_type.rsplit(['.', ':']).next().unwrap_or(receiver_type);
-    (c.property_methods.iter().any(|m| m == method) && c.property_types.iter().any(|t| t == simple)).then_some(c.property_marker.as_str())
+    // A chain's receiver is written `Owner#getEnvironment()` (`#getEnvironment()` in the class).
+    let got =
+        receiver_type.rsplit_once('#').and_then(|(_, m)| m.strip_suffix("()")).is_some_and(|m| c.property_getters.iter().any(|g| g == m));
+    (c.property_methods.iter().any(|m| m == method) && (got || c.property_types.iter().any(|t| t == simple)))
+        .then_some(c.property_marker.as_str())
 }
 
 /// The marker a property call leaves on its caller (`Environment.getProperty`).

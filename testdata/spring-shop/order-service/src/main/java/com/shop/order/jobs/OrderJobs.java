@@ -3,6 +3,7 @@ package com.shop.order.jobs;
 import com.shop.order.config.PriceCalculator;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.event.EventListener;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -33,7 +34,11 @@ public class OrderJobs {
     public void onOrder(String message) {
     }
 
+    @Autowired
+    private ApplicationContext context;
+
     @EventListener
     public void onStart(Object event) {
+        String port = context.getEnvironment().getProperty("server.port");
     }
 }
