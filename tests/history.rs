@@ -236,3 +236,61 @@ fn missing_unborn_and_shallow_history() {
           (shallow clone: older commits are not in the repository)"#]]
     .assert_eq(&symbol_history(&atlas, "p.A#alpha"));
 }
+
+/// `serve` reads history on its own thread once the index is ready, and again when `HEAD`
+/// moves: `get_symbol` first says history is being read (or already has it), then lists the
+/// commits, then, after a new commit, that one first.
+#[test]
+fn serve_reads_history_in_the_background_and_follows_head() {
+    use std::io::{BufRead, Write};
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    git(root, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
+    write(root, "src/p/A.java", A1);
+    commit(root, "2024-01-01T12:00:00Z", "Ann", "Add A");
+    let mut child = crate::util::serve_raw(root, Stdio::piped(), Stdio::null(), None);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut send = |v: serde_json::Value| writeln!(stdin, "{v}").unwrap();
+    let [init, initialized, _] = crate::util::first_call("get_symbol", json!({}));
+    send(init);
+    send(initialized);
+    let mut id = 10;
+    let mut ask_alpha = |send: &mut dyn FnMut(serde_json::Value)| -> String {
+        id += 1;
+        send(
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "get_symbol", "arguments": {"symbol": "p.A#alpha"}}}),
+        );
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "the server closed its output");
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if v["id"] == id {
+                return v["result"]["content"][0]["text"].as_str().unwrap_or_default().to_string();
+            }
+        }
+    };
+    let until = |what: &str, ask: &mut dyn FnMut() -> String| -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let text = ask();
+            if text.contains(what) {
+                return text;
+            }
+            // Meanwhile: the index is being built, or history read (and the answer says so).
+            assert!(text.contains("history: still being read") || text.contains("index") || text.contains("last commits"), "{text}");
+            assert!(std::time::Instant::now() < deadline, "never saw {what:?}: {text}");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    let text = until("Ann: Add A", &mut || ask_alpha(&mut send));
+    assert!(text.contains("  last commits:\n"), "{text}");
+    write(root, "src/p/A.java", &A1.replace("return 1;", "return 11;"));
+    commit(root, "2024-02-01T12:00:00Z", "Bob", "Alpha returns 11");
+    // HEAD moved: read again within a few polls (the working tree now equals HEAD).
+    let text = until("Bob: Alpha returns 11", &mut || ask_alpha(&mut send));
+    assert!(text.find("Bob: Alpha returns 11").unwrap() < text.find("Ann: Add A").unwrap(), "{text}");
+    drop(stdin);
+    child.wait().unwrap();
+}
