@@ -210,7 +210,9 @@ fn missing_unborn_and_shallow_history() {
     write(&plain, "src/p/A.java", A1);
     let (state, atlas) = read(&plain, &config);
     assert_eq!(state.describe(), "no git history (not a git repository); dates are file times");
-    expect_test::expect!["no git history (not a git repository); dates are file times"].assert_eq(&symbol_history(&atlas, "p.A#alpha"));
+    // Said once, in the overview; not in every answer.
+    expect_test::expect![""].assert_eq(&symbol_history(&atlas, "p.A#alpha"));
+    assert!(ask(&atlas, "repo_overview", json!({})).contains("\nno git history (not a git repository); dates are file times\n"));
 
     let unborn = tmp.path().join("unborn");
     write(&unborn, "src/p/A.java", A1);

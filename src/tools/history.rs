@@ -59,6 +59,16 @@ impl Atlas {
             _ if self.status.history_reading.load(Ordering::Relaxed) => {
                 HistoryState { status: "reading".into(), ..HistoryState::default() }
             }
+            // Nothing stored yet: where there is nothing to read, say so at once (as the
+            // state will), whatever the order of the first answer and the first read.
+            _ if !self.history_config.enabled => HistoryState {
+                status: "disabled".into(),
+                why: "history.enabled = false in .codeatlas.toml".into(),
+                ..HistoryState::default()
+            },
+            _ if !*self.in_git.get_or_init(|| gix::discover(&self.root).is_ok()) => {
+                HistoryState { status: "none".into(), why: "not a git repository".into(), ..HistoryState::default() }
+            }
             _ => HistoryState { status: "unread".into(), ..HistoryState::default() },
         })
     }
@@ -174,8 +184,9 @@ impl Atlas {
     pub(super) fn symbol_history(&self, store: &Store, s: &SymbolInfo) -> Result<String, ToolError> {
         let state = self.history(store)?;
         if !state.is_ready() {
-            let line = state.describe();
-            return Ok(if line.is_empty() { line } else { format!("  {line}\n") });
+            // While it is read, say so; without git, `repo_overview` says it once (not in
+            // every answer).
+            return Ok(if state.status == "reading" { format!("  {}\n", state.describe()) } else { String::new() });
         }
         let Some(file) = store.file(s.file_id)? else { return Ok(String::new()) };
         let (changes, working) = self.file_changes(store, &file)?;

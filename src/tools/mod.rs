@@ -127,6 +127,8 @@ pub struct Atlas {
     history_config: crate::config::HistoryConfig,
     /// `HEAD`'s versions of files with uncommitted edits, by blob id (read from git once).
     head_texts: Mutex<HashMap<Vec<u8>, Arc<String>>>,
+    /// Whether the root is in a git work tree (looked up once).
+    in_git: std::sync::OnceLock<bool>,
 }
 
 /// What `codeatlas status` says of the build and the configuration.
@@ -244,6 +246,7 @@ impl Atlas {
             read_budget: READ_BUDGET,
             history_config: crate::config::Config::load(root).map(|c| c.history).unwrap_or_default(),
             head_texts: Mutex::new(HashMap::new()),
+            in_git: std::sync::OnceLock::new(),
         }
     }
 
