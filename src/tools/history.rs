@@ -136,7 +136,8 @@ impl Atlas {
             let now = std::fs::read(self.root.join(&file.path)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
             let (changed, to_head) = working_lines(head, &now);
             changed_now = changed.iter().any(|l| (start..=end).contains(l));
-            let mapped: Vec<u32> = (start..=end).filter_map(|l| to_head.get(l as usize - 1).copied().flatten()).collect();
+            let mapped: Vec<u32> =
+                (start..=end).filter_map(|l| (l as usize).checked_sub(1).and_then(|i| to_head.get(i)).copied().flatten()).collect();
             match (mapped.first(), mapped.last()) {
                 (Some(a), Some(b)) => (start, end) = (*a, *b),
                 _ => return Ok((true, Vec::new(), false)),
