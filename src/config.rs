@@ -53,6 +53,9 @@ pub struct Config {
     pub answer_budget: usize,
     pub audit_log: bool,
     pub history: HistoryConfig,
+    /// `[map] link`: the URL template of names in `codeatlas map` and `serve --http`'s page
+    /// (`{path}`, `{line}`, `{commit}`); `file://` links when None.
+    pub map_link: Option<String>,
 }
 
 impl Default for Config {
@@ -64,6 +67,7 @@ impl Default for Config {
             answer_budget: DEFAULT_ANSWER_BUDGET,
             audit_log: false,
             history: HistoryConfig::default(),
+            map_link: None,
         }
     }
 }
@@ -119,6 +123,13 @@ struct Raw {
     audit_log: Option<bool>,
     secrets: Option<RawSecrets>,
     history: Option<RawHistory>,
+    map: Option<RawMap>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMap {
+    link: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -212,6 +223,13 @@ impl Config {
                 churn_days: in_range(text, "history.churn_days", h.churn_days, (1, 36_500), d.churn_days)?,
             },
         };
+        let map_link = match raw.map.and_then(|m| m.link) {
+            Some(l) if !l.get_ref().contains("{path}") => {
+                return Err(err("map.link", l.span(), "the template must contain {path} (and may contain {line} and {commit})".into()))
+            }
+            Some(l) => Some(l.into_inner()),
+            None => None,
+        };
         Ok(Config {
             filter: Arc::new(Filter { include, exclude, languages, secrets, allow }),
             max_file_size,
@@ -219,6 +237,7 @@ impl Config {
             answer_budget,
             audit_log: raw.audit_log.unwrap_or(false),
             history,
+            map_link,
         })
     }
 }
@@ -285,6 +304,8 @@ churn_days = 7
         .unwrap();
         assert_eq!(c.history, HistoryConfig { enabled: true, max_commits: 500, max_days: 30, churn_days: 7 });
         assert!(!Config::parse("[history]\nenabled = false\n").unwrap().history.enabled);
+        let link = "https://git.example/o/r/blob/{commit}/{path}#L{line}";
+        assert_eq!(Config::parse(&format!("[map]\nlink = \"{link}\"\n")).unwrap().map_link.as_deref(), Some(link));
         assert_eq!((c.max_file_size, c.debounce_ms, c.answer_budget, c.audit_log), (2000, 200, 4000, true));
         assert!(c.filter.keeps_path("src/a/B.java"));
         assert!(!c.filter.keeps_path("lib/B.java"));
@@ -300,7 +321,8 @@ churn_days = 7
     #[test]
     fn errors_name_the_key_and_line() {
         let cases = [
-            ("languages = [\"java\"]\nlanguage = [\"rust\"]\n", ".codeatlas.toml:2: unknown field `language`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`, `history`"),
+            ("languages = [\"java\"]\nlanguage = [\"rust\"]\n", ".codeatlas.toml:2: unknown field `language`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`, `history`, `map`"),
+            ("[map]\nlink = \"https://x/{line}\"\n", ".codeatlas.toml:2: map.link: the template must contain {path} (and may contain {line} and {commit})"),
             ("[history]\nmax_commits = 0\n", ".codeatlas.toml:2: history.max_commits: 0 is out of range 1..=10000000"),
             ("\n\nlanguages = [\"go\"]\n", ".codeatlas.toml:3: languages: unknown language \"go\"; languages: java, rust"),
             ("exclude = [\"a/**\", \"b/[\"]\n", ".codeatlas.toml:1: exclude: bad glob \"b/[\": unclosed character class; missing ']'"),

@@ -91,3 +91,21 @@ fn the_page_is_self_contained_searchable_and_renders() {
         std::fs::copy(&shot, Path::new(&dir).join("spring-shop-map.png")).unwrap();
     }
 }
+
+/// `[map] link` in `.codeatlas.toml` gives the page its links (as `--link` does), so that
+/// `serve --http`'s page links to the repository's web view too.
+#[test]
+fn the_link_template_comes_from_the_configuration() {
+    let tmp = temp_copy("java-shop");
+    let root = tmp.path();
+    std::fs::write(root.join(".codeatlas.toml"), "[map]\nlink = \"https://git.example/acme/shop/blob/main/{path}#L{line}\"\n").unwrap();
+    index(root, &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
+    let page = Atlas::new(&root.canonicalize().unwrap()).map(MapFormat::Html, None).unwrap();
+    assert!(page.contains(r#""link":"https://git.example/acme/shop/blob/main/{path}#L{line}""#), "the page's link template");
+    // Without it: `file://` links under the root.
+    let plain = temp_copy("java-shop");
+    index(plain.path(), &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
+    let root = plain.path().canonicalize().unwrap();
+    let page = Atlas::new(&root).map(MapFormat::Html, None).unwrap();
+    assert!(page.contains(&format!(r#""link":"file://{}/{{path}}""#, root.display())), "file:// links");
+}

@@ -90,7 +90,7 @@ struct Drawing {
 
 impl Atlas {
     /// The map in `format`; `link` is the URL template of names (`{path}`, `{line}`,
-    /// `{commit}`), a `file://` link when None.
+    /// `{commit}`), else `[map] link` of `.codeatlas.toml`, else a `file://` link.
     pub fn map(&self, format: MapFormat, link: Option<&str>) -> Result<String, ToolError> {
         let store = self.store()?;
         let result = self.map_with(&store, format, link);
@@ -197,8 +197,9 @@ impl Atlas {
         let view = self.unit_view(store)?;
         let name = self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let state = self.history(store)?;
-        let link = match link {
-            Some(l) => l.to_string(),
+        // `--link`, else `[map] link` of `.codeatlas.toml`, else `file://` links.
+        let link = match link.map(str::to_string).or_else(|| self.map_link.clone()) {
+            Some(l) => l,
             None => format!("file://{}/{{path}}", self.root.display()),
         };
         let commit = if state.is_ready() { state.head.clone() } else { String::new() };

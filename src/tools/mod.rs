@@ -125,6 +125,8 @@ pub struct Atlas {
     read_budget: usize,
     /// `[history]` of `.codeatlas.toml` (the churn window).
     history_config: crate::config::HistoryConfig,
+    /// `[map] link` of `.codeatlas.toml`.
+    map_link: Option<String>,
     /// `HEAD`'s versions of files with uncommitted edits, by blob id (read from git once).
     head_texts: Mutex<HashMap<Vec<u8>, Arc<String>>>,
     /// Whether the root is in a git work tree (looked up once).
@@ -227,6 +229,8 @@ fn is_test_path(path: &str) -> bool {
 
 impl Atlas {
     pub fn new(root: &Path) -> Atlas {
+        // A bad `.codeatlas.toml` is reported by the indexer; answers take the defaults.
+        let config = crate::config::Config::load(root).ok();
         Atlas {
             root: root.to_path_buf(),
             pool: Mutex::new(Vec::new()),
@@ -244,7 +248,8 @@ impl Atlas {
             line_stats: Mutex::new(HashMap::new()),
             summary_budget: SUMMARY_BUDGET,
             read_budget: READ_BUDGET,
-            history_config: crate::config::Config::load(root).map(|c| c.history).unwrap_or_default(),
+            history_config: config.as_ref().map(|c| c.history).unwrap_or_default(),
+            map_link: config.and_then(|c| c.map_link),
             head_texts: Mutex::new(HashMap::new()),
             in_git: std::sync::OnceLock::new(),
         }
