@@ -199,7 +199,7 @@ fn a_bad_config_file_is_a_clear_error() {
     assert_eq!(code, 1, "{out}");
     assert_eq!(
         err.trim(),
-        "Error: .codeatlas.toml:3: unknown field `debounce`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`, `history`"
+        "Error: .codeatlas.toml:3: unknown field `debounce`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`, `history`, `map`"
     );
     std::fs::write(root.join(".codeatlas.toml"), "languages = [\"java\", \"kotlin\"]\n").unwrap();
     let (code, _, err) = run(bin().args(["query", "repo_overview", "--repo"]).arg(root));
