@@ -186,15 +186,15 @@ pub fn field_injected(field_modifiers: &str, class_modifiers: &str) -> bool {
     if words.contains(&"static") {
         return false;
     }
-    let marked = |modifiers: &str, name: &str| {
-        modifiers
-            .split(' ')
-            .any(|w| w.strip_prefix('@').is_some_and(|m| m == name || m.strip_prefix(name).is_some_and(|r| r.starts_with('('))))
-    };
-    b.injecting_methods.iter().any(|m| marked(field_modifiers, m))
+    b.injecting_methods.iter().any(|m| has_marker(field_modifiers, m))
         || b.injecting_constructors
             .iter()
-            .any(|(a, which)| marked(class_modifiers, a) && (which == "all" || words.contains(&which.as_str())))
+            .any(|(a, which)| has_marker(class_modifiers, a) && (which == "all" || words.contains(&which.as_str())))
+}
+
+/// Whether a modifiers string carries the marker `@name` (alone or with a value).
+pub fn has_marker(modifiers: &str, name: &str) -> bool {
+    modifiers.split(' ').any(|w| w.strip_prefix('@').is_some_and(|m| m == name || m.strip_prefix(name).is_some_and(|r| r.starts_with('('))))
 }
 
 /// Markers that only say how a bean is built (`@RequiredArgsConstructor`), not shown.

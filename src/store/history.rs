@@ -69,25 +69,6 @@ impl Store {
         path_changes(&self.conn, path, limit)
     }
 
-    /// The newest change of each of these paths and how many changes each has since
-    /// `since` (seconds): (path, newest commit, count).
-    pub fn path_activity(&self, paths: &[&str], since: i64) -> Result<Vec<(String, CommitRow, usize)>> {
-        let list = serde_json::to_string(paths).expect("strings serialize");
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT h.path, MAX(h.idx), SUM(c.time >= ?2) FROM history_changes h JOIN history_commits c ON c.idx = h.idx
-             WHERE h.path IN (SELECT value FROM json_each(?1)) GROUP BY h.path",
-        )?;
-        let rows: Vec<(String, i64, i64)> =
-            stmt.query_map(params![list, since], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
-        let mut out = Vec::new();
-        for (path, idx, count) in rows {
-            if let Some(c) = self.commit(idx)? {
-                out.push((path, c, count as usize));
-            }
-        }
-        Ok(out)
-    }
-
     /// Paths by how many changes they had since `since`, most first: (path, count).
     pub fn churn_ranking(&self, since: i64, limit: usize) -> Result<Vec<(String, usize)>> {
         let mut stmt = self.conn.prepare_cached(
@@ -110,15 +91,6 @@ impl Store {
             .conn
             .prepare_cached("SELECT idx, id, time, author, subject FROM history_commits WHERE idx = ?1")?
             .query_row([idx], commit_row)
-            .optional()?)
-    }
-
-    /// The newest commit of the walk.
-    pub fn newest_commit(&self) -> Result<Option<CommitRow>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT idx, id, time, author, subject FROM history_commits ORDER BY idx DESC LIMIT 1")?
-            .query_row([], commit_row)
             .optional()?)
     }
 }

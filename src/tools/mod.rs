@@ -28,7 +28,7 @@ mod symbol_lookup;
 pub use args::*;
 pub use handles::normalize_path;
 pub use lines::{complexity, date_of_seconds, plural};
-pub use map::{MapFormat, MAX_NODES};
+pub use map::MapFormat;
 
 use cache::EdgeCache;
 use handles::char_mask;

@@ -11,15 +11,10 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{Atlas, ToolError};
-use crate::frameworks::{marker_value, marker_values};
+use crate::frameworks::{has_marker, marker_value, marker_values};
 use crate::graph::{EdgeRow, Node, SymbolRow};
 use crate::model::{RefKind, SymbolKind};
 use crate::store::{Store, SymbolInfo};
-
-/// Whether a modifiers string carries the marker `@name` (alone or with a value).
-pub(super) fn has_marker(modifiers: &str, name: &str) -> bool {
-    modifiers.split(' ').any(|w| w.strip_prefix('@').is_some_and(|m| m == name || m.strip_prefix(name).is_some_and(|r| r.starts_with('('))))
-}
 
 /// Whether a bean answers to a name: a qualifier or stereotype value of its own, or its
 /// default bean name (class name with a lower-case first letter; a `@Bean` method's name).
