@@ -152,6 +152,7 @@ type Change = (String, i64, Option<Vec<u8>>, Option<Vec<u8>>);
 /// One commit the walk took: its row, tree, and first parent (None: a root commit, or the
 /// edge of a shallow clone).
 struct Walked {
+    id: gix::ObjectId,
     row: CommitRow,
     tree: gix::ObjectId,
     parent: Option<gix::ObjectId>,
@@ -211,8 +212,9 @@ fn walk_and_store(root: &Path, writer: &mut HistoryWriter, config: &HistoryConfi
         }
         let author = commit.author()?.name.to_str_lossy().into_owned();
         let subject = commit.message()?.summary().to_str_lossy().into_owned();
-        let parent = commit.parent_ids().next().map(|p| p.detach()).filter(|p| repo.find_object(*p).is_ok());
+        let parent = commit.parent_ids().next().map(|p| p.detach()).filter(|p| repo.has_object(p));
         walked.push(Walked {
+            id: info.id,
             row: CommitRow { idx: 0, id: info.id.to_string(), time, author, subject },
             tree: commit.tree_id()?.detach(),
             parent,
@@ -232,17 +234,29 @@ fn walk_and_store(root: &Path, writer: &mut HistoryWriter, config: &HistoryConfi
     let mut state = gix::diff::tree::State::default();
     let empty = gix::ObjectId::empty_tree(repo.object_hash());
     let (mut buf_old, mut buf_new) = (Vec::new(), Vec::new());
-    for w in &walked {
+    let mut in_buf_old: Option<gix::ObjectId> = None;
+    for (i, w) in walked.iter().enumerate() {
+        // The first parent is the next commit walked (a first-parent walk), unless the walk
+        // stopped there.
         let old_tree = match w.parent {
-            Some(p) => repo.find_commit(p)?.tree_id()?.detach(),
+            Some(p) => match walked.get(i + 1).filter(|next| next.id == p) {
+                Some(next) => next.tree,
+                None => repo.find_commit(p)?.tree_id()?.detach(),
+            },
             None => empty,
         };
-        let old = tree_bytes(&repo, old_tree, &mut buf_old)?;
-        let new = tree_bytes(&repo, w.tree, &mut buf_new)?;
+        // This commit's tree was the one before's parent tree: read already.
+        if in_buf_old == Some(w.tree) {
+            std::mem::swap(&mut buf_new, &mut buf_old);
+        } else {
+            read_tree(&repo, w.tree, &mut buf_new)?;
+        }
+        read_tree(&repo, old_tree, &mut buf_old)?;
+        in_buf_old = Some(old_tree);
         let mut recorder = gix::diff::tree::Recorder::default();
         gix::diff::tree(
-            gix::objs::TreeRefIter::from_bytes(old, repo.object_hash()),
-            gix::objs::TreeRefIter::from_bytes(new, repo.object_hash()),
+            gix::objs::TreeRefIter::from_bytes(&buf_old, repo.object_hash()),
+            gix::objs::TreeRefIter::from_bytes(&buf_new, repo.object_hash()),
             &mut state,
             &repo.objects,
             &mut recorder,
@@ -287,9 +301,13 @@ fn walk_and_store(root: &Path, writer: &mut HistoryWriter, config: &HistoryConfi
         }
     }
 
-    let oldest_time = if fresh { walked.last().map(|w| w.row.time).unwrap_or(head_time) } else { previous_state(writer).oldest_time };
-    let commits = if fresh { walked.len() } else { previous_state(writer).commits + walked.len() };
-    let cut = if fresh { cut } else { previous_state(writer).cut };
+    // Going on: the walk's start and its cut stay the stored one's.
+    let (oldest_time, commits, cut) = if fresh {
+        (walked.last().map(|w| w.row.time).unwrap_or(head_time), walked.len(), cut)
+    } else {
+        let before = previous_state(writer);
+        (before.oldest_time, before.commits + walked.len(), before.cut)
+    };
     let rows: Vec<CommitRow> = walked.into_iter().map(|w| w.row).collect();
     let state = HistoryState {
         status: "ready".into(),
@@ -313,15 +331,13 @@ fn previous_state(writer: &HistoryWriter) -> HistoryState {
     writer.meta(HISTORY_STATE).ok().flatten().and_then(|s| serde_json::from_str(&s).ok()).unwrap_or_default()
 }
 
-fn tree_bytes<'b>(repo: &gix::Repository, id: gix::ObjectId, buf: &'b mut Vec<u8>) -> Result<&'b [u8], Skip> {
-    if id.is_empty_tree() {
-        buf.clear();
-        return Ok(&buf[..]);
-    }
-    let tree = repo.find_object(id)?;
+/// A tree's bytes into `buf` (the empty tree is no object: no bytes).
+fn read_tree(repo: &gix::Repository, id: gix::ObjectId, buf: &mut Vec<u8>) -> Result<(), Skip> {
     buf.clear();
-    buf.extend_from_slice(&tree.data);
-    Ok(&buf[..])
+    if !id.is_empty_tree() {
+        buf.extend_from_slice(&repo.find_object(id)?.data);
+    }
+    Ok(())
 }
 
 /// For a file's newest changes (newest first, the first one's new blob `HEAD`'s version):
