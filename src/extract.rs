@@ -723,10 +723,7 @@ impl<'t> Extractor<'t> {
         for (caller, marker) in key_reads {
             let m = &mut symbols[caller].modifiers;
             if !m.split(' ').any(|w| w == marker) {
-                if !m.is_empty() {
-                    m.push(' ');
-                }
-                m.push_str(&marker);
+                add_modifier(m, &marker);
             }
         }
         references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
@@ -767,10 +764,7 @@ impl<'t> Extractor<'t> {
         };
         let (mut visibility, mut modifiers) = self.modifiers(def.node);
         if kind.is_callable() && self.is_test_function(def.node) {
-            if !modifiers.is_empty() {
-                modifiers.push(' ');
-            }
-            modifiers.push_str(spec.test_marker);
+            add_modifier(&mut modifiers, spec.test_marker);
         }
         // Members of a Java interface or annotation type are implicitly public (JLS 9.4).
         if spec.language == Language::Java
@@ -920,24 +914,14 @@ impl<'t> Extractor<'t> {
         for (i, anns) in &annotated {
             // Bean stereotypes and markers, kept in the modifiers (`@Service @Primary`).
             for marker in frameworks::bean_markers(anns) {
-                let m = &mut symbols[*i].modifiers;
-                if !m.is_empty() {
-                    m.push(' ');
-                }
-                m.push_str(&marker);
+                add_modifier(&mut symbols[*i].modifiers, &marker);
             }
             if symbols[*i].kind != SymbolKind::Method {
                 continue;
             }
             if let Some((marker, detail)) = frameworks::entry(anns, &lookup) {
-                let m = &mut symbols[*i].modifiers;
-                if !m.is_empty() {
-                    m.push(' ');
-                }
-                m.push_str(&marker);
-                if !detail.is_empty() {
-                    m.push_str(&format!("({detail})"));
-                }
+                let marker = if detail.is_empty() { marker } else { format!("{marker}({detail})") };
+                add_modifier(&mut symbols[*i].modifiers, &marker);
             }
             let class = symbols[*i].parent.map(annotations_of).unwrap_or(&[]);
             let handler = &symbols[*i];
@@ -983,25 +967,24 @@ impl<'t> Extractor<'t> {
             go(name, &registrations, &|d| name_of(d).to_string(), 0, &mut out);
             out
         };
-        let fn_qname =
-            |name: &str| -> Option<String> { symbols.iter().find(|s| s.kind.is_callable() && s.name == name).map(|s| s.qname.clone()) };
+        // The file's callable of a name (what registrations and tops name).
+        let callable = |name: &str| symbols.iter().position(|s| s.kind.is_callable() && s.name == name);
         // `{=nest:crate::api::router}/users`: under wherever another file nests the top function.
         let placed = |top: &str, path: &str| -> String {
-            match fn_qname(top) {
-                Some(q) => format!("/{{=nest:{q}}}{}", frameworks::join_url("", path)),
+            match callable(top) {
+                Some(i) => format!("/{{=nest:{}}}{}", symbols[i].qname, frameworks::join_url("", path)),
                 None => frameworks::join_url("", path),
             }
         };
         // Functions of other files this file nests (`.nest("/api", api::router())`): a marker
         // on the top function here, `@nests(/api=api::router)`, for the index to read.
-        let local_fn = |name: &str| symbols.iter().any(|s| s.kind.is_callable() && s.name == name);
-        let mut nests: Vec<(String, String)> = Vec::new();
-        for r in registrations.iter().filter(|r| !local_fn(&r.function)) {
+        let mut nests: Vec<(usize, String)> = Vec::new();
+        for r in registrations.iter().filter(|r| callable(&r.function).is_none()) {
             for (top, q) in tops(name_of(r.within)) {
-                if let Some(i) = symbols.iter().position(|s| s.kind.is_callable() && s.name == top) {
-                    let marker = format!("@nests({}={})", frameworks::join_url(&q, &r.prefix), r.path);
-                    if !nests.contains(&(symbols[i].name.clone(), marker.clone())) {
-                        nests.push((symbols[i].name.clone(), marker));
+                if let Some(i) = callable(&top) {
+                    let nest = (i, format!("@nests({}={})", frameworks::join_url(&q, &r.prefix), r.path));
+                    if !nests.contains(&nest) {
+                        nests.push(nest);
                     }
                 }
             }
@@ -1068,13 +1051,8 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
-        for (name, marker) in nests {
-            if let Some(s) = symbols.iter_mut().find(|s| s.kind.is_callable() && s.name == name) {
-                if !s.modifiers.is_empty() {
-                    s.modifiers.push(' ');
-                }
-                s.modifiers.push_str(&marker);
-            }
+        for (i, marker) in nests {
+            add_modifier(&mut symbols[i].modifiers, &marker);
         }
         symbols.extend(added);
     }
@@ -2324,6 +2302,14 @@ fn endpoint_symbol(e: &frameworks::Endpoint, parent: usize, handler: &Symbol, ta
         returns: None,
         params: None,
     }
+}
+
+/// Appends a word (`@Test`, `@Service`, `@Scheduled(cron=...)`) to a symbol's modifiers.
+fn add_modifier(modifiers: &mut String, word: &str) {
+    if !modifiers.is_empty() {
+        modifiers.push(' ');
+    }
+    modifiers.push_str(word);
 }
 
 fn line_of(node: Node) -> u32 {
