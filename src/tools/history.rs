@@ -78,7 +78,7 @@ impl Atlas {
         let changes = store.path_changes(&file.path, LINE_DEPTH)?;
         let head_blob = changes.first().and_then(|c| c.new_blob.clone());
         let working = match head_blob {
-            Some(blob) => self.line_stats(file).blob != blob,
+            Some(blob) => self.content_blob(file) != blob,
             // Never committed (or deleted in HEAD and written again).
             None => true,
         };

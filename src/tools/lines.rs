@@ -12,8 +12,9 @@ use crate::store::{FileInfo, Store, SymbolInfo};
 pub(super) struct LineStats {
     loc: Vec<u32>,
     branches: Vec<u32>,
-    /// The content's git blob id: equal to `HEAD`'s when the file is unchanged.
-    pub blob: Vec<u8>,
+    /// The content's git blob id (equal to `HEAD`'s when the file is unchanged), hashed
+    /// only when git history asks (`Atlas::content_blob`).
+    blob: std::sync::OnceLock<Vec<u8>>,
 }
 
 impl LineStats {
@@ -175,20 +176,26 @@ impl Atlas {
             }
         }
         let bytes = std::fs::read(self.root.join(&file.path)).unwrap_or_default();
-        let blob = crate::history::blob_id(&bytes);
         let text = String::from_utf8_lossy(&bytes);
         let (mut loc, mut branches) = (vec![0u32], vec![0u32]);
         for line in text.lines() {
             loc.push(loc.last().unwrap() + u32::from(!line.trim().is_empty()));
             branches.push(branches.last().unwrap() + count_branches(&[line]) as u32);
         }
-        let stats = Arc::new(LineStats { loc, branches, blob });
+        let stats = Arc::new(LineStats { loc, branches, blob: std::sync::OnceLock::new() });
         // Bounded: a long session over a huge tree does not keep every file's counts.
         if cache.values().map(|(_, s)| s.loc.len()).sum::<usize>() > 4_000_000 {
             cache.clear();
         }
         cache.insert(file.id, (file.mtime_ns, stats.clone()));
         stats
+    }
+
+    /// The git blob id of a file's content as its line counts were read (hashed once per
+    /// version of the file).
+    pub(super) fn content_blob(&self, file: &FileInfo) -> Vec<u8> {
+        let stats = self.line_stats(file);
+        stats.blob.get_or_init(|| crate::history::blob_id(&std::fs::read(self.root.join(&file.path)).unwrap_or_default())).clone()
     }
 
     /// loc, complexity (1-10) and last-modified date of a symbol's or file's lines.
