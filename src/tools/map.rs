@@ -88,6 +88,13 @@ struct Drawing {
     left_out: Vec<MapNode>,
 }
 
+impl Drawing {
+    /// `3 more not drawn: a, b, c`.
+    fn left_out_line(&self) -> String {
+        format!("{} more not drawn: {}", self.left_out.len(), self.left_out.iter().map(|n| n.label.as_str()).collect::<Vec<_>>().join(", "))
+    }
+}
+
 impl Atlas {
     /// The map in `format`; `link` is the URL template of names (`{path}`, `{line}`,
     /// `{commit}`), else `[map] link` of `.codeatlas.toml`, else a `file://` link.
@@ -210,6 +217,9 @@ impl Atlas {
         let files = self.all_files(store)?;
         let top_types = graph.top_fan_in(5_000);
         let hot_all = self.hot_spots(store, "", 200)?.1;
+        // A hot spot row starts with its path.
+        let file_of_path: HashMap<&str, i64> = files.values().map(|f| (f.path.as_str(), f.id)).collect();
+        let unit_rows = if by_units { self.unit_rows(store, "")? } else { Vec::new() };
         for n in top.nodes.iter().chain(&top.left_out) {
             let mut d = serde_json::Map::new();
             let (prefix, unit, module) = if by_units {
@@ -227,8 +237,7 @@ impl Atlas {
                 }
             };
             if let Some(u) = unit {
-                let rows = self.unit_rows(store, "")?;
-                if let Some(row) = rows.get(u as usize) {
+                if let Some(row) = unit_rows.get(u as usize) {
                     d.insert("summary".into(), row.clone().into());
                 }
                 let sub = self.module_drawing(store, Some(u))?;
@@ -263,7 +272,7 @@ impl Atlas {
             d.insert("types".into(), types.into());
             let hot: Vec<serde_json::Value> = hot_all
                 .iter()
-                .filter(|row| files.values().any(|f| row.starts_with(&format!("{}  ", f.path)) && in_node(f.id)))
+                .filter(|row| row.split("  ").next().and_then(|path| file_of_path.get(path)).is_some_and(|id| in_node(*id)))
                 .take(5)
                 .map(|r| r.clone().into())
                 .collect();
@@ -607,12 +616,7 @@ fn dot(d: &Drawing) -> String {
             writeln!(out, "  \"{}\" -> \"{}\" [{}];", dot_escape(&d.nodes[e.from].key), dot_escape(&d.nodes[e.to].key), attrs.join(", "));
     }
     if !d.left_out.is_empty() {
-        let _ = writeln!(
-            out,
-            "  // {} more not drawn: {}",
-            d.left_out.len(),
-            d.left_out.iter().map(|n| n.label.as_str()).collect::<Vec<_>>().join(", ")
-        );
+        let _ = writeln!(out, "  // {}", d.left_out_line());
     }
     out.push_str("}\n");
     out
@@ -642,12 +646,7 @@ fn mermaid(d: &Drawing) -> String {
         let _ = writeln!(out, "  linkStyle {} stroke:#c62828", red.join(","));
     }
     if !d.left_out.is_empty() {
-        let _ = writeln!(
-            out,
-            "  %% {} more not drawn: {}",
-            d.left_out.len(),
-            d.left_out.iter().map(|n| n.label.as_str()).collect::<Vec<_>>().join(", ")
-        );
+        let _ = writeln!(out, "  %% {}", d.left_out_line());
     }
     out
 }
