@@ -28,6 +28,13 @@ fn refs_in_their_files_ranges(root: &Path) -> i64 {
 }
 
 /// Indexes the tree from nothing and returns the dump.
+/// The first column of a query's rows, as text.
+fn names(root: &Path, sql: &str) -> Vec<String> {
+    let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+    let mut stmt = store.conn().prepare(sql).unwrap();
+    stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+}
+
 fn fresh_dump(root: &Path) -> String {
     fs::remove_dir_all(root.join(".codeatlas")).unwrap();
     run(root);
@@ -901,11 +908,7 @@ fn endpoint_paths_follow_constants_of_other_files() {
     let tmp = temp_copy("spring-shop");
     let root = tmp.path();
     run(root);
-    let endpoints = |root: &Path| -> Vec<String> {
-        let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
-        let mut stmt = store.conn().prepare("SELECT name FROM symbols WHERE kind = 'endpoint' AND name LIKE '%refunds%'").unwrap();
-        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
-    };
+    let endpoints = |root: &Path| names(root, "SELECT name FROM symbols WHERE kind = 'endpoint' AND name LIKE '%refunds%'");
     assert_eq!(endpoints(root), ["POST /api/v1/refunds/api/v1/{orderId}"]);
     let paths = root.join("common/src/main/java/com/shop/common/ApiPaths.java");
     let text = fs::read_to_string(&paths).unwrap();
@@ -927,13 +930,8 @@ fn rust_router_prefixes_follow_the_file_that_nests_them() {
     let tmp = temp_copy("rust-web");
     let root = tmp.path();
     run(root);
-    let endpoints = |root: &Path| -> Vec<String> {
-        let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
-        let mut stmt = store
-            .conn()
-            .prepare("SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'endpoint' AND f.path = 'src/api.rs' ORDER BY s.name")
-            .unwrap();
-        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    let endpoints = |root: &Path| {
+        names(root, "SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'endpoint' AND f.path = 'src/api.rs' ORDER BY s.name")
     };
     let want = |prefix: &str| -> Vec<String> {
         ["DELETE /api/users/:id", "GET /api/admin/stats", "GET /api/users/:id", "GET /health", "GET /ops/audit", "POST /api/users"]
