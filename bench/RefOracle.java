@@ -5,7 +5,7 @@
 // Parses and attributes every .java file of the package directory (not its subpackages)
 // as part of java.base (--patch-module), then prints one line per reference the compiler
 // resolved to a declaration: path, line, kind (call, new, new_anon, mref, type, qualifier,
-// field), and the target as codeatlas names it (com.acme.Type, com.acme.Type.Nested,
+// field), and the target as repochart names it (com.acme.Type, com.acme.Type.Nested,
 // com.acme.Type#field), methods and constructors with their erased parameter types by
 // simple name (com.acme.Type#m(int,String...), com.acme.Type#Type(List)): one key per
 // signature, so that overloads are told apart. A constructor the compiler supplies (a
@@ -185,7 +185,7 @@ public class RefOracle {
         return er.toString();
     }
 
-    /** The element as codeatlas names it: types by dotted nesting, members as Type#name. */
+    /** The element as repochart names it: types by dotted nesting, members as Type#name. */
     static String name(Element e) {
         switch (e.getKind()) {
             case CLASS, INTERFACE, ENUM, RECORD, ANNOTATION_TYPE -> {

@@ -280,10 +280,10 @@ def main():
     sources = os.path.abspath(args[0])
     jdk = args[1] if len(args) > 1 else "/usr/lib/jvm/temurin-25-jdk-amd64"
     here = os.path.dirname(os.path.abspath(__file__))
-    binary = os.path.join(here, "..", "target", "release", "codeatlas")
+    binary = os.path.join(here, "..", "target", "release", "repochart")
     repo = os.path.abspath(index_root) if index_root else sources
     subprocess.run([binary, "index", "--repo", repo], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    db = sqlite3.connect(os.path.join(repo, ".codeatlas", "index.db"))
+    db = sqlite3.connect(os.path.join(repo, ".repochart", "index.db"))
     if "--refs-only" in sys.argv and refs:
         root_prefix = os.path.relpath(sources, repo) + "/" if index_root else ""
         compare_refs(db, sources, jdk, refs, root_prefix)

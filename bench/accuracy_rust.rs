@@ -10,7 +10,7 @@
 //! }`, parsing each file with `syn`. A target's crate is named as the index names it: the
 //! target's name with dashes as underscores, `build_script_build` for a build script. It records module-level items with their qualified names, the members
 //! of `impl` blocks and traits (file, owner type, name), and `impl Trait for Type` pairs.
-//! The directory is indexed with the release `codeatlas` beside this example and the
+//! The directory is indexed with the release `repochart` beside this example and the
 //! index's SQLite file is compared with the oracle, file by file (only files the module
 //! tree reaches are compared; `cfg` is not evaluated, by either side). Prints precision
 //! and recall per measure and the first misses.
@@ -308,10 +308,10 @@ fn main() {
     }
 
     let exe = std::env::current_exe().unwrap();
-    let binary = exe.parent().and_then(Path::parent).map(|d| d.join("codeatlas")).expect("target dir");
+    let binary = exe.parent().and_then(Path::parent).map(|d| d.join("repochart")).expect("target dir");
     let status = std::process::Command::new(&binary).args(["index", "--repo"]).arg(&root).stdout(std::process::Stdio::null()).status();
     assert!(status.is_ok_and(|s| s.success()), "indexing with {} failed (cargo build --release first)", binary.display());
-    let db = rusqlite::Connection::open(root.join(".codeatlas/index.db")).unwrap();
+    let db = rusqlite::Connection::open(root.join(".repochart/index.db")).unwrap();
 
     let in_tree = |path: &str| oracle.files.contains(path);
     let mut items = BTreeSet::new();

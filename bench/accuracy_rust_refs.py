@@ -109,9 +109,9 @@ def oracle(workspace, items):
 
 def index(workspace):
     here = os.path.dirname(os.path.abspath(__file__))
-    binary = os.environ.get("CODEATLAS_BIN") or os.path.join(here, "..", "target", "release", "codeatlas")
+    binary = os.environ.get("REPOCHART_BIN") or os.path.join(here, "..", "target", "release", "repochart")
     subprocess.run([binary, "index", "--repo", workspace], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    db = sqlite3.connect(os.path.join(workspace, ".codeatlas", "index.db"))
+    db = sqlite3.connect(os.path.join(workspace, ".repochart", "index.db"))
     symbols = {}
     for sid, path, kind, name, start, end in db.execute(
             "SELECT s.id, f.path, s.kind, s.name, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id"):

@@ -3,9 +3,9 @@
 
 Usage: bench/answer_sizes.py BINARY JDK_JAVA_BASE [--show]
 Copies testdata/java-shop and testdata/rust-shop to a temporary directory, indexes them
-and JAVA_BASE with BINARY (`codeatlas index`), runs each question with `codeatlas query
+and JAVA_BASE with BINARY (`repochart index`), runs each question with `repochart query
 --json` and prints `| question | bytes |` rows, the median and the largest answer, and the
-size of the tools/list answer (`codeatlas tools` as compact JSON). `--show` prints each answer too.
+size of the tools/list answer (`repochart tools` as compact JSON). `--show` prints each answer too.
 """
 import json, os, shutil, statistics, subprocess, sys, tempfile
 

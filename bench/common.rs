@@ -3,13 +3,13 @@
 use std::path::Path;
 use std::time::Duration;
 
-/// Copies `from` to `to` (without any `.codeatlas/`), so that a benchmark never touches
+/// Copies `from` to `to` (without any `.repochart/`), so that a benchmark never touches
 /// the tree it was given. Returns the number of files copied.
 pub fn copy_tree(from: &Path, to: &Path) -> usize {
     let mut n = 0;
     for entry in ignore::WalkBuilder::new(from).hidden(false).build().flatten() {
         let Ok(rel) = entry.path().strip_prefix(from) else { continue };
-        if rel.starts_with(".codeatlas") {
+        if rel.starts_with(".repochart") {
             continue;
         }
         let target = to.join(rel);

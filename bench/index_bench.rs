@@ -3,10 +3,10 @@
 //! Usage: cargo run --release --example index_bench -- <source tree> [calls per tool] [--tools-only]
 //!
 //! After the tools it prints the scaling curve (cold index time per 1,000 lines on every
-//! k-th file of the tree, at four sizes) and the idle RSS of `codeatlas serve` on the tree
+//! k-th file of the tree, at four sizes) and the idle RSS of `repochart serve` on the tree
 //! (the release binary beside this example).
 //!
-//! `BENCH_SERVE_LOG=1` lets that server's log (`CODEATLAS_LOG`) through to stderr.
+//! `BENCH_SERVE_LOG=1` lets that server's log (`REPOCHART_LOG`) through to stderr.
 //!
 //! `--tools-only` skips the indexing measures and times the tools on the tree in place
 //! (bringing its index up to date first): the quick loop for tool work and profiling.
@@ -22,8 +22,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use codeatlas::index::{index, walk, Options};
-use codeatlas::tools::Atlas;
+use repochart::index::{index, walk, Options};
+use repochart::tools::Atlas;
 
 #[path = "common.rs"]
 mod common;
@@ -124,7 +124,7 @@ fn main() {
     let mut cold_rss = 0.0;
     for round in 0..ROUNDS {
         if round > 0 {
-            std::fs::remove_dir_all(root.join(".codeatlas")).unwrap();
+            std::fs::remove_dir_all(root.join(".repochart")).unwrap();
             sync_disk();
         }
         let cpu0 = cpu_seconds();
@@ -142,9 +142,9 @@ fn main() {
     // What a first build leaves for later: the indexes only updates read. `serve` builds
     // them right after its first build, while tools answer; `index` on the first update.
     let t0 = Instant::now();
-    codeatlas::index::Indexer::open(&root, &opts).unwrap().prepare_updates().unwrap();
+    repochart::index::Indexer::open(&root, &opts).unwrap().prepare_updates().unwrap();
     let update_indexes = t0.elapsed().as_secs_f64();
-    let index_bytes = dir_size(&root.join(".codeatlas"));
+    let index_bytes = dir_size(&root.join(".repochart"));
 
     // No-op re-index.
     let t0 = Instant::now();
@@ -156,10 +156,10 @@ fn main() {
     // grammar queries cost on top of the parse.
     let files = walk(&root, &opts, None).files;
     let floors = Spread::of(
-        (0..ROUNDS).map(|_| on_all_cores(&files, opts.threads, |spec, text| drop(codeatlas::extract::parse(spec, text)))).collect(),
+        (0..ROUNDS).map(|_| on_all_cores(&files, opts.threads, |spec, text| drop(repochart::extract::parse(spec, text)))).collect(),
     );
     let extracted = Spread::of(
-        (0..ROUNDS).map(|_| on_all_cores(&files, opts.threads, |spec, text| drop(codeatlas::extract::extract(spec, text, "")))).collect(),
+        (0..ROUNDS).map(|_| on_all_cores(&files, opts.threads, |spec, text| drop(repochart::extract::extract(spec, text, "")))).collect(),
     );
     let floor = floors.median;
 
@@ -240,9 +240,9 @@ fn scaling_curve(root: &Path, files: &[String]) {
 
 /// Seconds to read every file and run `work` on its text, on `threads` threads.
 fn on_all_cores(
-    files: &[codeatlas::index::Candidate],
+    files: &[repochart::index::Candidate],
     threads: usize,
-    work: impl Fn(&'static codeatlas::lang::LanguageSpec, &str) + Sync,
+    work: impl Fn(&'static repochart::lang::LanguageSpec, &str) + Sync,
 ) -> f64 {
     let t0 = Instant::now();
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -259,12 +259,12 @@ fn on_all_cores(
     t0.elapsed().as_secs_f64()
 }
 
-/// RSS of `codeatlas serve` (watching) once it has reconciled the index and answered one
+/// RSS of `repochart serve` (watching) once it has reconciled the index and answered one
 /// call, then sat idle for a second; again after a save of `edited` has been indexed.
 fn idle_rss(root: &Path, edited: &str) {
     use std::io::{BufRead, Write};
     let exe = std::env::current_exe().unwrap();
-    let binary = exe.parent().and_then(Path::parent).map(|d| d.join("codeatlas")).filter(|p| p.exists());
+    let binary = exe.parent().and_then(Path::parent).map(|d| d.join("repochart")).filter(|p| p.exists());
     let Some(binary) = binary else {
         println!("\nserver idle RSS: no release binary beside this example (cargo build --release)");
         return;
@@ -406,7 +406,7 @@ fn tool_table(root: &Path, files: &[String], calls: usize) {
     index(root, &Options::default(), &|_, _| {}).unwrap();
     // As the server does once saves stop, so that a `--tools-only` run on this tree
     // measures a tidy index (`Indexer::tidy`).
-    codeatlas::index::Indexer::open(root, &Options::default()).unwrap().tidy().unwrap();
+    repochart::index::Indexer::open(root, &Options::default()).unwrap().tidy().unwrap();
     times.sort();
     println!(
         "| change_impact right after a save, the graph brought up to date in the call ({saves} saves) | {:.2} ms | {:.2} ms | {:.2} ms | |",

@@ -3,7 +3,7 @@
 //! extraction time on one core (parse included).
 //!
 //! Usage: cargo run --release --example matcher_check -- <source tree>
-use codeatlas::extract::{extract_with, Engine};
+use repochart::extract::{extract_with, Engine};
 use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -11,7 +11,7 @@ fn main() {
     let mut files = Vec::new();
     for e in ignore::WalkBuilder::new(root).build().flatten() {
         let p = e.path().to_string_lossy().to_string();
-        if let Some(spec) = codeatlas::lang::for_path(&p) {
+        if let Some(spec) = repochart::lang::for_path(&p) {
             files.push((spec, std::fs::read_to_string(e.path()).unwrap_or_default(), p));
         }
     }

@@ -8,12 +8,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use codeatlas::index::Options;
+use repochart::index::Options;
 
 #[path = "common.rs"]
 mod common;
-use codeatlas::store::Store;
-use codeatlas::watch::{Watch, WatchOptions};
+use repochart::store::Store;
+use repochart::watch::{Watch, WatchOptions};
 use common::{copy_tree, percentile};
 
 /// Adds `public void NAME() {}` before the file's last closing brace.
@@ -66,7 +66,7 @@ fn main() {
         seed ^= seed >> 7;
         seed ^= seed << 17;
         let file = &files[(seed % files.len() as u64) as usize];
-        let name = format!("codeatlasProbe{i}");
+        let name = format!("repochartProbe{i}");
         if !add_method(file, &name) {
             continue;
         }
@@ -105,7 +105,7 @@ fn main() {
     let t0 = Instant::now();
     let mut written = 0;
     for (i, file) in batch.iter().enumerate() {
-        if add_method(file, &format!("codeatlasBatch{i}")) {
+        if add_method(file, &format!("repochartBatch{i}")) {
             written += 1;
         }
     }
@@ -116,7 +116,7 @@ fn main() {
     let mut last = -1;
     let mut last_change = Instant::now();
     loop {
-        let now = count(&reader, "SELECT COUNT(*) FROM symbols WHERE name LIKE 'codeatlasBatch%'");
+        let now = count(&reader, "SELECT COUNT(*) FROM symbols WHERE name LIKE 'repochartBatch%'");
         if now != last {
             last = now;
             last_change = Instant::now();
@@ -144,7 +144,7 @@ fn main() {
         let watch = Watch::start(&root, Options::default(), WatchOptions::default(), Box::new(|_| {})).unwrap();
         assert!(watch.settle(Duration::from_secs(600)));
         std::thread::sleep(Duration::from_secs(1));
-        let name = format!("codeatlasFirst{round}");
+        let name = format!("repochartFirst{round}");
         let file = files.iter().find(|f| f.ends_with("ArrayList.java") || f.ends_with("lib.rs")).unwrap_or(&files[0]);
         add_method(file, &name);
         let t0 = Instant::now();

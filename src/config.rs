@@ -1,4 +1,4 @@
-//! `.codeatlas.toml`, the optional per-repository settings: which files are indexed
+//! `.repochart.toml`, the optional per-repository settings: which files are indexed
 //! (include/exclude globs, languages, size cap, secret patterns and their allow-list), the
 //! watcher's debounce, the answer budget, the audit log and how much git history is read.
 //! Every key has a default; an unknown key or a bad value is an error naming the key and
@@ -17,7 +17,10 @@ use toml::Spanned;
 use crate::model::Language;
 
 /// The file name, at the repository root.
-pub const CONFIG_FILE: &str = ".codeatlas.toml";
+pub const CONFIG_FILE: &str = ".repochart.toml";
+/// The name earlier versions (then called codeatlas) read: still read when there is no
+/// `.repochart.toml`, with a notice to rename it.
+pub const LEGACY_CONFIG_FILE: &str = ".codeatlas.toml";
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
 pub const DEFAULT_DEBOUNCE_MS: u64 = 50;
@@ -53,7 +56,7 @@ pub struct Config {
     pub answer_budget: usize,
     pub audit_log: bool,
     pub history: HistoryConfig,
-    /// `[map] link`: the URL template of names in `codeatlas map` and `serve --http`'s page
+    /// `[map] link`: the URL template of names in `repochart map` and `serve --http`'s page
     /// (`{path}`, `{line}`, `{commit}`); `file://` links when None.
     pub map_link: Option<String>,
 }
@@ -148,30 +151,46 @@ struct RawSecrets {
     allow: Option<Spanned<Vec<String>>>,
 }
 
-/// A configuration error, already worded for the user: `.codeatlas.toml:LINE: key: reason`.
+/// A configuration error, already worded for the user: `.repochart.toml:LINE: key: reason`.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct ConfigError(pub String);
 
 impl Config {
-    /// Reads `<root>/.codeatlas.toml`; defaults when there is none.
+    /// Reads `<root>/.repochart.toml`, else `<root>/.codeatlas.toml` (with a notice on
+    /// stderr, once a process); defaults when there is neither.
     pub fn load(root: &Path) -> Result<Config, ConfigError> {
-        let path = root.join(CONFIG_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Config::parse(&text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
-            Err(e) => Err(ConfigError(format!("{CONFIG_FILE}: cannot read: {e}"))),
+        for file in [CONFIG_FILE, LEGACY_CONFIG_FILE] {
+            match std::fs::read_to_string(root.join(file)) {
+                Ok(text) => {
+                    if file == LEGACY_CONFIG_FILE {
+                        static NOTICE: std::sync::Once = std::sync::Once::new();
+                        NOTICE.call_once(|| {
+                            tracing::warn!("reading {LEGACY_CONFIG_FILE}, the name of earlier versions: rename it to {CONFIG_FILE}")
+                        });
+                    }
+                    return Config::parse_file(&text, file);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(ConfigError(format!("{file}: cannot read: {e}"))),
+            }
         }
+        Ok(Config::default())
     }
 
-    /// Parses the text of a `.codeatlas.toml`.
+    /// Parses the text of a `.repochart.toml`.
     pub fn parse(text: &str) -> Result<Config, ConfigError> {
+        Config::parse_file(text, CONFIG_FILE)
+    }
+
+    /// Parses the text of the settings file `file` (named in the errors).
+    fn parse_file(text: &str, file: &str) -> Result<Config, ConfigError> {
         let raw: Raw = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| line_of(text, s.start)).map(|l| format!("{l}: ")).unwrap_or_default();
-            ConfigError(format!("{CONFIG_FILE}:{line}{}", e.message().trim_end()))
+            ConfigError(format!("{file}:{line}{}", e.message().trim_end()))
         })?;
         let err = |key: &str, span: std::ops::Range<usize>, msg: String| {
-            ConfigError(format!("{CONFIG_FILE}:{}: {key}: {msg}", line_of(text, span.start)))
+            ConfigError(format!("{file}:{}: {key}: {msg}", line_of(text, span.start)))
         };
         let globs = |key: &str, v: &Option<Spanned<Vec<String>>>| -> Result<Option<GlobSet>, ConfigError> {
             let Some(v) = v else { return Ok(None) };
@@ -211,16 +230,16 @@ impl Config {
             Some(v) => v.into_inner(),
             None => DEFAULT_MAX_FILE_SIZE,
         };
-        let debounce_ms = in_range(text, "debounce_ms", raw.debounce_ms, DEBOUNCE_RANGE, DEFAULT_DEBOUNCE_MS)?;
-        let answer_budget = in_range(text, "answer_budget", raw.answer_budget, BUDGET_RANGE, DEFAULT_ANSWER_BUDGET)?;
+        let debounce_ms = in_range(text, file, "debounce_ms", raw.debounce_ms, DEBOUNCE_RANGE, DEFAULT_DEBOUNCE_MS)?;
+        let answer_budget = in_range(text, file, "answer_budget", raw.answer_budget, BUDGET_RANGE, DEFAULT_ANSWER_BUDGET)?;
         let d = HistoryConfig::default();
         let history = match raw.history {
             None => d,
             Some(h) => HistoryConfig {
                 enabled: h.enabled.unwrap_or(true),
-                max_commits: in_range(text, "history.max_commits", h.max_commits, (1, 10_000_000), d.max_commits)?,
-                max_days: in_range(text, "history.max_days", h.max_days, (1, 36_500), d.max_days)?,
-                churn_days: in_range(text, "history.churn_days", h.churn_days, (1, 36_500), d.churn_days)?,
+                max_commits: in_range(text, file, "history.max_commits", h.max_commits, (1, 10_000_000), d.max_commits)?,
+                max_days: in_range(text, file, "history.max_days", h.max_days, (1, 36_500), d.max_days)?,
+                churn_days: in_range(text, file, "history.churn_days", h.churn_days, (1, 36_500), d.churn_days)?,
             },
         };
         let map_link = match raw.map.and_then(|m| m.link) {
@@ -245,6 +264,7 @@ impl Config {
 /// A numeric key's value, its default when absent, or an error when outside `range`.
 fn in_range<T: Copy + PartialOrd + std::fmt::Display>(
     text: &str,
+    file: &str,
     key: &str,
     value: Option<Spanned<T>>,
     (low, high): (T, T),
@@ -254,7 +274,7 @@ fn in_range<T: Copy + PartialOrd + std::fmt::Display>(
         None => Ok(default),
         Some(v) if (low..=high).contains(v.get_ref()) => Ok(v.into_inner()),
         Some(v) => Err(ConfigError(format!(
-            "{CONFIG_FILE}:{}: {key}: {} is out of range {low}..={high}",
+            "{file}:{}: {key}: {} is out of range {low}..={high}",
             line_of(text, v.span().start),
             v.get_ref()
         ))),
@@ -321,21 +341,32 @@ churn_days = 7
     #[test]
     fn errors_name_the_key_and_line() {
         let cases = [
-            ("languages = [\"java\"]\nlanguage = [\"rust\"]\n", ".codeatlas.toml:2: unknown field `language`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`, `history`, `map`"),
-            ("[map]\nlink = \"https://x/{line}\"\n", ".codeatlas.toml:2: map.link: the template must contain {path} (and may contain {line} and {commit})"),
-            ("[history]\nmax_commits = 0\n", ".codeatlas.toml:2: history.max_commits: 0 is out of range 1..=10000000"),
-            ("\n\nlanguages = [\"go\"]\n", ".codeatlas.toml:3: languages: unknown language \"go\"; languages: java, rust"),
-            ("exclude = [\"a/**\", \"b/[\"]\n", ".codeatlas.toml:1: exclude: bad glob \"b/[\": unclosed character class; missing ']'"),
-            ("answer_budget = 10\n", ".codeatlas.toml:1: answer_budget: 10 is out of range 2000..=64000"),
-            ("debounce_ms = 60000\n", ".codeatlas.toml:1: debounce_ms: 60000 is out of range 0..=10000"),
-            ("max_file_size = 0\n", ".codeatlas.toml:1: max_file_size: must be at least 1 byte"),
-            ("max_file_size = \"big\"\n", ".codeatlas.toml:1: invalid type: string \"big\", expected u64"),
-            ("audit_log = 1\n", ".codeatlas.toml:1: invalid type: integer `1`, expected a boolean"),
-            ("[secrets]\nallowed = []\n", ".codeatlas.toml:2: unknown field `allowed`, expected `patterns` or `allow`"),
-            ("include = [\n", ".codeatlas.toml:1: unclosed array, expected `]`"),
+            ("languages = [\"java\"]\nlanguage = [\"rust\"]\n", ".repochart.toml:2: unknown field `language`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`, `history`, `map`"),
+            ("[map]\nlink = \"https://x/{line}\"\n", ".repochart.toml:2: map.link: the template must contain {path} (and may contain {line} and {commit})"),
+            ("[history]\nmax_commits = 0\n", ".repochart.toml:2: history.max_commits: 0 is out of range 1..=10000000"),
+            ("\n\nlanguages = [\"go\"]\n", ".repochart.toml:3: languages: unknown language \"go\"; languages: java, rust"),
+            ("exclude = [\"a/**\", \"b/[\"]\n", ".repochart.toml:1: exclude: bad glob \"b/[\": unclosed character class; missing ']'"),
+            ("answer_budget = 10\n", ".repochart.toml:1: answer_budget: 10 is out of range 2000..=64000"),
+            ("debounce_ms = 60000\n", ".repochart.toml:1: debounce_ms: 60000 is out of range 0..=10000"),
+            ("max_file_size = 0\n", ".repochart.toml:1: max_file_size: must be at least 1 byte"),
+            ("max_file_size = \"big\"\n", ".repochart.toml:1: invalid type: string \"big\", expected u64"),
+            ("audit_log = 1\n", ".repochart.toml:1: invalid type: integer `1`, expected a boolean"),
+            ("[secrets]\nallowed = []\n", ".repochart.toml:2: unknown field `allowed`, expected `patterns` or `allow`"),
+            ("include = [\n", ".repochart.toml:1: unclosed array, expected `]`"),
         ];
         for (text, want) in cases {
             assert_eq!(Config::parse(text).unwrap_err().to_string(), want, "for {text:?}");
         }
+    }
+
+    #[test]
+    fn the_old_name_is_read_when_the_new_one_is_absent() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(LEGACY_CONFIG_FILE), "debounce_ms = 300\n").unwrap();
+        assert_eq!(Config::load(dir.path()).unwrap().debounce_ms, 300);
+        std::fs::write(dir.path().join(LEGACY_CONFIG_FILE), "debounce_ms = 60000\n").unwrap();
+        assert_eq!(Config::load(dir.path()).unwrap_err().to_string(), ".codeatlas.toml:1: debounce_ms: 60000 is out of range 0..=10000");
+        std::fs::write(dir.path().join(CONFIG_FILE), "debounce_ms = 20\n").unwrap();
+        assert_eq!(Config::load(dir.path()).unwrap().debounce_ms, 20, "the new name wins");
     }
 }

@@ -1,4 +1,4 @@
-//! `codeatlas status`: the index's health as a user needs it to decide whether to trust or
+//! `repochart status`: the index's health as a user needs it to decide whether to trust or
 //! rebuild it: whether it opens and passes SQLite's check, its counts and age, files
 //! changed on disk since it was written, why files were skipped, the database size, and
 //! the inotify watches the watcher would need against the system's limit.
@@ -70,19 +70,19 @@ pub fn check(root: &Path, opts: &Options) -> Health {
 fn examine(root: &Path, opts: &Options, h: &mut Health) -> Result<(), String> {
     let store = Store::open_read(root).map_err(|e| match e {
         store::Error::Missing(_) if store::build_running(root) => "no index yet: another process is building it".to_string(),
-        store::Error::Missing(_) => "no index yet; run `codeatlas index`".to_string(),
+        store::Error::Missing(_) => "no index yet; run `repochart index`".to_string(),
         e => format!("cannot open the index: {e}"),
     })?;
     let conn = store.conn();
-    let bad = |e: rusqlite::Error| format!("the index is unreadable ({e}); `codeatlas index` rebuilds it");
+    let bad = |e: rusqlite::Error| format!("the index is unreadable ({e}); `repochart index` rebuilds it");
     let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(bad)?;
     h.schema_version = Some(version);
     if version != store::SCHEMA_VERSION {
-        return Err(format!("schema version {version}, this program reads {}; `codeatlas index` rebuilds it", store::SCHEMA_VERSION));
+        return Err(format!("schema version {version}, this program reads {}; `repochart index` rebuilds it", store::SCHEMA_VERSION));
     }
     let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(bad)?;
     if check != "ok" {
-        return Err(format!("SQLite's quick_check failed: {check}; `codeatlas index` rebuilds it"));
+        return Err(format!("SQLite's quick_check failed: {check}; `repochart index` rebuilds it"));
     }
     let count = |sql: &str| -> Result<usize, String> { conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map(|n| n as usize).map_err(bad) };
     h.files = count("SELECT COUNT(*) FROM files")?;
@@ -153,7 +153,7 @@ impl Health {
         self.broken.is_none()
     }
 
-    /// The report `codeatlas status` prints.
+    /// The report `repochart status` prints.
     pub fn report(&self, root: &Path) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "repository: {}", root.display());
@@ -164,7 +164,7 @@ impl Health {
             } else {
                 let _ = writeln!(
                     out,
-                    "status: not indexed yet: run `codeatlas index --repo {}` (or start `codeatlas serve`, which builds it)",
+                    "status: not indexed yet: run `repochart index --repo {}` (or start `repochart serve`, which builds it)",
                     root.display()
                 );
             }
@@ -193,7 +193,7 @@ impl Health {
                 } else {
                     let _ = writeln!(
                         out,
-                        "pending: {} new, {} changed, {} removed files not yet indexed (e.g. {}); `codeatlas index` or a running server catches up",
+                        "pending: {} new, {} changed, {} removed files not yet indexed (e.g. {}); `repochart index` or a running server catches up",
                         p.new,
                         p.changed,
                         p.removed,

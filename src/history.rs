@@ -4,7 +4,7 @@
 //! last commits, churn and hot spots.
 //!
 //! How: one first-parent walk from `HEAD` (a merged pull request counts as its merge
-//! commit), newest first, bounded by `[history]` in `.codeatlas.toml` (10,000 commits or
+//! commit), newest first, bounded by `[history]` in `.repochart.toml` (10,000 commits or
 //! two years before `HEAD` by default); each commit's tree is compared with its first
 //! parent's (trees only, no contents). Then, per file the walk saw change, its last
 //! `LINE_DEPTH` versions are compared line by line, newest first, carrying a map from each
@@ -160,7 +160,7 @@ struct Walked {
 
 fn walk_and_store(root: &Path, writer: &mut HistoryWriter, config: &HistoryConfig) -> Result<Option<HistoryState>, Skip> {
     if !config.enabled {
-        return Err(skip("disabled", "history.enabled = false in .codeatlas.toml".into()));
+        return Err(skip("disabled", "history.enabled = false in .repochart.toml".into()));
     }
     let repo = gix::discover(root).map_err(|_| skip("none", "not a git repository".into()))?;
     let Some(workdir) = repo.workdir() else {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use anyhow::Context;
 
-use crate::config::{Config, Filter, CONFIG_FILE};
+use crate::config::{Config, Filter, CONFIG_FILE, LEGACY_CONFIG_FILE};
 use crate::extract;
 use crate::lang::{self, LanguageSpec};
 use crate::model::{FileExtract, Language, RefKind, SymbolKind};
@@ -24,7 +24,10 @@ use crate::units;
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = crate::config::DEFAULT_MAX_FILE_SIZE;
 /// An ignore file of our own, in `.gitignore` syntax, for what git tracks but the index should not.
-pub const CUSTOM_IGNORE_FILE: &str = ".codeatlasignore";
+pub const CUSTOM_IGNORE_FILE: &str = ".repochartignore";
+/// The ignore file of earlier versions (then called codeatlas), still honoured: files a
+/// user kept out of the index stay out after the rename.
+pub const LEGACY_IGNORE_FILE: &str = ".codeatlasignore";
 /// Meta key of the `#[path]` module declarations found so far (JSON).
 const PATH_MODS_KEY: &str = "rust_path_mods";
 
@@ -33,9 +36,9 @@ pub struct Options {
     pub max_file_size: u64,
     /// Parser threads.
     pub threads: usize,
-    /// Include/exclude globs, languages and secret patterns from `.codeatlas.toml`.
+    /// Include/exclude globs, languages and secret patterns from `.repochart.toml`.
     pub filter: Arc<Filter>,
-    /// Read `.codeatlas.toml` again when it changes (set by `for_repo`).
+    /// Read `.repochart.toml` again when it changes (set by `for_repo`).
     pub follow_config: bool,
     /// How much git history to read (`history::refresh`).
     pub history: crate::config::HistoryConfig,
@@ -54,7 +57,7 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The options a repository's `.codeatlas.toml` asks for (defaults without one).
+    /// The options a repository's `.repochart.toml` asks for (defaults without one).
     pub fn for_repo(root: &Path) -> Result<Options, crate::config::ConfigError> {
         let mut opts = Options { follow_config: true, ..Options::default() };
         opts.apply(&Config::load(root)?);
@@ -108,7 +111,7 @@ pub struct Walk {
 }
 
 /// Walks the repository honouring `.gitignore`, `.ignore`, `.git/info/exclude` and
-/// `.codeatlasignore`, never following symlinks, skipping the index directory.
+/// `.repochartignore`, never following symlinks, skipping the index directory.
 pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
     let builder = walker(root, targets);
     let mut files = Vec::new();
@@ -187,9 +190,11 @@ fn walker(root: &Path, targets: Option<&[PathBuf]>) -> ignore::WalkBuilder {
         .git_exclude(true)
         .ignore(true)
         .parents(false)
+        .add_custom_ignore_filename(LEGACY_IGNORE_FILE)
         .add_custom_ignore_filename(CUSTOM_IGNORE_FILE)
         .filter_entry(move |e| {
             e.file_name() != store::INDEX_DIR
+                && e.file_name() != store::LEGACY_INDEX_DIR
                 && e.file_name() != ".git"
                 && targets.as_ref().is_none_or(|ts| ts.iter().any(|t| t.starts_with(e.path()) || e.path().starts_with(t)))
         });
@@ -197,7 +202,7 @@ fn walker(root: &Path, targets: Option<&[PathBuf]>) -> ignore::WalkBuilder {
 }
 
 /// Every file under `prefix` that `search_text` may search: what the walk admits (ignore
-/// files, `.codeatlas.toml` includes and excludes, the size limit), source or not (build
+/// files, `.repochart.toml` includes and excludes, the size limit), source or not (build
 /// files, YAML, XML, SQL, Markdown), never a secret-looking file. Sorted by path; binary
 /// files are left to the searcher, which stops at their first NUL byte.
 pub fn text_files(root: &Path, opts: &Options, prefix: &str) -> Vec<(String, PathBuf)> {
@@ -261,7 +266,7 @@ pub fn secret_pattern(path: &str) -> Option<String> {
     })
 }
 
-/// Indexes the repository at `root` into `<root>/.codeatlas/index.db`, incrementally.
+/// Indexes the repository at `root` into `<root>/.repochart/index.db`, incrementally.
 pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
     Indexer::open(root, opts)?.full(progress)
 }
@@ -287,7 +292,7 @@ impl Scope {
 
 /// Names of files whose change alters what is indexed or how paths map to modules: a
 /// change to one of them makes a partial update a full reconcile.
-const RECONCILE_TRIGGERS: &[&str] = &[".gitignore", ".ignore", CUSTOM_IGNORE_FILE];
+const RECONCILE_TRIGGERS: &[&str] = &[".gitignore", ".ignore", CUSTOM_IGNORE_FILE, LEGACY_IGNORE_FILE];
 
 /// A long-lived indexer: the store, and the resolver's world kept in memory between
 /// runs, so that an update of a few files costs only those files.
@@ -431,10 +436,11 @@ impl Indexer {
             if rel.is_empty() || rel == ".git/info/exclude" {
                 return self.full(progress);
             }
-            if rel == store::INDEX_DIR || rel.starts_with(".codeatlas/") || rel == ".git" || rel.starts_with(".git/") {
+            let top = rel.split('/').next().unwrap_or_default();
+            if top == store::INDEX_DIR || top == store::LEGACY_INDEX_DIR || top == ".git" {
                 continue;
             }
-            if rel == CONFIG_FILE && self.opts.follow_config {
+            if (rel == CONFIG_FILE || rel == LEGACY_CONFIG_FILE) && self.opts.follow_config {
                 self.opts.apply(&Config::load(&self.root)?);
                 return self.full(progress);
             }

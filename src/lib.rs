@@ -1,4 +1,4 @@
-//! codeatlas: a map of one code repository for AI coding agents. The library holds every
+//! repochart: a map of one code repository for AI coding agents. The library holds every
 //! layer; `main.rs` only parses arguments and dispatches. See ARCHITECTURE.md.
 
 pub mod config;

@@ -1,4 +1,4 @@
-//! The `codeatlas` command: parses arguments and dispatches to the library. No logic here.
+//! The `repochart` command: parses arguments and dispatches to the library. No logic here.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,10 +8,10 @@ use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
-    name = "codeatlas",
+    name = "repochart",
     version,
     about = "A map of one code repository for AI coding agents.",
-    after_help = "Start with: codeatlas init --repo ~/src/my-service   (registers the MCP server with your clients and builds the index)"
+    after_help = "Start with: repochart init --repo ~/src/my-service   (registers the MCP server with your clients and builds the index)"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -20,14 +20,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Index the repository into <repo>/.codeatlas/index.db (incremental).
+    /// Index the repository into <repo>/.repochart/index.db (incremental).
     ///
-    /// Example: codeatlas index --repo ~/src/my-service
+    /// Example: repochart index --repo ~/src/my-service
     Index {
         /// The repository root.
         #[arg(long, default_value = ".")]
         repo: PathBuf,
-        /// Largest file indexed, in bytes (default: max_file_size in .codeatlas.toml, else 1 MiB).
+        /// Largest file indexed, in bytes (default: max_file_size in .repochart.toml, else 1 MiB).
         #[arg(long)]
         max_file_size: Option<u64>,
         /// Parser threads (default: all cores).
@@ -39,9 +39,9 @@ enum Command {
     },
     /// Serve the repository to an MCP client over stdio (stdout carries only JSON-RPC), or over HTTP.
     ///
-    /// Example: codeatlas serve --repo ~/src/my-service
+    /// Example: repochart serve --repo ~/src/my-service
     ///
-    /// Example: codeatlas serve --repo ~/src/my-service --http 127.0.0.1:7420   (clients connect to http://127.0.0.1:7420/mcp)
+    /// Example: repochart serve --repo ~/src/my-service --http 127.0.0.1:7420   (clients connect to http://127.0.0.1:7420/mcp)
     Serve {
         /// The repository root.
         #[arg(long, default_value = ".")]
@@ -55,10 +55,10 @@ enum Command {
         /// Do not follow file changes (the index is still reconciled at start).
         #[arg(long)]
         no_watch: bool,
-        /// Quiet time before a batch of changes is indexed, in milliseconds (default: .codeatlas.toml, else 50).
+        /// Quiet time before a batch of changes is indexed, in milliseconds (default: .repochart.toml, else 50).
         #[arg(long)]
         debounce_ms: Option<u64>,
-        /// Also append every tool call to .codeatlas/audit.log (it always goes to stderr).
+        /// Also append every tool call to .repochart/audit.log (it always goes to stderr).
         #[arg(long)]
         audit_log: bool,
     },
@@ -67,7 +67,7 @@ enum Command {
     /// Writes or merges Claude Code's .mcp.json, Cursor's .cursor/mcp.json and VS Code's
     /// .vscode/mcp.json, keeping every other entry; running it again changes nothing.
     ///
-    /// Example: codeatlas init --repo ~/src/my-service --client claude
+    /// Example: repochart init --repo ~/src/my-service --client claude
     Init {
         /// The repository root.
         #[arg(long, default_value = ".")]
@@ -79,13 +79,13 @@ enum Command {
         #[arg(long)]
         no_index: bool,
         /// How clients start the server: path (this binary's absolute path), uvx
-        /// (`uvx codeatlas@VERSION`) or npx (`npx -y codeatlas@VERSION`), for a file a team commits.
+        /// (`uvx repochart@VERSION`) or npx (`npx -y repochart@VERSION`), for a file a team commits.
         #[arg(long, default_value = "path")]
         launcher: String,
     },
     /// Report the index's health; exits with 1 when the index is missing or broken.
     ///
-    /// Example: codeatlas status --repo ~/src/my-service
+    /// Example: repochart status --repo ~/src/my-service
     Status {
         /// The repository root.
         #[arg(long, default_value = ".")]
@@ -93,20 +93,20 @@ enum Command {
     },
     /// Watch the repository and keep its index fresh, printing what each batch re-indexed.
     ///
-    /// Example: codeatlas watch --repo ~/src/my-service
+    /// Example: repochart watch --repo ~/src/my-service
     Watch {
         /// The repository root.
         #[arg(long, default_value = ".")]
         repo: PathBuf,
-        /// Quiet time before a batch of changes is indexed, in milliseconds (default: .codeatlas.toml, else 50).
+        /// Quiet time before a batch of changes is indexed, in milliseconds (default: .repochart.toml, else 50).
         #[arg(long)]
         debounce_ms: Option<u64>,
     },
     /// Run one tool and print its answer, exactly as an MCP client would get it.
     ///
-    /// Example: codeatlas query find_implementations symbol=com.acme.pay.PaymentGateway transitive=true
+    /// Example: repochart query find_implementations symbol=com.acme.pay.PaymentGateway transitive=true
     ///
-    /// Example: codeatlas query change_impact target=git:working-tree
+    /// Example: repochart query change_impact target=git:working-tree
     Query {
         /// The tool: repo_overview, dependency_graph, search_symbols, read_source, ...
         tool: String,
@@ -122,9 +122,9 @@ enum Command {
     /// Draw the index: the build units (or modules) and their dependencies, as one
     /// self-contained HTML page (no network), or the graph alone as SVG, DOT or Mermaid.
     ///
-    /// Example: codeatlas map --repo ~/src/my-service --out map.html
+    /// Example: repochart map --repo ~/src/my-service --out map.html
     ///
-    /// Example: codeatlas map --format mermaid > docs/units.mmd
+    /// Example: repochart map --format mermaid > docs/units.mmd
     Map {
         /// The repository root.
         #[arg(long, default_value = ".")]
@@ -142,7 +142,7 @@ enum Command {
     },
     /// List the tools with their descriptions and argument schemas, as MCP clients see them.
     ///
-    /// Example: codeatlas tools
+    /// Example: repochart tools
     Tools,
 }
 
@@ -151,17 +151,17 @@ fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("CODEATLAS_LOG").unwrap_or_else(|_| "warn,codeatlas::mcp=info".into()))
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("REPOCHART_LOG").unwrap_or_else(|_| "warn,repochart::mcp=info".into()))
         .init();
     let cli = Cli::parse();
     match cli.command {
         Command::Index { repo, max_file_size, threads, dump } => run_index(repo, max_file_size, threads, dump),
         Command::Serve { repo, http, allow_remote, no_watch, debounce_ms, audit_log } => {
             let root = open_repo(&repo)?;
-            let config = codeatlas::config::Config::load(&root)?;
-            let opts = codeatlas::mcp::ServeOptions {
-                index: codeatlas::index::Options::for_repo(&root)?,
-                watch: codeatlas::watch::WatchOptions {
+            let config = repochart::config::Config::load(&root)?;
+            let opts = repochart::mcp::ServeOptions {
+                index: repochart::index::Options::for_repo(&root)?,
+                watch: repochart::watch::WatchOptions {
                     watch: !no_watch,
                     debounce: std::time::Duration::from_millis(debounce_ms.unwrap_or(config.debounce_ms)),
                 },
@@ -169,15 +169,15 @@ fn main() -> anyhow::Result<()> {
                 answer_budget: config.answer_budget,
             };
             match http {
-                None => codeatlas::mcp::serve_stdio(&root, &opts),
-                Some(addr) => codeatlas::mcp::serve_http(&root, parse_http_addr(&addr)?, allow_remote, &opts),
+                None => repochart::mcp::serve_stdio(&root, &opts),
+                Some(addr) => repochart::mcp::serve_http(&root, parse_http_addr(&addr)?, allow_remote, &opts),
             }
         }
         Command::Init { repo, client, no_index, launcher } => run_init(repo, &client, no_index, &launcher),
         Command::Status { repo } => {
             let root = open_repo(&repo)?;
-            let opts = codeatlas::index::Options::for_repo(&root)?;
-            let health = codeatlas::health::check(&root, &opts);
+            let opts = repochart::index::Options::for_repo(&root)?;
+            let health = repochart::health::check(&root, &opts);
             print!("{}", health.report(&root));
             if !health.is_ok() {
                 std::process::exit(1);
@@ -188,13 +188,13 @@ fn main() -> anyhow::Result<()> {
         Command::Query { tool, args, repo, json } => run_query(tool, args, repo, json),
         Command::Map { repo, out, format, link } => {
             let root = open_repo(&repo)?;
-            let format = codeatlas::tools::MapFormat::parse(&format)
+            let format = repochart::tools::MapFormat::parse(&format)
                 .with_context(|| format!("--format {format:?}: expected html, svg, dot or mermaid"))?;
             // Brought up to date first, quietly (standard output may be the map itself).
-            let opts = codeatlas::index::Options::for_repo(&root)?;
-            codeatlas::index::index(&root, &opts, &|_, _| {}).with_context(|| format!("indexing {}", root.display()))?;
-            codeatlas::history::refresh(&codeatlas::store::Store::open_read(&root)?, &opts.history)?;
-            let atlas = codeatlas::tools::Atlas::new(&root);
+            let opts = repochart::index::Options::for_repo(&root)?;
+            repochart::index::index(&root, &opts, &|_, _| {}).with_context(|| format!("indexing {}", root.display()))?;
+            repochart::history::refresh(&repochart::store::Store::open_read(&root)?, &opts.history)?;
+            let atlas = repochart::tools::Atlas::new(&root);
             let text = atlas.map(format, link.as_deref()).map_err(|e| anyhow::anyhow!(e.0))?;
             match out {
                 Some(path) => {
@@ -206,7 +206,7 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Tools => {
-            let tools = codeatlas::mcp::tool_list();
+            let tools = repochart::mcp::tool_list();
             println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "tools": tools }))?);
             Ok(())
         }
@@ -232,25 +232,26 @@ fn parse_http_addr(text: &str) -> anyhow::Result<std::net::SocketAddr> {
 }
 
 fn run_init(repo: PathBuf, client: &str, no_index: bool, launcher: &str) -> anyhow::Result<()> {
-    use codeatlas::setup::{Action, Client, Launcher};
+    use repochart::setup::{Action, Client, Launcher};
     let root = open_repo(&repo)?;
     let clients = Client::parse(client).with_context(|| format!("--client {client:?}: expected claude, cursor, vscode or all"))?;
     let launcher = Launcher::parse(launcher).with_context(|| format!("--launcher {launcher:?}: expected path, uvx or npx"))?;
     let command = launcher.clone();
-    let changes = codeatlas::setup::init(&root, &clients, &launcher)?;
+    let changes = repochart::setup::init(&root, &clients, &launcher)?;
     for c in &changes {
         let what = match c.action {
             Action::Created => "created",
-            Action::Added => "added codeatlas to",
-            Action::Updated => "updated codeatlas in",
+            Action::Added => "added repochart to",
+            Action::Updated => "updated repochart in",
+            Action::Replaced => "replaced the codeatlas entry of an earlier version with repochart in",
             Action::Unchanged => "already set up:",
         };
         println!("{what} {}", c.path.display());
     }
-    println!("or, for Claude Code from the command line: {}", codeatlas::setup::claude_add_line(&command));
+    println!("or, for Claude Code from the command line: {}", repochart::setup::claude_add_line(&command));
     if !no_index {
-        if codeatlas::store::index_path(&root).exists() {
-            println!("index: {} exists; the server keeps it fresh", codeatlas::store::index_path(&root).display());
+        if repochart::store::index_path(&root).exists() {
+            println!("index: {} exists; the server keeps it fresh", repochart::store::index_path(&root).display());
         } else {
             run_index(root.clone(), None, None, false)?;
         }
@@ -260,7 +261,7 @@ fn run_init(repo: PathBuf, client: &str, no_index: bool, launcher: &str) -> anyh
 }
 
 fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, dump: bool) -> anyhow::Result<()> {
-    let mut opts = codeatlas::index::Options::for_repo(&open_repo(&repo)?)?;
+    let mut opts = repochart::index::Options::for_repo(&open_repo(&repo)?)?;
     if let Some(m) = max_file_size {
         opts.max_file_size = m;
     }
@@ -292,7 +293,7 @@ fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, 
             }
         }
     };
-    let summary = codeatlas::index::index(&repo, &opts, &progress).with_context(|| format!("indexing {}", repo.display()))?;
+    let summary = repochart::index::index(&repo, &opts, &progress).with_context(|| format!("indexing {}", repo.display()))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -311,9 +312,9 @@ fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, 
     );
     if summary.files == 0 {
         println!(
-            "no source files of a supported language found: codeatlas reads {} (by extension: {})",
-            codeatlas::lang::all().iter().map(|l| l.language.as_str()).collect::<Vec<_>>().join(", "),
-            codeatlas::lang::all().iter().flat_map(|l| l.extensions.iter().map(|e| format!(".{e}"))).collect::<Vec<_>>().join(", ")
+            "no source files of a supported language found: repochart reads {} (by extension: {})",
+            repochart::lang::all().iter().map(|l| l.language.as_str()).collect::<Vec<_>>().join(", "),
+            repochart::lang::all().iter().flat_map(|l| l.extensions.iter().map(|e| format!(".{e}"))).collect::<Vec<_>>().join(", ")
         );
     }
     if !summary.skipped.is_empty() {
@@ -326,8 +327,8 @@ fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, 
         }
     }
     // Git history, after the index is complete (its time is not the index's).
-    let store = codeatlas::store::Store::open_read(&repo.canonicalize()?)?;
-    let state = codeatlas::history::refresh(&store, &opts.history)?;
+    let store = repochart::store::Store::open_read(&repo.canonicalize()?)?;
+    let state = repochart::history::refresh(&store, &opts.history)?;
     match state.is_ready() {
         true => println!("{} ({} walked in {:.2}s)", state.describe(), state.walked, state.ms as f64 / 1000.0),
         false => println!("{}", state.describe()),
@@ -354,8 +355,8 @@ fn run_query(tool: String, args: Vec<String>, repo: PathBuf, json: Option<String
     }
     // Answers are fresh: the index is brought up to date first (built, rebuilt when of an
     // old format, or reconciled: 0.2 s on an unchanged java.base).
-    codeatlas::index::index(&root, &codeatlas::index::Options::for_repo(&root)?, &|_, _| {})?;
-    let atlas = codeatlas::tools::Atlas::new(&root).with_budget(codeatlas::config::Config::load(&root)?.answer_budget);
+    repochart::index::index(&root, &repochart::index::Options::for_repo(&root)?, &|_, _| {})?;
+    let atlas = repochart::tools::Atlas::new(&root).with_budget(repochart::config::Config::load(&root)?.answer_budget);
     match atlas.call(&tool, serde_json::Value::Object(object)) {
         Ok(text) => {
             // A closed pipe (`| head`) is not an error worth a panic.
@@ -373,7 +374,7 @@ fn run_query(tool: String, args: Vec<String>, repo: PathBuf, json: Option<String
 fn run_watch(repo: PathBuf, debounce_ms: Option<u64>) -> anyhow::Result<()> {
     use std::io::Write;
     let root = repo.canonicalize().with_context(|| format!("cannot open repository {}", repo.display()))?;
-    let on_batch: codeatlas::watch::OnBatch = Box::new(|s| {
+    let on_batch: repochart::watch::OnBatch = Box::new(|s| {
         let mut out = std::io::stdout().lock();
         if s.files > 0 {
             let _ =
@@ -392,9 +393,9 @@ fn run_watch(repo: PathBuf, debounce_ms: Option<u64>) -> anyhow::Result<()> {
         }
         let _ = writeln!(out, "{} ({} references re-resolved) in {} ms", parts.join("; "), s.rechecked, s.elapsed.as_millis());
     });
-    let debounce_ms = debounce_ms.unwrap_or(codeatlas::config::Config::load(&root)?.debounce_ms);
-    let opts = codeatlas::watch::WatchOptions { watch: true, debounce: std::time::Duration::from_millis(debounce_ms) };
-    let _watch = codeatlas::watch::Watch::start(&root, codeatlas::index::Options::for_repo(&root)?, opts, on_batch)?;
+    let debounce_ms = debounce_ms.unwrap_or(repochart::config::Config::load(&root)?.debounce_ms);
+    let opts = repochart::watch::WatchOptions { watch: true, debounce: std::time::Duration::from_millis(debounce_ms) };
+    let _watch = repochart::watch::Watch::start(&root, repochart::index::Options::for_repo(&root)?, opts, on_batch)?;
     eprintln!("watching {} (Ctrl-C to stop)", root.display());
     loop {
         std::thread::park();

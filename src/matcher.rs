@@ -194,7 +194,7 @@ fn root_kinds(step: &Step, out: &mut Vec<u16>) -> Result<(), &'static str> {
                 root_kinds(a, out)?;
             }
         }
-        Test::AnyNamed | Test::Any => return Err("a pattern rooted at a wildcard is not supported by codeatlas's matcher"),
+        Test::AnyNamed | Test::Any => return Err("a pattern rooted at a wildcard is not supported by repochart's matcher"),
     }
     Ok(())
 }
@@ -316,7 +316,7 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn error(&self, what: &str) -> Error {
-        Error { line: self.line(), message: format!("{what} is not supported by codeatlas's matcher") }
+        Error { line: self.line(), message: format!("{what} is not supported by repochart's matcher") }
     }
 
     fn skip_space(&mut self) {
@@ -614,12 +614,12 @@ mod tests {
         let err = |q: &str| Matcher::new(&java(), q).err().map(|e| format!("{}: {}", e.line, e.message));
         assert_eq!(
             err("(identifier) @x\n((identifier) @y (#eq? @y \"a\"))").unwrap(),
-            "2: a grouping is not supported by codeatlas's matcher"
+            "2: a grouping is not supported by repochart's matcher"
         );
-        assert_eq!(err("(argument_list (identifier)* @x)").unwrap(), "1: a repetition is not supported by codeatlas's matcher");
-        assert_eq!(err("(argument_list (#match? @x \"a\"))").unwrap(), "1: a predicate is not supported by codeatlas's matcher");
-        assert_eq!(err("(expression) @x").unwrap(), "1: a supertype is not supported by codeatlas's matcher");
-        assert_eq!(err("(_ (identifier)) @x").unwrap(), "1: a pattern rooted at a wildcard is not supported by codeatlas's matcher");
+        assert_eq!(err("(argument_list (identifier)* @x)").unwrap(), "1: a repetition is not supported by repochart's matcher");
+        assert_eq!(err("(argument_list (#match? @x \"a\"))").unwrap(), "1: a predicate is not supported by repochart's matcher");
+        assert_eq!(err("(expression) @x").unwrap(), "1: a supertype is not supported by repochart's matcher");
+        assert_eq!(err("(_ (identifier)) @x").unwrap(), "1: a pattern rooted at a wildcard is not supported by repochart's matcher");
         assert_eq!(err("(nonsense) @x").unwrap(), "1: unknown node kind \"nonsense\"");
         assert!(err("(identifier) @x").is_none());
     }

@@ -19,10 +19,10 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
 
 use crate::tools::{Atlas, TOOLS};
 
-pub const OVERVIEW_URI: &str = "codeatlas://overview";
+pub const OVERVIEW_URI: &str = "repochart://overview";
 
 /// Taught to the model once per session: walk down the tiers.
-pub const INSTRUCTIONS: &str = "codeatlas maps this repository. Walk down the tiers: \
+pub const INSTRUCTIONS: &str = "repochart maps this repository. Walk down the tiers: \
 1) repo_overview, dependency_graph, dependency_path, change_impact for structure (compact summaries, a page at most 2,000 tokens); \
 2) search_symbols, get_symbol, find_implementations, find_references, file_outline to locate symbols; \
 3) read_symbol, read_source, search_text to read only the lines that matter. \
@@ -130,12 +130,14 @@ pub fn audit_summary(args: &serde_json::Value) -> String {
 }
 
 /// The tool list as MCP declares it: short descriptions, lean schemas, read-only hints.
+/// No `idempotentHint`: the specification gives it meaning only when `readOnlyHint` is
+/// false, and it cost 264 bytes of every conversation's context.
 pub fn tool_list() -> Vec<Tool> {
     TOOLS
         .iter()
         .map(|t| {
             let mut tool = Tool::new(t.name, t.description, Arc::new((t.schema)()));
-            tool.annotations = Some(ToolAnnotations::new().read_only(true).idempotent(true).open_world(false));
+            tool.annotations = Some(ToolAnnotations::new().read_only(true).open_world(false));
             tool
         })
         .collect()
@@ -144,7 +146,7 @@ pub fn tool_list() -> Vec<Tool> {
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build())
-            .with_server_info(Implementation::new("codeatlas", env!("CARGO_PKG_VERSION")))
+            .with_server_info(Implementation::new("repochart", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
     }
 
@@ -216,7 +218,7 @@ impl ServerHandler for Server {
 pub struct ServeOptions {
     pub index: crate::index::Options,
     pub watch: crate::watch::WatchOptions,
-    /// Also append every call to `.codeatlas/audit.log`.
+    /// Also append every call to `.repochart/audit.log`.
     pub audit_log: bool,
     /// Answer budget of tiers 1-2 in bytes (reads get twice this).
     pub answer_budget: usize,
@@ -344,7 +346,7 @@ pub fn serve_http(root: &Path, addr: std::net::SocketAddr, allow_remote: bool, o
             .with_cancellation_token(cancel.child_token());
         let atlas = server.atlas.clone();
         let service = StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
-        // The map page at `/` (`codeatlas map`), generated from the index as it is now, under
+        // The map page at `/` (`repochart map`), generated from the index as it is now, under
         // the same loopback rules as `/mcp`.
         let page_hosts = hosts_for_page(&bound);
         let page = axum::routing::get(move |headers: axum::http::HeaderMap| {
@@ -353,7 +355,7 @@ pub fn serve_http(root: &Path, addr: std::net::SocketAddr, allow_remote: bool, o
         });
         let router = axum::Router::new().route("/", page).nest_service(HTTP_PATH, service);
         // The one line a wrapper script or test waits for (stderr: stdout stays clean).
-        eprintln!("codeatlas: serving MCP at http://{bound}{HTTP_PATH}");
+        eprintln!("repochart: serving MCP at http://{bound}{HTTP_PATH}");
         axum::serve(listener, router)
             .with_graceful_shutdown(async move {
                 let _ = tokio::signal::ctrl_c().await;

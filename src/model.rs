@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-/// A language codeatlas understands. The registry row for each lives in `lang`.
+/// A language repochart understands. The registry row for each lives in `lang`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Language {
     Java,

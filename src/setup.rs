@@ -1,7 +1,9 @@
-//! `codeatlas init`: registers the server with MCP clients by writing or merging their
+//! `repochart init`: registers the server with MCP clients by writing or merging their
 //! project configuration files (Claude Code `.mcp.json`, Cursor `.cursor/mcp.json`, VS Code
 //! `.vscode/mcp.json`). Every other entry and key is kept as it was, in its order; our
-//! entry is added once and updated in place, so running it twice changes nothing.
+//! entry is added once and updated in place, so running it twice changes nothing. An entry
+//! an earlier version wrote under its old name (`codeatlas`, the same command shape) is
+//! replaced by ours in its place; an entry of that name in any other shape is left alone.
 //!
 //! Owns those files' shapes only. It must not index or serve (`main` builds the index).
 
@@ -10,7 +12,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 /// The name our entry has in every client's configuration.
-pub const SERVER_NAME: &str = "codeatlas";
+pub const SERVER_NAME: &str = "repochart";
+/// The name earlier versions gave their entry (the project was called codeatlas).
+pub const LEGACY_SERVER_NAME: &str = "codeatlas";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Client {
@@ -68,9 +72,9 @@ pub enum Launcher {
     /// A program: by default the absolute path of the running binary (a cold `uvx` or
     /// `npx` download can exceed a client's start-up timeout).
     Program(String),
-    /// `uvx codeatlas@VERSION ...`: the PyPI wheel, fetched and cached by uv.
+    /// `uvx repochart@VERSION ...`: the PyPI wheel, fetched and cached by uv.
     Uvx,
-    /// `npx -y codeatlas@VERSION ...`: the npm package.
+    /// `npx -y repochart@VERSION ...`: the npm package.
     Npx,
 }
 
@@ -105,6 +109,8 @@ pub enum Action {
     Created,
     Added,
     Updated,
+    /// The entry an earlier version wrote under its old name was replaced by ours.
+    Replaced,
     Unchanged,
 }
 
@@ -142,12 +148,29 @@ pub fn init(root: &Path, clients: &[Client], launcher: &Launcher) -> anyhow::Res
         let Value::Object(servers) = servers else {
             anyhow::bail!("\"{}\" in {} is not an object; left unchanged; {}", client.servers_key(), path.display(), hand());
         };
+        let legacy = servers.get(LEGACY_SERVER_NAME).is_some_and(written_by_an_earlier_version);
         let action = match servers.get(SERVER_NAME) {
+            _ if legacy => Action::Replaced,
             Some(old) if *old == entry => Action::Unchanged,
             Some(_) => Action::Updated,
             None if existing.is_none() => Action::Created,
             None => Action::Added,
         };
+        if action == Action::Replaced {
+            // Ours takes the old entry's place; the order of the others is kept.
+            let old = std::mem::take(servers);
+            for (name, value) in old {
+                match name.as_str() {
+                    LEGACY_SERVER_NAME => {
+                        servers.insert(SERVER_NAME.to_string(), entry.clone());
+                    }
+                    SERVER_NAME => {}
+                    _ => {
+                        servers.insert(name, value);
+                    }
+                }
+            }
+        }
         if action != Action::Unchanged {
             servers.insert(SERVER_NAME.to_string(), entry);
             if let Some(dir) = path.parent() {
@@ -156,13 +179,35 @@ pub fn init(root: &Path, clients: &[Client], launcher: &Launcher) -> anyhow::Res
             let mut text = serde_json::to_string_pretty(&Value::Object(doc))?;
             text.push('\n');
             // Write beside, then rename: a crash never leaves half a client configuration.
-            let tmp = path.with_extension("json.codeatlas-tmp");
+            let tmp = path.with_extension("json.repochart-tmp");
             std::fs::write(&tmp, text)?;
             std::fs::rename(&tmp, &path)?;
         }
         changes.push(Change { client, path, action });
     }
     Ok(changes)
+}
+
+/// True for an entry of the shape an earlier version's `init` wrote: `{"type": "stdio",
+/// "command", "args"}` starting its binary (by path), `uvx codeatlas@V` or `npx -y
+/// codeatlas@V`, with `serve --repo DIR`. Anything else under that name is someone else's.
+fn written_by_an_earlier_version(entry: &Value) -> bool {
+    let Some(entry) = entry.as_object() else { return false };
+    if entry.keys().any(|k| !matches!(k.as_str(), "type" | "command" | "args")) || entry.get("type").is_some_and(|t| t != "stdio") {
+        return false;
+    }
+    let Some(command) = entry.get("command").and_then(Value::as_str) else { return false };
+    let Some(args) = entry.get("args").and_then(Value::as_array) else { return false };
+    let Some(args) = args.iter().map(Value::as_str).collect::<Option<Vec<&str>>>() else { return false };
+    let [launch @ .., "serve", "--repo", _] = args.as_slice() else { return false };
+    let package = |word: &str| word == LEGACY_SERVER_NAME || word.strip_prefix(LEGACY_SERVER_NAME).is_some_and(|v| v.starts_with('@'));
+    let program = command.rsplit(['/', '\\']).next().unwrap_or(command);
+    match launch {
+        [] => program == LEGACY_SERVER_NAME || program == "codeatlas.exe",
+        [word] => program == "uvx" && package(word),
+        ["-y", word] => program == "npx" && package(word),
+        _ => false,
+    }
 }
 
 /// The running binary's absolute path (what clients run by default).

@@ -63,7 +63,7 @@ pub struct TestRules {
     pub bin: Option<String>,
 }
 
-/// The build systems codeatlas knows, by name.
+/// The build systems repochart knows, by name.
 pub fn rules(system: &str) -> &'static Rules {
     static ALL: OnceLock<Vec<Rules>> = OnceLock::new();
     let all = ALL.get_or_init(|| {

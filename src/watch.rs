@@ -84,7 +84,7 @@ impl Watch {
         let status = Arc::new(IndexStatus::default());
         // Building from now on, not from when the thread first runs: a tool call that
         // arrives before the thread is scheduled waits for the first build rather than
-        // finding no index (seen as "no index at ...; run `codeatlas index` first" in 1 of
+        // finding no index (seen as "no index at ...; run `repochart index` first" in 1 of
         // 5 loaded test runs).
         status.building.store(true, Ordering::SeqCst);
         let progress = Arc::new(Progress::default());
@@ -97,20 +97,20 @@ impl Watch {
         {
             let (root, status, progress) = (root.clone(), status.clone(), progress.clone());
             std::thread::Builder::new()
-                .name("codeatlas-indexer".into())
+                .name("repochart-indexer".into())
                 .spawn(move || indexer_loop(&root, index_opts, job_rx, &status, &progress, on_batch))?;
         }
         {
             // Weak: the thread ends once the watch and its tools are gone.
             let (root, status, progress, config) = (root.clone(), Arc::downgrade(&status), progress.clone(), index_opts_history);
-            std::thread::Builder::new().name("codeatlas-history".into()).spawn(move || history_loop(&root, config, status, &progress))?;
+            std::thread::Builder::new().name("repochart-history".into()).spawn(move || history_loop(&root, config, status, &progress))?;
         }
         let watcher = if opts.watch {
             let (raw_tx, raw_rx) = crossbeam_channel::unbounded::<notify::Result<notify::Event>>();
             let watcher = start_watcher(&root, raw_tx)?;
             let (jobs, status, progress, debounce, root) = (jobs.clone(), status.clone(), progress.clone(), opts.debounce, root.clone());
             std::thread::Builder::new()
-                .name("codeatlas-debounce".into())
+                .name("repochart-debounce".into())
                 .spawn(move || debounce_loop(&root, raw_rx, jobs, &status, &progress, debounce))?;
             Some(watcher)
         } else {
@@ -201,7 +201,7 @@ fn is_own_noise(root: &Path, path: &Path) -> bool {
     let Ok(rel) = path.strip_prefix(root) else { return true };
     let mut parts = rel.components();
     match parts.next().map(|c| c.as_os_str().to_string_lossy().to_string()) {
-        Some(first) if first == store::INDEX_DIR => true,
+        Some(first) if first == store::INDEX_DIR || first == store::LEGACY_INDEX_DIR => true,
         Some(first) if first == ".git" => rel != Path::new(".git/info/exclude"),
         _ => false,
     }

@@ -1,19 +1,19 @@
-//! Where users live: `init` for MCP clients, `.codeatlas.toml`, `status`, the HTTP
+//! Where users live: `init` for MCP clients, `.repochart.toml`, `status`, the HTTP
 //! transport, git-aware `change_impact`, and Windows-style path arguments.
 
 use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use codeatlas::index::{index, Options};
-use codeatlas::setup::{self, Action, Client, Launcher};
-use codeatlas::tools::Atlas;
+use repochart::index::{index, Options};
+use repochart::setup::{self, Action, Client, Launcher};
+use repochart::tools::Atlas;
 use serde_json::{json, Value};
 
 use crate::util::temp_copy;
 
 fn bin() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_codeatlas"));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_repochart"));
     // Errors are compared whole: no backtraces from a developer's environment.
     cmd.env_remove("RUST_BACKTRACE").env_remove("RUST_LIB_BACKTRACE");
     cmd
@@ -44,7 +44,7 @@ fn init_keeps_other_servers_and_is_idempotent() {
     std::fs::write(root.join(".vscode/mcp.json"), vscode_before).unwrap();
     std::fs::write(root.join(".mcp.json"), r#"{"mcpServers": {"db": {"command": "db-mcp", "args": ["--ro"]}}}"#).unwrap();
 
-    let changes = setup::init(root, &Client::ALL, &Launcher::Program("codeatlas".into())).unwrap();
+    let changes = setup::init(root, &Client::ALL, &Launcher::Program("repochart".into())).unwrap();
     let actions: Vec<(Client, &Action)> = changes.iter().map(|c| (c.client, &c.action)).collect();
     assert_eq!(actions, vec![(Client::Claude, &Action::Added), (Client::Cursor, &Action::Created), (Client::Vscode, &Action::Added)]);
 
@@ -53,7 +53,7 @@ fn init_keeps_other_servers_and_is_idempotent() {
         claude,
         json!({"mcpServers": {
             "db": {"command": "db-mcp", "args": ["--ro"]},
-            "codeatlas": {"type": "stdio", "command": "codeatlas", "args": ["serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"]}
+            "repochart": {"type": "stdio", "command": "repochart", "args": ["serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"]}
         }})
     );
     let vscode_text = std::fs::read_to_string(root.join(".vscode/mcp.json")).unwrap();
@@ -65,28 +65,109 @@ fn init_keeps_other_servers_and_is_idempotent() {
             "inputs": [{"type": "promptString", "id": "token"}],
             "servers": {
                 "github": {"type": "http", "url": "https://api.example.com/mcp"},
-                "codeatlas": {"type": "stdio", "command": "codeatlas", "args": ["serve", "--repo", "${workspaceFolder}"]}
+                "repochart": {"type": "stdio", "command": "repochart", "args": ["serve", "--repo", "${workspaceFolder}"]}
             }
         })
     );
     assert_eq!(
         read_json(&root.join(".cursor/mcp.json")),
-        json!({"mcpServers": {"codeatlas": {"type": "stdio", "command": "codeatlas", "args": ["serve", "--repo", "${workspaceFolder}"]}}})
+        json!({"mcpServers": {"repochart": {"type": "stdio", "command": "repochart", "args": ["serve", "--repo", "${workspaceFolder}"]}}})
     );
 
     // Again: nothing changes, byte for byte, and our entry is not duplicated.
     let before: Vec<String> = Client::ALL.iter().map(|c| std::fs::read_to_string(root.join(c.file())).unwrap()).collect();
-    let again = setup::init(root, &Client::ALL, &Launcher::Program("codeatlas".into())).unwrap();
+    let again = setup::init(root, &Client::ALL, &Launcher::Program("repochart".into())).unwrap();
     assert!(again.iter().all(|c| c.action == Action::Unchanged), "{again:?}");
     let after: Vec<String> = Client::ALL.iter().map(|c| std::fs::read_to_string(root.join(c.file())).unwrap()).collect();
     assert_eq!(before, after);
 
     // A moved binary updates our entry in place.
-    let moved = setup::init(root, &[Client::Claude], &Launcher::Program("/opt/bin/codeatlas".into())).unwrap();
+    let moved = setup::init(root, &[Client::Claude], &Launcher::Program("/opt/bin/repochart".into())).unwrap();
     assert_eq!(moved[0].action, Action::Updated);
     let claude = read_json(&root.join(".mcp.json"));
     assert_eq!(claude["mcpServers"].as_object().unwrap().len(), 2);
-    assert_eq!(claude["mcpServers"]["codeatlas"]["command"], "/opt/bin/codeatlas");
+    assert_eq!(claude["mcpServers"]["repochart"]["command"], "/opt/bin/repochart");
+}
+
+/// An entry an earlier version wrote under its old name (`codeatlas`: by path, `uvx` or
+/// `npx`) is replaced by ours in its place; a `codeatlas` entry of another shape (someone
+/// else's server of that name) and every other entry stay as they were.
+#[test]
+fn init_replaces_an_earlier_versions_entry_and_keeps_others() {
+    let repo = temp_copy("rust-shop");
+    let root = repo.path();
+    std::fs::create_dir_all(root.join(".cursor")).unwrap();
+    std::fs::create_dir_all(root.join(".vscode")).unwrap();
+    let old_path = json!({"type": "stdio", "command": "/home/u/.cargo/bin/codeatlas", "args": ["serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"]});
+    let db = json!({"command": "db-mcp", "args": ["--ro"]});
+    let zz = json!({"command": "zz", "args": []});
+    std::fs::write(root.join(".mcp.json"), json!({"mcpServers": {"db": db, "codeatlas": old_path, "zz": zz}}).to_string()).unwrap();
+    let old_npx = json!({"type": "stdio", "command": "npx", "args": ["-y", "codeatlas@0.1.0", "serve", "--repo", "${workspaceFolder}"]});
+    std::fs::write(root.join(".cursor/mcp.json"), json!({"mcpServers": {"codeatlas": old_npx}}).to_string()).unwrap();
+    let foreign = json!({"type": "stdio", "command": "codeatlas", "args": ["--stdio"], "env": {"TOKEN": "x"}});
+    std::fs::write(root.join(".vscode/mcp.json"), json!({"servers": {"codeatlas": foreign}}).to_string()).unwrap();
+
+    let changes = setup::init(root, &Client::ALL, &Launcher::Program("/opt/bin/repochart".into())).unwrap();
+    let actions: Vec<(Client, &Action)> = changes.iter().map(|c| (c.client, &c.action)).collect();
+    assert_eq!(actions, vec![(Client::Claude, &Action::Replaced), (Client::Cursor, &Action::Replaced), (Client::Vscode, &Action::Added)]);
+    let ours = |repo: &str| json!({"type": "stdio", "command": "/opt/bin/repochart", "args": ["serve", "--repo", repo]});
+    let claude = read_json(&root.join(".mcp.json"));
+    assert_eq!(claude, json!({"mcpServers": {"db": db, "repochart": ours("${CLAUDE_PROJECT_DIR:-.}"), "zz": zz}}));
+    let order: Vec<&String> = claude["mcpServers"].as_object().unwrap().keys().collect();
+    assert_eq!(order, ["db", "repochart", "zz"], "ours takes the old entry's place");
+    assert_eq!(read_json(&root.join(".cursor/mcp.json")), json!({"mcpServers": {"repochart": ours("${workspaceFolder}")}}));
+    assert_eq!(read_json(&root.join(".vscode/mcp.json")), json!({"servers": {"codeatlas": foreign, "repochart": ours("${workspaceFolder}")}}));
+
+    // uvx's shape too, beside an entry of ours that an earlier run wrote: one entry left.
+    let old_uvx = json!({"type": "stdio", "command": "uvx", "args": ["codeatlas@0.1.0", "serve", "--repo", "${workspaceFolder}"]});
+    std::fs::write(root.join(".cursor/mcp.json"), json!({"mcpServers": {"repochart": ours("${workspaceFolder}"), "codeatlas": old_uvx}}).to_string())
+        .unwrap();
+    let changes = setup::init(root, &[Client::Cursor], &Launcher::Program("/opt/bin/repochart".into())).unwrap();
+    assert_eq!(changes[0].action, Action::Replaced);
+    assert_eq!(read_json(&root.join(".cursor/mcp.json")), json!({"mcpServers": {"repochart": ours("${workspaceFolder}")}}));
+
+    let again = setup::init(root, &Client::ALL, &Launcher::Program("/opt/bin/repochart".into())).unwrap();
+    assert!(again.iter().all(|c| c.action == Action::Unchanged), "{again:?}");
+
+    // The command says what it did.
+    std::fs::write(root.join(".mcp.json"), json!({"mcpServers": {"codeatlas": old_path}}).to_string()).unwrap();
+    let (code, out, err) = run(bin().args(["init", "--no-index", "--client", "claude", "--repo"]).arg(root));
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        out.lines().next().unwrap(),
+        format!("replaced the codeatlas entry of an earlier version with repochart in {}", root.join(".mcp.json").display())
+    );
+}
+
+/// What an earlier version (then called codeatlas) left in a repository: its ignore files
+/// are still honoured, its settings file read with a notice to rename it, and its index
+/// folder left alone, never read or walked, with a notice that it can be deleted.
+#[test]
+fn an_earlier_versions_files_are_honoured_or_left_alone() {
+    let repo = temp_copy("rust-shop");
+    let root = repo.path();
+    std::fs::write(root.join(".codeatlasignore"), "shop-cli/\n").unwrap();
+    std::fs::write(root.join(".codeatlas.toml"), "exclude = [\"**/inventory/**\"]\n").unwrap();
+    std::fs::create_dir_all(root.join(".codeatlas")).unwrap();
+    std::fs::write(root.join(".codeatlas/index.db"), "an old index").unwrap();
+    let (code, out, err) = run(bin().args(["index", "--repo"]).arg(root));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("indexed 5 files (5 parsed, 0 unchanged, 0 removed)"), "{out}");
+    let notices: Vec<&str> = err.lines().filter(|l| l.contains(" WARN ")).map(|l| l.split_once(": ").unwrap().1).collect();
+    assert_eq!(
+        notices,
+        [
+            "reading .codeatlas.toml, the name of earlier versions: rename it to .repochart.toml",
+            ".codeatlas/ holds the index of an earlier version (then called codeatlas), which is no longer read: delete it"
+        ]
+    );
+    assert_eq!(std::fs::read_to_string(root.join(".codeatlas/index.db")).unwrap(), "an old index");
+    // The new name wins over the old one.
+    std::fs::write(root.join(".repochart.toml"), "").unwrap();
+    let (code, out, err) = run(bin().args(["index", "--repo"]).arg(root));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("indexed 6 files (1 parsed, 5 unchanged, 0 removed)"), "{out}");
+    assert!(!err.contains("WARN"), "{err}");
 }
 
 /// `--launcher uvx|npx`: the package runners, pinned to this version, in every client's
@@ -95,7 +176,7 @@ fn init_keeps_other_servers_and_is_idempotent() {
 fn init_launchers_write_package_runners() {
     let version = env!("CARGO_PKG_VERSION");
     for (launcher, command, first) in
-        [("uvx", "uvx", vec![format!("codeatlas@{version}")]), ("npx", "npx", vec!["-y".to_string(), format!("codeatlas@{version}")])]
+        [("uvx", "uvx", vec![format!("repochart@{version}")]), ("npx", "npx", vec!["-y".to_string(), format!("repochart@{version}")])]
     {
         let repo = temp_copy("rust-shop");
         let root = repo.path();
@@ -108,10 +189,10 @@ fn init_launchers_write_package_runners() {
             let key = if client == Client::Vscode { "servers" } else { "mcpServers" };
             let mut args = first.clone();
             args.extend(["serve".to_string(), "--repo".to_string(), repo_arg.to_string()]);
-            assert_eq!(doc[key]["codeatlas"], json!({"type": "stdio", "command": command, "args": args}), "{launcher} {client:?}");
+            assert_eq!(doc[key]["repochart"], json!({"type": "stdio", "command": command, "args": args}), "{launcher} {client:?}");
         }
         let line = format!(
-            "or, for Claude Code from the command line: claude mcp add --scope project codeatlas -- {command} {} serve --repo .",
+            "or, for Claude Code from the command line: claude mcp add --scope project repochart -- {command} {} serve --repo .",
             first.join(" ")
         );
         assert!(out.lines().any(|l| l == line), "{out}");
@@ -121,8 +202,8 @@ fn init_launchers_write_package_runners() {
     let root = repo.path();
     let (code, _, _) = run(bin().args(["init", "--no-index", "--client", "cursor", "--repo"]).arg(root));
     assert_eq!(code, 0);
-    let me = std::path::PathBuf::from(env!("CARGO_BIN_EXE_codeatlas")).canonicalize().unwrap();
-    assert_eq!(read_json(&root.join(".cursor/mcp.json"))["mcpServers"]["codeatlas"]["command"], json!(me.to_string_lossy()));
+    let me = std::path::PathBuf::from(env!("CARGO_BIN_EXE_repochart")).canonicalize().unwrap();
+    assert_eq!(read_json(&root.join(".cursor/mcp.json"))["mcpServers"]["repochart"]["command"], json!(me.to_string_lossy()));
     let (code, _, err) = run(bin().args(["init", "--launcher", "brew", "--repo"]).arg(root));
     assert_eq!((code, err.trim()), (1, "Error: --launcher \"brew\": expected path, uvx or npx"));
 }
@@ -134,9 +215,9 @@ fn init_leaves_a_file_it_cannot_parse_alone() {
     std::fs::create_dir_all(root.join(".vscode")).unwrap();
     let jsonc = "{\n  // my servers\n  \"servers\": {}\n}\n";
     std::fs::write(root.join(".vscode/mcp.json"), jsonc).unwrap();
-    let err = setup::init(root, &[Client::Vscode], &Launcher::Program("codeatlas".into())).unwrap_err().to_string();
+    let err = setup::init(root, &[Client::Vscode], &Launcher::Program("repochart".into())).unwrap_err().to_string();
     assert!(err.contains(".vscode/mcp.json is not plain JSON"), "{err}");
-    assert!(err.contains("add this under \"servers\" by hand: \"codeatlas\": {\"type\":\"stdio\""), "{err}");
+    assert!(err.contains("add this under \"servers\" by hand: \"repochart\": {\"type\":\"stdio\""), "{err}");
     assert_eq!(std::fs::read_to_string(root.join(".vscode/mcp.json")).unwrap(), jsonc);
 }
 
@@ -148,9 +229,9 @@ fn init_command_writes_config_and_builds_the_index() {
     assert_eq!(code, 0, "{out}{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], format!("created {}", root.join(".mcp.json").display()));
-    assert!(lines[1].starts_with("or, for Claude Code from the command line: claude mcp add --scope project codeatlas -- "), "{out}");
+    assert!(lines[1].starts_with("or, for Claude Code from the command line: claude mcp add --scope project repochart -- "), "{out}");
     assert!(lines[2].starts_with("indexed 7 files (7 parsed, 0 unchanged, 0 removed)"), "{out}");
-    assert!(root.join(".codeatlas/index.db").exists());
+    assert!(root.join(".repochart/index.db").exists());
     assert!(!root.join(".cursor").exists() && !root.join(".vscode").exists());
     let (code, out, _) = run(bin().args(["init", "--client", "claude", "--repo"]).arg(root));
     assert_eq!(code, 0);
@@ -159,7 +240,7 @@ fn init_command_writes_config_and_builds_the_index() {
     assert_eq!((code, err.trim()), (1, "Error: --client \"emacs\": expected claude, cursor, vscode or all"));
 }
 
-// ------------------------------------------------------------ .codeatlas.toml
+// ------------------------------------------------------------ .repochart.toml
 
 #[test]
 fn config_file_filters_what_is_indexed() {
@@ -167,7 +248,7 @@ fn config_file_filters_what_is_indexed() {
     let root = repo.path();
     std::fs::write(root.join("server.pem"), "-----BEGIN PRIVATE KEY-----\n").unwrap();
     std::fs::write(
-        root.join(".codeatlas.toml"),
+        root.join(".repochart.toml"),
         "exclude = [\"src/test/**\"]\nmax_file_size = 100000\n\n[secrets]\npatterns = [\"**/legacy/*.java\"]\nallow = [\"server.pem\"]\n",
     )
     .unwrap();
@@ -176,7 +257,7 @@ fn config_file_filters_what_is_indexed() {
         summary.skipped,
         vec![(
             "src/main/java/com/acme/legacy/User.java".to_string(),
-            "looks like a secret (**/legacy/*.java, from .codeatlas.toml); not indexed".to_string()
+            "looks like a secret (**/legacy/*.java, from .repochart.toml); not indexed".to_string()
         )]
     );
     let atlas = Atlas::new(root);
@@ -185,7 +266,7 @@ fn config_file_filters_what_is_indexed() {
     assert!(atlas.call("file_outline", json!({"path": "src/main/java/com/acme/order/Order.java"})).is_ok());
 
     // Only Rust: the Java files leave the index.
-    std::fs::write(root.join(".codeatlas.toml"), "languages = [\"rust\"]\n").unwrap();
+    std::fs::write(root.join(".repochart.toml"), "languages = [\"rust\"]\n").unwrap();
     let summary = index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
     assert_eq!((summary.files, summary.removed), (0, 15));
 }
@@ -194,23 +275,23 @@ fn config_file_filters_what_is_indexed() {
 fn a_bad_config_file_is_a_clear_error() {
     let repo = temp_copy("java-shop");
     let root = repo.path();
-    std::fs::write(root.join(".codeatlas.toml"), "# settings\nexclude = [\"gen/**\"]\ndebounce = 20\n").unwrap();
+    std::fs::write(root.join(".repochart.toml"), "# settings\nexclude = [\"gen/**\"]\ndebounce = 20\n").unwrap();
     let (code, out, err) = run(bin().args(["index", "--repo"]).arg(root));
     assert_eq!(code, 1, "{out}");
     assert_eq!(
         err.trim(),
-        "Error: .codeatlas.toml:3: unknown field `debounce`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`, `history`, `map`"
+        "Error: .repochart.toml:3: unknown field `debounce`, expected one of `include`, `exclude`, `languages`, `max_file_size`, `debounce_ms`, `answer_budget`, `audit_log`, `secrets`, `history`, `map`"
     );
-    std::fs::write(root.join(".codeatlas.toml"), "languages = [\"java\", \"kotlin\"]\n").unwrap();
+    std::fs::write(root.join(".repochart.toml"), "languages = [\"java\", \"kotlin\"]\n").unwrap();
     let (code, _, err) = run(bin().args(["query", "repo_overview", "--repo"]).arg(root));
-    assert_eq!((code, err.trim()), (1, "Error: .codeatlas.toml:1: languages: unknown language \"kotlin\"; languages: java, rust"));
+    assert_eq!((code, err.trim()), (1, "Error: .repochart.toml:1: languages: unknown language \"kotlin\"; languages: java, rust"));
 }
 
 #[test]
 fn answer_budget_from_the_config_caps_answers() {
     let repo = temp_copy("java-shop");
     let root = repo.path();
-    std::fs::write(root.join(".codeatlas.toml"), "answer_budget = 2000\n").unwrap();
+    std::fs::write(root.join(".repochart.toml"), "answer_budget = 2000\n").unwrap();
     let methods: String = (0..150).map(|i| format!("    int method{i}() {{ return {i}; }}\n")).collect();
     std::fs::write(root.join("src/main/java/com/acme/Big.java"), format!("package com.acme;\n\nclass Big {{\n{methods}}}\n")).unwrap();
     index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
@@ -233,12 +314,12 @@ fn status_reports_health_and_fails_on_a_broken_index() {
     let root = repo.path();
     let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
     let never = format!(
-        "repository: {0}\nindex: {0}/.codeatlas/index.db (not built yet)\nstatus: not indexed yet: run `codeatlas index --repo {0}` (or start `codeatlas serve`, which builds it)\n",
+        "repository: {0}\nindex: {0}/.repochart/index.db (not built yet)\nstatus: not indexed yet: run `repochart index --repo {0}` (or start `repochart serve`, which builds it)\n",
         root.display()
     );
     assert_eq!((code, out), (1, never));
     // While another process builds the first index.
-    let building = codeatlas::index::Indexer::open(root, &Options::for_repo(root).unwrap()).unwrap();
+    let building = repochart::index::Indexer::open(root, &Options::for_repo(root).unwrap()).unwrap();
     let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
     assert_eq!((code, out.lines().nth(2)), (1, Some("status: not indexed yet: another process is building it")));
     drop(building);
@@ -255,15 +336,15 @@ fn status_reports_health_and_fails_on_a_broken_index() {
     assert!(lines[4].starts_with("last update: ") && lines[4].ends_with(" ago"), "{out}");
     assert_eq!(
         lines[5],
-        "pending: 1 new, 0 changed, 1 removed files not yet indexed (e.g. new src/main/java/com/acme/New.java, removed src/main/java/com/acme/legacy/User.java); `codeatlas index` or a running server catches up"
+        "pending: 1 new, 0 changed, 1 removed files not yet indexed (e.g. new src/main/java/com/acme/New.java, removed src/main/java/com/acme/legacy/User.java); `repochart index` or a running server catches up"
     );
     assert_eq!(lines[6], "syntax errors: 0 files (indexed with tree-sitter's recovery)");
     assert_eq!(lines[7], "skipped: none");
     assert!(lines[8].starts_with("watcher: needs "), "{out}");
 
-    std::fs::write(root.join(".codeatlas/index.db"), b"this is not a database, it is a text file that is long enough").unwrap();
-    let _ = std::fs::remove_file(root.join(".codeatlas/index.db-wal"));
-    let _ = std::fs::remove_file(root.join(".codeatlas/index.db-shm"));
+    std::fs::write(root.join(".repochart/index.db"), b"this is not a database, it is a text file that is long enough").unwrap();
+    let _ = std::fs::remove_file(root.join(".repochart/index.db-wal"));
+    let _ = std::fs::remove_file(root.join(".repochart/index.db-shm"));
     let (code, out, _) = run(bin().args(["status", "--repo"]).arg(root));
     assert_eq!(code, 1, "{out}");
     assert!(out.lines().nth(2).unwrap().starts_with("status: BROKEN: the index is unreadable (file is not a database)"), "{out}");
@@ -326,7 +407,7 @@ fn serves_mcp_over_http_and_refuses_foreign_origins() {
     let port: u16 = loop {
         line.clear();
         assert!(stderr.read_line(&mut line).unwrap() > 0, "the server ended before listening");
-        if let Some(rest) = line.trim().strip_prefix("codeatlas: serving MCP at http://127.0.0.1:") {
+        if let Some(rest) = line.trim().strip_prefix("repochart: serving MCP at http://127.0.0.1:") {
             break rest.strip_suffix("/mcp").unwrap().parse().unwrap();
         }
     };
@@ -338,7 +419,7 @@ fn serves_mcp_over_http_and_refuses_foreign_origins() {
     let (status, head, body) = http(port, &[], &init);
     assert_eq!(status, 200, "{head}");
     let reply = sse_message(&body);
-    assert_eq!(reply["result"]["serverInfo"]["name"], "codeatlas");
+    assert_eq!(reply["result"]["serverInfo"]["name"], "repochart");
     let session = head.lines().find_map(|l| l.strip_prefix("mcp-session-id: ")).expect(&head).trim().to_string();
     let (status, _, _) = http(port, &[("mcp-session-id", &session)], &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     assert_eq!(status, 202);
@@ -396,9 +477,9 @@ fn git(root: &Path, args: &[&str]) {
     let status = Command::new("git")
         .args([
             "-c",
-            "user.name=codeatlas",
+            "user.name=repochart",
             "-c",
-            "user.email=test@codeatlas.invalid",
+            "user.email=test@repochart.invalid",
             "-c",
             "commit.gpgsign=false",
             "-c",
@@ -529,7 +610,7 @@ fn windows_and_dot_paths_resolve_like_plain_ones() {
 
 #[test]
 fn the_watcher_follows_config_changes() {
-    use codeatlas::watch::{Watch, WatchOptions};
+    use repochart::watch::{Watch, WatchOptions};
     use std::time::Duration;
     let repo = temp_copy("java-shop");
     let root = repo.path();
@@ -540,17 +621,17 @@ fn the_watcher_follows_config_changes() {
     let test_file = json!({"path": "src/test/java/com/acme/order/OrderServiceTest.java"});
     assert!(atlas.call("file_outline", test_file.clone()).is_ok());
 
-    std::fs::write(root.join(".codeatlas.toml"), "exclude = [\"src/test/**\"]\n").unwrap();
+    std::fs::write(root.join(".repochart.toml"), "exclude = [\"src/test/**\"]\n").unwrap();
     assert!(watch.settle(Duration::from_secs(30)));
     let err = atlas.call("file_outline", test_file.clone()).unwrap_err().0;
     assert!(err.starts_with("no indexed file \"src/test/java/com/acme/order/OrderServiceTest.java\""), "{err}");
 
     // A broken edit keeps the last good settings and says why in every answer.
-    std::fs::write(root.join(".codeatlas.toml"), "exclude = \"src/test/**\"\n").unwrap();
+    std::fs::write(root.join(".repochart.toml"), "exclude = \"src/test/**\"\n").unwrap();
     assert!(watch.settle(Duration::from_secs(30)));
     let answer = atlas.call("file_outline", json!({"path": "src/main/java/com/acme/common/Money.java"})).unwrap();
     assert!(
-        answer.ends_with("\n[index update failed: .codeatlas.toml:1: invalid type: string \"src/test/**\", expected a sequence]"),
+        answer.ends_with("\n[index update failed: .repochart.toml:1: invalid type: string \"src/test/**\", expected a sequence]"),
         "{answer}"
     );
     assert!(atlas.call("file_outline", test_file).is_err());
@@ -564,7 +645,7 @@ fn indexing_a_folder_without_sources_names_the_languages() {
     assert_eq!(code, 0, "{out}");
     assert_eq!(
         out.lines().nth(1),
-        Some("no source files of a supported language found: codeatlas reads java, rust (by extension: .java, .rs)")
+        Some("no source files of a supported language found: repochart reads java, rust (by extension: .java, .rs)")
     );
 }
 

@@ -1,7 +1,7 @@
 //! Extraction snapshots: every fixture file in, one line per symbol and reference out.
 //! Update with `UPDATE_EXPECT=1 cargo test`.
 
-use codeatlas::{extract, lang};
+use repochart::{extract, lang};
 use expect_test::expect_file;
 
 use crate::util::{files_under, fixture};

@@ -6,16 +6,16 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use codeatlas::config::HistoryConfig;
-use codeatlas::history::{refresh, HistoryState};
-use codeatlas::index::{index, Options};
-use codeatlas::store::Store;
-use codeatlas::tools::Atlas;
+use repochart::config::HistoryConfig;
+use repochart::history::{refresh, HistoryState};
+use repochart::index::{index, Options};
+use repochart::store::Store;
+use repochart::tools::Atlas;
 use serde_json::json;
 
 fn git(root: &Path, args: &[&str], date: &str, author: &str) {
     let status = Command::new("git")
-        .args(["-c", "user.email=test@codeatlas.invalid", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"])
+        .args(["-c", "user.email=test@repochart.invalid", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"])
         .args(["-c", &format!("user.name={author}")])
         .args(args)
         .env("GIT_AUTHOR_DATE", date)
@@ -85,7 +85,7 @@ fn dates_last_commits_churn_and_incremental_reads() {
     let root = tmp.path();
     git(root, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
     // Churn over the 30 days to HEAD (the tools read it from here).
-    write(root, ".codeatlas.toml", "[history]\nchurn_days = 30\n");
+    write(root, ".repochart.toml", "[history]\nchurn_days = 30\n");
     write(root, "src/p/A.java", A1);
     write(root, "src/p/B.java", "package p;\n\nclass B {\n}\n");
     commit(root, "2024-01-01T12:00:00Z", "Ann", "Add A and B");
@@ -101,13 +101,13 @@ fn dates_last_commits_churn_and_incremental_reads() {
     assert_eq!((state.status.as_str(), state.commits, state.walked, state.cut.as_str(), state.shallow), ("ready", 4, 4, "", false));
     expect_test::expect![[r#"
         last commits:
-          56b05285 2024-03-20 Cid: Alpha returns 11; add C
-          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+          a9a2010d 2024-03-20 Cid: Alpha returns 11; add C
+          f35f03c9 2024-01-01 Ann: Add A and B"#]]
     .assert_eq(&symbol_history(&atlas, "p.A#alpha"));
     expect_test::expect![[r#"
         last commits:
-          0e420ea9 2024-03-01 Bob: Beta returns 22
-          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+          49a8abae 2024-03-01 Bob: Beta returns 22
+          f35f03c9 2024-01-01 Ann: Add A and B"#]]
     .assert_eq(&symbol_history(&atlas, "p.A#beta"));
     // `modified` of tier-1 lines: the file's last commit, a symbol's own.
     let impact = ask(&atlas, "change_impact", json!({"target": "p.A#beta"}));
@@ -126,7 +126,7 @@ fn dates_last_commits_churn_and_incremental_reads() {
           src/p/B.java  1 commit x cx 1  last 2024-03-25
           src/p/C.java  1 commit x cx 1  last 2024-03-20
         index: 3 files, last indexed <indexed>
-        history: 4 commits to f4c5810b (2024-03-25)
+        history: 4 commits to a236e30b (2024-03-25)
         next: dependency_graph {target}, search_symbols {query}, file_outline {path}"#]]
     .assert_eq(&tail.join("\n").replace(&last_indexed(&overview), "<indexed>"));
 
@@ -137,14 +137,14 @@ fn dates_last_commits_churn_and_incremental_reads() {
     let (_, atlas) = read(root, &config);
     expect_test::expect![[r#"
         last commits:
-          56b05285 2024-03-20 Cid: Alpha returns 11; add C
-          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+          a9a2010d 2024-03-20 Cid: Alpha returns 11; add C
+          f35f03c9 2024-01-01 Ann: Add A and B"#]]
     .assert_eq(&symbol_history(&atlas, "p.A#alpha"));
     expect_test::expect![[r#"
         modified in the working tree (uncommitted)
         last commits:
-          0e420ea9 2024-03-01 Bob: Beta returns 22
-          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+          49a8abae 2024-03-01 Bob: Beta returns 22
+          f35f03c9 2024-01-01 Ann: Add A and B"#]]
     .assert_eq(&symbol_history(&atlas, "p.A#beta"));
     let impact = ask(&atlas, "change_impact", json!({"target": "p.A#beta"}));
     assert!(impact.starts_with("change_impact method p.A#beta()  src/p/A.java:9-11  loc 3 cx 1 modified working tree"), "{impact}");
@@ -156,16 +156,16 @@ fn dates_last_commits_churn_and_incremental_reads() {
     let incremental = (symbol_history(&atlas, "p.A#alpha"), symbol_history(&atlas, "p.A#beta"), ask(&atlas, "repo_overview", json!({})));
     expect_test::expect![[r#"
         last commits:
-          7a54696f 2024-04-01 Eve: Beta returns 3
-          0e420ea9 2024-03-01 Bob: Beta returns 22
-          fbac4acc 2024-01-01 Ann: Add A and B"#]]
+          a047033f 2024-04-01 Eve: Beta returns 3
+          49a8abae 2024-03-01 Bob: Beta returns 22
+          f35f03c9 2024-01-01 Ann: Add A and B"#]]
     .assert_eq(&symbol_history(&atlas, "p.A#beta"));
     // HEAD unchanged: nothing is walked.
     let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
     assert_eq!(refresh(&store, &config).unwrap().walked, 1, "the stored state is returned as it was");
     // The same history read from scratch gives the same answers.
     drop(store);
-    std::fs::remove_dir_all(root.join(".codeatlas")).unwrap();
+    std::fs::remove_dir_all(root.join(".repochart")).unwrap();
     let (fresh, atlas) = read(root, &config);
     assert_eq!((fresh.commits, fresh.walked), (5, 5));
     assert_eq!(
@@ -233,9 +233,9 @@ fn missing_unborn_and_shallow_history() {
     assert_eq!((state.commits, state.shallow), (1, true));
     assert_eq!(state.describe(), "history: shallow clone, dates from the last 1 commit");
     expect_test::expect![[r#"
-          last commits:
-            d7051fe2 2024-02-01 Bob: Beta returns 22
-          (shallow clone: older commits are not in the repository)"#]]
+        last commits:
+          cb7a43fb 2024-02-01 Bob: Beta returns 22
+        (shallow clone: older commits are not in the repository)"#]]
     .assert_eq(&symbol_history(&atlas, "p.A#alpha"));
 }
 

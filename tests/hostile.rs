@@ -5,12 +5,12 @@
 use std::fs;
 use std::path::Path;
 
-use codeatlas::index::{index, Options};
-use codeatlas::store::Store;
-use codeatlas::tools::{Atlas, READ_BUDGET, SUMMARY_BUDGET};
+use repochart::index::{index, Options};
+use repochart::store::Store;
+use repochart::tools::{Atlas, READ_BUDGET, SUMMARY_BUDGET};
 use serde_json::{json, Value};
 
-fn skipped_reasons(summary: &codeatlas::index::Summary) -> Vec<String> {
+fn skipped_reasons(summary: &repochart::index::Summary) -> Vec<String> {
     let mut v: Vec<String> = summary.skipped.iter().map(|(p, r)| format!("{p}: {r}")).collect();
     v.sort();
     v
@@ -143,7 +143,7 @@ fn no_path_leaves_the_root() {
         "src/Chain.java".into(),
         "src/Dangling.java".into(),
         ".git/config".into(),
-        ".codeatlas/index.db".into(),
+        ".repochart/index.db".into(),
     ];
     let parent_text = parent.path().to_string_lossy().to_string();
     for path in &attempts {
@@ -176,7 +176,7 @@ fn no_path_leaves_the_root() {
 
 #[test]
 fn audit_summaries_redact_secrets() {
-    let summary = codeatlas::mcp::audit_summary(&json!({
+    let summary = repochart::mcp::audit_summary(&json!({
         "query": "password=hunter2",
         "path": "src/a.rs",
         "symbol": "AKIAIOSFODNN7EXAMPLE",
@@ -260,7 +260,7 @@ mod fuzz {
         #[test]
         fn random_arguments_never_panic_or_exceed_the_budget(tool in 0usize..13, args in arguments()) {
             let atlas = shared_atlas();
-            let name = codeatlas::tools::TOOLS.get(tool).map(|t| t.name).unwrap_or("not_a_tool");
+            let name = repochart::tools::TOOLS.get(tool).map(|t| t.name).unwrap_or("not_a_tool");
             let text = match atlas.call(name, args) {
                 Ok(t) => t,
                 Err(e) => e.0,
@@ -305,7 +305,7 @@ fn synthetic_repo(root: &Path, files: usize) {
 }
 
 fn integrity(root: &Path) -> String {
-    let conn = rusqlite::Connection::open(root.join(".codeatlas/index.db")).unwrap();
+    let conn = rusqlite::Connection::open(root.join(".repochart/index.db")).unwrap();
     conn.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0)).unwrap()
 }
 
@@ -329,9 +329,9 @@ fn kill_9_during_indexing_loses_nothing() {
             let text = fs::read_to_string(&f).unwrap();
             fs::write(&f, text.replace("public int m0(", "public int edited(")).unwrap();
         } else {
-            let _ = fs::remove_dir_all(root.join(".codeatlas"));
+            let _ = fs::remove_dir_all(root.join(".repochart"));
         }
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"))
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_repochart"))
             .args(["index", "--repo"])
             .arg(&root)
             .stdout(std::process::Stdio::null())
@@ -341,7 +341,7 @@ fn kill_9_during_indexing_loses_nothing() {
         std::thread::sleep(std::time::Duration::from_millis(20 + rng % 900));
         let _ = child.kill();
         child.wait().unwrap();
-        if root.join(".codeatlas/index.db").exists() {
+        if root.join(".repochart/index.db").exists() {
             assert_eq!(integrity(&root), "ok", "round {round}");
         }
         if round % 2 == 1 {
@@ -354,7 +354,7 @@ fn kill_9_during_indexing_loses_nothing() {
     // Then kill the watcher in the middle of its updates.
     let mut originals: Vec<(std::path::PathBuf, String)> = Vec::new();
     for round in 0..6 {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"))
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_repochart"))
             .args(["watch", "--repo"])
             .arg(&root)
             .stdout(std::process::Stdio::null())
@@ -418,7 +418,7 @@ async fn a_flood_of_calls_during_a_reindex_is_answered() {
     let root = tmp.path().join("repo");
     synthetic_repo(&root, 300);
     index(&root, &Options::default(), &|_, _| {}).unwrap();
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"));
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_repochart"));
     command.arg("serve").arg("--repo").arg(&root);
     let (transport, _) = rmcp::transport::TokioChildProcess::builder(command).stderr(std::process::Stdio::null()).spawn().unwrap();
     let client = ().serve(transport).await.unwrap();

@@ -4,8 +4,8 @@
 use std::fs;
 use std::path::Path;
 
-use codeatlas::index::{index, Options, Summary};
-use codeatlas::store::Store;
+use repochart::index::{index, Options, Summary};
+use repochart::store::Store;
 use expect_test::expect_file;
 
 use crate::util::temp_copy;
@@ -36,7 +36,7 @@ fn names(root: &Path, sql: &str) -> Vec<String> {
 }
 
 fn fresh_dump(root: &Path) -> String {
-    fs::remove_dir_all(root.join(".codeatlas")).unwrap();
+    fs::remove_dir_all(root.join(".repochart")).unwrap();
     run(root);
     dump(root)
 }
@@ -159,10 +159,10 @@ fn walker_honours_ignore_files_and_skips_what_it_must() {
     fs::create_dir_all(root.join("target")).unwrap();
     fs::create_dir_all(root.join("gen")).unwrap();
     fs::write(root.join(".gitignore"), "target/\n").unwrap();
-    fs::write(root.join(".codeatlasignore"), "gen/\n").unwrap();
+    fs::write(root.join(".repochartignore"), "gen/\n").unwrap();
     fs::write(root.join("src/lib.rs"), "pub fn kept() {}\n").unwrap();
     fs::write(root.join("target/out.rs"), "pub fn ignored_by_git() {}\n").unwrap();
-    fs::write(root.join("gen/out.rs"), "pub fn ignored_by_codeatlas() {}\n").unwrap();
+    fs::write(root.join("gen/out.rs"), "pub fn ignored_by_repochart() {}\n").unwrap();
     fs::write(root.join("src/big.rs"), format!("// {}\n", "x".repeat(2000))).unwrap();
     fs::write(root.join("src/bin.rs"), b"fn a() {}\0\0binary").unwrap();
     #[cfg(unix)]
@@ -206,7 +206,7 @@ fn a_broken_or_foreign_index_is_rebuilt() {
     let root = tmp.path();
     run(root);
     let expected = dump(root);
-    let db = root.join(".codeatlas/index.db");
+    let db = root.join(".repochart/index.db");
     for garbage in [&b""[..], b"not a database at all", b"SQLite format 3\0truncated"] {
         for suffix in ["-wal", "-shm"] {
             let _ = fs::remove_file(format!("{}{suffix}", db.display()));
@@ -226,7 +226,7 @@ fn a_broken_or_foreign_index_is_rebuilt() {
     drop(conn);
     run(root);
     assert_eq!(dump(root), expected);
-    assert_eq!(fs::read_to_string(root.join(".codeatlas/.gitignore")).unwrap(), "*\n");
+    assert_eq!(fs::read_to_string(root.join(".repochart/.gitignore")).unwrap(), "*\n");
 }
 
 const ALL_REF_INDEXES: [&str; 11] = [
@@ -255,12 +255,12 @@ fn a_second_process_waits_for_a_first_build_and_opens_it() {
     let tmp = temp_copy("java-shop");
     let root = tmp.path().to_path_buf();
     // The first opens for a build and holds the build lock until it publishes.
-    let mut first = codeatlas::index::Indexer::open(&root, &Options::default()).unwrap();
+    let mut first = repochart::index::Indexer::open(&root, &Options::default()).unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let second = {
         let root = root.clone();
         std::thread::spawn(move || {
-            let mut indexer = codeatlas::index::Indexer::open(&root, &Options::default()).unwrap();
+            let mut indexer = repochart::index::Indexer::open(&root, &Options::default()).unwrap();
             tx.send(()).unwrap();
             indexer.full(&|_, _| {}).unwrap()
         })
@@ -278,7 +278,7 @@ fn a_second_process_waits_for_a_first_build_and_opens_it() {
 fn the_server_prepares_a_first_build_for_updates() {
     let tmp = temp_copy("java-shop");
     let root = tmp.path();
-    let mut indexer = codeatlas::index::Indexer::open(root, &Options::default()).unwrap();
+    let mut indexer = repochart::index::Indexer::open(root, &Options::default()).unwrap();
     indexer.full(&|_, _| {}).unwrap();
     assert_eq!(ref_indexes(root).len(), 5);
     indexer.prepare_updates().unwrap();
@@ -292,14 +292,14 @@ fn the_server_prepares_a_first_build_for_updates() {
 fn a_first_build_appears_only_when_complete() {
     let tmp = temp_copy("rust-shop");
     let root = tmp.path();
-    let dir = root.join(".codeatlas");
+    let dir = root.join(".repochart");
     // What a build killed half-way leaves: a side file, which the next build replaces.
     fs::create_dir_all(&dir).unwrap();
     fs::write(dir.join("index.db.new"), b"half a database").unwrap();
-    let mut indexer = codeatlas::index::Indexer::open(root, &Options::default()).unwrap();
+    let mut indexer = repochart::index::Indexer::open(root, &Options::default()).unwrap();
     // Opened for a first build: readers find no index yet rather than an empty one.
     assert!(!dir.join("index.db").exists());
-    assert!(matches!(Store::open_read(root), Err(codeatlas::store::Error::Missing(_))));
+    assert!(matches!(Store::open_read(root), Err(repochart::store::Error::Missing(_))));
     let summary = indexer.full(&|_, _| {}).unwrap();
     assert_eq!(summary.parsed, 7);
     // The indexes only updates read are left for the first update to build.
@@ -350,7 +350,7 @@ fn supertypes_through_inherited_member_types() {
     let repo = temp_copy("java-inherited-member-type");
     let root = repo.path();
     run(root);
-    let atlas = codeatlas::tools::Atlas::new(&root.canonicalize().unwrap());
+    let atlas = repochart::tools::Atlas::new(&root.canonicalize().unwrap());
     let ask = || atlas.call("find_implementations", serde_json::json!({"symbol": "p.Outer.Entry", "transitive": true})).unwrap();
     let want = "3 implementations of interface p.Outer.Entry (transitive)
 p  src/p/
@@ -443,7 +443,7 @@ fn path_attributes_move_rust_modules() {
         fs::read_to_string(&lib).unwrap().replace("pub mod refs;", "pub mod history;").replace("refs::child", "history::child"),
     )
     .unwrap();
-    let mut indexer = codeatlas::index::Indexer::open(root, &Options { threads: 2, ..Options::default() }).unwrap();
+    let mut indexer = repochart::index::Indexer::open(root, &Options { threads: 2, ..Options::default() }).unwrap();
     indexer.full(&|_, _| {}).unwrap();
     fs::write(&lib, fs::read_to_string(&lib).unwrap().replace("pub mod history;", "pub mod log;").replace("history::child", "log::child"))
         .unwrap();
@@ -481,7 +481,7 @@ fn a_read_connection_gives_back_its_memory_and_keeps_answering() {
 fn tidying_merges_what_updates_left_in_pieces() {
     let tmp = temp_copy("java-shop");
     let root = tmp.path();
-    let mut indexer = codeatlas::index::Indexer::open(root, &Options::default()).unwrap();
+    let mut indexer = repochart::index::Indexer::open(root, &Options::default()).unwrap();
     indexer.full(&|_, _| {}).unwrap();
     indexer.prepare_updates().unwrap();
     assert!(!indexer.tidy().unwrap(), "a prepared first build is in one piece");
@@ -489,12 +489,12 @@ fn tidying_merges_what_updates_left_in_pieces() {
     let text = fs::read_to_string(&money).unwrap();
     fs::write(&money, text.replace("public Money plus", "public Money minus(Money o) { return o; }\n\n    public Money plus")).unwrap();
     indexer.update(std::slice::from_ref(&money), &|_, _| {}).unwrap();
-    let atlas = codeatlas::tools::Atlas::new(&root.canonicalize().unwrap());
+    let atlas = repochart::tools::Atlas::new(&root.canonicalize().unwrap());
     let before = atlas.call("search_symbols", serde_json::json!({"query": "money minus"})).unwrap();
     assert!(before.contains("method com.acme.common.Money#minus"), "{before}");
     assert!(indexer.tidy().unwrap(), "an update adds a segment");
     assert!(!indexer.tidy().unwrap());
-    let atlas = codeatlas::tools::Atlas::new(&root.canonicalize().unwrap());
+    let atlas = repochart::tools::Atlas::new(&root.canonicalize().unwrap());
     assert_eq!(atlas.call("search_symbols", serde_json::json!({"query": "money minus"})).unwrap(), before);
 }
 
@@ -664,7 +664,7 @@ fn cargo_targets_are_crate_roots() {
     let root = repo.path();
     run(root);
     let modules = |root: &Path| -> String {
-        let store = codeatlas::store::Store::open_read(&root.canonicalize().unwrap()).unwrap();
+        let store = repochart::store::Store::open_read(&root.canonicalize().unwrap()).unwrap();
         store.files_under("").unwrap().into_iter().map(|f| format!("{}  {}", f.path, f.module)).collect::<Vec<_>>().join("\n")
     };
     expect_test::expect![[r#"
@@ -848,7 +848,7 @@ fn maven_modules_are_units_and_manifest_edits_equal_a_fresh_index() {
     assert!(units.contains("maven shop-app \"app\" deps [core (test), web]"), "{units}");
     assert!(units.contains(" FALLBACK"), "{units}");
     assert!(units.contains("error web/pom.xml:7: expected 'oops' tag, not 'dependencies' at 7:3"), "{units}");
-    let health = codeatlas::health::check(&root.canonicalize().unwrap(), &Options::default());
+    let health = repochart::health::check(&root.canonicalize().unwrap(), &Options::default());
     let report = health.report(root);
     assert!(
         report.contains("  manifest unreadable (its folder read with the default layout): web/pom.xml:7: expected 'oops' tag, not 'dependencies' at 7:3\n"),
@@ -889,7 +889,7 @@ fn configuration_problems_are_in_status() {
     let text = fs::read_to_string(&jobs).unwrap();
     fs::write(&jobs, text.replace("${redis.key.orderId:order}", "${redis.key.none}")).unwrap();
     run(root);
-    let report = codeatlas::health::check(&root.canonicalize().unwrap(), &Options::default()).report(root);
+    let report = repochart::health::check(&root.canonicalize().unwrap(), &Options::default()).report(root);
     let config: Vec<&str> =
         report.lines().skip_while(|l| !l.starts_with("configuration:")).take_while(|l| !l.starts_with("skipped:")).collect();
     expect_test::expect![[r#"

@@ -1,4 +1,4 @@
-//! `codeatlas map`: the drawings as DOT and Mermaid on the fixtures (exact snapshots), and
+//! `repochart map`: the drawings as DOT and Mermaid on the fixtures (exact snapshots), and
 //! the HTML page as a person sees it, in headless Chromium where one is installed (`.ci/run`
 //! installs Debian's): a screenshot is taken, the page's own search finds a symbol, and no
 //! request leaves the page.
@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codeatlas::index::{index, Options};
-use codeatlas::tools::{Atlas, MapFormat};
+use repochart::index::{index, Options};
+use repochart::tools::{Atlas, MapFormat};
 use expect_test::expect_file;
 
 use crate::util::temp_copy;
@@ -87,18 +87,18 @@ fn the_page_is_self_contained_searchable_and_renders() {
     headless(&browser, profile.path(), &[&format!("--screenshot={}", shot.display()), "--window-size=1400,900", &url]);
     let png = std::fs::read(&shot).unwrap();
     assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "a screenshot of {} bytes", png.len());
-    if let Some(dir) = std::env::var_os("CODEATLAS_SCREENSHOTS") {
+    if let Some(dir) = std::env::var_os("REPOCHART_SCREENSHOTS") {
         std::fs::copy(&shot, Path::new(&dir).join("spring-shop-map.png")).unwrap();
     }
 }
 
-/// `[map] link` in `.codeatlas.toml` gives the page its links (as `--link` does), so that
+/// `[map] link` in `.repochart.toml` gives the page its links (as `--link` does), so that
 /// `serve --http`'s page links to the repository's web view too.
 #[test]
 fn the_link_template_comes_from_the_configuration() {
     let tmp = temp_copy("java-shop");
     let root = tmp.path();
-    std::fs::write(root.join(".codeatlas.toml"), "[map]\nlink = \"https://git.example/acme/shop/blob/main/{path}#L{line}\"\n").unwrap();
+    std::fs::write(root.join(".repochart.toml"), "[map]\nlink = \"https://git.example/acme/shop/blob/main/{path}#L{line}\"\n").unwrap();
     index(root, &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
     let page = Atlas::new(&root.canonicalize().unwrap()).map(MapFormat::Html, None).unwrap();
     assert!(page.contains(r#""link":"https://git.example/acme/shop/blob/main/{path}#L{line}""#), "the page's link template");

@@ -2,8 +2,8 @@
 //! answers (file modification, index time) are replaced by `<date>`, so the snapshots do
 //! not age. Every answer is also checked against its budget.
 
-use codeatlas::index::{index, Options};
-use codeatlas::tools::{Atlas, READ_BUDGET, SUMMARY_BUDGET};
+use repochart::index::{index, Options};
+use repochart::tools::{Atlas, READ_BUDGET, SUMMARY_BUDGET};
 use expect_test::expect_file;
 use serde_json::{json, Value};
 
@@ -100,7 +100,7 @@ fn java_shop_tool_answers() {
         ("read_source", json!({"path": "src/main/java/com/acme/Application.java", "start_line": 99, "end_line": 100})),
         ("read_source", json!({"path": "../../etc/passwd", "start_line": 1, "end_line": 5})),
         ("read_source", json!({"path": "/etc/passwd", "start_line": 1, "end_line": 5})),
-        ("read_source", json!({"path": ".codeatlas/index.db", "start_line": 1, "end_line": 5})),
+        ("read_source", json!({"path": ".repochart/index.db", "start_line": 1, "end_line": 5})),
         ("read_source", json!({"path": "Application.java", "start_line": 1, "end_line": 5})),
         ("search_text", json!({"query": "(", "regex": true})),
         ("dependency_graph", json!({"target": "OrderService", "depth": 9})),
@@ -816,7 +816,7 @@ fn text_files_the_walk_admits_are_readable() {
     assert_eq!(found, "1 matching line for \"artifactId\" in 19 text files\n```\npom.xml\n  2:   <artifactId>shop</artifactId>\n```");
     let read = atlas.call("read_source", json!({"path": "pom.xml", "start_line": 2, "end_line": 2})).unwrap();
     assert_eq!(read, "pom.xml:2-2 of 3 lines\n```\n2|   <artifactId>shop</artifactId>\n```");
-    for refused in ["credentials.json", "generated/Generated.java", ".codeatlasignore", "data.bin", "../pom.xml"] {
+    for refused in ["credentials.json", "generated/Generated.java", ".repochartignore", "data.bin", "../pom.xml"] {
         let err = atlas.call("read_source", json!({"path": refused, "start_line": 1, "end_line": 1})).unwrap_err().0;
         assert!(err.starts_with("no indexed file") || err.contains("refused"), "{refused}: {err}");
     }

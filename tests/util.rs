@@ -44,7 +44,7 @@ pub fn temp_copy(name: &str) -> TempRepo {
     let root = tmp.path().join(name);
     let src = fixture(name);
     // A fixture someone indexed or served by hand has an index of its own: not copied.
-    for rel in files_under(&src).into_iter().filter(|r| !r.starts_with(".codeatlas/")) {
+    for rel in files_under(&src).into_iter().filter(|r| !r.starts_with(".repochart/")) {
         let to = root.join(&rel);
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         std::fs::copy(src.join(&rel), to).unwrap();
@@ -52,13 +52,13 @@ pub fn temp_copy(name: &str) -> TempRepo {
     TempRepo { _tmp: tmp, root }
 }
 
-/// A `codeatlas serve --no-watch --repo <repo>` process with piped stdin, its stdout and
+/// A `repochart serve --no-watch --repo <repo>` process with piped stdin, its stdout and
 /// stderr as asked.
 pub fn serve_raw(repo: &Path, stdout: std::process::Stdio, stderr: std::process::Stdio, log: Option<&str>) -> std::process::Child {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_codeatlas"));
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_repochart"));
     command.args(["serve", "--no-watch", "--repo"]).arg(repo).stdin(std::process::Stdio::piped()).stdout(stdout).stderr(stderr);
     if let Some(level) = log {
-        command.env("CODEATLAS_LOG", level);
+        command.env("REPOCHART_LOG", level);
     }
     command.spawn().unwrap()
 }

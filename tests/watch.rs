@@ -6,9 +6,9 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
-use codeatlas::index::{index, Options};
-use codeatlas::store::Store;
-use codeatlas::watch::{Watch, WatchOptions};
+use repochart::index::{index, Options};
+use repochart::store::Store;
+use repochart::watch::{Watch, WatchOptions};
 
 use crate::util::{files_under, temp_copy};
 
@@ -28,7 +28,7 @@ fn dump(root: &Path) -> String {
 /// A fresh full index of a copy of the tree as it is now.
 fn fresh_dump_of(root: &Path) -> String {
     let copy = tempfile::tempdir().unwrap();
-    for rel in files_under(root).into_iter().filter(|r| !r.starts_with(".codeatlas/")) {
+    for rel in files_under(root).into_iter().filter(|r| !r.starts_with(".repochart/")) {
         let to = copy.path().join(&rel);
         fs::create_dir_all(to.parent().unwrap()).unwrap();
         fs::copy(root.join(&rel), to).unwrap();
@@ -122,7 +122,7 @@ fn watched_index_follows_editor_and_tool_operations() {
     check(&watch, root, "a new directory tree");
 
     // The ignore file changes: what is indexed is evaluated again.
-    fs::write(root.join(".codeatlasignore"), "generated/\nsrc/main/java/com/acme/ship/\n").unwrap();
+    fs::write(root.join(".repochartignore"), "generated/\nsrc/main/java/com/acme/ship/\n").unwrap();
     check(&watch, root, "an ignore file changes");
     assert!(!dump(root).contains("com/acme/ship/"));
 
@@ -208,8 +208,8 @@ fn random_edits_keep_the_watched_index_equal_to_a_fresh_one() {
     let root = repo.path();
     let base = root.join("src/main/java");
     let watch = start(root);
-    // CODEATLAS_TEST_SEED runs other sequences (for stress runs by hand).
-    let seed = std::env::var("CODEATLAS_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_c0de_1234_5678);
+    // REPOCHART_TEST_SEED runs other sequences (for stress runs by hand).
+    let seed = std::env::var("REPOCHART_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_c0de_1234_5678);
     let mut rng = Rng(seed);
     let mut live: Vec<(String, String)> = Vec::new(); // (package dir, class name)
     let mut edits = 0;
@@ -287,7 +287,7 @@ fn reads_reindex_a_changed_file_before_answering() {
     let opts = WatchOptions { watch: false, debounce: Duration::from_millis(20) };
     let watch = Watch::start(&root, Options::default(), opts, Box::new(|_| {})).unwrap();
     assert!(watch.settle(SETTLE));
-    let atlas = codeatlas::tools::Atlas::with_indexer(&root, watch.status.clone(), watch.syncer());
+    let atlas = repochart::tools::Atlas::with_indexer(&root, watch.status.clone(), watch.syncer());
     let user = root.join("src/main/java/com/acme/user/User.java");
     let text = fs::read_to_string(&user).unwrap();
     // Two lines inserted above `id()`: its lines move from 11-13 to 13-15.

@@ -1,4 +1,4 @@
-; codeatlas query for Java. Capture vocabulary (see src/lang.rs):
+; repochart query for Java. Capture vocabulary (see src/lang.rs):
 ;   @definition.<kind> + @name      a symbol; <kind> is a SymbolKind name
 ;   @reference.<kind> [+ @name]     a reference; <kind> is a RefKind name; without @name the
 ;                                   captured node's text is the referenced path

@@ -1,4 +1,4 @@
-; codeatlas query for Rust. Same capture vocabulary as grammars/java/tags.scm, plus:
+; repochart query for Rust. Same capture vocabulary as grammars/java/tags.scm, plus:
 ;   @scope.impl + @impl.type [+ @impl.trait]   an impl block: its items belong to the type
 
 (use_declaration) @import

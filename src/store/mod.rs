@@ -1,5 +1,5 @@
 //! The SQLite store: schema, versioning, and every SQL statement in the program. Nothing
-//! else writes SQL. The index is a cache under `<repo>/.codeatlas/index.db`: an old,
+//! else writes SQL. The index is a cache under `<repo>/.repochart/index.db`: an old,
 //! foreign or broken database is deleted and rebuilt, never a crash.
 
 use std::collections::HashMap;
@@ -12,7 +12,10 @@ use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
 pub const SCHEMA_VERSION: i64 = 17;
-pub const INDEX_DIR: &str = ".codeatlas";
+pub const INDEX_DIR: &str = ".repochart";
+/// The index folder of earlier versions (then called codeatlas): never read, indexed or
+/// served; when a new index is built beside it, a notice says it can be deleted.
+pub const LEGACY_INDEX_DIR: &str = ".codeatlas";
 pub const INDEX_FILE: &str = "index.db";
 
 #[derive(Debug, thiserror::Error)]
@@ -21,7 +24,7 @@ pub enum Error {
     Sqlite(#[from] rusqlite::Error),
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
-    #[error("no index at {0}; run `codeatlas index` first")]
+    #[error("no index at {0}; run `repochart index` first")]
     Missing(PathBuf),
     #[error("reference {expected} was stored as {got}")]
     RefId { expected: i64, got: i64 },
@@ -281,7 +284,14 @@ impl Store {
         let path = dir.join(INDEX_FILE);
         match Self::open_existing(&path) {
             Ok(Some(conn)) => return Ok(Store { conn, root: root.to_path_buf(), building: None }),
-            Ok(None) => tracing::info!("creating a new index at {}", path.display()),
+            Ok(None) => {
+                tracing::info!("creating a new index at {}", path.display());
+                if root.join(LEGACY_INDEX_DIR).join(INDEX_FILE).exists() {
+                    tracing::warn!(
+                        "{LEGACY_INDEX_DIR}/ holds the index of an earlier version (then called codeatlas), which is no longer read: delete it"
+                    );
+                }
+            }
             Err(e) => tracing::warn!("rebuilding the index at {}: {e}", path.display()),
         }
         let lock_path = dir.join(BUILD_LOCK);

@@ -161,7 +161,7 @@ impl Atlas {
         Ok(out)
     }
 
-    /// What `codeatlas status` says of configuration: files that did not parse, keys read
+    /// What `repochart status` says of configuration: files that did not parse, keys read
     /// in code without a default that no file sets.
     pub(super) fn config_problems(&self, store: &Store) -> Result<(usize, usize, Vec<String>, Vec<String>), ToolError> {
         let view = self.config_view(store)?;

@@ -95,7 +95,7 @@ fn cut(text: &str) -> String {
 }
 
 /// A path argument as stored: relative, `/`-separated, no `./`. Absolute paths, `..`,
-/// URLs, NUL bytes and paths into `.git`/`.codeatlas` are refused.
+/// URLs, NUL bytes and paths into `.git`/`.repochart` are refused.
 pub fn normalize_path(path: &str) -> Result<String, ToolError> {
     if path.contains('\0') {
         return fail("path contains a NUL byte");
@@ -112,7 +112,7 @@ pub fn normalize_path(path: &str) -> Result<String, ToolError> {
         match part {
             "" | "." => {}
             ".." => return fail(format!("{path:?} leaves the repository root; refused")),
-            ".git" | store::INDEX_DIR => return fail(format!("{path:?} is inside {part}/, which is not readable")),
+            ".git" | store::INDEX_DIR | store::LEGACY_INDEX_DIR => return fail(format!("{path:?} is inside {part}/, which is not readable")),
             _ => parts.push(part),
         }
     }
@@ -464,7 +464,8 @@ mod tests {
             "..\\..\\x",
             "a/../../b",
             ".git/config",
-            ".codeatlas/index.db",
+            ".repochart/index.db",
+            ".codeatlas/audit.log",
             "a\0b",
         ] {
             assert!(normalize_path(bad).is_err(), "{bad:?} accepted");

@@ -63,7 +63,7 @@ impl Atlas {
             // state will), whatever the order of the first answer and the first read.
             _ if !self.history_config.enabled => HistoryState {
                 status: "disabled".into(),
-                why: "history.enabled = false in .codeatlas.toml".into(),
+                why: "history.enabled = false in .repochart.toml".into(),
                 ..HistoryState::default()
             },
             _ if !*self.in_git.get_or_init(|| gix::discover(&self.root).is_ok()) => {

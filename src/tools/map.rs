@@ -1,4 +1,4 @@
-//! `codeatlas map`: the index as a picture. The build units and their dependencies (the
+//! `repochart map`: the index as a picture. The build units and their dependencies (the
 //! modules, when the repository has one unit or none) as a layered drawing, arrows pointing
 //! down from a unit to what it uses; cycles and uses a manifest does not declare in red,
 //! declared dependencies nothing uses dotted. As DOT or Mermaid for docs and pull requests,
@@ -28,7 +28,7 @@ pub const MAX_NODES: usize = 60;
 /// Symbols the page's search holds (types first, then callables).
 const MAX_SEARCH_SYMBOLS: usize = 60_000;
 
-/// What `codeatlas map` writes.
+/// What `repochart map` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MapFormat {
     Html,
@@ -97,7 +97,7 @@ impl Drawing {
 
 impl Atlas {
     /// The map in `format`; `link` is the URL template of names (`{path}`, `{line}`,
-    /// `{commit}`), else `[map] link` of `.codeatlas.toml`, else a `file://` link.
+    /// `{commit}`), else `[map] link` of `.repochart.toml`, else a `file://` link.
     pub fn map(&self, format: MapFormat, link: Option<&str>) -> Result<String, ToolError> {
         let store = self.store()?;
         let result = self.map_with(&store, format, link);
@@ -204,7 +204,7 @@ impl Atlas {
         let view = self.unit_view(store)?;
         let name = self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let state = self.history(store)?;
-        // `--link`, else `[map] link` of `.codeatlas.toml`, else `file://` links.
+        // `--link`, else `[map] link` of `.repochart.toml`, else `file://` links.
         let link = match link.map(str::to_string).or_else(|| self.map_link.clone()) {
             Some(l) => l,
             None => format!("file://{}/{{path}}", self.root.display()),
@@ -296,7 +296,7 @@ impl Atlas {
         let data = serde_json::to_string(&data).map_err(|e| ToolError(e.to_string()))?.replace("</", "<\\/");
         let mut out = String::with_capacity(data.len() + 20_000);
         out.push_str(PAGE_HEAD);
-        let _ = write!(out, "<title>{} - codeatlas map</title>\n</head>\n<body>\n", escape(&name));
+        let _ = write!(out, "<title>{} - repochart map</title>\n</head>\n<body>\n", escape(&name));
         let _ = writeln!(
             out,
             "<header><h1>{}</h1><span>{}</span><input id=\"q\" type=\"search\" placeholder=\"search symbols\" autocomplete=\"off\"></header>",
@@ -590,7 +590,7 @@ fn svg(d: &Drawing, id: &str) -> String {
 
 /// The drawing as Graphviz DOT.
 fn dot(d: &Drawing) -> String {
-    let mut out = String::from("digraph codeatlas {\n  rankdir=TB;\n  node [shape=box, style=rounded];\n");
+    let mut out = String::from("digraph repochart {\n  rankdir=TB;\n  node [shape=box, style=rounded];\n");
     let _ = writeln!(out, "  // {}", d.title);
     for n in &d.nodes {
         let _ = writeln!(

@@ -123,9 +123,9 @@ pub struct Atlas {
     /// Bytes an answer may take: tiers 1-2, and tier-3 reads.
     summary_budget: usize,
     read_budget: usize,
-    /// `[history]` of `.codeatlas.toml` (the churn window).
+    /// `[history]` of `.repochart.toml` (the churn window).
     history_config: crate::config::HistoryConfig,
-    /// `[map] link` of `.codeatlas.toml`.
+    /// `[map] link` of `.repochart.toml`.
     map_link: Option<String>,
     /// `HEAD`'s versions of files with uncommitted edits, by blob id (read from git once).
     head_texts: Mutex<HashMap<Vec<u8>, Arc<String>>>,
@@ -133,7 +133,7 @@ pub struct Atlas {
     in_git: std::sync::OnceLock<bool>,
 }
 
-/// What `codeatlas status` says of the build and the configuration.
+/// What `repochart status` says of the build and the configuration.
 #[derive(Debug, Default)]
 pub struct BuildReport {
     pub units: usize,
@@ -229,7 +229,7 @@ fn is_test_path(path: &str) -> bool {
 
 impl Atlas {
     pub fn new(root: &Path) -> Atlas {
-        // A bad `.codeatlas.toml` is reported by the indexer; answers take the defaults.
+        // A bad `.repochart.toml` is reported by the indexer; answers take the defaults.
         let config = crate::config::Config::load(root).ok();
         Atlas {
             root: root.to_path_buf(),
@@ -349,7 +349,7 @@ impl Atlas {
         !fresh
     }
 
-    /// What `codeatlas status` says of the build and the files frameworks read: units,
+    /// What `repochart status` says of the build and the files frameworks read: units,
     /// unreadable manifests, undeclared dependencies, configuration and mapper files.
     pub fn build_report(&self) -> Result<BuildReport, ToolError> {
         let store = self.store()?;

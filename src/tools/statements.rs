@@ -156,7 +156,7 @@ impl Atlas {
         Ok(format!("\nalso named in mapper XML ({}): {}{more}", places.len(), shown.join(", ")))
     }
 
-    /// `file:line: error` of mapper files that did not parse, for `codeatlas status`.
+    /// `file:line: error` of mapper files that did not parse, for `repochart status`.
     pub(super) fn mapper_errors(&self, store: &Store) -> Result<(usize, usize, Vec<String>), ToolError> {
         let view = self.statement_view(store)?;
         let statements = view.statements.iter().filter(|s| !mapper_xml::is_fragment(s)).count();
