@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Starts an installed `codeatlas` (the command given, as a client would: `codeatlas`,
-`npx codeatlas`, `uvx --from WHEEL codeatlas`), speaks MCP over its stdio and checks the
+"""Starts an installed `repochart` (the command given, as a client would: `repochart`,
+`npx repochart`, `uvx --from WHEEL repochart`), speaks MCP over its stdio and checks the
 answers: `initialize`, then `tools/list` (the twelve tools), then one tool call.
 
     smoke_mcp.py REPO COMMAND [ARG ...]
@@ -29,7 +29,7 @@ def answer(id_):
 send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
       "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "ci-smoke", "version": "1"}}})
 init = answer(1)["result"]
-assert init["serverInfo"]["name"] == "codeatlas", init
+assert init["serverInfo"]["name"] == "repochart", init
 send({"jsonrpc": "2.0", "method": "notifications/initialized"})
 send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
 tools = sorted(t["name"] for t in answer(2)["result"]["tools"])

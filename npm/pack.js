@@ -2,13 +2,14 @@
 // Assembles the npm packages from binaries cargo already built, and packs them:
 //
 //   node npm/pack.js OUT_DIR TARGET=BINARY [TARGET=BINARY ...]
-//   node npm/pack.js /tmp/npm x86_64-unknown-linux-gnu=target/release/codeatlas
+//   node npm/pack.js /tmp/npm x86_64-unknown-linux-gnu=target/release/repochart
 //
 // Each TARGET (a Rust target triple, `npm/platforms.json`) becomes its platform package
-// (`codeatlas-linux-x64-gnu`: the binary, stripped, with `os`/`cpu`/`libc` so that npm
-// installs it only there); `codeatlas` (the launcher, `npm/codeatlas`) lists the platform
-// packages built as optional dependencies. Versions come from Cargo.toml. Prints the
-// tarballs' paths.
+// (`repochart-linux-x64-gnu`: the binary, stripped, with `os`/`cpu`/`libc` so that npm
+// installs it only there); `repochart` (the launcher, `npm/repochart`) lists the platform
+// packages built as optional dependencies. Versions come from Cargo.toml. In GitHub
+// Actions (GITHUB_REPOSITORY set) every package names its repository, which npm's
+// provenance requires. Prints the tarballs' paths.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -24,7 +25,10 @@ const out = path.resolve(outArg);
 const cargo = fs.readFileSync(path.join(root, "Cargo.toml"), "utf8");
 const version = /^version\s*=\s*"([^"]+)"/m.exec(cargo)[1];
 const platforms = JSON.parse(fs.readFileSync(path.join(__dirname, "platforms.json"), "utf8"));
-const stage = fs.mkdtempSync(path.join(require("os").tmpdir(), "codeatlas-npm-"));
+const repository = process.env.GITHUB_REPOSITORY
+  ? { type: "git", url: `git+${process.env.GITHUB_SERVER_URL || "https://github.com"}/${process.env.GITHUB_REPOSITORY}.git` }
+  : undefined;
+const stage = fs.mkdtempSync(path.join(require("os").tmpdir(), "repochart-npm-"));
 fs.mkdirSync(out, { recursive: true });
 
 const pack = (dir) => {
@@ -57,26 +61,28 @@ for (const pair of pairs) {
   const manifest = {
     name: p.package,
     version,
-    description: `The codeatlas binary for ${target}; installed by the codeatlas package.`,
+    description: `The repochart binary for ${target}; installed by the repochart package.`,
     license: "MIT OR Apache-2.0",
     os: [p.os],
     cpu: [p.cpu],
     files: [`bin/${p.binary}`],
   };
   if (p.libc) manifest.libc = [p.libc];
+  if (repository) manifest.repository = repository;
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
   optional[p.package] = version;
   tarballs.push(pack(dir));
 }
 
-const launcher = path.join(stage, "codeatlas");
+const launcher = path.join(stage, "repochart");
 fs.mkdirSync(path.join(launcher, "bin"), { recursive: true });
-fs.copyFileSync(path.join(__dirname, "codeatlas", "bin", "codeatlas.js"), path.join(launcher, "bin", "codeatlas.js"));
-fs.chmodSync(path.join(launcher, "bin", "codeatlas.js"), 0o755);
+fs.copyFileSync(path.join(__dirname, "repochart", "bin", "repochart.js"), path.join(launcher, "bin", "repochart.js"));
+fs.chmodSync(path.join(launcher, "bin", "repochart.js"), 0o755);
 fs.copyFileSync(path.join(root, "README.md"), path.join(launcher, "README.md"));
-const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "codeatlas", "package.json"), "utf8"));
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "repochart", "package.json"), "utf8"));
 manifest.version = version;
 manifest.optionalDependencies = optional;
+if (repository) manifest.repository = repository;
 fs.writeFileSync(path.join(launcher, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
 tarballs.unshift(pack(launcher));
 fs.rmSync(stage, { recursive: true, force: true });
