@@ -22,8 +22,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use repochart::index::{index, walk, Options};
+use repochart::index::{index, Options};
 use repochart::tools::Atlas;
+use repochart::walk::walk;
 
 #[path = "common.rs"]
 mod common;
@@ -106,7 +107,7 @@ fn main() {
         let opts = Options::default();
         // Builds, rebuilds (old format) or reconciles the index in place.
         index(&root, &opts, &|_, _| {}).unwrap();
-        let files: Vec<String> = walk(&root, &opts, None).files.into_iter().map(|c| c.path).collect();
+        let files: Vec<String> = walk(&root, &opts.filter, opts.max_file_size, None).files.into_iter().map(|c| c.path).collect();
         tool_table(&root, &files, calls);
         return;
     }
@@ -154,7 +155,7 @@ fn main() {
     // Parse-only floor: every file parsed on all cores, nothing else. Then parsed and
     // extracted (symbols, references, imports) with nothing stored or resolved: what the
     // grammar queries cost on top of the parse.
-    let files = walk(&root, &opts, None).files;
+    let files = walk(&root, &opts.filter, opts.max_file_size, None).files;
     let floors = Spread::of(
         (0..ROUNDS).map(|_| on_all_cores(&files, opts.threads, |spec, text| drop(repochart::extract::parse(spec, text)))).collect(),
     );
@@ -240,7 +241,7 @@ fn scaling_curve(root: &Path, files: &[String]) {
 
 /// Seconds to read every file and run `work` on its text, on `threads` threads.
 fn on_all_cores(
-    files: &[repochart::index::Candidate],
+    files: &[repochart::walk::Candidate],
     threads: usize,
     work: impl Fn(&'static repochart::lang::LanguageSpec, &str) + Sync,
 ) -> f64 {

@@ -12,9 +12,9 @@ use repochart::index::Options;
 
 #[path = "common.rs"]
 mod common;
+use common::{copy_tree, percentile};
 use repochart::store::Store;
 use repochart::watch::{Watch, WatchOptions};
-use common::{copy_tree, percentile};
 
 /// Adds `public void NAME() {}` before the file's last closing brace.
 fn add_method(path: &Path, name: &str) -> bool {

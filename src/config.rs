@@ -15,6 +15,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::model::Language;
+use crate::text::line_of;
 
 /// The file name, at the repository root.
 pub const CONFIG_FILE: &str = ".repochart.toml";
@@ -273,17 +274,10 @@ fn in_range<T: Copy + PartialOrd + std::fmt::Display>(
     match value {
         None => Ok(default),
         Some(v) if (low..=high).contains(v.get_ref()) => Ok(v.into_inner()),
-        Some(v) => Err(ConfigError(format!(
-            "{file}:{}: {key}: {} is out of range {low}..={high}",
-            line_of(text, v.span().start),
-            v.get_ref()
-        ))),
+        Some(v) => {
+            Err(ConfigError(format!("{file}:{}: {key}: {} is out of range {low}..={high}", line_of(text, v.span().start), v.get_ref())))
+        }
     }
-}
-
-/// The 1-based line of a byte offset.
-pub(crate) fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
 #[cfg(test)]

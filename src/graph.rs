@@ -11,7 +11,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
-use crate::model::{RefKind, SymbolKind};
+use crate::model::{EdgeRow, FileRow, RefKind, SymbolKind, SymbolRow};
 
 /// Which nodes the graph is made of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,36 +58,6 @@ pub enum Node {
     Module(String),
     /// A build unit, by its index in `units::Units::units`.
     Unit(u32),
-}
-
-/// One symbol row, as much as the graph needs.
-#[derive(Clone, Debug)]
-pub struct SymbolRow {
-    pub id: i64,
-    pub file: i64,
-    pub parent: Option<i64>,
-    pub kind: SymbolKind,
-}
-
-/// One file row.
-#[derive(Clone, Debug)]
-pub struct FileRow {
-    pub id: i64,
-    pub module: String,
-    /// The build unit holding the file (only the unit level reads it).
-    pub unit: Option<u32>,
-}
-
-/// References aggregated by (file, source, target, kind), with the first line.
-#[derive(Clone, Debug)]
-pub struct EdgeRow {
-    pub file: i64,
-    pub source: Option<i64>,
-    pub target: Option<i64>,
-    pub external: Option<i64>,
-    pub kind: RefKind,
-    pub count: u32,
-    pub line: u32,
 }
 
 /// What an edge of the graph carries.

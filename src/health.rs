@@ -9,8 +9,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::path::Path;
 
-use crate::index::{walk, Options};
+use crate::index::Options;
 use crate::store::{self, Store};
+use crate::walk::walk;
 
 #[derive(Debug, Default)]
 pub struct Health {
@@ -100,7 +101,7 @@ fn examine(root: &Path, opts: &Options, h: &mut Health) -> Result<(), String> {
     }
     // What a reconcile would do: the same walk and the same size/mtime test.
     let states = store.file_states().map_err(|e| e.to_string())?;
-    let walked = walk(root, opts, None);
+    let walked = walk(root, &opts.filter, opts.max_file_size, None);
     let mut seen: HashMap<&str, ()> = HashMap::new();
     for c in &walked.files {
         seen.insert(c.path.as_str(), ());
@@ -203,11 +204,11 @@ impl Health {
                 let _ = writeln!(
                     out,
                     "syntax errors: {} (indexed with tree-sitter's recovery)",
-                    crate::tools::plural(self.syntax_error_files, "file")
+                    crate::text::plural(self.syntax_error_files, "file")
                 );
                 let b = &self.build;
                 if b.units > 0 || !b.manifest_errors.is_empty() {
-                    let _ = writeln!(out, "build: {}", crate::tools::plural(b.units, "unit"));
+                    let _ = writeln!(out, "build: {}", crate::text::plural(b.units, "unit"));
                 }
                 for e in &b.manifest_errors {
                     let _ = writeln!(out, "  manifest unreadable (its folder read with the default layout): {e}");
@@ -219,8 +220,8 @@ impl Health {
                     let _ = writeln!(
                         out,
                         "configuration: {} in {}",
-                        crate::tools::plural(b.config_keys, "key"),
-                        crate::tools::plural(b.config_files, "file")
+                        crate::text::plural(b.config_keys, "key"),
+                        crate::text::plural(b.config_files, "file")
                     );
                 }
                 for e in &b.config_errors {
@@ -233,8 +234,8 @@ impl Health {
                     let _ = writeln!(
                         out,
                         "mybatis: {} in {}",
-                        crate::tools::plural(b.statements, "statement"),
-                        crate::tools::plural(b.mapper_files, "mapper file")
+                        crate::text::plural(b.statements, "statement"),
+                        crate::text::plural(b.mapper_files, "mapper file")
                     );
                 }
                 for e in &b.mapper_errors {

@@ -193,7 +193,7 @@ fn main() -> anyhow::Result<()> {
             // Brought up to date first, quietly (standard output may be the map itself).
             let opts = repochart::index::Options::for_repo(&root)?;
             repochart::index::index(&root, &opts, &|_, _| {}).with_context(|| format!("indexing {}", root.display()))?;
-            repochart::history::refresh(&repochart::store::Store::open_read(&root)?, &opts.history)?;
+            repochart::git::history::refresh(&repochart::store::Store::open_read(&root)?, &opts.history)?;
             let atlas = repochart::tools::Atlas::new(&root);
             let text = atlas.map(format, link.as_deref()).map_err(|e| anyhow::anyhow!(e.0))?;
             match out {
@@ -328,7 +328,7 @@ fn run_index(repo: PathBuf, max_file_size: Option<u64>, threads: Option<usize>, 
     }
     // Git history, after the index is complete (its time is not the index's).
     let store = repochart::store::Store::open_read(&repo.canonicalize()?)?;
-    let state = repochart::history::refresh(&store, &opts.history)?;
+    let state = repochart::git::history::refresh(&store, &opts.history)?;
     match state.is_ready() {
         true => println!("{} ({} walked in {:.2}s)", state.describe(), state.walked, state.ms as f64 / 1000.0),
         false => println!("{}", state.describe()),

@@ -3,6 +3,11 @@
 
 use std::fmt;
 
+/// A symbol's row id in the index.
+pub type SymbolId = i64;
+/// A file's row id in the index.
+pub type FileId = i64;
+
 /// A language repochart understands. The registry row for each lives in `lang`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Language {
@@ -413,6 +418,38 @@ pub fn name_words(name: &str) -> String {
         words.push(whole);
     }
     words.join(" ")
+}
+
+// ------------------------------------------------------------ the graph's input rows
+
+/// One symbol row, as much as the graph needs.
+#[derive(Clone, Debug)]
+pub struct SymbolRow {
+    pub id: i64,
+    pub file: i64,
+    pub parent: Option<i64>,
+    pub kind: SymbolKind,
+}
+
+/// One file row.
+#[derive(Clone, Debug)]
+pub struct FileRow {
+    pub id: i64,
+    pub module: String,
+    /// The build unit holding the file (only the unit level reads it).
+    pub unit: Option<u32>,
+}
+
+/// References aggregated by (file, source, target, kind), with the first line.
+#[derive(Clone, Debug)]
+pub struct EdgeRow {
+    pub file: i64,
+    pub source: Option<i64>,
+    pub target: Option<i64>,
+    pub external: Option<i64>,
+    pub kind: RefKind,
+    pub count: u32,
+    pub line: u32,
 }
 
 #[cfg(test)]

@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use notify::{RecursiveMode, Watcher as _};
 
+use crate::index::IndexStatus;
 use crate::index::{Indexer, Options, Summary};
 use crate::store;
-use crate::tools::IndexStatus;
 
 /// How long the tree must be quiet before a batch is indexed.
 pub const DEFAULT_DEBOUNCE: Duration = Duration::from_millis(50);
@@ -130,7 +130,7 @@ impl Watch {
     }
 
     /// A function tools can call for read-your-writes.
-    pub fn syncer(&self) -> crate::tools::Syncer {
+    pub fn syncer(&self) -> crate::index::Syncer {
         let jobs = self.jobs.clone();
         let progress = self.progress.clone();
         Arc::new(move |paths: Vec<PathBuf>| {
@@ -321,7 +321,7 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
     run(&mut indexer, None, status, &report, &on_batch);
     if !status.history_reading.load(Ordering::SeqCst) {
         // No git history to read (or reading it is disabled): say so, at once.
-        match store::Store::open_read(root).map_err(anyhow::Error::from).and_then(|s| crate::history::refresh(&s, &opts.history)) {
+        match store::Store::open_read(root).map_err(anyhow::Error::from).and_then(|s| crate::git::history::refresh(&s, &opts.history)) {
             Ok(state) => tracing::info!("{}", state.describe()),
             Err(e) => tracing::warn!("recording git history's state: {e:#}"),
         }
@@ -428,7 +428,7 @@ fn history_loop(root: &Path, config: crate::config::HistoryConfig, status: std::
             if let Some(s) = status.upgrade() {
                 s.history_reading.store(first, Ordering::SeqCst);
             }
-            match store::Store::open_read(root).map_err(anyhow::Error::from).and_then(|s| crate::history::refresh(&s, &config)) {
+            match store::Store::open_read(root).map_err(anyhow::Error::from).and_then(|s| crate::git::history::refresh(&s, &config)) {
                 Ok(state) => tracing::info!("{} ({} walked in {} ms)", state.describe(), state.walked, state.ms),
                 Err(e) => tracing::warn!("reading git history: {e:#}"),
             }

@@ -98,7 +98,8 @@ fn init_replaces_an_earlier_versions_entry_and_keeps_others() {
     let root = repo.path();
     std::fs::create_dir_all(root.join(".cursor")).unwrap();
     std::fs::create_dir_all(root.join(".vscode")).unwrap();
-    let old_path = json!({"type": "stdio", "command": "/home/u/.cargo/bin/codeatlas", "args": ["serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"]});
+    let old_path =
+        json!({"type": "stdio", "command": "/home/u/.cargo/bin/codeatlas", "args": ["serve", "--repo", "${CLAUDE_PROJECT_DIR:-.}"]});
     let db = json!({"command": "db-mcp", "args": ["--ro"]});
     let zz = json!({"command": "zz", "args": []});
     std::fs::write(root.join(".mcp.json"), json!({"mcpServers": {"db": db, "codeatlas": old_path, "zz": zz}}).to_string()).unwrap();
@@ -116,12 +117,18 @@ fn init_replaces_an_earlier_versions_entry_and_keeps_others() {
     let order: Vec<&String> = claude["mcpServers"].as_object().unwrap().keys().collect();
     assert_eq!(order, ["db", "repochart", "zz"], "ours takes the old entry's place");
     assert_eq!(read_json(&root.join(".cursor/mcp.json")), json!({"mcpServers": {"repochart": ours("${workspaceFolder}")}}));
-    assert_eq!(read_json(&root.join(".vscode/mcp.json")), json!({"servers": {"codeatlas": foreign, "repochart": ours("${workspaceFolder}")}}));
+    assert_eq!(
+        read_json(&root.join(".vscode/mcp.json")),
+        json!({"servers": {"codeatlas": foreign, "repochart": ours("${workspaceFolder}")}})
+    );
 
     // uvx's shape too, beside an entry of ours that an earlier run wrote: one entry left.
     let old_uvx = json!({"type": "stdio", "command": "uvx", "args": ["codeatlas@0.1.0", "serve", "--repo", "${workspaceFolder}"]});
-    std::fs::write(root.join(".cursor/mcp.json"), json!({"mcpServers": {"repochart": ours("${workspaceFolder}"), "codeatlas": old_uvx}}).to_string())
-        .unwrap();
+    std::fs::write(
+        root.join(".cursor/mcp.json"),
+        json!({"mcpServers": {"repochart": ours("${workspaceFolder}"), "codeatlas": old_uvx}}).to_string(),
+    )
+    .unwrap();
     let changes = setup::init(root, &[Client::Cursor], &Launcher::Program("/opt/bin/repochart".into())).unwrap();
     assert_eq!(changes[0].action, Action::Replaced);
     assert_eq!(read_json(&root.join(".cursor/mcp.json")), json!({"mcpServers": {"repochart": ours("${workspaceFolder}")}}));

@@ -1,8 +1,8 @@
 //! Extraction snapshots: every fixture file in, one line per symbol and reference out.
 //! Update with `UPDATE_EXPECT=1 cargo test`.
 
-use repochart::{extract, lang};
 use expect_test::expect_file;
+use repochart::{extract, lang};
 
 use crate::util::{files_under, fixture};
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use repochart::config::HistoryConfig;
-use repochart::history::{refresh, HistoryState};
+use repochart::git::history::{refresh, HistoryState};
 use repochart::index::{index, Options};
 use repochart::store::Store;
 use repochart::tools::Atlas;

@@ -4,9 +4,9 @@
 use std::fs;
 use std::path::Path;
 
+use expect_test::expect_file;
 use repochart::index::{index, Options, Summary};
 use repochart::store::Store;
-use expect_test::expect_file;
 
 use crate::util::temp_copy;
 

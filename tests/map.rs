@@ -6,9 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use expect_test::expect_file;
 use repochart::index::{index, Options};
 use repochart::tools::{Atlas, MapFormat};
-use expect_test::expect_file;
 
 use crate::util::temp_copy;
 

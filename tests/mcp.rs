@@ -42,8 +42,18 @@ async fn serves_every_tool_over_stdio() {
     // bytes in mcp 2.3). The budget is 6,000 bytes in all; .ci/sdk_tools.py measures it
     // with the SDK itself. 5,900 leaves the SDK's fields and a little room.
     let listed = serde_json::to_string(&json!({ "tools": tools })).unwrap();
-    let as_python_writes_it: usize =
-        listed.chars().map(|c| if c.is_ascii() { 1 } else if (c as u32) < 0x10000 { 6 } else { 12 }).sum();
+    let as_python_writes_it: usize = listed
+        .chars()
+        .map(|c| {
+            if c.is_ascii() {
+                1
+            } else if (c as u32) < 0x10000 {
+                6
+            } else {
+                12
+            }
+        })
+        .sum();
     assert!(as_python_writes_it <= 5_900, "tools/list is {as_python_writes_it} bytes as the Python SDK writes it");
     for t in &tools {
         let a = t.annotations.as_ref().unwrap();

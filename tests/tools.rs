@@ -2,9 +2,9 @@
 //! answers (file modification, index time) are replaced by `<date>`, so the snapshots do
 //! not age. Every answer is also checked against its budget.
 
+use expect_test::expect_file;
 use repochart::index::{index, Options};
 use repochart::tools::{Atlas, READ_BUDGET, SUMMARY_BUDGET};
-use expect_test::expect_file;
 use serde_json::{json, Value};
 
 use crate::util::temp_copy;

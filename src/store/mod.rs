@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 
-use crate::model::{Confidence, Receiver, RefKind, SymbolKind};
-use crate::resolve::{FileCtx, FileId, Import, Sym, SymbolId, World};
+use crate::model::{Confidence, FileId, Language, Receiver, RefKind, SymbolId, SymbolKind};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
 pub const SCHEMA_VERSION: i64 = 17;
@@ -161,6 +160,22 @@ pub const FLAG_GLOB: i64 = 1;
 pub const FLAG_STATIC: i64 = 2;
 pub const FLAG_REEXPORT: i64 = 4;
 pub const FLAG_BLANKET: i64 = 8;
+
+/// A symbol row as the resolver loads it (`resolve::load`).
+pub struct WorldSymbol {
+    pub id: SymbolId,
+    pub file: FileId,
+    pub parent: Option<SymbolId>,
+    pub kind: SymbolKind,
+    pub name: std::sync::Arc<str>,
+    pub qname: std::sync::Arc<str>,
+    pub impl_type: Option<Box<str>>,
+    pub returns: Option<Box<str>>,
+    pub params: Option<String>,
+    pub visibility: String,
+    pub impl_module: Option<String>,
+    pub from_trait: bool,
+}
 
 pub struct Store {
     conn: Connection,
@@ -468,24 +483,22 @@ impl Store {
         Ok((sym.max(stored("next_symbol_id")?), file.max(stored("next_file_id")?)))
     }
 
-    /// Fills a resolver world with every file (and its place in the build units, by `place`
-    /// its path),
-    /// symbol, import and supertype edge, replacing what it held.
-    pub fn load_world(&self, world: &mut World, place: &dyn Fn(&str) -> (u64, bool)) -> Result<()> {
-        let reach = world.take_unit_reach();
-        *world = World::default();
-        world.set_unit_reach(reach);
+    /// Every file as the resolver loads it: (id, language, module, path).
+    pub fn each_file_for_world(&self, mut f: impl FnMut(FileId, Language, String, String)) -> Result<()> {
         let mut stmt = self.conn.prepare("SELECT id, language, module, path FROM files")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let lang: String = r.get(1)?;
-            let Some(language) = crate::model::Language::parse(&lang) else {
+            let Some(language) = Language::parse(&lang) else {
                 continue;
             };
-            let (unit, outside_roots) = place(&r.get::<_, String>(3)?);
-            world.add_file(r.get(0)?, FileCtx { language, module: r.get(2)?, unit, outside_roots });
+            f(r.get(0)?, language, r.get(2)?, r.get(3)?);
         }
-        // Parents before children, so that child lists are complete.
+        Ok(())
+    }
+
+    /// Every symbol as the resolver loads it, parents before children (in id order).
+    pub fn each_symbol_for_world(&self, mut f: impl FnMut(WorldSymbol)) -> Result<()> {
         let mut stmt = self
             .conn
             .prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility, impl_module, impl_trait IS NOT NULL FROM symbols ORDER BY id")?;
@@ -495,50 +508,43 @@ impl Store {
             let Some(kind) = SymbolKind::parse(&kind) else {
                 continue;
             };
-            world.add_symbol(
-                r.get(0)?,
-                Sym {
-                    file: r.get(1)?,
-                    parent: r.get(2)?,
-                    kind,
-                    name: r.get(4)?,
-                    qname: r.get(5)?,
-                    impl_type: r.get(6)?,
-                    returns: r.get(7)?,
-                    params: r.get::<_, Option<String>>(8)?.map(Into::into),
-                    access: crate::resolve::Access::from_visibility(&r.get::<_, String>(9)?),
-                    impl_module: r.get::<_, Option<String>>(10)?.map(Into::into),
-                    from_trait: r.get(11)?,
-                },
-            );
+            f(WorldSymbol {
+                id: r.get(0)?,
+                file: r.get(1)?,
+                parent: r.get(2)?,
+                kind,
+                name: r.get(4)?,
+                qname: r.get(5)?,
+                impl_type: r.get(6)?,
+                returns: r.get(7)?,
+                params: r.get(8)?,
+                visibility: r.get(9)?,
+                impl_module: r.get(10)?,
+                from_trait: r.get(11)?,
+            });
         }
+        Ok(())
+    }
+
+    /// Every import in id order: (file, enclosing symbol, path, alias, glob, static).
+    pub fn each_import(&self, mut f: impl FnMut(FileId, Option<SymbolId>, String, Option<String>, bool, bool)) -> Result<()> {
         let mut stmt = self.conn.prepare("SELECT file_id, enclosing_id, name, alias, flags FROM refs WHERE kind = 7 ORDER BY id")?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let flags: i64 = r.get(4)?;
-            world.add_import(Import {
-                file: r.get(0)?,
-                enclosing: r.get(1)?,
-                path: r.get(2)?,
-                alias: r.get(3)?,
-                glob: flags & FLAG_GLOB != 0,
-                is_static: flags & FLAG_STATIC != 0,
-            });
+            f(r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, flags & FLAG_GLOB != 0, flags & FLAG_STATIC != 0);
         }
-        let mut supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
+        Ok(())
+    }
+
+    /// Every resolved supertype edge (type, supertype), in reference id order.
+    pub fn each_supertype_edge(&self, mut f: impl FnMut(SymbolId, SymbolId)) -> Result<()> {
         let mut stmt = self.conn.prepare(
             "SELECT source_id, target_id FROM refs WHERE kind IN (1, 2) AND source_id IS NOT NULL AND target_id IS NOT NULL ORDER BY id",
         )?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
-            supers.entry(r.get(0)?).or_default().push(r.get(1)?);
-        }
-        for (id, mut list) in supers {
-            // Sorted as `Writer::supertypes_of` returns them, so that lookups through
-            // inheritance visit supertypes in one order however the world was built.
-            list.sort_unstable();
-            list.dedup();
-            world.set_supertypes(id, list);
+            f(r.get(0)?, r.get(1)?);
         }
         Ok(())
     }

@@ -5,9 +5,7 @@
 use rusqlite::{params, OptionalExtension, Row};
 
 use super::{Result, Store};
-use crate::graph::{EdgeRow, FileRow, SymbolRow};
-use crate::model::{Confidence, RefKind, SymbolKind};
-use crate::resolve::FileId;
+use crate::model::{Confidence, EdgeRow, FileId, FileRow, RefKind, SymbolKind, SymbolRow};
 
 /// Matches of one word that `fts` scores (in rowid order) before it ranks them. bm25 reads
 /// each one's sizes: on java.base 1,000 made `class` 4.5 ms and `string` 3.5 ms; at 300 they
@@ -431,7 +429,7 @@ impl Store {
 
     /// The build units the last full walk read (none when it read no manifest, or when an
     /// index from before units has not been walked again).
-    pub fn units(&self) -> Result<crate::units::Units> {
+    pub fn units(&self) -> Result<crate::build::Units> {
         Ok(self.meta(super::UNITS_KEY)?.and_then(|j| serde_json::from_str(&j).ok()).unwrap_or_default())
     }
 

@@ -2,7 +2,7 @@
 //! and labels, which files are tests as the build sees them, the commands that run the tests
 //! a change reaches, and the uses of another unit that its manifest does not declare.
 //!
-//! Owns the tools' view of `units::Units`. It must not read manifests (the indexer did) nor
+//! Owns the tools' view of `build::Units`. It must not read manifests (the indexer did) nor
 //! source text.
 
 use std::collections::{BTreeMap, HashMap};
@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use super::handles::normalize_path;
 use super::{is_test_path, per_generation, Atlas, ToolError};
+use crate::build::{self, RootKind, Unit, UnitMap, Units};
 use crate::graph::{Graph, Level, Node};
 use crate::store::{FileInfo, Store};
-use crate::units::{self, RootKind, Unit, UnitMap, Units};
 
 /// The units of the index and the unit of every indexed file.
 pub(super) struct UnitView {
@@ -37,7 +37,7 @@ impl UnitView {
         if self.outside_roots.contains(&file.id) {
             return false;
         }
-        let root = self.of_file.get(&file.id).and_then(|u| self.unit(*u)).and_then(|u| units::root_kind(u, &file.path));
+        let root = self.of_file.get(&file.id).and_then(|u| self.unit(*u)).and_then(|u| build::root_kind(u, &file.path));
         match root {
             Some(RootKind::Test) => true,
             Some(RootKind::Main | RootKind::Generated) => false,
@@ -48,7 +48,7 @@ impl UnitView {
     /// `generated` when the file is under a generated-sources root.
     pub fn is_generated(&self, file: &FileInfo) -> bool {
         let unit = self.of_file.get(&file.id).and_then(|u| self.unit(*u));
-        unit.and_then(|u| units::root_kind(u, &file.path)) == Some(RootKind::Generated)
+        unit.and_then(|u| build::root_kind(u, &file.path)) == Some(RootKind::Generated)
     }
 }
 
@@ -74,7 +74,7 @@ impl Atlas {
                 .filter(|f| {
                     of_file.get(&f.id).is_some_and(|u| {
                         let unit = &units.units[*u as usize];
-                        !unit.roots.is_empty() && units::root_kind(unit, &f.path).is_none()
+                        !unit.roots.is_empty() && build::root_kind(unit, &f.path).is_none()
                     })
                 })
                 .map(|f| f.id)
@@ -157,13 +157,13 @@ impl Atlas {
             return Ok(Vec::new());
         }
         let graph = self.graph(store, Level::Unit)?;
-        let reach = units::reach(&view.units);
+        let reach = build::reach(&view.units);
         let mut out = Vec::new();
         for (from, to, edges) in graph.node_edges() {
             let (Node::Unit(a), Node::Unit(b)) = (from, to) else { continue };
             let (ua, ub) = (&view.units.units[*a as usize], &view.units.units[*b as usize]);
             // Two build systems never declare each other.
-            if ua.system != ub.system || units::declares(&view.units, &reach, *a as usize, *b as usize) {
+            if ua.system != ub.system || build::declares(&view.units, &reach, *a as usize, *b as usize) {
                 continue;
             }
             let weight = edges.iter().map(|e| e.weight).sum();
@@ -202,8 +202,8 @@ impl Atlas {
         let mut out = Vec::new();
         for (u, files) in by_unit {
             let Some(unit) = view.unit(u) else { continue };
-            let tests: Vec<units::TestFile> = files.iter().map(|f| units::TestFile { path: &f.path, module: &f.module }).collect();
-            out.push(units::test_command(unit, &tests));
+            let tests: Vec<build::TestFile> = files.iter().map(|f| build::TestFile { path: &f.path, module: &f.module }).collect();
+            out.push(build::test_command(unit, &tests));
         }
         Ok(out)
     }
@@ -326,7 +326,7 @@ impl Atlas {
                 let _ = write!(row, "; {outside} outside its source roots (not built)");
             }
             if let Some(c) = last_change.get(&i).map(|idx| store.commit(*idx)).transpose()?.flatten() {
-                let _ = write!(row, "; last commit {}", crate::tools::date_of_seconds(c.time));
+                let _ = write!(row, "; last commit {}", crate::text::date_of_seconds(c.time));
             }
             if u.fallback {
                 row.push_str("; manifest unreadable (status says why)");

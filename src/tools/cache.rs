@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::graph::{EdgeRow, FileRow, SymbolRow};
+use crate::model::{EdgeRow, FileRow, SymbolRow};
 use crate::store::{self, Stamp, Store};
 
 /// What the dependency graphs are built from, by file (edge rows and symbol rows), as of

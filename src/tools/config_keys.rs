@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::lines::{location, plural};
 use super::paging::{echo, write_page, Row, Window};
 use super::{per_generation, Atlas, ToolError};
-use crate::config_keys::{self, ConfigError, Setting};
+use crate::frameworks::config_keys::{self, ConfigError, Setting};
 use crate::store::{Store, SymbolInfo};
 
 /// Every key set in a configuration file, and who reads which key.

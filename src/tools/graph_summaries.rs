@@ -586,13 +586,13 @@ impl Atlas {
     pub(super) fn git_impact(&self, store: &Store, graph: &Graph, spec: &str, depth: usize, window: Window) -> Answer {
         let (base, against) = match spec {
             "" => return fail("git: needs a revision: git:working-tree (uncommitted changes) or git:<rev> (changes since a revision)"),
-            "working-tree" | "worktree" | "HEAD" => (crate::gitdiff::Base::Head, "HEAD".to_string()),
-            rev => (crate::gitdiff::Base::Rev(rev), rev.to_string()),
+            "working-tree" | "worktree" | "HEAD" => (crate::git::diff::Base::Head, "HEAD".to_string()),
+            rev => (crate::git::diff::Base::Rev(rev), rev.to_string()),
         };
         let files = store.files_under("")?;
         let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
         let tracked = |p: &str| crate::lang::for_path(p).is_some();
-        let changes = crate::gitdiff::changes(&self.root, base, &paths, &tracked).map_err(|e| ToolError(format!("git: {e:#}")))?;
+        let changes = crate::git::diff::changes(&self.root, base, &paths, &tracked).map_err(|e| ToolError(format!("git: {e:#}")))?;
         let by_path: HashMap<&str, &FileInfo> = files.iter().map(|f| (f.path.as_str(), f)).collect();
         let view = self.unit_view(store)?;
         let mut test_ids: Vec<i64> = Vec::new();
@@ -630,7 +630,7 @@ impl Atlas {
                     let symbols = store.file_symbols(file.id)?;
                     let overlaps = |s: &SymbolInfo, (a, b): (u32, u32)| s.start_line <= b && s.end_line >= a;
                     let mut hit: Vec<&SymbolInfo> = Vec::new();
-                    if c.kind == crate::gitdiff::ChangeKind::Added {
+                    if c.kind == crate::git::diff::ChangeKind::Added {
                         // A new file: its outermost declarations stand for all of it.
                         hit.extend(symbols.iter().filter(|s| !symbols.iter().any(|p| Some(p.id) == s.parent)));
                     }
@@ -688,8 +688,8 @@ impl Atlas {
             out.push_str("no changes to indexed files");
             return Ok(out);
         }
-        let count = |k: crate::gitdiff::ChangeKind| changes.iter().filter(|c| c.kind == k).count();
-        use crate::gitdiff::ChangeKind::{Added, Deleted, Modified};
+        let count = |k: crate::git::diff::ChangeKind| changes.iter().filter(|c| c.kind == k).count();
+        use crate::git::diff::ChangeKind::{Added, Deleted, Modified};
         let _ = writeln!(
             out,
             "changed: {} (M {}, A {}, D {}), {}",

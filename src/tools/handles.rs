@@ -112,7 +112,9 @@ pub fn normalize_path(path: &str) -> Result<String, ToolError> {
         match part {
             "" | "." => {}
             ".." => return fail(format!("{path:?} leaves the repository root; refused")),
-            ".git" | store::INDEX_DIR | store::LEGACY_INDEX_DIR => return fail(format!("{path:?} is inside {part}/, which is not readable")),
+            ".git" | store::INDEX_DIR | store::LEGACY_INDEX_DIR => {
+                return fail(format!("{path:?} is inside {part}/, which is not readable"))
+            }
             _ => parts.push(part),
         }
     }

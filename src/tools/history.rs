@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::lines::{date_of, plural};
 use super::{Atlas, ToolError};
-use crate::history::{ranges_meet, working_lines, HistoryState, LINE_DEPTH};
+use crate::git::history::{ranges_meet, working_lines, HistoryState, LINE_DEPTH};
 use crate::store::{ChangeRow, CommitRow, FileInfo, Store, SymbolInfo};
 
 /// Where a file or symbol stands against history.
@@ -30,9 +30,9 @@ impl Dated {
     /// `2026-11-30`, `working tree`, `before 2024-12-01`.
     pub(super) fn short(&self) -> String {
         match self {
-            Dated::Commit(c) => crate::tools::date_of_seconds(c.time),
+            Dated::Commit(c) => crate::text::date_of_seconds(c.time),
             Dated::Working => "working tree".to_string(),
-            Dated::Before(t) => format!("before {}", crate::tools::date_of_seconds(*t)),
+            Dated::Before(t) => format!("before {}", crate::text::date_of_seconds(*t)),
             Dated::FileTime(ns) => date_of(*ns),
         }
     }
@@ -44,7 +44,7 @@ pub(super) fn commit_line(c: &CommitRow) -> String {
     if subject.chars().count() > SUBJECT_CHARS {
         subject = subject.chars().take(SUBJECT_CHARS - 3).collect::<String>() + "...";
     }
-    format!("{} {} {}: {subject}", c.short_id(), crate::tools::date_of_seconds(c.time), c.author)
+    format!("{} {} {}: {subject}", c.short_id(), crate::text::date_of_seconds(c.time), c.author)
 }
 
 /// A commit subject is cut to this many characters in answers.
@@ -53,7 +53,7 @@ const SUBJECT_CHARS: usize = 72;
 impl Atlas {
     /// The stored history's state; "reading" while the first read runs.
     pub(super) fn history(&self, store: &Store) -> Result<HistoryState, ToolError> {
-        let stored = crate::history::read_state(store).map_err(|e| ToolError(format!("{e:#}")))?;
+        let stored = crate::git::history::read_state(store).map_err(|e| ToolError(format!("{e:#}")))?;
         Ok(match stored {
             Some(s) if s.is_ready() || !self.status.history_reading.load(Ordering::Relaxed) => s,
             _ if self.status.history_reading.load(Ordering::Relaxed) => {
@@ -200,7 +200,7 @@ impl Atlas {
                     if state.cut.is_empty() && !state.shallow {
                         " (not committed)".to_string()
                     } else {
-                        format!(" since {}", crate::tools::date_of_seconds(state.oldest_time))
+                        format!(" since {}", crate::text::date_of_seconds(state.oldest_time))
                     }
                 ),
             );
@@ -253,7 +253,7 @@ impl Atlas {
             scored.push((churn * cx, format!("{path}  {} x cx {cx}  last {date}", plural(churn, "commit"))));
         }
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let title = format!("hot spots (commits in the {days} days to {} x complexity):", crate::tools::date_of_seconds(state.head_time));
+        let title = format!("hot spots (commits in the {days} days to {} x complexity):", crate::text::date_of_seconds(state.head_time));
         Ok((title, scored.into_iter().take(limit).map(|(_, row)| row).collect()))
     }
 }

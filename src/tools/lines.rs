@@ -1,6 +1,7 @@
 //! Line formatting shared by the tools: a symbol's place and handle, a node's label and
 //! facts (loc, complexity, last modified), counts and dates. Must not query for lists.
 
+pub use crate::text::{date_of, date_time_of, plural};
 use std::sync::Arc;
 
 use super::{Atlas, ToolError};
@@ -60,14 +61,6 @@ pub(super) fn module_heading(module: &str, path: &str) -> String {
     format!("{}  {dir}/", if module.is_empty() { "(default package)" } else { module })
 }
 
-/// `1 file`, `2 files`.
-pub fn plural(n: usize, noun: &str) -> String {
-    match noun.strip_suffix('y') {
-        Some(stem) if n != 1 && !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{n} {stem}ies"),
-        _ => format!("{n} {noun}{}", if n == 1 { "" } else { "s" }),
-    }
-}
-
 pub(super) fn location(s: &SymbolInfo) -> String {
     format!("{}:{}", s.path, lines_of(s))
 }
@@ -112,32 +105,6 @@ pub fn complexity(loc: usize, branches: usize, fan_out: usize) -> u32 {
     let term = |x: usize, scale: f64| (1.0 + x as f64 / scale).log2();
     let score = 1.0 + term(loc, 25.0) + term(branches, 4.0) + term(fan_out, 4.0);
     (score.round() as u32).clamp(1, 10)
-}
-
-pub(super) fn date_of(ns: i64) -> String {
-    date_time_of(ns).split(' ').next().unwrap_or("").to_string()
-}
-
-/// `YYYY-MM-DD` from seconds since the epoch (git's times).
-pub fn date_of_seconds(secs: i64) -> String {
-    date_of(secs.saturating_mul(1_000_000_000))
-}
-
-/// `YYYY-MM-DD HH:MM UTC` from nanoseconds since the epoch (civil-from-days).
-pub(super) fn date_time_of(ns: i64) -> String {
-    let secs = ns.div_euclid(1_000_000_000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
 }
 
 impl Atlas {
@@ -195,7 +162,7 @@ impl Atlas {
     /// version of the file).
     pub(super) fn content_blob(&self, file: &FileInfo) -> Vec<u8> {
         let stats = self.line_stats(file);
-        stats.blob.get_or_init(|| crate::history::blob_id(&std::fs::read(self.root.join(&file.path)).unwrap_or_default())).clone()
+        stats.blob.get_or_init(|| crate::git::blob_id(&std::fs::read(self.root.join(&file.path)).unwrap_or_default())).clone()
     }
 
     /// loc, complexity (1-10) and last-modified date of a symbol's or file's lines.

@@ -27,9 +27,10 @@ mod symbol_lookup;
 
 pub use args::*;
 pub use handles::normalize_path;
-pub use lines::{complexity, date_of_seconds, plural};
+pub use lines::complexity;
 pub use map::MapFormat;
 
+use crate::index::{IndexStatus, Syncer};
 use cache::EdgeCache;
 use handles::char_mask;
 use handles::NameEntry;
@@ -38,13 +39,14 @@ use lines::LineStats;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::graph::{FileRow, Graph, Level, SymbolRow};
+use crate::graph::{Graph, Level};
+use crate::model::{FileRow, SymbolRow};
 
 use crate::store::{self, FileInfo, Stamp, Store};
 
@@ -82,19 +84,6 @@ tool_specs! {
     "read_source" => ReadArgs, "Numbered source lines of a file range";
     "read_symbol" => ReadSymbolArgs, "Numbered source of one symbol";
     "search_text" => TextArgs, "Lines matching text or a regex in the repository's text files";
-}
-
-/// Progress of a background index build, shown in answers while it runs.
-#[derive(Default)]
-pub struct IndexStatus {
-    pub building: AtomicBool,
-    pub done: AtomicUsize,
-    pub total: AtomicUsize,
-    /// Changed paths seen by the watcher and not yet in the index.
-    pub pending: AtomicUsize,
-    pub error: Mutex<Option<String>>,
-    /// Git history is being read (`history::refresh` on a background thread).
-    pub history_reading: AtomicBool,
 }
 
 /// The tools' shared state: the repository root, read connections, cached graphs.
@@ -155,9 +144,6 @@ pub struct BuildReport {
 
 /// Every indexed file by id.
 type FileTable = HashMap<i64, FileInfo>;
-
-/// Asks the indexer to bring these files up to date and waits until it has.
-pub type Syncer = Arc<dyn Fn(Vec<PathBuf>) + Send + Sync>;
 
 /// A tool's failure, as a message for the model.
 #[derive(Debug)]
@@ -495,7 +481,7 @@ impl Atlas {
     fn read_text_files(&self, wanted: impl Fn(&str) -> bool) -> Result<Vec<(String, String)>, ToolError> {
         let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
         let root = self.root.canonicalize()?;
-        Ok(crate::index::text_files(&root, &opts, "")
+        Ok(crate::walk::text_files(&root, &opts.filter, opts.max_file_size, "")
             .into_iter()
             .filter(|(rel, _)| wanted(rel))
             .filter_map(|(rel, full)| Some((rel, std::fs::read_to_string(full).ok()?)))

@@ -12,7 +12,8 @@ use std::collections::{HashMap, HashSet};
 
 use super::{Atlas, ToolError};
 use crate::frameworks::{has_marker, marker_value, marker_values};
-use crate::graph::{EdgeRow, Node, SymbolRow};
+use crate::graph::Node;
+use crate::model::{EdgeRow, SymbolRow};
 use crate::model::{RefKind, SymbolKind};
 use crate::store::{Store, SymbolInfo};
 

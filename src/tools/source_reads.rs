@@ -122,7 +122,7 @@ impl Atlas {
         let path = normalize_path(path)?;
         let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
         let root = self.root.canonicalize()?;
-        let found = crate::index::text_files(&root, &opts, &path).into_iter().any(|(p, _)| p == path);
+        let found = crate::walk::text_files(&root, &opts.filter, opts.max_file_size, &path).into_iter().any(|(p, _)| p == path);
         Ok(found.then(|| FileInfo {
             id: -1,
             path,
@@ -177,7 +177,7 @@ impl Atlas {
         };
         let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
         let root = self.root.canonicalize()?;
-        let files = crate::index::text_files(&root, &opts, &prefix);
+        let files = crate::walk::text_files(&root, &opts.filter, opts.max_file_size, &prefix);
         let window = Window { offset: a.offset.unwrap_or(0) as usize, limit, budget: self.summary_budget };
         let mut searcher = SearcherBuilder::new().line_number(true).binary_detection(grep_searcher::BinaryDetection::quit(0)).build();
         // The page's lines, as (path, line, text); every match is counted.

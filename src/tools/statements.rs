@@ -14,7 +14,7 @@ use super::lines::plural;
 use super::paging::{echo, write_page, Row, Window};
 use super::source_reads::fence_for;
 use super::{per_generation, Atlas, ToolError};
-use crate::mapper_xml::{self, Statement};
+use crate::frameworks::mybatis::{self, Statement};
 use crate::store::{Store, SymbolInfo};
 
 /// Every mapper file's statements, the types they name, and the files that did not parse.
@@ -32,11 +32,11 @@ impl Atlas {
         per_generation(store, &self.statement_view, || {
             let mut view = StatementView { statements: Vec::new(), types: Vec::new(), errors: Vec::new(), files: 0 };
             for (rel, text) in self.read_text_files(|rel| rel.ends_with(".xml"))? {
-                if !mapper_xml::is_mapper(&rel, &text) {
+                if !mybatis::is_mapper(&rel, &text) {
                     continue;
                 }
                 view.files += 1;
-                let file = mapper_xml::read(&rel, &text);
+                let file = mybatis::read(&rel, &text);
                 if let Some((line, message)) = file.error {
                     view.errors.push(format!("{rel}:{line}: {message}"));
                 }
@@ -54,7 +54,7 @@ impl Atlas {
         }
         let Some((owner, _)) = s.qname.rsplit_once('#') else { return Ok(Vec::new()) };
         let view = self.statement_view(store)?;
-        Ok(view.statements.iter().filter(|st| !mapper_xml::is_fragment(st) && st.namespace == owner && st.id == s.name).cloned().collect())
+        Ok(view.statements.iter().filter(|st| !mybatis::is_fragment(st) && st.namespace == owner && st.id == s.name).cloned().collect())
     }
 
     /// `  statement: select  path:8-11 (includes Cols)` lines for `get_symbol`.
@@ -79,7 +79,7 @@ impl Atlas {
         for st in &statements {
             parts.push(view.statements.iter().find(|v| v == &st).expect("a statement of the view"));
             for refid in &st.includes {
-                if let Some(f) = mapper_xml::fragment(&view.statements, st, refid) {
+                if let Some(f) = mybatis::fragment(&view.statements, st, refid) {
                     if !parts.contains(&f) {
                         parts.push(f);
                     }
@@ -119,7 +119,7 @@ impl Atlas {
         let found: Vec<&Statement> = view
             .statements
             .iter()
-            .filter(|s| !mapper_xml::is_fragment(s) && format!("{}#{}", s.namespace, s.id).to_ascii_lowercase().contains(&q))
+            .filter(|s| !mybatis::is_fragment(s) && format!("{}#{}", s.namespace, s.id).to_ascii_lowercase().contains(&q))
             .collect();
         let mut out = format!("{} in {}\n", plural(found.len(), "statement"), plural(view.files, "mapper file"));
         let rows = found.iter().map(|s| {
@@ -159,7 +159,7 @@ impl Atlas {
     /// `file:line: error` of mapper files that did not parse, for `repochart status`.
     pub(super) fn mapper_errors(&self, store: &Store) -> Result<(usize, usize, Vec<String>), ToolError> {
         let view = self.statement_view(store)?;
-        let statements = view.statements.iter().filter(|s| !mapper_xml::is_fragment(s)).count();
+        let statements = view.statements.iter().filter(|s| !mybatis::is_fragment(s)).count();
         Ok((view.files, statements, view.errors.clone()))
     }
 }

@@ -7,27 +7,22 @@ use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use anyhow::Context;
 
+use crate::build;
+use crate::build::rust_layout::{self, Layout};
 use crate::config::{Config, Filter, CONFIG_FILE, LEGACY_CONFIG_FILE};
 use crate::extract;
-use crate::lang::{self, LanguageSpec};
 use crate::model::{FileExtract, Language, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, Import, RefQuery, Sym, SymbolId, Target, World};
-use crate::rust_layout::{self, Layout};
 use crate::store::{self, NewSymbol, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
-use crate::units;
+use crate::walk::{self, Candidate};
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = crate::config::DEFAULT_MAX_FILE_SIZE;
-/// An ignore file of our own, in `.gitignore` syntax, for what git tracks but the index should not.
-pub const CUSTOM_IGNORE_FILE: &str = ".repochartignore";
-/// The ignore file of earlier versions (then called codeatlas), still honoured: files a
-/// user kept out of the index stay out after the rename.
-pub const LEGACY_IGNORE_FILE: &str = ".codeatlasignore";
 /// Meta key of the `#[path]` module declarations found so far (JSON).
 const PATH_MODS_KEY: &str = "rust_path_mods";
 
@@ -92,179 +87,21 @@ pub struct Summary {
     pub elapsed: Duration,
 }
 
-/// A source file the walk found.
-#[derive(Clone)]
-pub struct Candidate {
-    pub path: String,
-    pub abs: PathBuf,
-    pub size: u64,
-    pub mtime_ns: i64,
-    pub spec: &'static LanguageSpec,
+/// Progress of a background index build, shown in answers while it runs.
+#[derive(Default)]
+pub struct IndexStatus {
+    pub building: AtomicBool,
+    pub done: AtomicUsize,
+    pub total: AtomicUsize,
+    /// Changed paths seen by the watcher and not yet in the index.
+    pub pending: AtomicUsize,
+    pub error: Mutex<Option<String>>,
+    /// Git history is being read (`history::refresh` on a background thread).
+    pub history_reading: AtomicBool,
 }
 
-/// The result of walking the repository.
-pub struct Walk {
-    pub files: Vec<Candidate>,
-    pub skipped: Vec<(String, String)>,
-    /// Build manifests (`Cargo.toml`, `pom.xml`, Gradle scripts), relative, sorted.
-    pub manifests: Vec<String>,
-}
-
-/// Walks the repository honouring `.gitignore`, `.ignore`, `.git/info/exclude` and
-/// `.repochartignore`, never following symlinks, skipping the index directory.
-pub fn walk(root: &Path, opts: &Options, targets: Option<&[PathBuf]>) -> Walk {
-    let builder = walker(root, targets);
-    let mut files = Vec::new();
-    let mut skipped = Vec::new();
-    let mut manifests = Vec::new();
-    for entry in builder.build() {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                skipped.push((String::new(), format!("walk error: {e}")));
-                continue;
-            }
-        };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let abs = entry.path().to_path_buf();
-        let Ok(rel) = abs.strip_prefix(root) else {
-            continue;
-        };
-        let rel = rel.to_string_lossy().replace('\\', "/");
-        if units::MANIFEST_NAMES.iter().any(|m| entry.file_name() == *m) {
-            manifests.push(rel.clone());
-        }
-        if entry.file_name() == "Cargo.toml" {
-            continue;
-        }
-        if !opts.filter.keeps_path(&rel) {
-            continue;
-        }
-        if let Some(pattern) = opts.filter.extra_secret(&rel) {
-            skipped.push((rel, format!("looks like a secret ({pattern}, from {CONFIG_FILE}); not indexed")));
-            continue;
-        }
-        let Some(spec) = lang::for_path(&rel) else {
-            // Not source code, so never indexed or readable; secret-looking files are named
-            // in the report so that nobody wonders. (Source files are never taken for
-            // secrets by the built-in patterns: `CredentialsProvider.java` is code.)
-            if let Some(pattern) = secret_pattern(&rel).filter(|_| !opts.filter.allowed(&rel)) {
-                skipped.push((rel, format!("looks like a secret ({pattern}); not indexed")));
-            }
-            continue;
-        };
-        if !opts.filter.keeps_language(spec.language) {
-            continue;
-        }
-        let meta = match entry.metadata() {
-            Ok(m) => m,
-            Err(e) => {
-                skipped.push((rel, format!("unreadable: {e}")));
-                continue;
-            }
-        };
-        if meta.len() > opts.max_file_size {
-            skipped.push((rel, format!("too large: {} bytes (limit {})", meta.len(), opts.max_file_size)));
-            continue;
-        }
-        let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map(|d| d.as_nanos() as i64).unwrap_or(0);
-        files.push(Candidate { path: rel, abs, size: meta.len(), mtime_ns, spec });
-    }
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    manifests.sort();
-    Walk { files, skipped, manifests }
-}
-
-/// The walker both walks use: ignore files honoured, hidden entries, symlinks, `.git/` and
-/// the index directory skipped; only the `targets` subtrees when given.
-fn walker(root: &Path, targets: Option<&[PathBuf]>) -> ignore::WalkBuilder {
-    let targets: Option<Vec<PathBuf>> = targets.map(<[PathBuf]>::to_vec);
-    let mut builder = ignore::WalkBuilder::new(root);
-    builder
-        .hidden(true)
-        .follow_links(false)
-        .require_git(false)
-        .git_ignore(true)
-        .git_exclude(true)
-        .ignore(true)
-        .parents(false)
-        .add_custom_ignore_filename(LEGACY_IGNORE_FILE)
-        .add_custom_ignore_filename(CUSTOM_IGNORE_FILE)
-        .filter_entry(move |e| {
-            e.file_name() != store::INDEX_DIR
-                && e.file_name() != store::LEGACY_INDEX_DIR
-                && e.file_name() != ".git"
-                && targets.as_ref().is_none_or(|ts| ts.iter().any(|t| t.starts_with(e.path()) || e.path().starts_with(t)))
-        });
-    builder
-}
-
-/// Every file under `prefix` that `search_text` may search: what the walk admits (ignore
-/// files, `.repochart.toml` includes and excludes, the size limit), source or not (build
-/// files, YAML, XML, SQL, Markdown), never a secret-looking file. Sorted by path; binary
-/// files are left to the searcher, which stops at their first NUL byte.
-pub fn text_files(root: &Path, opts: &Options, prefix: &str) -> Vec<(String, PathBuf)> {
-    // Only the folder the prefix names (or the one it ends in) is walked.
-    let folder = [root.join(prefix.rsplit_once('/').map_or("", |(dir, _)| dir))];
-    let mut out = Vec::new();
-    for entry in walker(root, Some(&folder)).build().flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let Ok(rel) = entry.path().strip_prefix(root) else { continue };
-        let rel = rel.to_string_lossy().replace('\\', "/");
-        if !rel.starts_with(prefix)
-            || !opts.filter.keeps_path(&rel)
-            || opts.filter.extra_secret(&rel).is_some()
-            || (secret_pattern(&rel).is_some() && !opts.filter.allowed(&rel))
-            || entry.metadata().map_or(true, |m| m.len() > opts.max_file_size)
-        {
-            continue;
-        }
-        out.push((rel, entry.path().to_path_buf()));
-    }
-    out.sort();
-    out
-}
-
-/// File names that usually hold secrets. Tools read only indexed source files, so these
-/// are never readable; the walk reports them. A sorted table of (pattern, kind of match).
-const SECRET_PATTERNS: &[(&str, Match)] = &[
-    (".env", Match::Prefix),
-    (".key", Match::Suffix),
-    (".npmrc", Match::Exact),
-    (".p12", Match::Suffix),
-    (".pem", Match::Suffix),
-    (".pypirc", Match::Exact),
-    ("credentials", Match::Prefix),
-    ("id_rsa", Match::Prefix),
-];
-
-#[derive(Clone, Copy)]
-enum Match {
-    Exact,
-    Prefix,
-    Suffix,
-}
-
-/// The secret pattern a path's file name matches, if any.
-pub fn secret_pattern(path: &str) -> Option<String> {
-    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
-    SECRET_PATTERNS.iter().find_map(|(p, how)| {
-        let hit = match how {
-            Match::Exact => name == *p,
-            Match::Prefix => name.starts_with(p),
-            Match::Suffix => name.ends_with(p),
-        };
-        hit.then(|| match how {
-            Match::Exact => p.to_string(),
-            Match::Prefix => format!("{p}*"),
-            Match::Suffix => format!("*{p}"),
-        })
-    })
-}
+/// Asks the indexer to bring these files up to date and waits until it has.
+pub type Syncer = Arc<dyn Fn(Vec<PathBuf>) + Send + Sync>;
 
 /// Indexes the repository at `root` into `<root>/.repochart/index.db`, incrementally.
 pub fn index(root: &Path, opts: &Options, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
@@ -292,7 +129,7 @@ impl Scope {
 
 /// Names of files whose change alters what is indexed or how paths map to modules: a
 /// change to one of them makes a partial update a full reconcile.
-const RECONCILE_TRIGGERS: &[&str] = &[".gitignore", ".ignore", CUSTOM_IGNORE_FILE, LEGACY_IGNORE_FILE];
+const RECONCILE_TRIGGERS: &[&str] = &[".gitignore", ".ignore", walk::CUSTOM_IGNORE_FILE, walk::LEGACY_IGNORE_FILE];
 
 /// A long-lived indexer: the store, and the resolver's world kept in memory between
 /// runs, so that an update of a few files costs only those files.
@@ -311,12 +148,12 @@ pub struct Indexer {
     generation: u64,
     /// The build units the index holds (read back from the store, then by each full walk),
     /// and which unit holds a file.
-    units: units::Units,
-    unit_map: units::UnitMap,
+    units: build::Units,
+    unit_map: build::UnitMap,
     /// Set by a full walk that read other units than the index holds: the units before
     /// (a file whose unit changed is resolved again), until the next transaction stores
     /// the new ones.
-    units_before: Option<(units::Units, units::UnitMap)>,
+    units_before: Option<(build::Units, build::UnitMap)>,
 }
 
 impl Indexer {
@@ -335,10 +172,10 @@ impl Indexer {
             layout: Layout::with_path_mods(path_mods.unwrap_or_default()),
             walked: false,
             generation,
-            unit_map: units::UnitMap::new(&stored_units),
+            unit_map: build::UnitMap::new(&stored_units),
             world: {
                 let mut world = World::default();
-                world.set_unit_reach(units::reach(&stored_units));
+                world.set_unit_reach(build::reach(&stored_units));
                 world
             },
             units: stored_units,
@@ -352,18 +189,18 @@ impl Indexer {
 
     /// Walks the whole repository and brings the index up to date with it.
     pub fn full(&mut self, progress: &dyn Fn(usize, usize)) -> anyhow::Result<Summary> {
-        let walked = walk(&self.root, &self.opts, None);
+        let walked = walk::walk(&self.root, &self.opts.filter, self.opts.max_file_size, None);
         // Manifests are read once: for the units and for the Rust module layout.
-        let units::Discovered { units: found, crates, targets } = units::discover(&self.root, &walked.manifests);
+        let build::Discovered { units: found, crates, targets } = build::discover(&self.root, &walked.manifests);
         self.layout.crates = crates;
         self.layout.targets = targets;
         self.layout.settle();
         if found != self.units || self.store.meta(store::UNITS_KEY)?.is_none() {
-            let map = units::UnitMap::new(&found);
+            let map = build::UnitMap::new(&found);
             let before = (std::mem::replace(&mut self.units, found), std::mem::replace(&mut self.unit_map, map));
             self.units_before.get_or_insert(before);
             // The resolver's world keys files by unit: loaded again with the new ones.
-            self.world.set_unit_reach(units::reach(&self.units));
+            self.world.set_unit_reach(build::reach(&self.units));
             self.world_loaded = false;
         }
         self.walked = true;
@@ -382,7 +219,7 @@ impl Indexer {
     pub fn preload(&mut self) -> anyhow::Result<()> {
         if !self.world_loaded {
             let (units, map) = (&self.units, &self.unit_map);
-            self.store.load_world(&mut self.world, &|path| units::file_place(units, map, path))?;
+            crate::resolve::load::load_world(&self.store, &mut self.world, &|path| build::file_place(units, map, path))?;
             self.world_loaded = true;
         }
         Ok(())
@@ -445,7 +282,7 @@ impl Indexer {
                 return self.full(progress);
             }
             let name = rel.rsplit('/').next().unwrap_or(&rel);
-            if RECONCILE_TRIGGERS.contains(&name) || units::MANIFEST_NAMES.contains(&name) {
+            if RECONCILE_TRIGGERS.contains(&name) || build::MANIFEST_NAMES.contains(&name) {
                 return self.full(progress);
             }
             targets.push(rel);
@@ -463,7 +300,7 @@ impl Indexer {
             return Ok(Summary::default());
         }
         let abs: Vec<PathBuf> = kept.iter().map(|t| self.root.join(t)).collect();
-        let walked = walk(&self.root, &self.opts, Some(&abs));
+        let walked = walk::walk(&self.root, &self.opts.filter, self.opts.max_file_size, Some(&abs));
         let (summary, relayout) = self.apply(walked.files, walked.skipped, Scope::Under(kept), progress)?;
         if relayout {
             // A `#[path]` declaration changed: files elsewhere may be in other modules now.
@@ -482,10 +319,10 @@ impl Indexer {
     ) -> anyhow::Result<(Summary, bool)> {
         let started = Instant::now();
         let Indexer { store, world, world_loaded, layout, path_mods_known, generation, opts, units, unit_map, units_before, .. } = self;
-        let unit_of = |path: &str| units::unit_key(unit_map.unit_dir(units, path));
-        let place = |path: &str| units::file_place(units, unit_map, path);
+        let unit_of = |path: &str| build::unit_key(unit_map.unit_dir(units, path));
+        let place = |path: &str| build::file_place(units, unit_map, path);
         let before = units_before.as_ref();
-        let unit_moved = |path: &str| before.is_some_and(|(u, m)| units::unit_key(m.unit_dir(u, path)) != unit_of(path));
+        let unit_moved = |path: &str| before.is_some_and(|(u, m)| build::unit_key(m.unit_dir(u, path)) != unit_of(path));
         let states = store.file_states()?;
 
         // `#[path]` declarations of changed Rust files first: they decide the module of
@@ -569,7 +406,7 @@ impl Indexer {
         removed.extend(relocated);
 
         if (!to_parse.is_empty() || !removed.is_empty() || !touched.is_empty()) && !*world_loaded {
-            store.load_world(world, &place)?;
+            crate::resolve::load::load_world(store, world, &place)?;
             *world_loaded = true;
         }
         let (mut next_symbol, mut next_file) = store.next_ids()?;

@@ -3,6 +3,8 @@
 //! generic extractor needs. This is the only module that names a grammar crate.
 //! Queries are compiled once, lazily; a query error names the file it came from.
 
+pub mod matcher;
+
 use std::sync::OnceLock;
 
 use crate::model::{Language, RefKind, SymbolKind};
@@ -134,7 +136,7 @@ static REGISTRY: [LanguageSpec; 2] = [
         extensions: &["java"],
         grammar: || tree_sitter_java::LANGUAGE.into(),
         query_file: "grammars/java/tags.scm",
-        query_source: include_str!("../grammars/java/tags.scm"),
+        query_source: include_str!("../../grammars/java/tags.scm"),
         type_separator: ".",
         member_separator: "#",
         path_kinds: &["scoped_type_identifier", "scoped_identifier"],
@@ -153,9 +155,9 @@ static REGISTRY: [LanguageSpec; 2] = [
         code_macros: &[],
         token_macros: &[],
         ubiquitous_calls_file: "grammars/java/ubiquitous-calls.txt",
-        ubiquitous_calls_source: include_str!("../grammars/java/ubiquitous-calls.txt"),
+        ubiquitous_calls_source: include_str!("../../grammars/java/ubiquitous-calls.txt"),
         ubiquitous_calls: OnceLock::new(),
-        test_markers_source: include_str!("../grammars/java/test-annotations.txt"),
+        test_markers_source: include_str!("../../grammars/java/test-annotations.txt"),
         test_markers: OnceLock::new(),
         test_marker: "@Test",
     },
@@ -164,7 +166,7 @@ static REGISTRY: [LanguageSpec; 2] = [
         extensions: &["rs"],
         grammar: || tree_sitter_rust::LANGUAGE.into(),
         query_file: "grammars/rust/tags.scm",
-        query_source: include_str!("../grammars/rust/tags.scm"),
+        query_source: include_str!("../../grammars/rust/tags.scm"),
         type_separator: "::",
         member_separator: "::",
         path_kinds: &["scoped_type_identifier", "scoped_identifier"],
@@ -239,9 +241,9 @@ static REGISTRY: [LanguageSpec; 2] = [
             "stringify",
         ],
         ubiquitous_calls_file: "grammars/rust/ubiquitous-calls.txt",
-        ubiquitous_calls_source: include_str!("../grammars/rust/ubiquitous-calls.txt"),
+        ubiquitous_calls_source: include_str!("../../grammars/rust/ubiquitous-calls.txt"),
         ubiquitous_calls: OnceLock::new(),
-        test_markers_source: include_str!("../grammars/rust/test-attributes.txt"),
+        test_markers_source: include_str!("../../grammars/rust/test-attributes.txt"),
         test_markers: OnceLock::new(),
         test_marker: "#[test]",
     },
@@ -345,7 +347,7 @@ const RUST_PRELUDE: &[(&str, &str)] = &[
 /// only when asked for, tree-sitter's compilation of the same file (the reference engine
 /// tests compare against; compiling it costs as much as extracting 200 files).
 pub struct CompiledQuery {
-    pub matcher: crate::matcher::Matcher,
+    pub matcher: crate::lang::matcher::Matcher,
     pub captures: Vec<Capture>,
     /// The grammar's node kind names by kind id.
     pub kind_names: Vec<&'static str>,
@@ -401,7 +403,7 @@ impl LanguageSpec {
 
     fn compile(&self) -> Result<CompiledQuery, Error> {
         let grammar = self.grammar();
-        let matcher = crate::matcher::Matcher::new(&grammar, self.query_source).map_err(|e| Error::Matcher {
+        let matcher = crate::lang::matcher::Matcher::new(&grammar, self.query_source).map_err(|e| Error::Matcher {
             file: self.query_file,
             line: e.line,
             message: e.message,

@@ -81,7 +81,7 @@ impl HistoryState {
                     self.commits,
                     if self.commits == 1 { "" } else { "s" },
                     &self.head[..self.head.len().min(8)],
-                    crate::tools::date_of_seconds(self.head_time)
+                    crate::text::date_of_seconds(self.head_time)
                 );
                 if self.shallow {
                     out = format!(
@@ -93,7 +93,7 @@ impl HistoryState {
                     out.push_str(&format!(
                         "; cut at {}, older changes dated before {}",
                         self.cut,
-                        crate::tools::date_of_seconds(self.oldest_time)
+                        crate::text::date_of_seconds(self.oldest_time)
                     ));
                 }
                 out
@@ -461,11 +461,6 @@ pub fn working_lines(head: &str, working: &str) -> (Vec<u32>, Vec<Option<u32>>) 
     }
     let changed: Vec<u32> = to_head.iter().enumerate().filter(|(_, m)| m.is_none()).map(|(i, _)| i as u32 + 1).collect();
     (changed, to_head)
-}
-
-/// The git blob id of a file's content (what `HEAD`'s tree holds when it is unchanged).
-pub fn blob_id(bytes: &[u8]) -> Vec<u8> {
-    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes).map(|id| id.as_bytes().to_vec()).unwrap_or_default()
 }
 
 #[cfg(test)]

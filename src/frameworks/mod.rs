@@ -7,6 +7,9 @@
 //! Owns the rules and their application. It must not walk syntax trees (the extractor
 //! turns annotations into `Annotation` values) nor touch the store.
 
+pub mod config_keys;
+pub mod mybatis;
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
@@ -100,7 +103,7 @@ struct Rules {
 fn rules() -> &'static Rules {
     static RULES: OnceLock<Rules> = OnceLock::new();
     RULES.get_or_init(|| {
-        toml::from_str(include_str!("../grammars/frameworks/spring-web.toml")).expect("grammars/frameworks/spring-web.toml is valid")
+        toml::from_str(include_str!("../../grammars/frameworks/spring-web.toml")).expect("grammars/frameworks/spring-web.toml is valid")
     })
 }
 
@@ -326,7 +329,7 @@ pub fn join_url(a: &str, b: &str) -> String {
 fn rust_rules() -> &'static RustRules {
     static RULES: OnceLock<RustRules> = OnceLock::new();
     RULES.get_or_init(|| {
-        toml::from_str(include_str!("../grammars/frameworks/rust-web.toml")).expect("grammars/frameworks/rust-web.toml is valid")
+        toml::from_str(include_str!("../../grammars/frameworks/rust-web.toml")).expect("grammars/frameworks/rust-web.toml is valid")
     })
 }
 

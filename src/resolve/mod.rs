@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::lang;
 
+pub mod load;
 mod overload;
 use crate::model::{last_segment, Confidence, Language, Receiver, RefKind, SymbolKind};
 use overload::Pick;
@@ -23,8 +24,7 @@ type UnitReach = std::collections::HashMap<u64, std::collections::HashSet<u64>>;
 /// The symbols under one name: most names are one symbol's, held without an allocation.
 type Ids = smallvec::SmallVec<[SymbolId; 1]>;
 
-pub type SymbolId = i64;
-pub type FileId = i64;
+pub use crate::model::{FileId, SymbolId};
 
 #[derive(Clone, Debug)]
 pub struct Sym {

@@ -9,13 +9,15 @@
 //! Gradle or cargo, parse source files, nor touch the store: the indexer persists what it
 //! finds (one JSON value), the tools read it back.
 
+pub mod rust_layout;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rust_layout::{self, TargetKind};
+use rust_layout::TargetKind;
 
 /// The manifest file names whose change re-reads the units.
 pub const MANIFEST_NAMES: &[&str] =
@@ -68,9 +70,9 @@ pub fn rules(system: &str) -> &'static Rules {
     static ALL: OnceLock<Vec<Rules>> = OnceLock::new();
     let all = ALL.get_or_init(|| {
         [
-            include_str!("../grammars/build/maven.toml"),
-            include_str!("../grammars/build/gradle.toml"),
-            include_str!("../grammars/build/cargo.toml"),
+            include_str!("../../grammars/build/maven.toml"),
+            include_str!("../../grammars/build/gradle.toml"),
+            include_str!("../../grammars/build/cargo.toml"),
         ]
         .iter()
         .map(|text| toml::from_str(text).expect("grammars/build/*.toml are valid"))
@@ -261,7 +263,7 @@ fn cargo(root: &Path, manifests: &[&String], read: &Read, out: &mut Units, layou
         match text.parse::<toml::Table>() {
             Ok(t) => parsed.push((dir, t)),
             Err(e) => {
-                let line = e.span().map_or(1, |s| crate::config::line_of(&text, s.start) as u32);
+                let line = e.span().map_or(1, |s| crate::text::line_of(&text, s.start) as u32);
                 out.errors.push(ManifestError { file: m.to_string(), line, message: e.message().to_string() });
                 if let Some(name) = text.lines().find_map(|l| {
                     l.trim().strip_prefix("name").map(|v| v.trim_start_matches([' ', '=']).trim().trim_matches('"').to_string())

@@ -89,7 +89,7 @@ pub fn changes(root: &Path, base: Base<'_>, current: &[String], tracked: &dyn Fn
             out.push(FileChange { path: path.clone(), kind: ChangeKind::Added, lines: vec![(1, lines.max(1))] });
             continue;
         };
-        let now_id = gix::objs::compute_hash(hash_kind, gix::objs::Kind::Blob, &now)?;
+        let now_id = super::blob_id_in(hash_kind, &now)?;
         if now_id == old_id {
             continue;
         }

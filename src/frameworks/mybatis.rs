@@ -25,7 +25,7 @@ struct Rules {
 fn rules() -> &'static Rules {
     static RULES: OnceLock<Rules> = OnceLock::new();
     RULES.get_or_init(|| {
-        toml::from_str(include_str!("../grammars/frameworks/mybatis.toml")).expect("grammars/frameworks/mybatis.toml is valid")
+        toml::from_str(include_str!("../../grammars/frameworks/mybatis.toml")).expect("grammars/frameworks/mybatis.toml is valid")
     })
 }
 
@@ -60,7 +60,7 @@ pub fn is_mapper(path: &str, text: &str) -> bool {
 }
 
 fn line_of(text: &str, byte: usize) -> u32 {
-    crate::config::line_of(text, byte) as u32
+    crate::text::line_of(text, byte) as u32
 }
 
 /// Reads one mapper file.
