@@ -74,28 +74,30 @@ fn examine(root: &Path, opts: &Options, h: &mut Health) -> Result<(), String> {
         store::Error::Missing(_) => "no index yet; run `repochart index`".to_string(),
         e => format!("cannot open the index: {e}"),
     })?;
-    let conn = store.conn();
-    let bad = |e: rusqlite::Error| format!("the index is unreadable ({e}); `repochart index` rebuilds it");
-    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(bad)?;
+    let bad = |e: store::Error| {
+        let why = match e {
+            store::Error::Sqlite(e) => e.to_string(),
+            e => e.to_string(),
+        };
+        format!("the index is unreadable ({why}); `repochart index` rebuilds it")
+    };
+    let version: i64 = store.schema_version().map_err(bad)?;
     h.schema_version = Some(version);
     if version != store::SCHEMA_VERSION {
         return Err(format!("schema version {version}, this program reads {}; `repochart index` rebuilds it", store::SCHEMA_VERSION));
     }
-    let check: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(bad)?;
+    let check = store.quick_check().map_err(bad)?;
     if check != "ok" {
         return Err(format!("SQLite's quick_check failed: {check}; `repochart index` rebuilds it"));
     }
-    let count = |sql: &str| -> Result<usize, String> { conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map(|n| n as usize).map_err(bad) };
-    h.files = count("SELECT COUNT(*) FROM files")?;
-    h.symbols = count("SELECT COUNT(*) FROM symbols")?;
-    h.references = count("SELECT COUNT(*) FROM refs")?;
-    h.resolved = count("SELECT COUNT(*) FROM refs WHERE target_id IS NOT NULL OR external_id IS NOT NULL")?;
-    h.syntax_error_files = count("SELECT COUNT(*) FROM files WHERE parse_errors > 0")?;
+    let counts = store.counts().map_err(bad)?;
+    h.files = counts.files as usize;
+    h.symbols = counts.symbols as usize;
+    h.references = counts.references as usize;
+    h.resolved = counts.resolved as usize;
+    h.syntax_error_files = counts.files_with_parse_errors as usize;
     h.indexed_at = store.meta("indexed_at").map_err(|e| e.to_string())?.and_then(|v| v.parse().ok());
-    let mut stmt = conn.prepare("SELECT reason FROM skipped").map_err(bad)?;
-    let reasons = stmt.query_map([], |r| r.get::<_, String>(0)).map_err(bad)?;
-    for reason in reasons {
-        let reason = reason.map_err(bad)?;
+    for reason in store.skipped_reasons().map_err(bad)? {
         let key = reason.split([':', '(', ';']).next().unwrap_or(&reason).trim().to_string();
         *h.skipped.entry(key).or_default() += 1;
     }

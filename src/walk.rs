@@ -62,7 +62,7 @@ pub fn walk(root: &Path, filter: &Filter, max_file_size: u64, targets: Option<&[
             continue;
         };
         let rel = rel.to_string_lossy().replace('\\', "/");
-        if build::MANIFEST_NAMES.iter().any(|m| entry.file_name() == *m) {
+        if build::manifest_names().iter().any(|m| entry.file_name() == m.as_str()) {
             manifests.push(rel.clone());
         }
         if entry.file_name() == "Cargo.toml" {

@@ -169,3 +169,18 @@ fn the_layer_scan_reads_use_trees_and_macro_arguments_but_not_comments_or_string
     let found: Vec<String> = crate_paths(dir.path()).into_iter().map(|(_, _, to)| to).collect();
     assert_eq!(found, ["model", "text", "graph"]);
 }
+
+/// All SQL lives in `store`: no other module of the product reaches its connection.
+#[test]
+fn no_sql_outside_the_store() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let outside: Vec<String> = files_under(&src)
+        .into_iter()
+        .filter(|f| f.ends_with(".rs") && !f.starts_with("store/"))
+        .filter(|f| {
+            let text = std::fs::read_to_string(src.join(f)).unwrap();
+            text.contains(".conn()") || text.contains("rusqlite::Connection") || text.contains("prepare_cached(")
+        })
+        .collect();
+    assert_eq!(outside, Vec::<String>::new(), "files outside store/ that reach SQLite");
+}

@@ -19,12 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use rust_layout::TargetKind;
 
-/// The manifest file names whose change re-reads the units.
-pub const MANIFEST_NAMES: &[&str] =
-    &["Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"];
-
 /// One build system's knowledge, from `grammars/build/<system>.toml`.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rules {
     pub system: String,
     #[serde(default)]
@@ -52,6 +49,7 @@ pub struct Rules {
 /// How a unit's tests are run: a command with `{unit}` and `{selectors}`, one selector per
 /// test class or target.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TestRules {
     pub command: String,
     /// Added to the command when tests are picked, with `{selectors}`.
@@ -65,20 +63,35 @@ pub struct TestRules {
     pub bin: Option<String>,
 }
 
+/// The rules files of `grammars/build/`, by file name (embedded at build time).
+pub const RULES_FILES: &[(&str, &str)] = &[
+    ("maven.toml", include_str!("../../grammars/build/maven.toml")),
+    ("gradle.toml", include_str!("../../grammars/build/gradle.toml")),
+    ("cargo.toml", include_str!("../../grammars/build/cargo.toml")),
+];
+
+/// Every build system's rules.
+pub fn all_rules() -> &'static [Rules] {
+    static ALL: OnceLock<Vec<Rules>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        RULES_FILES
+            .iter()
+            .map(|(name, text)| toml::from_str(text).unwrap_or_else(|e| panic!("grammars/build/{name} is not valid: {e}")))
+            .collect()
+    })
+}
+
 /// The build systems repochart knows, by name.
 pub fn rules(system: &str) -> &'static Rules {
-    static ALL: OnceLock<Vec<Rules>> = OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        [
-            include_str!("../../grammars/build/maven.toml"),
-            include_str!("../../grammars/build/gradle.toml"),
-            include_str!("../../grammars/build/cargo.toml"),
-        ]
-        .iter()
-        .map(|text| toml::from_str(text).expect("grammars/build/*.toml are valid"))
-        .collect()
-    });
-    all.iter().find(|r| r.system == system).unwrap_or_else(|| panic!("no build rules for {system}"))
+    all_rules().iter().find(|r| r.system == system).unwrap_or_else(|| panic!("no build rules for {system}"))
+}
+
+/// The file names of every build system's manifests and settings files (`Cargo.toml`,
+/// `pom.xml`, `build.gradle(.kts)`, `settings.gradle(.kts)`), from the rules files: the
+/// walk collects them, and a change to one reconciles the whole index.
+pub fn manifest_names() -> &'static [String] {
+    static NAMES: OnceLock<Vec<String>> = OnceLock::new();
+    NAMES.get_or_init(|| all_rules().iter().flat_map(|r| r.manifests.iter().chain(&r.settings)).cloned().collect())
 }
 
 /// What a source root holds.

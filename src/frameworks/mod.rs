@@ -43,6 +43,7 @@ impl Annotation {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Mapping {
     annotation: String,
     paths: Vec<String>,
@@ -53,6 +54,7 @@ struct Mapping {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Entry {
     annotation: String,
     kind: String,
@@ -61,6 +63,7 @@ struct Entry {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Beans {
     stereotypes: Vec<String>,
     bean_methods: Vec<String>,
@@ -77,6 +80,7 @@ struct Beans {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Config {
     value: String,
     properties: String,
@@ -91,6 +95,7 @@ struct Config {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Rules {
     mapping: Vec<Mapping>,
     verbs: BTreeMap<String, String>,
@@ -277,6 +282,7 @@ pub fn entry_annotations() -> impl Iterator<Item = (&'static str, &'static str)>
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RustRoute {
     attribute: String,
     #[serde(default)]
@@ -286,6 +292,7 @@ struct RustRoute {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RustRules {
     route: Vec<RustRoute>,
     router: Router,
@@ -293,6 +300,7 @@ struct RustRules {
 
 /// Routers assembled in code: method chains inside functions (`grammars/frameworks/rust-web.toml`).
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Router {
     /// `.route("/p", get(h))`: a path (or none: the resource's own) and a method router.
     pub route: Vec<String>,
@@ -622,6 +630,51 @@ mod tests {
 
     fn ann(name: &str, args: &[(&str, Value)]) -> Annotation {
         Annotation { name: name.into(), args: args.iter().map(|(k, v)| (k.to_string(), v.clone())).collect() }
+    }
+
+    /// Every rules file under `grammars/` loads into its struct, and a misspelt key is an
+    /// error (every rules struct denies unknown fields), not a rule silently ignored.
+    #[test]
+    fn every_rules_file_loads_and_unknown_keys_are_errors() {
+        fn load(folder: &str, name: &str, text: &str) -> Result<(), String> {
+            let e = |e: toml::de::Error| e.message().to_string();
+            match (folder, name) {
+                ("build", _) => toml::from_str::<crate::build::Rules>(text).map(drop).map_err(e),
+                ("frameworks", "spring-web.toml") => toml::from_str::<Rules>(text).map(drop).map_err(e),
+                ("frameworks", "rust-web.toml") => toml::from_str::<RustRules>(text).map(drop).map_err(e),
+                ("frameworks", "mybatis.toml") => toml::from_str::<mybatis::Rules>(text).map(drop).map_err(e),
+                _ => Err("no code reads this rules file".into()),
+            }
+        }
+        let grammars = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("grammars");
+        let mut loaded = Vec::new();
+        for folder in ["build", "frameworks", "java", "rust"] {
+            let mut names: Vec<String> =
+                std::fs::read_dir(grammars.join(folder)).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+            names.sort();
+            for name in names.into_iter().filter(|n| n.ends_with(".toml")) {
+                let text = std::fs::read_to_string(grammars.join(folder).join(&name)).unwrap();
+                assert_eq!(load(folder, &name, &text), Ok(()), "grammars/{folder}/{name}");
+                // The same file with a misspelt key after its first table's header.
+                let misspelt = text.replacen('\n', "\nmisspelt_key = 1\n", 1);
+                let err = load(folder, &name, &misspelt).unwrap_err();
+                assert!(err.starts_with("unknown field `misspelt_key`"), "grammars/{folder}/{name}: {err}");
+                loaded.push(format!("{folder}/{name}"));
+            }
+        }
+        assert_eq!(
+            loaded,
+            [
+                "build/cargo.toml",
+                "build/gradle.toml",
+                "build/maven.toml",
+                "frameworks/mybatis.toml",
+                "frameworks/rust-web.toml",
+                "frameworks/spring-web.toml"
+            ]
+        );
+        let embedded: Vec<&str> = crate::build::RULES_FILES.iter().map(|(name, _)| *name).collect();
+        assert_eq!(embedded, ["maven.toml", "gradle.toml", "cargo.toml"]);
     }
 
     #[test]

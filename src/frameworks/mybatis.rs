@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
-struct Rules {
+#[serde(deny_unknown_fields)]
+pub(super) struct Rules {
     root: String,
     namespace: String,
     statements: Vec<String>,

@@ -282,7 +282,7 @@ impl Indexer {
                 return self.full(progress);
             }
             let name = rel.rsplit('/').next().unwrap_or(&rel);
-            if RECONCILE_TRIGGERS.contains(&name) || build::MANIFEST_NAMES.contains(&name) {
+            if RECONCILE_TRIGGERS.contains(&name) || build::manifest_names().iter().any(|m| m == name) {
                 return self.full(progress);
             }
             targets.push(rel);
@@ -838,16 +838,13 @@ impl Indexer {
             ..Summary::default()
         };
         if matches!(scope, Scope::All) {
-            let conn = store.conn();
-            let count = |sql: &str| -> anyhow::Result<u64> { Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
-            summary.files = count("SELECT COUNT(*) FROM files")? as usize;
-            summary.loc = count("SELECT COALESCE(SUM(loc), 0) FROM files")?;
-            summary.symbols = count("SELECT COUNT(*) FROM symbols")?;
-            summary.references = count("SELECT COUNT(*) FROM refs")?;
-            // From the two partial indexes alone (counting distinct edges took a 0.3 s sort
-            // of every reference on each run, an unchanged tree's included).
-            summary.resolved = count("SELECT (SELECT COUNT(*) FROM refs WHERE target_id IS NOT NULL) + (SELECT COUNT(*) FROM refs WHERE external_id IS NOT NULL)")?;
-            summary.parse_errors = count("SELECT COALESCE(SUM(parse_errors), 0) FROM files")?;
+            let counts = store.counts()?;
+            summary.files = counts.files as usize;
+            summary.loc = counts.loc;
+            summary.symbols = counts.symbols;
+            summary.references = counts.references;
+            summary.resolved = counts.resolved;
+            summary.parse_errors = counts.parse_errors;
         }
         tracing::debug!(ms = started.elapsed().as_millis() as u64, "phase: committed and counted");
         summary.elapsed = started.elapsed();

@@ -31,7 +31,20 @@ pub enum Error {
 
 pub type Result<T> = std::result::Result<T, Error>;
 
-const SCHEMA: &str = "
+/// `refs.kind` codes as SQL text, for the statements that filter on them (statements are
+/// string constants, so the codes are spelled here once; `sql_kind_codes_are_the_models`
+/// pins each to `RefKind::code`, the one truth).
+macro_rules! kind_sql {
+    (imports) => {
+        "7"
+    };
+    // Extends, Implements.
+    (supertypes) => {
+        "1, 2"
+    };
+}
+
+const SCHEMA: &str = concat!("
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files(
     id INTEGER PRIMARY KEY,
@@ -133,7 +146,7 @@ CREATE INDEX refs_simple ON refs(COALESCE(simple, name));
 CREATE INDEX refs_source ON refs(source_id) WHERE source_id IS NOT NULL;
 -- A type's extends and implements (a few in a hundred references): what queries read by
 -- source. The whole of `refs_source` is for updates only.
-CREATE INDEX refs_supertypes ON refs(source_id) WHERE kind IN (1, 2);
+CREATE INDEX refs_supertypes ON refs(source_id) WHERE kind IN (", kind_sql!(supertypes), ");
 -- Name-only guesses by target (a few in a thousand): graph answers count those they leave out.
 CREATE INDEX refs_guesses ON refs(target_id) WHERE confidence = 1;
 CREATE INDEX refs_alias ON refs(alias) WHERE alias IS NOT NULL;
@@ -151,7 +164,7 @@ CREATE VIEW edges AS
     FROM refs
     WHERE target_id IS NOT NULL OR external_id IS NOT NULL
     GROUP BY source_id, target_id, external_id, kind, confidence;
-";
+");
 
 /// The meta key of the build units (`units::Units` as JSON), written by every full walk.
 pub const UNITS_KEY: &str = "units";
@@ -459,6 +472,8 @@ impl Store {
         }
     }
 
+    /// The connection, for tests and benches that inspect the database itself. The product
+    /// asks the store's methods: no SQL outside `store` (`tests/tidy.rs` checks `src/`).
     pub fn conn(&self) -> &Connection {
         &self.conn
     }
@@ -528,7 +543,11 @@ impl Store {
 
     /// Every import in id order: (file, enclosing symbol, path, alias, glob, static).
     pub fn each_import(&self, mut f: impl FnMut(FileId, Option<SymbolId>, String, Option<String>, bool, bool)) -> Result<()> {
-        let mut stmt = self.conn.prepare("SELECT file_id, enclosing_id, name, alias, flags FROM refs WHERE kind = 7 ORDER BY id")?;
+        let mut stmt = self.conn.prepare(concat!(
+            "SELECT file_id, enclosing_id, name, alias, flags FROM refs WHERE kind = ",
+            kind_sql!(imports),
+            " ORDER BY id"
+        ))?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let flags: i64 = r.get(4)?;
@@ -539,9 +558,11 @@ impl Store {
 
     /// Every resolved supertype edge (type, supertype), in reference id order.
     pub fn each_supertype_edge(&self, mut f: impl FnMut(SymbolId, SymbolId)) -> Result<()> {
-        let mut stmt = self.conn.prepare(
-            "SELECT source_id, target_id FROM refs WHERE kind IN (1, 2) AND source_id IS NOT NULL AND target_id IS NOT NULL ORDER BY id",
-        )?;
+        let mut stmt = self.conn.prepare(concat!(
+            "SELECT source_id, target_id FROM refs WHERE kind IN (",
+            kind_sql!(supertypes),
+            ") AND source_id IS NOT NULL AND target_id IS NOT NULL ORDER BY id"
+        ))?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             f(r.get(0)?, r.get(1)?);
@@ -705,8 +726,11 @@ const RECHECK_SQL: &str =
      ORDER BY id";
 
 /// A type's resolved supertypes in id order: what `load_world` and the tools read.
-const SUPERTYPES_SQL: &str =
-    "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN (1, 2) AND target_id IS NOT NULL ORDER BY target_id";
+const SUPERTYPES_SQL: &str = concat!(
+    "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN (",
+    kind_sql!(supertypes),
+    ") AND target_id IS NOT NULL ORDER BY target_id"
+);
 
 /// One write transaction. Nothing is visible to readers until `commit`.
 pub struct Writer<'c> {
@@ -916,7 +940,10 @@ impl Writer<'_> {
         for name in stmt.query_map([id], |r| r.get::<_, String>(0))? {
             out.push(name?);
         }
-        let mut stmt = self.tx.prepare_cached("SELECT COALESCE(simple, name), alias FROM refs WHERE id BETWEEN ?1 AND ?2 AND kind = 7")?;
+        let mut stmt = self.tx.prepare_cached(concat!(
+            "SELECT COALESCE(simple, name), alias FROM refs WHERE id BETWEEN ?1 AND ?2 AND kind = ",
+            kind_sql!(imports)
+        ))?;
         let (lo, hi) = ref_ids_of(id);
         for row in stmt.query_map([lo, hi], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)))? {
             let (simple, alias) = row?;
@@ -1270,9 +1297,10 @@ impl Writer<'_> {
 
     /// A file's imports: (name it brings into scope, path, flags).
     pub fn import_keys(&self, file: FileId) -> Result<Vec<(String, String, i64)>> {
-        let mut stmt = self
-            .tx
-            .prepare_cached("SELECT COALESCE(alias, simple, name), name, flags FROM refs WHERE id BETWEEN ?1 AND ?2 AND kind = 7")?;
+        let mut stmt = self.tx.prepare_cached(concat!(
+            "SELECT COALESCE(alias, simple, name), name, flags FROM refs WHERE id BETWEEN ?1 AND ?2 AND kind = ",
+            kind_sql!(imports)
+        ))?;
         let (lo, hi) = ref_ids_of(file);
         let rows = stmt.query_map([lo, hi], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -1329,6 +1357,13 @@ fn extractor_fingerprint() -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sql_kind_codes_are_the_models() {
+        use crate::model::RefKind;
+        assert_eq!(kind_sql!(imports), RefKind::Imports.code().to_string());
+        assert_eq!(kind_sql!(supertypes), format!("{}, {}", RefKind::Extends.code(), RefKind::Implements.code()));
+    }
+
     use super::*;
 
     /// Graph answers count the guesses they leave out on every call: through the small

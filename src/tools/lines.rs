@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{Atlas, ToolError};
 use crate::graph::{Graph, Node};
-use crate::model::RefKind;
+use crate::model::{Language, RefKind};
 use crate::store::{FileInfo, Store, SymbolInfo};
 
 /// Prefix sums over a file's lines: non-blank lines and branch words up to line `i`.
@@ -49,7 +49,7 @@ impl Facts {
 /// `Atlas::grouped` of a symbol whose file's module is known.
 pub(super) fn grouped_in(s: &SymbolInfo, module: &str) -> (String, String, String) {
     let file = s.path.rsplit('/').next().unwrap_or(&s.path);
-    let sep = if s.language == "java" { "." } else { "::" };
+    let sep = if s.language == Language::Java { "." } else { "::" };
     let handle = s.signature_handle();
     let relative = if module.is_empty() { handle.as_str() } else { handle.strip_prefix(&format!("{module}{sep}")).unwrap_or(&handle) };
     (module_heading(module, &s.path), format!("{} {relative}", s.kind), format!("{file}:{}", lines_of(s)))

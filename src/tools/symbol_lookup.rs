@@ -10,7 +10,7 @@ use super::handles::{char_mask, normalize_path, osa_distance_ascii, within_one_e
 use super::lines::{format_counts, handle_of, lines_of, location, plural};
 use super::paging::{cap, echo, page, write_page, Row, Window};
 use super::{clamp, fail, Answer, Atlas, ToolError};
-use crate::model::{RefKind, SymbolKind};
+use crate::model::{Language, RefKind, SymbolKind};
 use crate::store::{Store, SymbolInfo, Target};
 
 /// A symbol as search lists it: kind, qualified name (with parameter types), place, and
@@ -248,7 +248,7 @@ impl Atlas {
         for sym in store.symbols_by_ids(&ids)? {
             let s = score[&sym.id];
             if kind.is_some_and(|k| k != sym.kind)
-                || a.language.as_deref().is_some_and(|l| l != sym.language)
+                || a.language.as_deref().is_some_and(|l| l != sym.language.as_str())
                 || !sym.path.starts_with(&prefix)
             {
                 continue;
@@ -624,7 +624,7 @@ impl Atlas {
             "{} ({}, {total_lines} lines, {} {}{})\n",
             file.path,
             file.language,
-            if file.language == "java" { "package" } else { "module" },
+            if file.language == Language::Java.as_str() { "package" } else { "module" },
             if file.module.is_empty() { "(default)" } else { &file.module },
             if file.parse_errors > 0 { format!(", {} syntax errors", file.parse_errors) } else { String::new() }
         );
@@ -656,7 +656,7 @@ impl Atlas {
                 Some(_) => s.parent != container.map(|c| symbols[c].id),
                 None => s.impl_trait.is_some(),
             };
-            let header = (s.language == "rust" && apart).then(|| {
+            let header = (s.language == Language::Rust && apart).then(|| {
                 // The owner's name: from this file, or (declared in another file) from the
                 // item's qualified name.
                 let owner = s.parent.map(|p| match by_id.get(&p) {
