@@ -480,19 +480,13 @@ fn give_back_memory(indexer: &mut Indexer) {
 
 /// Returns the allocator's free memory to the system. glibc keeps what a batch freed (the
 /// heap of every thread that allocated) until asked; a server would sit at its peak.
+/// (`malloc_trim` is in every glibc; `mallinfo2`, which this once logged, needs 2.33 and
+/// kept the release binary, built for glibc 2.28, from linking.)
 pub fn trim_heap() {
     #[cfg(target_env = "gnu")]
-    // SAFETY: malloc_trim only walks and releases the allocator's own free lists;
-    // mallinfo2 only reads its counters.
+    // SAFETY: malloc_trim only walks and releases the allocator's own free lists.
     unsafe {
         libc::malloc_trim(0);
-        let info = libc::mallinfo2();
-        tracing::debug!(
-            in_use_kb = info.uordblks / 1024,
-            free_kb = info.fordblks / 1024,
-            mapped_kb = info.hblkhd / 1024,
-            "heap after trim"
-        );
     }
 }
 
