@@ -845,6 +845,22 @@ impl Writer<'_> {
     }
 }
 
+/// A parsed file's row, as `Writer::upsert_file` writes it.
+pub struct NewFile<'a> {
+    pub id: FileId,
+    /// The id is the indexed version's: its row is updated in place.
+    pub replaces: bool,
+    pub path: &'a str,
+    pub language: &'a str,
+    pub module: &'a str,
+    pub size: i64,
+    pub hash: &'a str,
+    pub mtime_ns: i64,
+    pub loc: u32,
+    pub parse_errors: u32,
+    pub symbols: usize,
+}
+
 /// A row of the symbols table to insert.
 pub struct NewSymbol<'a> {
     pub id: SymbolId,
@@ -879,37 +895,26 @@ impl Writer<'_> {
     /// savepoint, and FTS5 flushes its pending terms at every savepoint, so a first build
     /// made one tiny full-text segment per file and spent 2.6% of its CPU flushing them.
     #[allow(clippy::too_many_arguments)]
-    pub fn upsert_file(
-        &self,
-        id: FileId,
-        exists: bool,
-        path: &str,
-        language: &str,
-        module: &str,
-        size: i64,
-        hash: &str,
-        mtime_ns: i64,
-        loc: u32,
-        parse_errors: u32,
-        symbols: usize,
-    ) -> Result<()> {
-        let sql = if exists {
+    /// Writes a parsed file's row: a new one, or the indexed version's row updated in place
+    /// (`replaces`), keeping its id.
+    pub fn upsert_file(&self, f: &NewFile) -> Result<()> {
+        let sql = if f.replaces {
             "UPDATE files SET language = ?3, module = ?4, size = ?5, hash = ?6, mtime_ns = ?7, loc = ?8, parse_errors = ?9, symbols = ?10
              WHERE id = ?1 AND path = ?2"
         } else {
             "INSERT INTO files(id, path, language, module, size, hash, mtime_ns, loc, parse_errors, symbols) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
         };
         self.tx.prepare_cached(sql)?.execute(params![
-            id,
-            path,
-            language,
-            module,
-            size,
-            hash,
-            mtime_ns,
-            loc,
-            parse_errors,
-            symbols as i64
+            f.id,
+            f.path,
+            f.language,
+            f.module,
+            f.size,
+            f.hash,
+            f.mtime_ns,
+            f.loc,
+            f.parse_errors,
+            f.symbols as i64
         ])?;
         Ok(())
     }
