@@ -184,3 +184,41 @@ fn no_sql_outside_the_store() {
         .collect();
     assert_eq!(outside, Vec::<String>::new(), "files outside store/ that reach SQLite");
 }
+
+/// No function is over 200 lines: a function that needs a comment per phase is a struct
+/// with a method per phase (`index::run`, `Extractor::finish`).
+#[test]
+fn no_function_over_200_lines() {
+    use syn::visit::Visit;
+    struct Long<'a> {
+        file: &'a str,
+        found: Vec<String>,
+    }
+    impl Long<'_> {
+        fn check(&mut self, name: &syn::Ident, span: proc_macro2::Span) {
+            let lines = span.end().line - span.start().line + 1;
+            if lines > 200 {
+                self.found.push(format!("src/{}:{} {name}: {lines} lines", self.file, span.start().line));
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Long<'_> {
+        fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+            self.check(&f.sig.ident, syn::spanned::Spanned::span(f));
+            syn::visit::visit_item_fn(self, f);
+        }
+        fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+            self.check(&f.sig.ident, syn::spanned::Spanned::span(f));
+            syn::visit::visit_impl_item_fn(self, f);
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for file in files_under(&src).into_iter().filter(|f| f.ends_with(".rs")) {
+        let parsed = syn::parse_file(&std::fs::read_to_string(src.join(&file)).unwrap()).unwrap();
+        let mut long = Long { file: &file, found: Vec::new() };
+        long.visit_file(&parsed);
+        found.extend(long.found);
+    }
+    assert_eq!(found, Vec::<String>::new(), "functions over 200 lines");
+}

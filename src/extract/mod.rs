@@ -179,6 +179,16 @@ struct Scope {
     what: ScopeWhat,
 }
 
+/// What the passes of `Extractor::finish` hand each other: the scopes (definitions,
+/// anonymous bodies, impl blocks) ordered parent before child, each one's enclosing scope,
+/// the symbols, and each definition's symbol.
+struct Outline {
+    scopes: Vec<Scope>,
+    scope_parent: Vec<Option<usize>>,
+    symbols: Vec<Symbol>,
+    def_symbol: Vec<Option<usize>>,
+}
+
 struct Impl<'t> {
     info: ImplInfo,
     trait_node: Option<Node<'t>>,
@@ -436,9 +446,33 @@ impl<'t> Extractor<'t> {
             _ => self.module.clone(),
         };
         self.module = module.clone();
+        let scopes = self.scopes();
+        let outline = self.outline(scopes);
+        let (mut locals, def_names) = self.variables(&outline);
+        let param_types = self.macro_closure_params(&outline, &mut locals);
+        let refs = self.refs_by_node(&def_names);
+        let (mut references, key_reads) = self.name_references(&outline, &locals, refs, param_types);
+        self.impl_header_refs(&outline, &mut references);
+        self.import_refs(&outline, &mut references);
+        let Outline { mut symbols, def_symbol, .. } = outline;
+        for (caller, marker) in key_reads {
+            let m = &mut symbols[caller].modifiers;
+            if !m.split(' ').any(|w| w == marker) {
+                add_modifier(m, &marker);
+            }
+        }
+        references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
+        match self.spec.language {
+            Language::Java => self.framework_symbols(&mut symbols, &def_symbol),
+            Language::Rust => self.rust_routes(&mut symbols, &def_symbol),
+        }
 
-        // Definitions, de-duplicated (one node may match twice) and ordered so that a
-        // parent comes before its children.
+        FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0, failure: None }
+    }
+
+    /// Definitions, de-duplicated (one node may match twice), with anonymous bodies and impl
+    /// blocks, as scopes ordered so that a parent comes before its children.
+    fn scopes(&mut self) -> Vec<Scope> {
         let mut seen = HashSet::default();
         self.defs.retain(|d| seen.insert((d.node.id(), d.name.id())));
         let mut scopes: Vec<Scope> = Vec::new();
@@ -454,7 +488,12 @@ impl<'t> Extractor<'t> {
         }
         scopes.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
 
-        // Pass 1: symbols, with parents, qualified names and impl membership.
+        scopes
+    }
+
+    /// Pass 1: symbols, with parents, qualified names and impl membership; each scope's
+    /// enclosing scope (for `context_at`).
+    fn outline(&mut self, scopes: Vec<Scope>) -> Outline {
         let mut symbols: Vec<Symbol> = Vec::new();
         let mut def_symbol: Vec<Option<usize>> = vec![None; self.defs.len()];
         // Each scope's enclosing scope (an index into `scopes`), for `context_at`.
@@ -497,9 +536,14 @@ impl<'t> Extractor<'t> {
             stack.push(k);
         }
 
-        // Pass 2: variables, keyed by the symbol that scopes them: a field by its type, a
-        // local or parameter by its method (or by the field whose initializer holds it). The
-        // type is empty when not written (lambda parameters).
+        Outline { scopes, scope_parent, symbols, def_symbol }
+    }
+
+    /// Pass 2: variables, keyed by the symbol that scopes them: a field by its type, a
+    /// local or parameter by its method (or by the field whose initializer holds it). The
+    /// type is empty when not written (lambda parameters). Also the definitions' name nodes.
+    fn variables(&mut self, outline: &Outline) -> (Locals<'t>, HashSet<usize>) {
+        let Outline { scopes, scope_parent, symbols, def_symbol } = outline;
         let def_names: HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
         let mut locals: Locals<'t> = HashMap::default();
         let local_list = std::mem::take(&mut self.locals);
@@ -562,14 +606,14 @@ impl<'t> Extractor<'t> {
             locals.entry((owner, self.text(*name_node))).or_insert(type_text);
         }
 
-        // Pass 3: references, one per name node and sort (the most specific kind wins; a
-        // name before a dot is both a possible type and a possible variable).
-        let impl_self_ranges: Vec<(usize, usize)> = self.impls.iter().map(|i| (i.type_node.start_byte(), i.type_node.end_byte())).collect();
-        let impl_trait_nodes: HashSet<usize> =
-            self.impls.iter().filter_map(|i| i.trait_node).map(|t| self.base_type(t, false).id()).collect();
-        // Closure parameters with written types in the tokens of macros read as code
-        // (`rgtest!(name, |dir: Dir, mut cmd: TestCommand| { cmd.arg(..) })`): locals of
-        // the place the macro is invoked in.
+        (locals, def_names)
+    }
+
+    /// Closure parameters with written types in the tokens of macros read as code
+    /// (`rgtest!(name, |dir: Dir, mut cmd: TestCommand| { cmd.arg(..) })`): locals of the
+    /// place the macro is invoked in, and type uses; and macros invoked in the tokens.
+    fn macro_closure_params(&self, outline: &Outline, locals: &mut Locals<'t>) -> Vec<Reference> {
+        let Outline { scopes, scope_parent, def_symbol, .. } = outline;
         let mut param_types: Vec<Reference> = Vec::new();
         if !self.spec.token_macros.is_empty() {
             for r in self.refs.iter().filter(|r| r.kind == RefKind::Expands) {
@@ -594,6 +638,15 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
+        param_types
+    }
+
+    /// Pass 3's captures, one per name node and sort (the most specific kind wins; a name
+    /// before a dot is both a possible type and a possible variable), in source order.
+    fn refs_by_node(&mut self, def_names: &HashSet<usize>) -> Vec<Ref<'t>> {
+        let impl_self_ranges: Vec<(usize, usize)> = self.impls.iter().map(|i| (i.type_node.start_byte(), i.type_node.end_byte())).collect();
+        let impl_trait_nodes: HashSet<usize> =
+            self.impls.iter().filter_map(|i| i.trait_node).map(|t| self.base_type(t, false).id()).collect();
         let raw_refs = std::mem::take(&mut self.refs);
         let mut by_node: HashMap<(usize, bool), Ref<'t>> = HashMap::with_capacity_and_hasher(raw_refs.len(), Default::default());
         for mut r in raw_refs {
@@ -627,6 +680,19 @@ impl<'t> Extractor<'t> {
         let mut refs: Vec<Ref<'t>> = by_node.into_values().collect();
         refs.sort_by_cached_key(|r| (r.name.start_byte(), r.name.id()));
 
+        refs
+    }
+
+    /// Pass 3: each captured name as a reference, with its receiver and argument types;
+    /// and the configuration keys read by name (`env.getProperty("k")`), as (caller, marker).
+    fn name_references(
+        &self,
+        outline: &Outline,
+        locals: &Locals<'t>,
+        refs: Vec<Ref<'t>>,
+        param_types: Vec<Reference>,
+    ) -> (Vec<Reference>, Vec<(usize, String)>) {
+        let Outline { scopes, scope_parent, symbols, def_symbol } = outline;
         // `use` declarations: their paths are imports, not also accesses.
         let import_ranges: Vec<(usize, usize)> = self.imports.iter().map(|n| (n.start_byte(), n.end_byte())).collect();
         let mut references = param_types;
@@ -683,7 +749,12 @@ impl<'t> Extractor<'t> {
             references.push(reference);
         }
 
-        // Impl headers: `impl Trait for Type` makes Type implement Trait.
+        (references, key_reads)
+    }
+
+    /// Impl headers: `impl Trait for Type` makes Type implement Trait.
+    fn impl_header_refs(&self, outline: &Outline, references: &mut Vec<Reference>) {
+        let Outline { scopes, scope_parent, def_symbol, .. } = outline;
         for imp in &self.impls {
             if let (Some(trait_name), Some(trait_node)) = (&imp.info.trait_name, imp.trait_node) {
                 let line = trait_node.start_position().row as u32 + 1;
@@ -699,8 +770,11 @@ impl<'t> Extractor<'t> {
                 references.push(reference);
             }
         }
+    }
 
-        // Imports, through the language's own syntax.
+    /// Imports, through the language's own syntax.
+    fn import_refs(&mut self, outline: &Outline, references: &mut Vec<Reference>) {
+        let Outline { scopes, scope_parent, def_symbol, .. } = outline;
         for node in std::mem::take(&mut self.imports) {
             let ctx = self.context_at(node.start_byte(), &scopes, &scope_parent, &def_symbol);
             let line = node.start_position().row as u32 + 1;
@@ -723,19 +797,6 @@ impl<'t> Extractor<'t> {
                 }
             }
         }
-        for (caller, marker) in key_reads {
-            let m = &mut symbols[caller].modifiers;
-            if !m.split(' ').any(|w| w == marker) {
-                add_modifier(m, &marker);
-            }
-        }
-        references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
-        match self.spec.language {
-            Language::Java => self.framework_symbols(&mut symbols, &def_symbol),
-            Language::Rust => self.rust_routes(&mut symbols, &def_symbol),
-        }
-
-        FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0, failure: None }
     }
 
     fn make_symbol(&self, def: Def, parent: Option<usize>, impl_idx: Option<usize>, symbols: &[Symbol]) -> Symbol {
