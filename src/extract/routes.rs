@@ -116,7 +116,7 @@ impl<'t> Extractor<'t> {
         // Where each function of this file is registered: (the function at the top of the
         // file's registrations, the prefix below it). The top one may be nested from another
         // file: its prefix is a placeholder the index fills in (`{=nest:QNAME}`,
-        // `store::Writer::name_endpoints`).
+        // `frameworks::endpoints`).
         let name_of = |d: usize| def_symbol[d].map(|i| symbols[i].name.as_str()).unwrap_or("");
         let tops = |name: &str| -> Vec<(String, String)> {
             fn go(name: &str, regs: &[Registration], name_of: &dyn Fn(usize) -> String, depth: usize, out: &mut Vec<(String, String)>) {
@@ -608,7 +608,7 @@ struct Chains<'t> {
 
 /// An endpoint under its handler. A path naming constants this file does not define keeps
 /// its template in the modifiers (`template(GET /{=Paths.ORDER}/list)`): the index puts the
-/// repository's constants in (`store::Writer::name_endpoints`).
+/// repository's constants in (`frameworks::endpoints`).
 fn endpoint_symbol(e: &frameworks::Endpoint, parent: usize, handler: &Symbol, target: &str) -> Symbol {
     let template = e.name();
     let name = frameworks::display(&template);

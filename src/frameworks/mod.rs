@@ -8,6 +8,7 @@
 //! turns annotations into `Annotation` values) nor touch the store.
 
 pub mod config_keys;
+pub mod endpoints;
 pub mod mybatis;
 
 use std::collections::{BTreeMap, HashMap};

@@ -21,9 +21,10 @@ use super::{
 };
 use crate::build::rust_layout::Layout;
 use crate::build::{self, UnitMap, Units};
+use crate::frameworks::endpoints::{self, Templated};
 use crate::model::{Language, RefKind, SymbolKind};
 use crate::resolve::{FileCtx, Import, Sym, SymbolId, World};
-use crate::store::{self, FileState, NewSymbol, Resolved, StoredRef, Writer};
+use crate::store::{self, FileState, NewSymbol, RenamedEndpoint, Resolved, StoredRef, Writer};
 use crate::walk::Candidate;
 
 /// Which files a walk found changed, before anything is written.
@@ -592,7 +593,7 @@ impl Run<'_> {
             self.writer.end_bulk()?;
         }
         if !self.pending.is_empty() || !self.changes.removed.is_empty() {
-            self.writer.name_endpoints()?;
+            name_endpoints(&mut self.writer)?;
         }
         self.writer.gc_externals()?;
         self.writer.set_meta("next_symbol_id", &self.next_symbol.to_string())?;
@@ -618,4 +619,27 @@ impl Run<'_> {
             ..Summary::default()
         })
     }
+}
+
+/// Endpoints whose paths name other files' constants get them put in
+/// (`frameworks::endpoints` decides, the store reads and writes). Run after every change:
+/// the constant's file may change without the endpoint's. Returns how many were renamed.
+fn name_endpoints(writer: &mut Writer) -> anyhow::Result<usize> {
+    let rows = writer.endpoint_templates()?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let nesting = if rows.iter().any(|r| r.modifiers.contains("{=nest:")) { writer.router_nesting_functions()? } else { Vec::new() };
+    let templated: Vec<Templated> =
+        rows.iter().map(|r| Templated { name: &r.name, modifiers: &r.modifiers, signature: &r.signature }).collect();
+    let fields_named = |simple: &str| writer.fields_named(simple).unwrap_or_default();
+    let renamed: Vec<RenamedEndpoint> = endpoints::rename(&templated, &nesting, &fields_named)
+        .into_iter()
+        .map(|(i, name, signature)| {
+            let r = &rows[i];
+            RenamedEndpoint { id: r.id, file: r.file, name, signature, doc: r.doc.clone(), owner: r.owner.clone() }
+        })
+        .collect();
+    writer.rename_endpoints(&renamed)?;
+    Ok(renamed.len())
 }

@@ -96,7 +96,7 @@ CREATE INDEX symbols_qname ON symbols(qname);
 CREATE INDEX symbols_name ON symbols(name COLLATE NOCASE);
 CREATE INDEX symbols_parent ON symbols(parent_id) WHERE parent_id IS NOT NULL;
 CREATE INDEX symbols_impl_simple ON symbols(impl_simple) WHERE impl_simple IS NOT NULL;
--- Endpoints whose paths name other files' constants (`Writer::name_endpoints`, run after
+-- Endpoints whose paths name other files' constants (`frameworks::endpoints`, run after
 -- every change): a few rows, never a scan of the table.
 CREATE INDEX symbols_templates ON symbols(kind) WHERE modifiers LIKE 'template(%';
 -- Rust functions that nest routers of other files (`@nests(/api=api::router)`).
@@ -845,6 +845,28 @@ impl Writer<'_> {
     }
 }
 
+/// An endpoint whose path names constants of other files (`Writer::endpoint_templates`).
+pub struct EndpointTemplate {
+    pub id: SymbolId,
+    pub file: FileId,
+    pub name: String,
+    pub modifiers: String,
+    pub signature: String,
+    pub doc: String,
+    /// The name of the handler it is under.
+    pub owner: String,
+}
+
+/// An endpoint's new name (`Writer::rename_endpoints`).
+pub struct RenamedEndpoint {
+    pub id: SymbolId,
+    pub file: FileId,
+    pub name: String,
+    pub signature: String,
+    pub doc: String,
+    pub owner: String,
+}
+
 /// A parsed file's row, as `Writer::upsert_file` writes it.
 pub struct NewFile<'a> {
     pub id: FileId,
@@ -1000,120 +1022,65 @@ impl Writer<'_> {
     }
 
     /// Endpoints whose paths name constants their own file does not define (a
-    /// `template(...)` in their modifiers, see `extract`) get the repository's string
-    /// constants put in (`ApiPaths.ORDER` -> `/api/order`): a constant is a field of that
-    /// name (of a type of that simple name when qualified) whose declaration is a string
-    /// literal or literals and constants joined with `+`, and all such fields agree. Run
-    /// after every change: the constant's file may change without the endpoint's. Returns
-    /// how many endpoints were renamed.
-    pub fn name_endpoints(&mut self) -> Result<usize> {
-        type Row = (SymbolId, FileId, String, String, String, String, String);
-        let rows: Vec<Row> = self
+    /// `template(...)` in their modifiers, see `extract`), for `frameworks::endpoints`
+    /// to name: found through a partial index, so an index without any costs nothing.
+    pub fn endpoint_templates(&self) -> Result<Vec<EndpointTemplate>> {
+        let rows = self
             .tx
             .prepare_cached(
                 "SELECT s.id, s.file_id, s.name, s.modifiers, s.signature, s.doc, COALESCE(p.name, '') FROM symbols s
                  LEFT JOIN symbols p ON p.id = s.parent_id WHERE s.modifiers LIKE 'template(%' AND s.kind = 'endpoint'",
             )?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?
+            .query_map([], |r| {
+                Ok(EndpointTemplate {
+                    id: r.get(0)?,
+                    file: r.get(1)?,
+                    name: r.get(2)?,
+                    modifiers: r.get(3)?,
+                    signature: r.get(4)?,
+                    doc: r.get(5)?,
+                    owner: r.get(6)?,
+                })
+            })?
             .collect::<rusqlite::Result<_>>()?;
-        if rows.is_empty() {
-            return Ok(0);
-        }
-        let cache: std::cell::RefCell<HashMap<String, Option<String>>> = Default::default();
-        let tx = &self.tx;
-        // Rust functions nesting routers of other files: (their qualified name, prefix, the
-        // nested function's path as written), read once.
-        let mut nests: Vec<(String, String, String)> = Vec::new();
-        if rows.iter().any(|r| r.3.contains("{=nest:")) {
-            let mut stmt = tx.prepare_cached("SELECT qname, modifiers FROM symbols WHERE modifiers LIKE '%@nests(%'")?;
-            let found: Vec<(String, String)> = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
-            for (qname, modifiers) in found {
-                for value in crate::frameworks::marker_values(&modifiers, "nests") {
-                    if let Some((prefix, path)) = value.split_once('=') {
-                        nests.push((qname.clone(), prefix.to_string(), path.to_string()));
-                    }
-                }
-            }
-        }
-        // Where a function is nested: the prefixes of the functions that nest it, a few
-        // levels up; one answer, or none.
-        fn nest_prefix(target: &str, nests: &[(String, String, String)], depth: usize) -> Option<String> {
-            if depth > 4 {
-                return None;
-            }
-            let mut found: Vec<String> = Vec::new();
-            for (by, prefix, path) in nests {
-                let mut p = path.as_str();
-                while let Some(rest) = p.strip_prefix("crate::").or_else(|| p.strip_prefix("self::")).or_else(|| p.strip_prefix("super::"))
-                {
-                    p = rest;
-                }
-                if target == p || target.ends_with(&format!("::{p}")) {
-                    let above = nest_prefix(by, nests, depth + 1).unwrap_or_default();
-                    let full = crate::frameworks::join_url(&above, prefix);
-                    if !found.contains(&full) {
-                        found.push(full);
-                    }
-                }
-            }
-            (found.len() == 1).then(|| found.remove(0))
-        }
-        let lookup = |name: &str| -> Option<String> {
-            if let Some(target) = name.strip_prefix("nest:") {
-                return nest_prefix(target, &nests, 0);
-            }
-            if let Some(v) = cache.borrow().get(name) {
-                return v.clone();
-            }
-            let mut parts = name.rsplit('.');
-            let simple = parts.next().unwrap_or(name);
-            let owner = parts.next();
-            let mut values: Vec<String> = Vec::new();
-            if let Ok(mut stmt) = tx.prepare_cached(
-                "SELECT f.name, f.signature, COALESCE(p.name, '') FROM symbols f LEFT JOIN symbols p ON p.id = f.parent_id
-                 WHERE f.name = ?1 COLLATE NOCASE AND f.kind = 'field'",
-            ) {
-                let found = stmt.query_map([simple], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)));
-                for (n, signature, parent) in found.into_iter().flatten().flatten() {
-                    if n != simple || owner.is_some_and(|o| o != parent) {
-                        continue;
-                    }
-                    // A constant's own constants are named from its type (`BASE` in `ApiPaths`).
-                    let Some(value) = crate::frameworks::initializer_template(&signature) else { continue };
-                    let value = value.replace("{=", &format!("{{={parent}."));
-                    if !values.contains(&value) {
-                        values.push(value);
-                    }
-                }
-            }
-            let value = (values.len() == 1).then(|| values.remove(0));
-            cache.borrow_mut().insert(name.to_string(), value.clone());
-            value
-        };
-        let mut renamed = Vec::new();
-        for (id, file, name, modifiers, signature, doc, owner) in rows {
-            let Some(template) = modifiers.strip_prefix("template(").and_then(|t| t.strip_suffix(')')) else { continue };
-            let now = crate::frameworks::endpoint_name(template, &lookup);
-            if now != name {
-                let target = signature.split_once(" -> ").map(|(_, t)| t).unwrap_or("");
-                let signature = format!("{now} -> {target}");
-                renamed.push((id, file, now, signature, doc, owner));
-            }
-        }
-        for (id, file, name, signature, doc, owner) in &renamed {
+        Ok(rows)
+    }
+
+    /// Rust functions that nest routers of other files (`@nests(...)` in their modifiers):
+    /// (qualified name, modifiers).
+    pub fn router_nesting_functions(&self) -> Result<Vec<(String, String)>> {
+        let mut stmt = self.tx.prepare_cached("SELECT qname, modifiers FROM symbols WHERE modifiers LIKE '%@nests(%'")?;
+        let found = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+        Ok(found)
+    }
+
+    /// Fields of this simple name (any case of it as SQLite folds it): (name, signature,
+    /// the name of the type declaring it).
+    pub fn fields_named(&self, simple: &str) -> Result<Vec<(String, String, String)>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT f.name, f.signature, COALESCE(p.name, '') FROM symbols f LEFT JOIN symbols p ON p.id = f.parent_id
+             WHERE f.name = ?1 COLLATE NOCASE AND f.kind = 'field'",
+        )?;
+        let found = stmt.query_map([simple], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+        Ok(found)
+    }
+
+    /// Gives endpoints their new names (and signatures), in the search index too.
+    pub fn rename_endpoints(&mut self, renamed: &[RenamedEndpoint]) -> Result<()> {
+        for e in renamed {
             self.tx
                 .prepare_cached("UPDATE symbols SET name = ?2, xqname = COALESCE(xqname, qname), qname = ?2, signature = ?3 WHERE id = ?1")?
-                .execute(params![id, name, signature])?;
-            self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid = ?1")?.execute([id])?;
+                .execute(params![e.id, e.name, e.signature])?;
+            self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid = ?1")?.execute([e.id])?;
             self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
-                id,
-                crate::model::name_words(name),
-                crate::model::name_words(owner),
-                doc
+                e.id,
+                crate::model::name_words(&e.name),
+                crate::model::name_words(&e.owner),
+                e.doc
             ])?;
-            self.touched_files.insert(*file);
+            self.touched_files.insert(e.file);
         }
-        Ok(renamed.len())
+        Ok(())
     }
 
     pub fn update_symbol_owner(&mut self, id: SymbolId, parent: Option<SymbolId>, qname: &str) -> Result<()> {
