@@ -366,47 +366,6 @@ p  src/p/
 }
 
 #[test]
-fn field_and_qualifier_references_follow_java_scoping() {
-    let repo = temp_copy("java-field-references");
-    let root = repo.path();
-    run(root);
-    let refs: Vec<String> = dump(root)
-        .lines()
-        .filter(|l| {
-            l.starts_with("ref src/p/Child.java:") && (l.contains(" uses_field ") || l.contains(" accesses ") || l.contains(" calls "))
-        })
-        .map(str::to_string)
-        .collect();
-    expect_test::expect![[r#"
-        ref src/p/Child.java:13 uses_field count from=p.Child#shadowed to=p.Base#count (exact)
-        ref src/p/Child.java:17 uses_field LIMIT from=p.Child#lambda to=p.Base#LIMIT (exact)
-        ref src/p/Child.java:21 uses_field NAME from=p.Child#imported to=q.Consts#NAME (exact)
-        ref src/p/Child.java:25 calls make from=p.Child#qualified to=p.Base#make() (exact)
-        ref src/p/Child.java:25 uses_field Base from=p.Child#qualified to=p.Child#Base (exact)
-        ref src/p/Child.java:26 calls make from=p.Child#qualified to=p.Base#make() (guess)
-        ref src/p/Child.java:26 uses_field p from=p.Child#qualified to=- (unresolved)
-        ref src/p/Child.java:27 uses_field Base from=p.Child#qualified to=p.Child#Base (exact)
-        ref src/p/Child.java:27 uses_field count from=p.Child#qualified to=p.Base#count (exact)
-        ref src/p/Child.java:31 uses_field extra from=p.Child#later to=- (unresolved)
-        ref src/p/Child.java:39 uses_field mutex from=p.Child#locked to=p.Child#mutex (exact)
-        ref src/p/Child.java:40 uses_field size from=p.Child#locked to=p.Child#size (exact)
-        ref src/p/Child.java:45 calls make from=p.Child#chained to=p.Base#make() (exact)
-        ref src/p/Child.java:45 calls self from=p.Child#chained to=p.Base#self() (exact)
-        ref src/p/Child.java:45 uses_field Base from=p.Child#chained to=p.Child#Base (exact)
-        ref src/p/Child.java:45 uses_field count from=p.Child#chained to=p.Base#count (exact)
-        ref src/p/Child.java:52 accesses Child from=p.Child.Inner#outer to=p.Child (exact)
-        ref src/p/Child.java:52 uses_field size from=p.Child.Inner#outer to=p.Child#size (exact)
-        ref src/p/Child.java:52 uses_field size from=p.Child.Inner#outer to=p.Child.Inner#size (exact)"#]]
-    .assert_eq(&refs.join("\n"));
-    // Adding a field to the superclass makes a bare name in the subclass refer to it.
-    let base = root.join("src/p/Base.java");
-    fs::write(&base, fs::read_to_string(&base).unwrap().replace("protected int count;", "protected int count;\n    int extra;")).unwrap();
-    run(root);
-    assert!(dump(root).contains("ref src/p/Child.java:31 uses_field extra from=p.Child#later to=p.Base#extra (exact)"));
-    assert_eq!(dump(root), fresh_dump(root));
-}
-
-#[test]
 fn path_attributes_move_rust_modules() {
     let repo = temp_copy("rust-path-modules");
     let root = repo.path();

@@ -7,6 +7,7 @@ mod hostile;
 mod index;
 mod map;
 mod mcp;
+mod resolve;
 mod tidy;
 mod tools;
 mod util;

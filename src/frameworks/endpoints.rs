@@ -120,10 +120,22 @@ mod tests {
     #[test]
     fn constants_of_other_files_and_nesting_prefixes_are_put_in() {
         let endpoints = [
-            Templated { name: "GET /{ORDER}/list", modifiers: "template(GET /{=ApiPaths.ORDER}/list)", signature: "GET /{ORDER}/list -> OrderController#list()" },
+            Templated {
+                name: "GET /{ORDER}/list",
+                modifiers: "template(GET /{=ApiPaths.ORDER}/list)",
+                signature: "GET /{ORDER}/list -> OrderController#list()",
+            },
             Templated { name: "GET /{ITEM}", modifiers: "template(GET /{=ITEM})", signature: "GET /{ITEM} -> ItemController#get()" },
-            Templated { name: "GET /{ITEM}", modifiers: "template(GET /{=ApiPaths.ITEM})", signature: "GET /{ITEM} -> ItemController#get()" },
-            Templated { name: "GET /users", modifiers: "template(GET /{=nest:api::users}/users)", signature: "GET /users -> api::users::list" },
+            Templated {
+                name: "GET /{ITEM}",
+                modifiers: "template(GET /{=ApiPaths.ITEM})",
+                signature: "GET /{ITEM} -> ItemController#get()",
+            },
+            Templated {
+                name: "GET /users",
+                modifiers: "template(GET /{=nest:api::users}/users)",
+                signature: "GET /users -> api::users::list",
+            },
             Templated { name: "GET /x", modifiers: "", signature: "GET /x -> X#x()" },
         ];
         let nesting = [("app::router".to_string(), "fn router() @nests(/v2=api::users)".to_string())];

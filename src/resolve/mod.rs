@@ -1197,3 +1197,69 @@ fn remove_from(map: &mut HashMap<Arc<str>, Ids>, key: &str, id: SymbolId) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A world built by hand, no store: two Java files with a class `Gateway` each, one
+    /// importing the other's.
+    fn world() -> World {
+        let mut w = World::default();
+        let file = |module: &str| FileCtx { language: Language::Java, module: module.into(), unit: 0, outside_roots: false };
+        w.add_file(1, file("com.acme.pay"));
+        w.add_file(2, file("com.acme.order"));
+        w.add_file(3, file("com.acme.web"));
+        let class = |file: FileId, qname: &str| Sym {
+            file,
+            parent: None,
+            kind: SymbolKind::Class,
+            name: qname.rsplit('.').next().unwrap().into(),
+            qname: qname.into(),
+            impl_type: None,
+            impl_module: None,
+            returns: None,
+            params: None,
+            access: Access::Public,
+            from_trait: false,
+        };
+        w.add_symbol(10, class(1, "com.acme.pay.Gateway"));
+        w.add_symbol(20, class(2, "com.acme.order.Gateway"));
+        w.add_symbol(21, class(2, "com.acme.order.OrderService"));
+        w.add_import(Import { file: 2, enclosing: None, path: "com.acme.pay.Gateway".into(), alias: None, glob: false, is_static: false });
+        w
+    }
+
+    fn resolve(w: &World, file: FileId, name: &str) -> (Target, Confidence) {
+        let query = RefQuery {
+            file,
+            enclosing: None,
+            kind: RefKind::UsesType,
+            name,
+            receiver: &Receiver::Implicit,
+            subject: None,
+            is_static: false,
+            glob: false,
+            args: None,
+        };
+        let r = w.resolve(&query);
+        (r.target, r.confidence)
+    }
+
+    #[test]
+    fn a_single_type_import_shadows_the_same_package_and_names_are_never_guessed_between_two() {
+        let w = world();
+        // JLS 6.4.1: the single-type import shadows the type of the same package.
+        assert_eq!(resolve(&w, 2, "Gateway"), (Target::Symbol(10), Confidence::Exact));
+        // Without an import, the file's own package.
+        assert_eq!(resolve(&w, 1, "Gateway"), (Target::Symbol(10), Confidence::Exact));
+        assert_eq!(resolve(&w, 1, "com.acme.order.OrderService"), (Target::Symbol(21), Confidence::Exact));
+        // A simple name of another package, not imported: kept only when it is unique, as a guess.
+        assert_eq!(resolve(&w, 1, "OrderService"), (Target::Symbol(21), Confidence::Guess));
+        // Two classes of that name and no import: neither is picked.
+        let (target, confidence) = resolve(&w, 3, "Gateway");
+        assert!(!matches!(target, Target::Symbol(_)) && confidence == Confidence::Unresolved, "{target:?} {confidence:?}");
+        // `java.lang` is implicit: an outside name.
+        assert_eq!(resolve(&w, 1, "String").0, Target::External("java.lang.String".into()));
+    }
+}

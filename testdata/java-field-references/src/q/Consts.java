@@ -1,5 +1,0 @@
-package q;
-
-public final class Consts {
-    public static final String NAME = "n";
-}

@@ -1,0 +1,255 @@
+//! The resolver as data: a repository written inline (`//- path` lines, each followed by
+//! its file's text, as rust-analyzer's tests write fixtures), indexed from nothing, and
+//! what its references resolve to (the `ref` lines of `Store::dump`: place, kind, name,
+//! from, to, confidence) checked with `expect![[...]]`. No SQL: the test says what the
+//! code is and what it must resolve to. `UPDATE_EXPECT=1 cargo test` rewrites a snapshot.
+
+use std::path::Path;
+
+use repochart::index::{index, Options};
+use repochart::store::Store;
+
+/// A repository made of an inline fixture, in a temp dir (removed when dropped).
+pub fn write_fixture(fixture: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut current: Option<(String, String)> = None;
+    let mut files: Vec<(String, String)> = Vec::new();
+    for line in fixture.split_inclusive('\n') {
+        if let Some(path) = line.strip_prefix("//- ") {
+            files.extend(current.take());
+            current = Some((path.trim().to_string(), String::new()));
+        } else if let Some((_, text)) = current.as_mut() {
+            text.push_str(line);
+        } else {
+            assert!(line.trim().is_empty(), "fixture text before the first `//- path` line: {line:?}");
+        }
+    }
+    files.extend(current);
+    assert!(!files.is_empty(), "a fixture names its files with `//- path` lines");
+    for (path, text) in files {
+        let full = dir.path().join(&path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    }
+    dir
+}
+
+fn dump(root: &Path) -> String {
+    Store::open_read(&root.canonicalize().unwrap()).unwrap().dump().unwrap()
+}
+
+fn reindex(root: &Path) {
+    index(root, &Options::default(), &|_, _| {}).unwrap();
+}
+
+/// The references of files under `prefix` whose kind is one of `kinds`, as the index
+/// resolves them, one per line in the dump's order.
+fn resolved(root: &Path, prefix: &str, kinds: &[&str]) -> String {
+    dump(root)
+        .lines()
+        .filter(|l| l.starts_with(&format!("ref {prefix}")) && kinds.iter().any(|k| l.contains(&format!(" {k} "))))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// After an incremental update the index equals one built from nothing.
+fn assert_incremental_is_fresh(root: &Path) {
+    let incremental = dump(root);
+    std::fs::remove_dir_all(root.join(".repochart")).unwrap();
+    reindex(root);
+    assert_eq!(incremental, dump(root));
+}
+
+#[test]
+fn the_fixture_helper_writes_each_file_and_refuses_loose_text() {
+    let dir = write_fixture("//- a/B.java\nclass B {}\n//- c.rs\nfn c() {}\n");
+    assert_eq!(std::fs::read_to_string(dir.path().join("a/B.java")).unwrap(), "class B {}\n");
+    assert_eq!(std::fs::read_to_string(dir.path().join("c.rs")).unwrap(), "fn c() {}\n");
+    assert!(std::panic::catch_unwind(|| write_fixture("class Loose {}\n")).is_err());
+}
+
+/// Field and qualifier references that need Java's scoping rules (issue 5's regression
+/// cases, once the `java-field-references` fixture folder): a local or lambda parameter
+/// hides a field; a field inherited from a superclass in another file; a statically
+/// imported constant; `Outer.this.f`; a static call's type qualifier; a field named like a
+/// type hides the type; an array's `length` is no field of its element type; a field whose
+/// name starts with `mut` (`mutex`) keeps its name; a call chain (`Base.make().self().count`)
+/// takes each link's receiver from the return type before it.
+#[test]
+fn field_and_qualifier_references_follow_java_scoping() {
+    let repo = write_fixture(
+        r#"
+//- src/p/Base.java
+package p;
+
+public class Base {
+    protected int count;
+    public static final int LIMIT = 10;
+    public static Base make() { return new Base(); }
+    public Base self() { return this; }
+}
+//- src/p/Child.java
+package p;
+
+import static q.Consts.NAME;
+
+import java.util.function.IntUnaryOperator;
+
+class Child extends Base {
+    int size;
+    Base Base;
+    final Object mutex = new Object();
+
+    int shadowed(int size) {
+        return size + count;
+    }
+
+    IntUnaryOperator lambda() {
+        return size -> size + LIMIT;
+    }
+
+    String imported() {
+        return NAME;
+    }
+
+    int qualified() {
+        Base.make();
+        p.Base.make();
+        return Base.count;
+    }
+
+    int later() {
+        return extra; // declared by a later edit of Base
+    }
+
+    int arrays(String[] names) {
+        return names.length;
+    }
+
+    void locked() {
+        synchronized (mutex) {
+            size++;
+        }
+    }
+
+    int chained() {
+        return Base.make().self().count;
+    }
+
+    class Inner {
+        int size;
+
+        int outer() {
+            return Child.this.size + this.size;
+        }
+    }
+}
+//- src/q/Consts.java
+package q;
+
+public final class Consts {
+    public static final String NAME = "n";
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/p/Child.java:13 uses_field count from=p.Child#shadowed to=p.Base#count (exact)
+        ref src/p/Child.java:17 uses_field LIMIT from=p.Child#lambda to=p.Base#LIMIT (exact)
+        ref src/p/Child.java:21 uses_field NAME from=p.Child#imported to=q.Consts#NAME (exact)
+        ref src/p/Child.java:25 calls make from=p.Child#qualified to=p.Base#make() (exact)
+        ref src/p/Child.java:25 uses_field Base from=p.Child#qualified to=p.Child#Base (exact)
+        ref src/p/Child.java:26 calls make from=p.Child#qualified to=p.Base#make() (guess)
+        ref src/p/Child.java:26 uses_field p from=p.Child#qualified to=- (unresolved)
+        ref src/p/Child.java:27 uses_field Base from=p.Child#qualified to=p.Child#Base (exact)
+        ref src/p/Child.java:27 uses_field count from=p.Child#qualified to=p.Base#count (exact)
+        ref src/p/Child.java:31 uses_field extra from=p.Child#later to=- (unresolved)
+        ref src/p/Child.java:39 uses_field mutex from=p.Child#locked to=p.Child#mutex (exact)
+        ref src/p/Child.java:40 uses_field size from=p.Child#locked to=p.Child#size (exact)
+        ref src/p/Child.java:45 calls make from=p.Child#chained to=p.Base#make() (exact)
+        ref src/p/Child.java:45 calls self from=p.Child#chained to=p.Base#self() (exact)
+        ref src/p/Child.java:45 uses_field Base from=p.Child#chained to=p.Child#Base (exact)
+        ref src/p/Child.java:45 uses_field count from=p.Child#chained to=p.Base#count (exact)
+        ref src/p/Child.java:52 accesses Child from=p.Child.Inner#outer to=p.Child (exact)
+        ref src/p/Child.java:52 uses_field size from=p.Child.Inner#outer to=p.Child#size (exact)
+        ref src/p/Child.java:52 uses_field size from=p.Child.Inner#outer to=p.Child.Inner#size (exact)"#]]
+    .assert_eq(&resolved(root, "src/p/Child.java:", &["uses_field", "accesses", "calls"]));
+    // Adding a field to the superclass makes a bare name in the subclass refer to it.
+    let base = root.join("src/p/Base.java");
+    std::fs::write(&base, std::fs::read_to_string(&base).unwrap().replace("protected int count;", "protected int count;\n    int extra;"))
+        .unwrap();
+    reindex(root);
+    assert!(dump(root).contains("ref src/p/Child.java:31 uses_field extra from=p.Child#later to=p.Base#extra (exact)"));
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust: a `pub use` re-export names the item it re-exports, a trait's method is called
+/// through a type parameter's bound (`S: Sink`) and through a field of that type, and a
+/// call on a concrete type picks its impl's method.
+#[test]
+fn rust_reexports_bounds_and_impl_methods() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "shop"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub mod sink;
+pub use sink::Sink;
+use sink::Count;
+
+pub struct Searcher<S: Sink> {
+    sink: S,
+}
+
+impl<S: Sink> Searcher<S> {
+    pub fn run(&mut self, s: &mut S) {
+        s.on_match(1);
+        self.sink.on_match(2);
+    }
+}
+
+pub fn count() -> u32 {
+    let mut c = Count(0);
+    c.on_match(3);
+    c.total()
+}
+//- src/sink.rs
+pub trait Sink {
+    fn on_match(&mut self, n: u32);
+}
+
+pub struct Count(pub u32);
+
+impl Count {
+    pub fn total(&self) -> u32 {
+        self.0
+    }
+}
+
+impl Sink for Count {
+    fn on_match(&mut self, n: u32) {
+        self.0 += n;
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    // Lines 18-19 are a known gap, kept visible: a tuple struct's constructor call
+    // (`Count(0)`) does not give the local its type, so `c.on_match(3)` (a name two
+    // methods share) stays unresolved and `c.total()` is only a guess by name.
+    expect_test::expect![[r#"
+        ref src/lib.rs:11 calls on_match from=shop::Searcher::run to=shop::sink::Sink::on_match (exact)
+        ref src/lib.rs:12 calls on_match from=shop::Searcher::run to=shop::sink::Sink::on_match (exact)
+        ref src/lib.rs:12 uses_field sink from=shop::Searcher::run to=shop::Searcher::sink (exact)
+        ref src/lib.rs:17 calls Count from=shop::count to=shop::sink::Count (exact)
+        ref src/lib.rs:18 calls on_match from=shop::count to=- (unresolved)
+        ref src/lib.rs:19 calls total from=shop::count to=shop::sink::Count::total (guess)
+        ref src/lib.rs:2 imports sink::Sink from=- to=shop::sink::Sink (exact)
+        ref src/lib.rs:3 imports sink::Count from=- to=shop::sink::Count (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["calls", "imports", "uses_field"]));
+}
