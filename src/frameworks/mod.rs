@@ -1,8 +1,10 @@
-//! Framework knowledge applied to annotations: the HTTP endpoints a handler method serves
-//! (its class's mapping prefixes joined with its own, per verb) and the other entry points a
-//! framework calls (scheduled jobs, message and event listeners). What each annotation means
-//! is data (`grammars/frameworks/*.toml`); this module reads annotations as the extractor
-//! hands them over and applies the rules.
+//! Framework knowledge as data, applied by generic code. One child per framework: `spring`
+//! (mappings, entry points, beans, configuration readers), `rust_web` (route attributes and
+//! routers built in code), `mybatis` (mapper XML), `config_keys` (Spring configuration
+//! files), `endpoints` (endpoint names with other files' constants put in). This file holds
+//! what they share: annotations as values, the marker codec (`@Name(value)` words the
+//! extractor leaves in modifiers), endpoint templates and URL paths. What each annotation or
+//! method means is in `grammars/frameworks/*.toml`.
 //!
 //! Owns the rules and their application. It must not walk syntax trees (the extractor
 //! turns annotations into `Annotation` values) nor touch the store.
@@ -10,11 +12,13 @@
 pub mod config_keys;
 pub mod endpoints;
 pub mod mybatis;
+pub mod rust_web;
+pub mod spring;
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::OnceLock;
+pub use rust_web::*;
+pub use spring::*;
 
-use serde::Deserialize;
+use std::collections::HashMap;
 
 /// An annotation argument's value, as far as the source says it without evaluating code.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,93 +45,6 @@ impl Annotation {
     fn arg(&self, key: &str) -> Option<&Value> {
         self.args.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Mapping {
-    annotation: String,
-    paths: Vec<String>,
-    #[serde(default)]
-    verb: Option<String>,
-    #[serde(default)]
-    verb_attribute: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Entry {
-    annotation: String,
-    kind: String,
-    #[serde(default)]
-    attributes: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Beans {
-    stereotypes: Vec<String>,
-    bean_methods: Vec<String>,
-    markers: Vec<String>,
-    primary: String,
-    package_scans: Vec<String>,
-    interface_stereotypes: Vec<String>,
-    qualifiers: Vec<String>,
-    injecting_methods: Vec<String>,
-    /// Class annotations that make a constructor of its fields (Lombok's
-    /// `RequiredArgsConstructor = "final"`: the final ones; `"all"`: every instance field).
-    #[serde(default)]
-    injecting_constructors: BTreeMap<String, String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Config {
-    value: String,
-    properties: String,
-    /// Calls whose first argument, a string literal, is a key (`env.getProperty("k")`),
-    /// on a receiver of one of `property_types`; the marker they leave on the caller.
-    property_methods: Vec<String>,
-    property_types: Vec<String>,
-    /// Calls that return a property source (`context.getEnvironment().getProperty("k")`).
-    #[serde(default)]
-    property_getters: Vec<String>,
-    property_marker: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Rules {
-    mapping: Vec<Mapping>,
-    verbs: BTreeMap<String, String>,
-    handler_classes: Vec<String>,
-    entry: Vec<Entry>,
-    beans: Beans,
-    config: Config,
-}
-
-fn rules() -> &'static Rules {
-    static RULES: OnceLock<Rules> = OnceLock::new();
-    RULES.get_or_init(|| {
-        toml::from_str(include_str!("../../grammars/frameworks/spring-web.toml")).expect("grammars/frameworks/spring-web.toml is valid")
-    })
-}
-
-/// The annotations the rules give a meaning to (others need not be read).
-pub fn is_known(name: &str) -> bool {
-    let r = rules();
-    r.mapping.iter().any(|m| m.annotation == name)
-        || r.verbs.contains_key(name)
-        || r.handler_classes.iter().any(|c| c == name)
-        || r.entry.iter().any(|e| e.annotation == name)
-        || r.beans
-            .stereotypes
-            .iter()
-            .chain(&r.beans.bean_methods)
-            .chain(&r.beans.markers)
-            .chain(&r.beans.interface_stereotypes)
-            .chain(r.beans.injecting_constructors.keys())
-            .any(|b| b == name)
 }
 
 /// The values of a marker the extractor keeps in modifiers, in order: `@Qualifier(legacy)`
@@ -165,197 +82,14 @@ pub fn marker_value<'a>(modifiers: &'a str, name: &str) -> Option<&'a str> {
     marker_values(modifiers, name).into_iter().next()
 }
 
-/// What a declaration's bean annotations keep in its modifiers: `@Service`, `@Primary`,
-/// `@Qualifier(legacy)`, `@Bean` (stereotypes, bean methods and markers, in that order).
-pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
-    let b = &rules().beans;
-    let mut out = Vec::new();
-    let constructors: Vec<String> = b.injecting_constructors.keys().cloned().collect();
-    for list in [&b.stereotypes, &b.interface_stereotypes, &b.bean_methods, &b.markers, &constructors] {
-        for a in annotations.iter().filter(|a| list.contains(&a.name)) {
-            let mut values = Vec::new();
-            if let Some(v) = a.arg("value").or_else(|| a.arg("name")).or_else(|| a.arg("prefix")) {
-                shown_strings(v, &mut values);
-            }
-            let marker = if values.is_empty() { format!("@{}", a.name) } else { format!("@{}({})", a.name, values.join(",")) };
-            if !out.contains(&marker) {
-                out.push(marker);
-            }
-        }
-    }
-    out
-}
-
-/// Whether Spring injects a field of a bean: it carries an injecting annotation
-/// (`@Autowired`), or its class has a generated constructor that takes it (Lombok's
-/// `@RequiredArgsConstructor` and a final field). A plain field is no injection point.
-pub fn field_injected(field_modifiers: &str, class_modifiers: &str) -> bool {
-    let b = &rules().beans;
-    let words: Vec<&str> = field_modifiers.split(' ').collect();
-    if words.contains(&"static") {
-        return false;
-    }
-    b.injecting_methods.iter().any(|m| has_marker(field_modifiers, m))
-        || b.injecting_constructors
-            .iter()
-            .any(|(a, which)| has_marker(class_modifiers, a) && (which == "all" || words.contains(&which.as_str())))
-}
-
 /// Whether a modifiers string carries the marker `@name` (alone or with a value).
 pub fn has_marker(modifiers: &str, name: &str) -> bool {
     modifiers.split(' ').any(|w| w.strip_prefix('@').is_some_and(|m| m == name || m.strip_prefix(name).is_some_and(|r| r.starts_with('('))))
 }
 
-/// Markers that only say how a bean is built (`@RequiredArgsConstructor`), not shown.
-pub fn is_construction_marker(name: &str) -> bool {
-    rules().beans.injecting_constructors.contains_key(name)
-}
-
-/// Annotations of a parameter that count as its callable's (`@Value("${key}")`).
-pub fn is_parameter_marker(name: &str) -> bool {
-    rules().config.value == name
-}
-
-/// The stereotype annotations (a class carrying one, directly or through an annotation of
-/// the repository that carries one, is a bean).
-pub fn stereotypes() -> &'static [String] {
-    &rules().beans.stereotypes
-}
-
-/// Annotations whose value names the bean an injection point wants (`@Qualifier`).
-pub fn qualifiers() -> &'static [String] {
-    &rules().beans.qualifiers
-}
-
-/// Annotations that make a method of a bean an injection point (`@Autowired` setters).
-pub fn injecting_methods() -> &'static [String] {
-    &rules().beans.injecting_methods
-}
-
-/// Annotations whose values are packages whose interfaces are beans (`@MapperScan`).
-pub fn package_scans() -> &'static [String] {
-    &rules().beans.package_scans
-}
-
-/// Annotations that make an interface a bean (`@Mapper`).
-pub fn interface_stereotypes() -> &'static [String] {
-    &rules().beans.interface_stereotypes
-}
-
-/// The annotations that make a method declare a bean (`@Bean`).
-pub fn bean_methods() -> &'static [String] {
-    &rules().beans.bean_methods
-}
-
-/// The annotations that read configuration: keys by placeholder (`@Value`), and a class's
-/// fields under a prefix (`@ConfigurationProperties`).
-pub fn config_annotations() -> (&'static str, &'static str) {
-    let c = &rules().config;
-    (&c.value, &c.properties)
-}
-
-/// Whether a call names a configuration key: a property method (`getProperty`) on a
-/// receiver whose type is a property source (`Environment`). The marker it leaves on the
-/// calling method (`Environment.getProperty`).
-pub fn property_call(method: &str, receiver_type: &str) -> Option<&'static str> {
-    let c = &rules().config;
-    let simple = receiver_type.rsplit(['.', ':']).next().unwrap_or(receiver_type);
-    // A chain's receiver is written `Owner#getEnvironment()` (`#getEnvironment()` in the class).
-    let got =
-        receiver_type.rsplit_once('#').and_then(|(_, m)| m.strip_suffix("()")).is_some_and(|m| c.property_getters.iter().any(|g| g == m));
-    (c.property_methods.iter().any(|m| m == method) && (got || c.property_types.iter().any(|t| t == simple)))
-        .then_some(c.property_marker.as_str())
-}
-
-/// The marker a property call leaves on its caller (`Environment.getProperty`).
-pub fn property_marker() -> &'static str {
-    &rules().config.property_marker
-}
-
-/// The marker that picks one bean among several candidates (`@Primary`).
-pub fn primary() -> &'static str {
-    &rules().beans.primary
-}
-
-/// The entry annotations, by name (what `repo_overview` looks for in modifiers).
-pub fn entry_annotations() -> impl Iterator<Item = (&'static str, &'static str)> {
-    rules().entry.iter().map(|e| (e.annotation.as_str(), e.kind.as_str()))
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RustRoute {
-    attribute: String,
-    #[serde(default)]
-    verb: Option<String>,
-    #[serde(default)]
-    verb_argument: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RustRules {
-    route: Vec<RustRoute>,
-    router: Router,
-}
-
-/// Routers assembled in code: method chains inside functions (`grammars/frameworks/rust-web.toml`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Router {
-    /// `.route("/p", get(h))`: a path (or none: the resource's own) and a method router.
-    pub route: Vec<String>,
-    /// `.nest("/p", inner)`, `.configure(f)`: what `inner` registers, under `/p` (or the
-    /// chain's own prefix).
-    pub nest: Vec<String>,
-    /// `.service(x)`: `x` (a scope, a resource, a routed handler) under the chain's prefix.
-    pub service: Vec<String>,
-    /// `web::scope("/p")`, `web::resource("/p")`: a chain that starts with one of these
-    /// registers under `/p`.
-    pub prefix_heads: Vec<String>,
-    /// `web::get().to(h)`: the method that names the handler of a verb.
-    pub handler_methods: Vec<String>,
-    /// Method router functions and methods by name (`get` -> `GET`).
-    pub verbs: BTreeMap<String, String>,
-}
-
-/// The router rules of Rust web frameworks.
-pub fn rust_router() -> &'static Router {
-    &rust_rules().router
-}
-
-/// Whether a function body may build a router (cheap, before walking it).
-pub fn may_build_router(text: &str) -> bool {
-    let r = rust_router();
-    r.route.iter().chain(&r.nest).chain(&r.service).any(|m| text.contains(&format!(".{m}(")))
-}
-
 /// `a` and `b` joined as one URL path (see `join_paths`).
 pub fn join_url(a: &str, b: &str) -> String {
     join_paths(a, b)
-}
-
-fn rust_rules() -> &'static RustRules {
-    static RULES: OnceLock<RustRules> = OnceLock::new();
-    RULES.get_or_init(|| {
-        toml::from_str(include_str!("../../grammars/frameworks/rust-web.toml")).expect("grammars/frameworks/rust-web.toml is valid")
-    })
-}
-
-/// The endpoints a Rust route attribute declares: its path (last segment: `get`,
-/// `actix_web::post`) and the string literals of its arguments in order, each with the
-/// name before its `=` if any (`method = "GET"`).
-pub fn rust_route(attribute: &str, args: &[(Option<String>, String)]) -> Vec<Endpoint> {
-    let name = attribute.rsplit("::").next().unwrap_or(attribute);
-    let Some(rule) = rust_rules().route.iter().find(|r| r.attribute == name) else { return Vec::new() };
-    let Some(path) = args.iter().find(|(k, _)| k.is_none()).map(|(_, v)| v) else { return Vec::new() };
-    let verbs: Vec<String> = match (&rule.verb, &rule.verb_argument) {
-        (Some(v), _) => vec![v.clone()],
-        (None, Some(key)) => args.iter().filter(|(k, _)| k.as_deref() == Some(key.as_str())).map(|(_, v)| v.to_ascii_uppercase()).collect(),
-        (None, None) => Vec::new(),
-    };
-    let verbs = if verbs.is_empty() { vec!["ANY".to_string()] } else { verbs };
-    verbs.into_iter().map(|verb| Endpoint { verb, path: join_paths("", path) }).collect()
 }
 
 /// An endpoint a handler method serves.
@@ -506,99 +240,6 @@ fn join_paths(a: &str, b: &str) -> String {
         out.push_str(part);
     }
     out
-}
-
-/// The endpoints a method serves, from its class's annotations and its own.
-pub fn endpoints(class: &[Annotation], method: &[Annotation], consts: &dyn Fn(&str) -> Option<String>) -> Vec<Endpoint> {
-    let r = rules();
-    if !class.iter().any(|a| r.handler_classes.contains(&a.name)) {
-        return Vec::new();
-    }
-    let mapping_of = |a: &Annotation| r.mapping.iter().find(|m| m.annotation == a.name);
-    let paths_of = |a: &Annotation, m: &Mapping| -> Vec<String> {
-        let mut out = Vec::new();
-        for key in &m.paths {
-            if let Some(v) = a.arg(key) {
-                strings(v, consts, &mut out);
-            }
-        }
-        if out.is_empty() {
-            out.push(String::new());
-        }
-        out
-    };
-    let mut prefixes: Vec<String> = Vec::new();
-    for a in class {
-        if let Some(m) = mapping_of(a) {
-            prefixes.extend(paths_of(a, m));
-        }
-    }
-    if prefixes.is_empty() {
-        prefixes.push(String::new());
-    }
-    // The verbs marker annotations give (JAX-RS `@GET`).
-    let marked: Vec<String> = method.iter().filter_map(|a| r.verbs.get(&a.name).cloned()).collect();
-    let mut out: Vec<Endpoint> = Vec::new();
-    let mut push = |verb: &str, path: String| {
-        let e = Endpoint { verb: verb.to_string(), path };
-        if !out.contains(&e) {
-            out.push(e);
-        }
-    };
-    let mut mapped = false;
-    for a in method {
-        let Some(m) = mapping_of(a) else { continue };
-        mapped = true;
-        let mut verbs: Vec<String> = Vec::new();
-        if let Some(v) = &m.verb {
-            verbs.push(v.clone());
-        } else if let Some(v) = m.verb_attribute.as_deref().and_then(|k| a.arg(k)) {
-            let mut names = Vec::new();
-            shown_strings(v, &mut names);
-            // `RequestMethod.POST` -> `POST`.
-            verbs.extend(names.iter().map(|n| n.trim_matches(['{', '}']).rsplit('.').next().unwrap_or(n).to_string()));
-        }
-        if verbs.is_empty() {
-            verbs = marked.clone();
-        }
-        if verbs.is_empty() {
-            verbs.push("ANY".to_string());
-        }
-        for prefix in &prefixes {
-            for path in paths_of(a, m) {
-                for verb in &verbs {
-                    push(verb, join_paths(prefix, &path));
-                }
-            }
-        }
-    }
-    // A verb marker alone serves the class's path (JAX-RS `@GET` without `@Path`).
-    if !mapped {
-        for verb in &marked {
-            for prefix in &prefixes {
-                push(verb, join_paths(prefix, ""));
-            }
-        }
-    }
-    out
-}
-
-/// The entry point an annotation makes of a method: its kind and what it listens to or
-/// runs on (`scheduled`, `cron=0 0 * * * *`).
-pub fn entry(method: &[Annotation], consts: &dyn Fn(&str) -> Option<String>) -> Option<(String, String)> {
-    for a in method {
-        let Some(e) = rules().entry.iter().find(|e| e.annotation == a.name) else { continue };
-        let mut details = Vec::new();
-        for key in &e.attributes {
-            if let Some(v) = a.arg(key) {
-                let mut values = Vec::new();
-                strings(v, consts, &mut values);
-                details.push(format!("{key}={}", display(&values.join(","))));
-            }
-        }
-        return Some((format!("@{}", a.name), details.join(" ")));
-    }
-    None
 }
 
 /// Whether an endpoint's path template matches a concrete path: `{x}` (and `*`) match one

@@ -1,0 +1,308 @@
+//! Spring, as the rules in `grammars/frameworks/spring-web.toml` describe it: request
+//! mappings and their verbs (and JAX-RS's), handler classes, entry points the framework
+//! calls (`@Scheduled`, listeners), beans (stereotypes, `@Bean` methods, `@Primary`,
+//! qualifiers, package scans, injecting constructors and methods) and configuration
+//! readers (`@Value`, `@ConfigurationProperties`, `Environment.getProperty`). Read by simple
+//! name; generic code asks these functions, never names an annotation itself.
+//!
+//! Owns the Spring rules and what an annotation means. It must not read syntax trees or
+//! the store: the extractor hands it annotations, the tools markers.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use super::*;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Mapping {
+    annotation: String,
+    paths: Vec<String>,
+    #[serde(default)]
+    verb: Option<String>,
+    #[serde(default)]
+    verb_attribute: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    annotation: String,
+    kind: String,
+    #[serde(default)]
+    attributes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Beans {
+    stereotypes: Vec<String>,
+    bean_methods: Vec<String>,
+    markers: Vec<String>,
+    primary: String,
+    package_scans: Vec<String>,
+    interface_stereotypes: Vec<String>,
+    qualifiers: Vec<String>,
+    injecting_methods: Vec<String>,
+    /// Class annotations that make a constructor of its fields (Lombok's
+    /// `RequiredArgsConstructor = "final"`: the final ones; `"all"`: every instance field).
+    #[serde(default)]
+    injecting_constructors: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Config {
+    value: String,
+    properties: String,
+    /// Calls whose first argument, a string literal, is a key (`env.getProperty("k")`),
+    /// on a receiver of one of `property_types`; the marker they leave on the caller.
+    property_methods: Vec<String>,
+    property_types: Vec<String>,
+    /// Calls that return a property source (`context.getEnvironment().getProperty("k")`).
+    #[serde(default)]
+    property_getters: Vec<String>,
+    property_marker: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Rules {
+    mapping: Vec<Mapping>,
+    verbs: BTreeMap<String, String>,
+    handler_classes: Vec<String>,
+    entry: Vec<Entry>,
+    beans: Beans,
+    config: Config,
+}
+
+fn rules() -> &'static Rules {
+    static RULES: OnceLock<Rules> = OnceLock::new();
+    RULES.get_or_init(|| {
+        toml::from_str(include_str!("../../grammars/frameworks/spring-web.toml")).expect("grammars/frameworks/spring-web.toml is valid")
+    })
+}
+
+/// The annotations the rules give a meaning to (others need not be read).
+pub fn is_known(name: &str) -> bool {
+    let r = rules();
+    r.mapping.iter().any(|m| m.annotation == name)
+        || r.verbs.contains_key(name)
+        || r.handler_classes.iter().any(|c| c == name)
+        || r.entry.iter().any(|e| e.annotation == name)
+        || r.beans
+            .stereotypes
+            .iter()
+            .chain(&r.beans.bean_methods)
+            .chain(&r.beans.markers)
+            .chain(&r.beans.interface_stereotypes)
+            .chain(r.beans.injecting_constructors.keys())
+            .any(|b| b == name)
+}
+
+/// What a declaration's bean annotations keep in its modifiers: `@Service`, `@Primary`,
+/// `@Qualifier(legacy)`, `@Bean` (stereotypes, bean methods and markers, in that order).
+pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
+    let b = &rules().beans;
+    let mut out = Vec::new();
+    let constructors: Vec<String> = b.injecting_constructors.keys().cloned().collect();
+    for list in [&b.stereotypes, &b.interface_stereotypes, &b.bean_methods, &b.markers, &constructors] {
+        for a in annotations.iter().filter(|a| list.contains(&a.name)) {
+            let mut values = Vec::new();
+            if let Some(v) = a.arg("value").or_else(|| a.arg("name")).or_else(|| a.arg("prefix")) {
+                shown_strings(v, &mut values);
+            }
+            let marker = if values.is_empty() { format!("@{}", a.name) } else { format!("@{}({})", a.name, values.join(",")) };
+            if !out.contains(&marker) {
+                out.push(marker);
+            }
+        }
+    }
+    out
+}
+
+/// Whether Spring injects a field of a bean: it carries an injecting annotation
+/// (`@Autowired`), or its class has a generated constructor that takes it (Lombok's
+/// `@RequiredArgsConstructor` and a final field). A plain field is no injection point.
+pub fn field_injected(field_modifiers: &str, class_modifiers: &str) -> bool {
+    let b = &rules().beans;
+    let words: Vec<&str> = field_modifiers.split(' ').collect();
+    if words.contains(&"static") {
+        return false;
+    }
+    b.injecting_methods.iter().any(|m| has_marker(field_modifiers, m))
+        || b.injecting_constructors
+            .iter()
+            .any(|(a, which)| has_marker(class_modifiers, a) && (which == "all" || words.contains(&which.as_str())))
+}
+
+/// Markers that only say how a bean is built (`@RequiredArgsConstructor`), not shown.
+pub fn is_construction_marker(name: &str) -> bool {
+    rules().beans.injecting_constructors.contains_key(name)
+}
+
+/// Annotations of a parameter that count as its callable's (`@Value("${key}")`).
+pub fn is_parameter_marker(name: &str) -> bool {
+    rules().config.value == name
+}
+
+/// The stereotype annotations (a class carrying one, directly or through an annotation of
+/// the repository that carries one, is a bean).
+pub fn stereotypes() -> &'static [String] {
+    &rules().beans.stereotypes
+}
+
+/// Annotations whose value names the bean an injection point wants (`@Qualifier`).
+pub fn qualifiers() -> &'static [String] {
+    &rules().beans.qualifiers
+}
+
+/// Annotations that make a method of a bean an injection point (`@Autowired` setters).
+pub fn injecting_methods() -> &'static [String] {
+    &rules().beans.injecting_methods
+}
+
+/// Annotations whose values are packages whose interfaces are beans (`@MapperScan`).
+pub fn package_scans() -> &'static [String] {
+    &rules().beans.package_scans
+}
+
+/// Annotations that make an interface a bean (`@Mapper`).
+pub fn interface_stereotypes() -> &'static [String] {
+    &rules().beans.interface_stereotypes
+}
+
+/// The annotations that make a method declare a bean (`@Bean`).
+pub fn bean_methods() -> &'static [String] {
+    &rules().beans.bean_methods
+}
+
+/// The annotations that read configuration: keys by placeholder (`@Value`), and a class's
+/// fields under a prefix (`@ConfigurationProperties`).
+pub fn config_annotations() -> (&'static str, &'static str) {
+    let c = &rules().config;
+    (&c.value, &c.properties)
+}
+
+/// Whether a call names a configuration key: a property method (`getProperty`) on a
+/// receiver whose type is a property source (`Environment`). The marker it leaves on the
+/// calling method (`Environment.getProperty`).
+pub fn property_call(method: &str, receiver_type: &str) -> Option<&'static str> {
+    let c = &rules().config;
+    let simple = receiver_type.rsplit(['.', ':']).next().unwrap_or(receiver_type);
+    // A chain's receiver is written `Owner#getEnvironment()` (`#getEnvironment()` in the class).
+    let got =
+        receiver_type.rsplit_once('#').and_then(|(_, m)| m.strip_suffix("()")).is_some_and(|m| c.property_getters.iter().any(|g| g == m));
+    (c.property_methods.iter().any(|m| m == method) && (got || c.property_types.iter().any(|t| t == simple)))
+        .then_some(c.property_marker.as_str())
+}
+
+/// The marker a property call leaves on its caller (`Environment.getProperty`).
+pub fn property_marker() -> &'static str {
+    &rules().config.property_marker
+}
+
+/// The marker that picks one bean among several candidates (`@Primary`).
+pub fn primary() -> &'static str {
+    &rules().beans.primary
+}
+
+/// The entry annotations, by name (what `repo_overview` looks for in modifiers).
+pub fn entry_annotations() -> impl Iterator<Item = (&'static str, &'static str)> {
+    rules().entry.iter().map(|e| (e.annotation.as_str(), e.kind.as_str()))
+}
+
+/// The endpoints a method serves, from its class's annotations and its own.
+pub fn endpoints(class: &[Annotation], method: &[Annotation], consts: &dyn Fn(&str) -> Option<String>) -> Vec<Endpoint> {
+    let r = rules();
+    if !class.iter().any(|a| r.handler_classes.contains(&a.name)) {
+        return Vec::new();
+    }
+    let mapping_of = |a: &Annotation| r.mapping.iter().find(|m| m.annotation == a.name);
+    let paths_of = |a: &Annotation, m: &Mapping| -> Vec<String> {
+        let mut out = Vec::new();
+        for key in &m.paths {
+            if let Some(v) = a.arg(key) {
+                strings(v, consts, &mut out);
+            }
+        }
+        if out.is_empty() {
+            out.push(String::new());
+        }
+        out
+    };
+    let mut prefixes: Vec<String> = Vec::new();
+    for a in class {
+        if let Some(m) = mapping_of(a) {
+            prefixes.extend(paths_of(a, m));
+        }
+    }
+    if prefixes.is_empty() {
+        prefixes.push(String::new());
+    }
+    // The verbs marker annotations give (JAX-RS `@GET`).
+    let marked: Vec<String> = method.iter().filter_map(|a| r.verbs.get(&a.name).cloned()).collect();
+    let mut out: Vec<Endpoint> = Vec::new();
+    let mut push = |verb: &str, path: String| {
+        let e = Endpoint { verb: verb.to_string(), path };
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    };
+    let mut mapped = false;
+    for a in method {
+        let Some(m) = mapping_of(a) else { continue };
+        mapped = true;
+        let mut verbs: Vec<String> = Vec::new();
+        if let Some(v) = &m.verb {
+            verbs.push(v.clone());
+        } else if let Some(v) = m.verb_attribute.as_deref().and_then(|k| a.arg(k)) {
+            let mut names = Vec::new();
+            shown_strings(v, &mut names);
+            // `RequestMethod.POST` -> `POST`.
+            verbs.extend(names.iter().map(|n| n.trim_matches(['{', '}']).rsplit('.').next().unwrap_or(n).to_string()));
+        }
+        if verbs.is_empty() {
+            verbs = marked.clone();
+        }
+        if verbs.is_empty() {
+            verbs.push("ANY".to_string());
+        }
+        for prefix in &prefixes {
+            for path in paths_of(a, m) {
+                for verb in &verbs {
+                    push(verb, join_paths(prefix, &path));
+                }
+            }
+        }
+    }
+    // A verb marker alone serves the class's path (JAX-RS `@GET` without `@Path`).
+    if !mapped {
+        for verb in &marked {
+            for prefix in &prefixes {
+                push(verb, join_paths(prefix, ""));
+            }
+        }
+    }
+    out
+}
+
+/// The entry point an annotation makes of a method: its kind and what it listens to or
+/// runs on (`scheduled`, `cron=0 0 * * * *`).
+pub fn entry(method: &[Annotation], consts: &dyn Fn(&str) -> Option<String>) -> Option<(String, String)> {
+    for a in method {
+        let Some(e) = rules().entry.iter().find(|e| e.annotation == a.name) else { continue };
+        let mut details = Vec::new();
+        for key in &e.attributes {
+            if let Some(v) = a.arg(key) {
+                let mut values = Vec::new();
+                strings(v, consts, &mut values);
+                details.push(format!("{key}={}", display(&values.join(","))));
+            }
+        }
+        return Some((format!("@{}", a.name), details.join(" ")));
+    }
+    None
+}
