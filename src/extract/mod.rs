@@ -16,7 +16,9 @@ use crate::frameworks;
 use crate::lang::{Capture, LanguageSpec};
 use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference, Symbol, SymbolKind};
 
+mod java;
 mod routes;
+mod rust;
 
 /// Variables by (the symbol that scopes them, name): their type as a receiver takes it.
 type Locals<'t> = HashMap<(Option<usize>, &'t str), String>;
@@ -779,7 +781,7 @@ impl<'t> Extractor<'t> {
             let ctx = self.context_at(node.start_byte(), &scopes, &scope_parent, &def_symbol);
             let line = node.start_position().row as u32 + 1;
             match self.spec.language {
-                Language::Java => references.extend(java_import(self.text(node), line)),
+                Language::Java => references.extend(java::java_import(self.text(node), line)),
                 Language::Rust => {
                     let reexport = node.named_child(0).is_some_and(|c| self.kind(c) == "visibility_modifier");
                     if let Some(argument) = node.child_by_field_name("argument") {
@@ -1078,32 +1080,6 @@ impl<'t> Extractor<'t> {
         None
     }
 
-    /// `<&mut S as Sink>` for a trait impl whose self type is a type parameter of the impl,
-    /// directly or behind `&`, `&mut`, `Box`, `Rc` or `Arc` (a blanket impl), or a standard
-    /// library type written with its path (`std::io::Error`); None otherwise.
-    fn blanket_form(&self, imp: &Impl) -> Option<String> {
-        let trait_name = imp.info.trait_name.as_deref()?;
-        let written: String = self.text(imp.type_node).split_whitespace().collect::<Vec<_>>().join(" ");
-        let mut inner = written.as_str();
-        loop {
-            let before = inner;
-            inner = inner.trim_start_matches('&').trim_start();
-            inner = inner.strip_prefix("mut ").unwrap_or(inner).trim_start();
-            for wrapper in ["Box<", "Rc<", "Arc<"] {
-                if let Some(rest) = inner.strip_prefix(wrapper).and_then(|r| r.strip_suffix('>')) {
-                    inner = rest.trim();
-                }
-            }
-            if inner == before {
-                break;
-            }
-        }
-        let base = inner.split(['<', ' ']).next().unwrap_or(inner);
-        // A standard library type written with its path is no repository type either.
-        (std_path(&imp.info.self_type) || self.is_type_param(base, imp.type_node.start_byte()))
-            .then(|| format!("<{written} as {trait_name}>"))
-    }
-
     fn is_type_param(&self, name: &str, offset: usize) -> bool {
         self.type_params.iter().any(|(s, e, n, _)| *s <= offset && offset < *e && n == name)
     }
@@ -1251,7 +1227,7 @@ impl<'t> Extractor<'t> {
                 Some("!") => "boolean".to_string(),
                 _ => node
                     .child_by_field_name("operand")
-                    .map(|n| numeric(&self.expr_type(n, ctx, symbols, locals, depth)))
+                    .map(|n| java::numeric(&self.expr_type(n, ctx, symbols, locals, depth)))
                     .unwrap_or_else(unknown),
             },
             "binary_expression" => {
@@ -1271,9 +1247,9 @@ impl<'t> Extractor<'t> {
                             return "String".to_string();
                         }
                         if matches!(op, "<<" | ">>" | ">>>") {
-                            return promote(&left, "int");
+                            return java::promote(&left, "int");
                         }
-                        promote(&left, &right)
+                        java::promote(&left, &right)
                     }
                 }
             }
@@ -1284,7 +1260,7 @@ impl<'t> Extractor<'t> {
                 };
                 match (branch("consequence"), branch("alternative")) {
                     (a, b) if a == b => a,
-                    (a, n) | (n, a) if n == "null" && !NUMERIC.contains(&a.as_str()) && a != "boolean" => a,
+                    (a, n) | (n, a) if n == "null" && !java::NUMERIC.contains(&a.as_str()) && a != "boolean" => a,
                     _ => unknown(),
                 }
             }
@@ -1310,166 +1286,6 @@ impl<'t> Extractor<'t> {
                 _ => unknown(),
             },
             _ => unknown(),
-        }
-    }
-
-    /// What a macro's tokens hold that the grammar leaves as tokens: the closure parameters
-    /// with written types, with their lines (`|a: A, mut b: B<C>|` gives (a, A) and (b, B); a
-    /// `|` not followed by `name:` is an operator), and the macros invoked (`name!(`).
-    #[allow(clippy::type_complexity)]
-    fn macro_tokens(&self, tree: Node<'t>) -> (Vec<(&'t str, String, u32)>, Vec<(&'t str, u32)>) {
-        // The leaf tokens, in order (bounded: a macro may hold thousands of lines).
-        let mut tokens: Vec<Node<'t>> = Vec::new();
-        let mut stack = vec![tree];
-        while let Some(n) = stack.pop() {
-            if tokens.len() > 50_000 {
-                break;
-            }
-            if n.child_count() == 0 {
-                tokens.push(n);
-                continue;
-            }
-            let mut cursor = n.walk();
-            let children: Vec<Node<'t>> = n.children(&mut cursor).collect();
-            stack.extend(children.into_iter().rev());
-        }
-        let text = |i: usize| tokens.get(i).map(|t| self.text(*t)).unwrap_or("");
-        let line_of = |i: usize| tokens[i].start_position().row as u32 + 1;
-        let macros: Vec<(&'t str, u32)> = (0..tokens.len().saturating_sub(2))
-            .filter(|&i| {
-                self.kind(tokens[i]) == "identifier"
-                    && text(i + 1) == "!"
-                    && matches!(text(i + 2), "(" | "[" | "{")
-                    && text(i) != "macro_rules"
-            })
-            .map(|i| (self.text(tokens[i]), line_of(i)))
-            .collect();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < tokens.len() {
-            if text(i) != "|" {
-                i += 1;
-                continue;
-            }
-            // A parameter list: (`mut`? name `:` type), separated by `,`, up to the next `|`.
-            let mut j = i + 1;
-            loop {
-                if text(j) == "mut" {
-                    j += 1;
-                }
-                if !(self.kind(tokens.get(j).copied().unwrap_or(tree)) == "identifier" && text(j + 1) == ":") {
-                    break;
-                }
-                let name = text(j);
-                let line = line_of(j);
-                let mut k = j + 2;
-                let mut depth = 0i32;
-                let mut ty = String::new();
-                while k < tokens.len() {
-                    match text(k) {
-                        "<" => depth += 1,
-                        ">" => depth -= 1,
-                        "," | "|" if depth <= 0 => break,
-                        _ => {}
-                    }
-                    ty.push_str(text(k));
-                    ty.push(' ');
-                    k += 1;
-                }
-                let ty = normalize_path(&ty);
-                if !ty.is_empty() {
-                    out.push((name, ty, line));
-                }
-                j = k;
-                if text(j) == "," {
-                    j += 1;
-                    continue;
-                }
-                break;
-            }
-            i = j.max(i + 1);
-        }
-        (out, macros)
-    }
-
-    /// Whether a token tree is an argument of a macro whose arguments are code: one of the
-    /// language's `code_macros`, or (Rust) any macro that is not one of its `token_macros`.
-    fn in_code_macro(&self, mut node: Node<'t>) -> bool {
-        for _ in 0..64 {
-            let Some(parent) = node.parent() else { return false };
-            match self.kind(parent) {
-                "token_tree" => node = parent,
-                "macro_invocation" => {
-                    let name = parent.child_by_field_name("macro").map(|m| self.text(m)).unwrap_or("");
-                    let name = crate::model::last_segment(name);
-                    return self.spec.code_macros.contains(&name)
-                        || (!self.spec.token_macros.is_empty() && !self.spec.token_macros.contains(&name));
-                }
-                _ => return false,
-            }
-        }
-        false
-    }
-
-    /// A call written in a macro's tokens (`name` is followed by its `(...)`): what it is
-    /// made on, from the tokens before it (`x.name(`, `a.b().name(`, `self.name(`), or its
-    /// path (`Type::name(`, returned first) for a call by path; a bare `name(` is a call of
-    /// a function in scope.
-    fn token_call(
-        &self,
-        name: Node<'t>,
-        ctx: &Context,
-        symbols: &[Symbol],
-        locals: &Locals<'t>,
-        depth: usize,
-    ) -> (Option<String>, Receiver) {
-        let Some(before) = name.prev_sibling() else { return (None, Receiver::Implicit) };
-        match self.text(before) {
-            "." if depth < 16 => {
-                let Some(object) = before.prev_sibling() else { return (None, Receiver::Unknown) };
-                if self.kind(object) == "token_tree" && self.text(object).starts_with('(') {
-                    // `...method(args).name(`: the chain's previous link.
-                    let Some(method) = object.prev_sibling().filter(|m| self.kind(*m) == "identifier") else {
-                        return (None, Receiver::Unknown);
-                    };
-                    let (path, inner) = self.token_call(method, ctx, symbols, locals, depth + 1);
-                    let method_name = self.text(method);
-                    let receiver = match (path, inner) {
-                        (_, inner) if self.spec.transparent_calls.contains(&method_name) => inner,
-                        (Some(p), _) => {
-                            let (owner, last) = p.rsplit_once("::").unwrap_or(("", p.as_str()));
-                            Receiver::Type(format!("{owner}#{last}()"))
-                        }
-                        (None, Receiver::Type(t)) => Receiver::Type(format!("{t}#{method_name}()")),
-                        (None, Receiver::Implicit) => Receiver::Type(format!("#{method_name}()")),
-                        (None, Receiver::Unknown) => Receiver::Unknown,
-                    };
-                    return (None, receiver);
-                }
-                if matches!(self.kind(object), "identifier" | "self") {
-                    return (None, self.receiver(object, ctx, symbols, locals));
-                }
-                (None, Receiver::Unknown)
-            }
-            "::" => {
-                let mut segments = vec![self.text(name)];
-                let mut sep = Some(before);
-                while let Some(s) = sep.filter(|s| self.text(*s) == "::") {
-                    let Some(segment) = s.prev_sibling().filter(|p| matches!(self.kind(*p), "identifier" | "self" | "super" | "crate"))
-                    else {
-                        break;
-                    };
-                    segments.push(self.text(segment));
-                    sep = segment.prev_sibling();
-                }
-                segments.reverse();
-                let mut path = segments.join("::");
-                if let Some(replacement) = self.self_type(ctx, symbols) {
-                    path = replace_self(&path, &replacement);
-                }
-                (Some(path), Receiver::Implicit)
-            }
-            _ => (None, Receiver::Implicit),
         }
     }
 
@@ -1635,47 +1451,6 @@ impl<'t> Extractor<'t> {
             _ => Receiver::Unknown,
         }
     }
-
-    fn rust_use_tree(&self, node: Node, prefix: &str, out: &mut Vec<(String, Option<String>, bool, u32)>) {
-        let join_prefix = |p: &str| {
-            if prefix.is_empty() {
-                p.to_string()
-            } else {
-                format!("{prefix}::{p}")
-            }
-        };
-        match self.kind(node) {
-            "use_as_clause" => {
-                if let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias")) {
-                    let path = join_prefix(&strip_space(self.text(path)));
-                    out.push((path, Some(self.text(alias).to_string()), false, line_of(node)));
-                }
-            }
-            "use_list" => {
-                let mut cursor = node.walk();
-                for child in node.named_children(&mut cursor) {
-                    self.rust_use_tree(child, prefix, out);
-                }
-            }
-            "scoped_use_list" => {
-                let inner = match node.child_by_field_name("path") {
-                    Some(path) => join_prefix(&strip_space(self.text(path))),
-                    None => prefix.to_string(),
-                };
-                if let Some(list) = node.child_by_field_name("list") {
-                    self.rust_use_tree(list, &inner, out);
-                }
-            }
-            "use_wildcard" => {
-                let text = strip_space(self.text(node));
-                let path = text.trim_end_matches('*').trim_end_matches("::");
-                out.push((if path.is_empty() { prefix.to_string() } else { join_prefix(path) }, None, true, line_of(node)));
-            }
-            "self" if !prefix.is_empty() => out.push((prefix.to_string(), None, false, line_of(node))),
-            "line_comment" | "block_comment" => {}
-            _ => out.push((join_prefix(&strip_space(self.text(node))), None, false, line_of(node))),
-        }
-    }
 }
 
 #[derive(Default, Clone, Copy)]
@@ -1695,61 +1470,6 @@ fn is_local(name: &str, mut at: Option<usize>, symbols: &[Symbol], locals: &Loca
         at = symbols[i].parent;
     }
     false
-}
-
-fn java_import(text: &str, line: u32) -> Option<Reference> {
-    let mut body = text.trim().strip_prefix("import")?.trim().trim_end_matches(';').trim().to_string();
-    let is_static = body.starts_with("static ") || body.starts_with("static\t");
-    if is_static {
-        body = body["static".len()..].to_string();
-    }
-    let path = strip_space(&body);
-    let glob = path.ends_with(".*");
-    let path = path.trim_end_matches(".*").to_string();
-    if path.is_empty() {
-        return None;
-    }
-    let mut reference = Reference::new(RefKind::Imports, path, line, None);
-    reference.glob = glob;
-    reference.is_static = is_static;
-    Some(reference)
-}
-
-const NUMERIC: &[&str] = &["byte", "short", "char", "int", "long", "float", "double"];
-
-/// A unary operand's type after promotion: `byte`, `short` and `char` become `int`.
-fn numeric(t: &str) -> String {
-    match t {
-        "byte" | "short" | "char" => "int".to_string(),
-        t if NUMERIC.contains(&t) => t.to_string(),
-        _ => "?".to_string(),
-    }
-}
-
-/// Binary numeric promotion (JLS 5.6.2) of two operand types, `?` unless both are known
-/// primitives (a boxed operand may be unboxed too).
-fn promote(a: &str, b: &str) -> String {
-    let unbox = |t: &str| {
-        match t {
-            "Integer" => "int",
-            "Long" => "long",
-            "Double" => "double",
-            "Float" => "float",
-            "Short" => "short",
-            "Byte" => "byte",
-            "Character" => "char",
-            t => t,
-        }
-        .to_string()
-    };
-    let (a, b) = (unbox(a), unbox(b));
-    if a == "boolean" && b == "boolean" {
-        return a;
-    }
-    let (Some(i), Some(j)) = (NUMERIC.iter().position(|n| *n == a), NUMERIC.iter().position(|n| *n == b)) else {
-        return "?".to_string();
-    };
-    NUMERIC[i.max(j).max(3)].to_string()
 }
 
 /// Appends a word (`@Test`, `@Service`, `@Scheduled(cron=...)`) to a symbol's modifiers.

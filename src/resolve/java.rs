@@ -1,0 +1,373 @@
+//! Java's name resolution on the world (JLS 6.4-6.5, 15.12): types through enclosing and
+//! inherited member types, single-type imports, the package, on-demand imports and
+//! `java.lang`; fields through scopes, inheritance and static imports; calls and creations
+//! (overloads in `overload`); call chains through declared return types.
+//!
+//! Methods of `World`, on its private state. It must not touch the store or know Rust.
+
+use super::*;
+
+impl World {
+    pub(super) fn resolve_java(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
+        match r.kind {
+            RefKind::Imports => self.java_import(r),
+            RefKind::Calls if matches!(r.name, "this" | "super") && r.args.is_some() => self.java_constructor_call(r),
+            RefKind::Calls | RefKind::MethodRef => self.java_call(r, package),
+            RefKind::UsesField => self.java_field(r, package),
+            // A variable of that name hides the type (JLS 6.5.2): the name is a field then.
+            RefKind::Accesses if !r.name.contains('.') && self.java_field_in_scope(r, r.name).is_some() => {
+                (Target::Nothing, Confidence::Unresolved, false)
+            }
+            RefKind::Accesses => match self.java_type(r.name, r.file, r.enclosing, package) {
+                Some(t) => (t.clone(), conf_of(&t), true),
+                None => (Target::Nothing, Confidence::Unresolved, false),
+            },
+            RefKind::Instantiates => match self.java_type(r.name, r.file, r.enclosing, package) {
+                Some(Target::Symbol(t)) => self.java_new(t, r),
+                Some(t) => (t.clone(), conf_of(&t), true),
+                None => self.guess(Language::Java, r.name, Want::Type),
+            },
+            _ => match self.java_type(r.name, r.file, r.enclosing, package) {
+                Some(t) => (t.clone(), conf_of(&t), true),
+                None => self.guess(Language::Java, r.name, Want::Type),
+            },
+        }
+    }
+
+    /// `new T(...)`: the constructor overload, or the type when it declares none.
+    pub(super) fn java_new(&self, t: SymbolId, r: &RefQuery) -> (Target, Confidence, bool) {
+        let constructors = self.visible_from(self.java_constructors(t), r.file, r.enclosing);
+        if constructors.is_empty() {
+            return (Target::Symbol(t), Confidence::Exact, true);
+        }
+        pick_to_target(self.pick_overload(&constructors, r.args, r.file, r.enclosing))
+    }
+
+    /// `this(...)` and `super(...)` in a constructor.
+    pub(super) fn java_constructor_call(&self, r: &RefQuery) -> (Target, Confidence, bool) {
+        let Some(own) = self.enclosing_types(r.enclosing).into_iter().next() else {
+            return (Target::Nothing, Confidence::Unresolved, false);
+        };
+        let class = if r.name == "this" {
+            own
+        } else {
+            let superclass = self.supertypes.get(&own).and_then(|supers| {
+                supers.iter().copied().find(|s| matches!(self.syms[s].kind, SymbolKind::Class | SymbolKind::Enum | SymbolKind::Record))
+            });
+            match superclass {
+                Some(c) => c,
+                // A superclass from outside the repository (or Object): nothing to point at.
+                None => return (Target::Nothing, Confidence::Unresolved, false),
+            }
+        };
+        self.java_new(class, r)
+    }
+
+    pub(super) fn java_import(&self, r: &RefQuery) -> (Target, Confidence, bool) {
+        if r.glob {
+            // An on-demand import names a package or a type; only a type is a node.
+            return match self.lookup(r.name, Want::Type) {
+                Some(id) => (Target::Symbol(id), Confidence::Exact, true),
+                None if self.modules.contains_key(r.name) => (Target::Nothing, Confidence::Exact, true),
+                None => (Target::External(r.name.to_string()), Confidence::External, true),
+            };
+        }
+        if let Some(id) = self.lookup(r.name, Want::Type) {
+            return (Target::Symbol(id), Confidence::Exact, true);
+        }
+        if r.is_static {
+            if let Some((owner, member)) = r.name.rsplit_once('.') {
+                if let Some(t) = self.lookup(owner, Want::Type) {
+                    if let Some(m) = self.member(t, member, Want::Any, 0) {
+                        return (Target::Symbol(m), Confidence::Exact, true);
+                    }
+                }
+                return (Target::External(format!("{owner}#{member}")), Confidence::External, true);
+            }
+        }
+        (Target::External(r.name.to_string()), Confidence::External, true)
+    }
+
+    /// The member a chain's link names (a call `Owner#m()`, `#m()`, or a field
+    /// `Owner#f`), its owner resolved by `owner`, then the type the method returns or the
+    /// field holds, resolved where the member is declared. A field link that names a
+    /// member type instead (`Outer#Inner`) is that type.
+    pub(super) fn chain_type(
+        &self,
+        chain: &str,
+        enclosing: Option<SymbolId>,
+        owner: impl Fn(&str) -> Option<SymbolId>,
+    ) -> Option<SymbolId> {
+        let (link, want) = match chain.strip_suffix("()") {
+            Some(call) => (call, Want::Callable),
+            None => (chain, Want::Field),
+        };
+        let (base, method) = link.rsplit_once('#')?;
+        let owner_type = if base.is_empty() { None } else { Some(owner(base)?) };
+        let m = match owner_type {
+            None => self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, method, want, 0)),
+            Some(t) => match self.member(t, method, want, 0) {
+                Some(m) => Some(m),
+                None if want == Want::Field => return self.member(t, method, Want::Type, 0),
+                None => None,
+            },
+        }?;
+        let sym = self.syms.get(&m)?;
+        let returns = sym.returns.as_deref()?;
+        let file = self.files.get(&sym.file)?;
+        let found = match file.language {
+            Language::Java => match self.java_type(returns, sym.file, Some(m), &file.module)? {
+                Target::Symbol(id) => Some(id),
+                _ => None,
+            },
+            Language::Rust => {
+                let returns = if returns == "Self" { sym.impl_type.as_deref().or_else(|| sym.parent.map(|_| ""))? } else { returns };
+                match self.rust_path(returns, &self.module_of(sym.file, Some(m)), 0) {
+                    Some(PathHit::Symbol(id)) => Some(id),
+                    _ => None,
+                }
+            }
+        }?;
+        self.syms.get(&found).is_some_and(|s| s.kind.is_type()).then_some(found)
+    }
+
+    /// Resolves a type name as written in a Java file.
+    pub(super) fn java_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
+        if name.contains('#') {
+            let owner = |base: &str| match self.java_type(base, file, enclosing, package) {
+                Some(Target::Symbol(id)) => Some(id),
+                _ => None,
+            };
+            if let Some(id) = self.chain_type(name, enclosing, owner) {
+                return Some(Target::Symbol(id));
+            }
+            // A field of a type from outside (`System#out`): named like a nested type of it,
+            // as before fields were followed.
+            let (base, field) = name.rsplit_once('#')?;
+            if field.ends_with("()") {
+                return None;
+            }
+            return match self.java_type(base, file, enclosing, package)? {
+                Target::External(q) => Some(Target::External(format!("{q}.{field}"))),
+                _ => None,
+            };
+        }
+        let mut segments = name.split('.');
+        let first = segments.next()?;
+        let rest: Vec<&str> = segments.collect();
+        let base = self.java_simple_type(first, file, enclosing, package);
+        match base {
+            Some(Target::Symbol(mut id)) => {
+                for (i, seg) in rest.iter().enumerate() {
+                    match self.member(id, seg, Want::Type, 0) {
+                        Some(next) => id = next,
+                        None => return Some(Target::External(format!("{}.{}", self.syms[&id].qname, rest[i..].join(".")))),
+                    }
+                }
+                Some(Target::Symbol(id))
+            }
+            Some(Target::External(q)) if rest.is_empty() => Some(Target::External(q)),
+            Some(Target::External(q)) => Some(Target::External(format!("{q}.{}", rest.join(".")))),
+            _ if rest.is_empty() => None,
+            _ => {
+                // A fully qualified name: the longest prefix that is a type, then nested types.
+                let parts: Vec<&str> = name.split('.').collect();
+                for cut in (1..=parts.len()).rev() {
+                    let prefix = parts[..cut].join(".");
+                    if let Some(mut id) = self.lookup(&prefix, Want::Type) {
+                        for seg in &parts[cut..] {
+                            id = self.member(id, seg, Want::Type, 0)?;
+                        }
+                        return Some(Target::Symbol(id));
+                    }
+                }
+                if first.starts_with(char::is_lowercase) {
+                    Some(Target::External(name.to_string()))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    pub(super) fn java_simple_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
+        // 1. The enclosing types themselves, their member types and inherited member types.
+        for t in self.enclosing_types(enclosing) {
+            if *self.syms[&t].name == *name {
+                return Some(Target::Symbol(t));
+            }
+            if let Some(id) = self.member(t, name, Want::Type, 0) {
+                return Some(Target::Symbol(id));
+            }
+        }
+        let imports = self.imports.get(&file).map(Vec::as_slice).unwrap_or(&[]);
+        // 2. Single-type imports.
+        if let Some(import) = imports.iter().find(|i| !i.glob && i.visible_name() == name) {
+            return Some(match self.java_type_by_qname(&import.path) {
+                Some(id) => Target::Symbol(id),
+                None => Target::External(import.path.clone()),
+            });
+        }
+        // 3. Top-level types of the same package.
+        if let Some(id) = self.lookup(&join_java(package, name), Want::Type) {
+            return Some(Target::Symbol(id));
+        }
+        // 4. On-demand imports (packages, or types whose member types are imported).
+        for import in imports.iter().filter(|i| i.glob) {
+            if let Some(id) = self.java_type_by_qname(&format!("{}.{}", import.path, name)) {
+                return Some(Target::Symbol(id));
+            }
+        }
+        // 5. java.lang, from the repository (the JDK itself) or by the implicit table.
+        if let Some(id) = self.lookup(&format!("java.lang.{name}"), Want::Type) {
+            return Some(Target::Symbol(id));
+        }
+        if let Some(q) = lang::spec(Language::Java).implicit(name) {
+            return Some(Target::External(q.to_string()));
+        }
+        // 6. One on-demand import of a package outside the repository: it must come from there.
+        let outside: Vec<&Import> = imports
+            .iter()
+            .filter(|i| i.glob && !i.is_static && !self.modules.contains_key(&i.path) && self.lookup(&i.path, Want::Type).is_none())
+            .collect();
+        if outside.len() == 1 && name.starts_with(char::is_uppercase) {
+            return Some(Target::External(format!("{}.{}", outside[0].path, name)));
+        }
+        None
+    }
+
+    /// A type by its canonical name, where nested types may be written with dots.
+    pub(super) fn java_type_by_qname(&self, qname: &str) -> Option<SymbolId> {
+        if let Some(id) = self.lookup(qname, Want::Type) {
+            return Some(id);
+        }
+        let (owner, last) = qname.rsplit_once('.')?;
+        let owner = self.java_type_by_qname(owner)?;
+        self.member(owner, last, Want::Type, 0)
+    }
+
+    pub(super) fn java_call(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
+        let name = r.name;
+        // `Order::new`: a constructor of the type.
+        if r.kind == RefKind::MethodRef && name == "new" {
+            return match r.receiver {
+                Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
+                    Some(Target::Symbol(id)) => self.java_new(id, r),
+                    Some(Target::External(q)) => (Target::External(format!("{q}#new")), Confidence::External, true),
+                    _ => (Target::Nothing, Confidence::Unresolved, true),
+                },
+                _ => (Target::Nothing, Confidence::Unresolved, true),
+            };
+        }
+        match r.receiver {
+            Receiver::Implicit => {
+                // The innermost enclosing type with a method of that name is searched
+                // (JLS 15.12.1), then overloads are resolved in it.
+                for t in self.enclosing_types(r.enclosing) {
+                    if let Some(pick) = self.java_member_call(t, name, r.args, r.file, r.enclosing) {
+                        return pick_to_target(pick);
+                    }
+                }
+                match self.java_static_import(r.file, name, Want::Callable) {
+                    Some(Target::Symbol(m)) => match self.syms[&m].parent {
+                        Some(owner) => {
+                            pick_to_target(self.java_member_call(owner, name, r.args, r.file, r.enclosing).unwrap_or(Pick::One(m)))
+                        }
+                        None => (Target::Symbol(m), Confidence::Exact, true),
+                    },
+                    Some(t) => (t.clone(), conf_of(&t), true),
+                    None => self.guess(Language::Java, name, Want::Callable),
+                }
+            }
+            Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
+                Some(Target::Symbol(id)) => match self.java_member_call(id, name, r.args, r.file, r.enclosing) {
+                    Some(pick) => pick_to_target(pick),
+                    None => self.guess_unless_outside(t, name),
+                },
+                Some(Target::External(q)) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
+                _ => self.guess_unless_outside(t, name),
+            },
+            Receiver::Unknown => self.guess(Language::Java, name, Want::Callable),
+        }
+    }
+
+    /// A call on a receiver whose type is written: when that type is not found in the
+    /// repository it comes from outside (a `Logger` field, a `String` local), and a method of
+    /// that name here is no candidate. A chain whose type could not be followed is unknown.
+    pub(super) fn guess_unless_outside(&self, receiver_type: &str, name: &str) -> (Target, Confidence, bool) {
+        if receiver_type.contains('#') {
+            self.guess(Language::Java, name, Want::Callable)
+        } else {
+            (Target::Nothing, Confidence::Unresolved, true)
+        }
+    }
+
+    /// A member brought in by a static import (`import static a.B.m;`, `import static a.B.*;`).
+    pub(super) fn java_static_import(&self, file: FileId, name: &str, want: Want) -> Option<Target> {
+        let imports = self.imports.get(&file).map(Vec::as_slice).unwrap_or(&[]);
+        for import in imports.iter().filter(|i| i.is_static) {
+            let owner = if import.glob {
+                import.path.as_str()
+            } else if last_segment(&import.path) == name {
+                import.path.rsplit_once('.').map(|(o, _)| o).unwrap_or("")
+            } else {
+                continue;
+            };
+            match self.java_type_by_qname(owner) {
+                Some(t) => {
+                    if let Some(m) = self.member(t, name, want, 0) {
+                        return Some(Target::Symbol(m));
+                    }
+                }
+                None if !import.glob => return Some(Target::External(format!("{owner}#{name}"))),
+                None => {}
+            }
+        }
+        None
+    }
+
+    /// A field a bare name can mean at a place: of an enclosing type (declared or
+    /// inherited), then statically imported.
+    pub(super) fn java_field_in_scope(&self, r: &RefQuery, name: &str) -> Option<Target> {
+        for t in self.enclosing_types(r.enclosing) {
+            if let Some(m) = self.member(t, name, Want::Field, 0) {
+                return Some(Target::Symbol(m));
+            }
+        }
+        self.java_static_import(r.file, name, Want::Field)
+    }
+
+    /// `size`, `this.size`, `e.key`, `Foo.BAR`: a field, else an unresolved reference (a
+    /// field of a class outside the repository, a variable the extractor could not see).
+    pub(super) fn java_field(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
+        let found = match r.receiver {
+            Receiver::Implicit if !r.name.contains('.') => self.java_field_in_scope(r, r.name),
+            Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
+                Some(Target::Symbol(id)) => self.member(id, r.name, Want::Field, 0).map(Target::Symbol),
+                // `Encoder.table.length`: a type of the repository followed by a name it
+                // has no member type of is a field chain, not a type from outside.
+                Some(Target::External(_))
+                    if t.split_once('.').is_some_and(|(head, _)| {
+                        matches!(self.java_simple_type(head, r.file, r.enclosing, package), Some(Target::Symbol(_)))
+                    }) =>
+                {
+                    None
+                }
+                Some(Target::External(q)) => Some(Target::External(format!("{q}#{}", r.name))),
+                _ => None,
+            },
+            _ => None,
+        };
+        match found {
+            Some(t) => (t.clone(), conf_of(&t), true),
+            // A bare name that is a type is the qualifier of a static member (`Math.max`):
+            // its `accesses` twin holds it.
+            None if matches!(r.receiver, Receiver::Implicit) && self.java_type(r.name, r.file, r.enclosing, package).is_some() => {
+                (Target::Nothing, Confidence::Unresolved, false)
+            }
+            // Kept when a field declared later could be meant, so that the update declaring
+            // it finds this reference by name; an unknown receiver can mean anything.
+            None => (Target::Nothing, Confidence::Unresolved, !matches!(r.receiver, Receiver::Unknown)),
+        }
+    }
+}
