@@ -157,19 +157,13 @@ pub fn init(root: &Path, clients: &[Client], launcher: &Launcher) -> anyhow::Res
             None => Action::Added,
         };
         if action == Action::Replaced {
-            // Ours takes the old entry's place; the order of the others is kept.
-            let old = std::mem::take(servers);
-            for (name, value) in old {
-                match name.as_str() {
-                    LEGACY_SERVER_NAME => {
-                        servers.insert(SERVER_NAME.to_string(), entry.clone());
-                    }
-                    SERVER_NAME => {}
-                    _ => {
-                        servers.insert(name, value);
-                    }
-                }
-            }
+            // Ours takes the old entry's place (the insert below fills it in); the order of
+            // the others is kept.
+            *servers = std::mem::take(servers)
+                .into_iter()
+                .filter(|(name, _)| name != SERVER_NAME)
+                .map(|(name, value)| if name == LEGACY_SERVER_NAME { (SERVER_NAME.to_string(), Value::Null) } else { (name, value) })
+                .collect();
         }
         if action != Action::Unchanged {
             servers.insert(SERVER_NAME.to_string(), entry);

@@ -8,9 +8,6 @@
 //! Part of the extractor (its methods, on its private state). It must not do IO or resolve
 //! names: it records endpoints and markers on the file's symbols for the index.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use tree_sitter::Node;
-
 use super::*;
 
 impl<'t> Extractor<'t> {

@@ -17,8 +17,8 @@ use crate::build;
 use crate::build::rust_layout::{self, Layout};
 use crate::config::{Config, Filter, CONFIG_FILE, LEGACY_CONFIG_FILE};
 use crate::extract;
-use crate::model::{FileExtract, Language, RefKind};
-use crate::resolve::{RefQuery, SymbolId, Target, World};
+use crate::model::{FileExtract, Language, RefKind, SymbolId};
+use crate::resolve::{RefQuery, Target, World};
 use crate::store::{self, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
 use crate::walk::{self, Candidate};
 

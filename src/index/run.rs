@@ -22,8 +22,8 @@ use super::{
 use crate::build::rust_layout::Layout;
 use crate::build::{self, UnitMap, Units};
 use crate::frameworks::endpoints::{self, Templated};
-use crate::model::{Language, RefKind, SymbolKind};
-use crate::resolve::{FileCtx, Import, Sym, SymbolId, World};
+use crate::model::{Language, RefKind, SymbolId, SymbolKind};
+use crate::resolve::{FileCtx, Import, Sym, World};
 use crate::store::{self, FileState, NewSymbol, RenamedEndpoint, Resolved, StoredRef, Writer};
 use crate::walk::Candidate;
 

@@ -26,7 +26,7 @@ type UnitReach = std::collections::HashMap<u64, std::collections::HashSet<u64>>;
 /// The symbols under one name: most names are one symbol's, held without an allocation.
 type Ids = smallvec::SmallVec<[SymbolId; 1]>;
 
-pub use crate::model::{FileId, SymbolId};
+use crate::model::{FileId, SymbolId};
 
 #[derive(Clone, Debug)]
 pub struct Sym {
