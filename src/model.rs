@@ -150,6 +150,9 @@ pub enum RefKind {
     /// A bean injected into another (constructor parameter, injected field, `@Bean`
     /// method parameter): an edge of the service graph only, never stored.
     Injects,
+    /// A build unit's manifest declares another that its code does not use (the build still
+    /// links it): an edge of the unit graph only, never stored.
+    Declares,
 }
 
 const REF_KINDS: &[(RefKind, &str, u8, i64)] = &[
@@ -166,6 +169,7 @@ const REF_KINDS: &[(RefKind, &str, u8, i64)] = &[
     (RefKind::Expands, "expands", 5, 10),
     (RefKind::MethodRef, "method_ref", 6, 11),
     (RefKind::Injects, "injects", 0, 12),
+    (RefKind::Declares, "declares", 0, 13),
 ];
 
 impl RefKind {

@@ -533,21 +533,17 @@ fn change_impact_of_the_working_tree() {
 changed: 2 files (M 1, A 1, D 0), 2 symbols
   A class com.acme.common.Clock  src/main/java/com/acme/common/Clock.java:3-5
   M method com.acme.common.Money#plus  src/main/java/com/acme/common/Money.java:9-11
-affected: 7 (ring 1: 3, ring 2: 4); tests: 1
+affected: 4 (ring 1: 1, ring 2: 2, ring 3: 1); tests: 1 (tests followed past ring 2)
 ring 1:
   com.acme.order  src/main/java/com/acme/order/
-    class Order  uses_type 2, calls 1, accesses 1, uses_field 1  Order.java:8-34  loc 22 cx 3
-    record Order.Line  uses_type 1  Order.java:33  loc 1 cx 2
-  com.acme.pay  src/main/java/com/acme/pay/
-    class PaymentService  uses_type 1, calls 2  PaymentService.java:7-28  loc 18 cx 3
+    class Order  calls 1  Order.java:8-34  loc 22 cx 3
 ring 2:
   com.acme.order  src/main/java/com/acme/order/
-    class OrderService  uses_type 4, calls 7  OrderService.java:14-37  loc 21 cx 4
-    class OrderValidator  uses_type 1, calls 2  OrderValidator.java:3-18  loc 15 cx 3
+    class OrderService  calls 1  OrderService.java:14-37  loc 21 cx 4
+    class OrderValidator  calls 1  OrderValidator.java:3-18  loc 15 cx 3
+ring 3:
   com.acme.order  src/test/java/com/acme/order/
-    class OrderServiceTest  instantiates 2  OrderServiceTest.java:6-11  loc 6 cx 3  [test]
-  com.acme  src/main/java/com/acme/
-    class Application  instantiates 1  Application.java:8-13  loc 6 cx 3
+    class OrderServiceTest  calls 1  OrderServiceTest.java:6-11  loc 6 cx 3  [test]
 tests to run:
   src/test/java/com/acme/order/OrderServiceTest.java"
     );

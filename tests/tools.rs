@@ -416,15 +416,15 @@ fn method_queries_follow_calls_through_interfaces() {
         affected: 2 (ring 1: 2); tests: 0
         ring 1:
           shop  src/shop/
-            class OrderController  calls 1  OrderController.java:5-17  loc 11 cx 3  via method shop.OrderService#create(String)
-            class OrderServiceImpl  calls 1  OrderServiceImpl.java:3-18  loc 13 cx 3
+            method OrderController#post(String)  calls 1  OrderController.java:9-12  loc 4 cx 1  via method shop.OrderService#create(String)
+            method OrderServiceImpl#audit()  calls 1  OrderServiceImpl.java:15-17  loc 3 cx 1
 
         ### change_impact {"target":"shop.OrderServiceImpl#cancel(long)"}
         change_impact method shop.OrderServiceImpl#cancel(long)  src/shop/OrderServiceImpl.java:11-13  loc 3 cx 1 modified <date>
         affected: 1 (ring 1: 1); tests: 0
         ring 1:
           shop  src/shop/
-            class OrderController  calls 1  OrderController.java:5-17  loc 11 cx 3  via method shop.OrderService#cancel(long)
+            method OrderController#delete(long)  calls 1  OrderController.java:14-16  loc 3 cx 1  via method shop.OrderService#cancel(long)
 
         ### dependency_path {"from":"shop.OrderController","to":"shop.OrderMapper"}
         class shop.OrderController -> class shop.OrderMapper: 3 hops (level=symbol)
@@ -925,4 +925,138 @@ fn rust_route_attributes_are_endpoints() {
         ("repo_overview", json!({})),
     ];
     expect_file!["snapshots/rust-web.tools.txt"].assert_eq(&run_calls("rust-web", &calls));
+}
+
+/// Change impact as a reviewer would sign it (issue 33), on `testdata/java-impact`: reverse
+/// edges only (no walk up to `Person` and down to its other users, at symbol or unit level),
+/// a declared-but-unused unit edge carries impact, an interface method's signature reaches
+/// its implementation, a mapper method its statement, a handler its endpoint.
+#[test]
+fn change_impact_follows_dependents_only() {
+    let out = run_calls(
+        "java-impact",
+        &[
+            ("change_impact", json!({"target": "com.pets.owners.Owner#addPet(Pet)"})),
+            ("change_impact", json!({"target": "com.pets.orders.OrderService#generateOrder"})),
+            ("change_impact", json!({"target": "com.pets.orders.OrderServiceImpl#generateOrder"})),
+            ("change_impact", json!({"target": "com.pets.orders.OrderMapper#insert"})),
+            ("change_impact", json!({"target": "com.pets.orders.OrderController#create"})),
+            ("change_impact", json!({"target": "com.pets.common.Person"})),
+            ("change_impact", json!({"target": "pets-web", "level": "unit"})),
+            ("change_impact", json!({"target": "pets-owners", "level": "unit"})),
+            ("dependency_graph", json!({"target": "pets-owners", "level": "unit", "direction": "in"})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### change_impact {"target":"com.pets.owners.Owner#addPet(Pet)"}
+        change_impact method com.pets.owners.Owner#addPet(Pet)  owners/src/main/java/com/pets/owners/Owner.java:11-13  loc 3 cx 1 modified <date>
+        affected: 3 (ring 1: 2, ring 2: 1); tests: 2
+        ring 1:
+          com.pets.owners  owners/src/main/java/com/pets/owners/
+            method Owner#addPet(String)  calls 1  Owner.java:15-17  loc 3 cx 1
+          com.pets.owners  owners/src/test/java/com/pets/owners/
+            method OwnerTest#addsAPet()  calls 1  OwnerTest.java:4-6  loc 3 cx 1  [test]
+        ring 2:
+          com.pets.owners  owners/src/test/java/com/pets/owners/
+            method OwnerNameTest#addsAPetByName()  calls 1  OwnerNameTest.java:4-6  loc 3 cx 1  [test]
+        run:
+          mvn -pl :pets-owners -am test -Dtest=OwnerNameTest,OwnerTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### change_impact {"target":"com.pets.orders.OrderService#generateOrder"}
+        change_impact method com.pets.orders.OrderService#generateOrder(OrderParam)  orders/src/main/java/com/pets/orders/OrderService.java:4  loc 1 cx 1 modified <date>
+        affected: 4 (ring 1: 2, ring 2: 2); tests: 1
+        ring 1:
+          com.pets.orders  orders/src/main/java/com/pets/orders/
+            method OrderController#create(OrderParam)  calls 1  OrderController.java:15-18  loc 4 cx 1
+            method OrderServiceImpl#generateOrder(OrderParam)  OrderServiceImpl.java:13-16  loc 4 cx 1  overrides method com.pets.orders.OrderService#generateOrder(OrderParam) (changes with its signature)
+        ring 2:
+          com.pets.orders  orders/src/test/java/com/pets/orders/
+            method OrderControllerTest#creates(OrderController)  calls 1  OrderControllerTest.java:4-6  loc 3 cx 1  [test]
+          com.pets.web  web/src/main/java/com/pets/web/
+            method Visitor#order(OrderController)  calls 1  Visitor.java:9-11  loc 3 cx 1
+        run:
+          mvn -pl :pets-orders -am test -Dtest=OrderControllerTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### change_impact {"target":"com.pets.orders.OrderServiceImpl#generateOrder"}
+        change_impact method com.pets.orders.OrderServiceImpl#generateOrder(OrderParam)  orders/src/main/java/com/pets/orders/OrderServiceImpl.java:13-16  loc 4 cx 1 modified <date>
+        affected: 3 (ring 1: 1, ring 2: 2); tests: 1
+        ring 1:
+          com.pets.orders  orders/src/main/java/com/pets/orders/
+            method OrderController#create(OrderParam)  calls 1  OrderController.java:15-18  loc 4 cx 1  via method com.pets.orders.OrderService#generateOrder(OrderParam)
+        ring 2:
+          com.pets.orders  orders/src/test/java/com/pets/orders/
+            method OrderControllerTest#creates(OrderController)  calls 1  OrderControllerTest.java:4-6  loc 3 cx 1  [test]
+          com.pets.web  web/src/main/java/com/pets/web/
+            method Visitor#order(OrderController)  calls 1  Visitor.java:9-11  loc 3 cx 1
+        run:
+          mvn -pl :pets-orders -am test -Dtest=OrderControllerTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### change_impact {"target":"com.pets.orders.OrderMapper#insert"}
+        change_impact method com.pets.orders.OrderMapper#insert(OrderParam)  orders/src/main/java/com/pets/orders/OrderMapper.java:4  loc 1 cx 1 modified <date>
+        affected: 4 (ring 1: 1, ring 2: 1, ring 3: 2); tests: 1
+        runs: statement insert  orders/src/main/resources/mapper/OrderMapper.xml:4-6
+        ring 1:
+          com.pets.orders  orders/src/main/java/com/pets/orders/
+            method OrderServiceImpl#generateOrder(OrderParam)  calls 1  OrderServiceImpl.java:13-16  loc 4 cx 1
+        ring 2:
+          com.pets.orders  orders/src/main/java/com/pets/orders/
+            method OrderController#create(OrderParam)  calls 1  OrderController.java:15-18  loc 4 cx 1  via method com.pets.orders.OrderService#generateOrder(OrderParam)
+        ring 3:
+          com.pets.orders  orders/src/test/java/com/pets/orders/
+            method OrderControllerTest#creates(OrderController)  calls 1  OrderControllerTest.java:4-6  loc 3 cx 1  [test]
+          com.pets.web  web/src/main/java/com/pets/web/
+            method Visitor#order(OrderController)  calls 1  Visitor.java:9-11  loc 3 cx 1
+        run:
+          mvn -pl :pets-orders -am test -Dtest=OrderControllerTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### change_impact {"target":"com.pets.orders.OrderController#create"}
+        change_impact method com.pets.orders.OrderController#create(OrderParam)  orders/src/main/java/com/pets/orders/OrderController.java:15-18  loc 4 cx 1 modified <date>
+        affected: 2 (ring 1: 2); tests: 1
+        serves: endpoint POST /orders  orders/src/main/java/com/pets/orders/OrderController.java:15-18 (its clients are outside the repository)
+        ring 1:
+          com.pets.orders  orders/src/test/java/com/pets/orders/
+            method OrderControllerTest#creates(OrderController)  calls 1  OrderControllerTest.java:4-6  loc 3 cx 1  [test]
+          com.pets.web  web/src/main/java/com/pets/web/
+            method Visitor#order(OrderController)  calls 1  Visitor.java:9-11  loc 3 cx 1
+        run:
+          mvn -pl :pets-orders -am test -Dtest=OrderControllerTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### change_impact {"target":"com.pets.common.Person"}
+        change_impact class com.pets.common.Person  common/src/main/java/com/pets/common/Person.java:3-9  loc 6 cx 2 modified <date>
+        affected: 6 (ring 1: 4, ring 2: 2); tests: 3
+        ring 1:
+          com.pets.owners  owners/src/main/java/com/pets/owners/
+            class Owner  extends 1  Owner.java:8-18  loc 9 cx 3
+            class Vet  extends 1  Vet.java:5-9  loc 5 cx 2
+          com.pets.owners  owners/src/test/java/com/pets/owners/
+            class VetTest  calls 1  VetTest.java:3-9  loc 7 cx 2  [test]
+          com.pets.web  web/src/main/java/com/pets/web/
+            class Visitor  extends 1  Visitor.java:8-12  loc 5 cx 2
+        ring 2:
+          com.pets.owners  owners/src/test/java/com/pets/owners/
+            class OwnerNameTest  instantiates 1  OwnerNameTest.java:3-7  loc 5 cx 2  [test]
+            class OwnerTest  instantiates 1  OwnerTest.java:3-7  loc 5 cx 2  [test]
+        run:
+          mvn -pl :pets-owners -am test -Dtest=OwnerNameTest,OwnerTest,VetTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### change_impact {"target":"pets-web","level":"unit"}
+        change_impact unit pets-web (maven, web)  level=unit
+        affected: 0 (nothing depends on it); tests: 0
+
+        ### change_impact {"target":"pets-owners","level":"unit"}
+        change_impact unit pets-owners (maven, owners)  level=unit
+        affected: 1 (ring 1: 1); tests: 3
+        ring 1:
+          unit pets-web (maven, web)  declared in the manifest, not used
+        run:
+          mvn -pl :pets-owners -am test -Dtest=OwnerNameTest,OwnerTest,VetTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### dependency_graph {"target":"pets-owners","level":"unit","direction":"in"}
+        unit pets-owners (maven, owners)  level=unit
+        out: 1 dependency, in: 1 dependent (ring 1)
+        dependents:
+          unit pets-web (maven, web)  declared in the manifest, not used
+
+    "####]]
+    .assert_eq(&out);
 }

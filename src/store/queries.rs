@@ -19,6 +19,21 @@ impl rusqlite::types::FromSql for Language {
     }
 }
 
+/// Names of types by id.
+pub type TypeNames = Vec<(i64, String)>;
+
+/// A method or function declared in a type, as deciding overrides reads it.
+#[derive(Clone, Debug)]
+pub struct MethodRow {
+    pub id: i64,
+    pub parent: i64,
+    pub name: String,
+    /// Java: erased parameter types by simple name; None in Rust.
+    pub params: Option<String>,
+    /// Rust: the trait its impl block names.
+    pub impl_trait: Option<String>,
+}
+
 /// A symbol with everything a tool shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SymbolInfo {
@@ -218,6 +233,27 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params, symbol_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// What deciding which method overrides which takes: every method and function declared
+    /// in a type (id, parent, name, Java's erased parameters, the trait a Rust impl names),
+    /// and the names of the types others extend or implement, by id.
+    pub fn override_candidates(&self) -> Result<(Vec<MethodRow>, TypeNames)> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, parent_id, name, params, impl_trait FROM symbols WHERE parent_id IS NOT NULL AND kind IN ('method', 'function')",
+        )?;
+        let methods = stmt
+            .query_map([], |r| {
+                Ok(MethodRow { id: r.get(0)?, parent: r.get(1)?, name: r.get(2)?, params: r.get(3)?, impl_trait: r.get(4)? })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let sql = concat!(
+            "SELECT id, name FROM symbols WHERE id IN (SELECT target_id FROM refs WHERE kind IN (",
+            kind_sql!(supertypes),
+            ") AND target_id IS NOT NULL)"
+        );
+        let names = self.conn.prepare_cached(sql)?.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+        Ok((methods, names))
     }
 
     pub fn symbol(&self, id: i64) -> Result<Option<SymbolInfo>> {

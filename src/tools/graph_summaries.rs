@@ -12,7 +12,7 @@ use super::lines::{date_of, date_time_of, grouped_in, location, module_heading, 
 use super::paging::{cap, echo, page, write_page, Row, Window};
 use super::{clamp, clamp_checked, fail, parse_level, Answer, Atlas, ToolError};
 use crate::graph::{Graph, Level, Node, Reached};
-use crate::model::SymbolKind;
+use crate::model::{RefKind, SymbolKind};
 use crate::store::{FileInfo, Store, SymbolInfo};
 
 /// The line under an overview list whose rows all came on earlier pages.
@@ -189,7 +189,11 @@ impl Atlas {
             self.guesses_note(store, &start, true)?
         );
         if reached.is_empty() {
-            out.push_str("nothing depends on it and it depends on nothing in the index");
+            out.push_str(match (out_dir, in_dir) {
+                (true, true) => "nothing depends on it and it depends on nothing in the index",
+                (true, false) => "it depends on nothing in the index",
+                _ => "nothing in the index depends on it",
+            });
             return Ok(out);
         }
         let section = |r: &Reached| {
@@ -291,8 +295,15 @@ impl Atlas {
         let rows = placed.iter().skip(window.offset).map(|p| {
             let r = p.reached;
             let (name, place) = self.row_name(store, &r.node, &files)?;
-            let edges: Vec<String> = r.edges.iter().map(|(k, w)| format!("{k} {w}")).collect();
-            let mut text = format!("{name}  {}", edges.join(", "));
+            let edges: Vec<String> = r
+                .edges
+                .iter()
+                .map(|(k, w)| if *k == RefKind::Declares { "declared in the manifest, not used".to_string() } else { format!("{k} {w}") })
+                .collect();
+            let mut text = name;
+            if !edges.is_empty() {
+                let _ = write!(text, "  {}", edges.join(", "));
+            }
             if !place.is_empty() {
                 let _ = write!(text, "  {place}");
             }
@@ -304,6 +315,9 @@ impl Atlas {
             }
             if let Some(v) = &r.via {
                 let _ = write!(text, "  via {}", self.node_label(store, v)?.0);
+            }
+            if let Some(o) = &r.overrides {
+                let _ = write!(text, "  overrides {} (changes with its signature)", self.node_label(store, o)?.0);
             }
             if tests.is_some_and(|t| t.contains(&r.node)) {
                 text.push_str("  [test]");
@@ -415,7 +429,9 @@ impl Atlas {
         for h in &hops {
             let path = store.file(h.edge.file)?.map(|f| f.path).unwrap_or_default();
             let (from, to) = (self.node_label(store, &h.from)?.0, self.node_label(store, &h.to)?.0);
-            if h.dispatch {
+            if h.edge.kind == RefKind::Declares {
+                let _ = writeln!(out, "  {from} -[declares, uses nothing of it]-> {to}");
+            } else if h.dispatch {
                 // Down from an interface to what runs: the implementation's own edge.
                 let _ = writeln!(out, "  {from} =[dispatch]=> {to}  ({} at {path}:{})", h.edge.kind, h.edge.line);
             } else {
@@ -450,7 +466,8 @@ impl Atlas {
                 let guesses = self.guesses_note(store, &target, false)?;
                 let facts = self.node_facts(store, &graph, &target)?;
                 let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
-                (label, loc, graph.impact(std::slice::from_ref(&target), depth), guesses, facts, usual)
+                let reached = self.node_impact(store, &graph, &target, depth)?;
+                (label, loc, reached, guesses, facts, usual)
             }
             [s] => {
                 let reached = self.member_impact(store, &graph, members.as_slice(), depth)?;
@@ -486,7 +503,10 @@ impl Atlas {
         test_files.dedup();
         let tests = if level == Level::Unit { test_files.len() } else { reached.iter().filter(|r| test_nodes.contains(&r.node)).count() };
         let mut out = format!("change_impact {}", heading(&label, &loc, facts.as_ref(), level, (depth != 3).then_some(depth)));
-        let _ = writeln!(out, "affected: {}; tests: {tests}{guesses}", rings(&reached, "nothing depends on it"));
+        let beyond =
+            if reached.iter().any(|r| r.distance > depth) { format!(" (tests followed past ring {depth})") } else { String::new() };
+        let _ = writeln!(out, "affected: {}; tests: {tests}{beyond}{guesses}", rings(&reached, "nothing depends on it"));
+        out.push_str(&self.member_extras(store, &members)?);
         let section = |r: &Reached| format!("ring {}:", r.distance);
         let window = self.window(a.limit, a.offset, 50, 200);
         // The commands that run the tests reached close the first page.
@@ -533,9 +553,10 @@ impl Atlas {
         })
     }
 
-    /// What a change to a member reaches: ring 1 is what references the member itself, or a
-    /// method it implements or overrides (a call through the interface reaches it: marked
-    /// `via`); further rings are the type graph's impact of ring 1.
+    /// What a change to a member reaches: its callers and readers, the callers of every
+    /// method it overrides or implements (dispatch: marked `via`), the methods that override
+    /// or implement it (they change with its signature), then what depends on those, member
+    /// by member. At symbol level each member is a row of its own.
     pub(super) fn member_impact(
         &self,
         store: &Store,
@@ -543,41 +564,36 @@ impl Atlas {
         members: &[SymbolInfo],
         depth: usize,
     ) -> Result<Vec<Reached>, ToolError> {
-        let own: HashSet<i64> = members.iter().map(|m| m.id).collect();
-        let mut ids: Vec<i64> = own.iter().copied().collect();
-        for s in members {
-            ids.extend(self.overridden(store, s)?.iter().map(|o| o.id));
+        let starts: Vec<i64> = members.iter().map(|m| m.id).collect();
+        let own = members.iter().map(|m| Node::Symbol(m.id)).collect();
+        let signature = members.iter().any(|m| m.kind.is_callable());
+        self.code_impact(store, graph, &starts, signature, graph.level == Level::Symbol, &own, depth)
+    }
+
+    /// What a change to a node reaches: at code levels, what depends on any of its
+    /// declarations, member by member; build units and beans by the reverse closure of their
+    /// graph.
+    pub(super) fn node_impact(&self, store: &Store, graph: &Graph, target: &Node, depth: usize) -> Result<Vec<Reached>, ToolError> {
+        if matches!(graph.level, Level::Unit | Level::Service) {
+            return Ok(graph.impact(std::slice::from_ref(target), depth));
         }
-        ids.sort_unstable();
-        ids.dedup();
-        let mut ring: Vec<Reached> = Vec::new();
-        for row in store.reference_sources(&ids)? {
-            let Some(node) = row.source.and_then(|src| graph.node_of_symbol(src)) else { continue };
-            let via = (!own.contains(&row.target)).then_some(Node::Symbol(row.target));
-            match ring.iter_mut().find(|r| r.node == node) {
-                Some(r) => {
-                    r.edges.push((row.kind, row.count));
-                    // Reached directly if any of its references is direct.
-                    if via.is_none() {
-                        r.via = None;
-                    }
-                }
-                None => ring.push(Reached { node, distance: 1, edges: vec![(row.kind, row.count)], via, incoming: true }),
+        let dependents = self.dependents(store)?;
+        let starts = self.starts_of(store, &dependents, target)?;
+        let own = [target.clone()].into_iter().collect();
+        self.code_impact(store, graph, &starts, false, false, &own, depth)
+    }
+
+    /// The lines a member's impact adds beyond the graph: the endpoints it serves (their
+    /// callers are outside the repository) and the mapper statements bound to it.
+    fn member_extras(&self, store: &Store, members: &[SymbolInfo]) -> Result<String, ToolError> {
+        let mut out = String::new();
+        for m in members {
+            for e in store.children(m.id)?.into_iter().filter(|c| c.kind == SymbolKind::Endpoint) {
+                let _ = writeln!(out, "serves: endpoint {}  {} (its clients are outside the repository)", e.qname, location(&e));
             }
+            out.push_str(&self.statement_lines(store, m)?.replace("  statement: ", "runs: statement "));
         }
-        for r in &mut ring {
-            crate::graph::merge_kinds(&mut r.edges);
-        }
-        ring.sort_by(|a, b| a.via.is_some().cmp(&b.via.is_some()).then_with(|| a.node.cmp(&b.node)));
-        let starts: Vec<Node> = ring.iter().map(|r| r.node.clone()).collect();
-        let mut reached = ring;
-        if depth > 1 {
-            for mut r in graph.impact(&starts, depth - 1) {
-                r.distance += 1;
-                reached.push(r);
-            }
-        }
-        Ok(reached)
+        Ok(out)
     }
 
     /// `change_impact` of the working tree's changes against `HEAD` (`working-tree`) or a
@@ -597,6 +613,8 @@ impl Atlas {
         let view = self.unit_view(store)?;
         let mut test_ids: Vec<i64> = Vec::new();
         let mut nodes: Vec<Node> = Vec::new();
+        // The changed declarations (symbol level): where the member-level walk starts.
+        let mut starts: Vec<i64> = Vec::new();
         let mut changed_items = Vec::new();
         let mut tests: std::collections::BTreeSet<String> = Default::default();
         for c in &changes {
@@ -652,6 +670,7 @@ impl Atlas {
                         ));
                     }
                     for s in hit {
+                        starts.push(s.id);
                         let node = match graph.level {
                             Level::Service => self.bean_of(store, graph, s)?,
                             _ => graph.node_of_symbol(s.id),
@@ -666,7 +685,19 @@ impl Atlas {
         }
         nodes.sort();
         nodes.dedup();
-        let reached = graph.impact(&nodes, depth);
+        let reached = match graph.level {
+            Level::Unit | Level::Service => graph.impact(&nodes, depth),
+            level => {
+                if level != Level::Symbol {
+                    let dependents = self.dependents(store)?;
+                    for n in &nodes {
+                        starts.extend(self.starts_of(store, &dependents, n)?);
+                    }
+                }
+                let own = nodes.iter().cloned().collect();
+                self.code_impact(store, graph, &starts, false, false, &own, depth)?
+            }
+        };
         let test_nodes = self.test_nodes(store, &reached)?;
         for r in &reached {
             if test_nodes.contains(&r.node) {
@@ -705,7 +736,9 @@ impl Atlas {
             page(&mut out, &changed_items, changed_items.len(), self.summary_budget / 2, "use level=file for fewer lines");
             out.push('\n');
         }
-        let _ = writeln!(out, "affected: {}; tests: {}", rings(&reached, "nothing depends on them"), tests.len());
+        let beyond =
+            if reached.iter().any(|r| r.distance > depth) { format!(" (tests followed past ring {depth})") } else { String::new() };
+        let _ = writeln!(out, "affected: {}; tests: {}{beyond}", rings(&reached, "nothing depends on them"), tests.len());
         let test_lines: Vec<String> = tests.iter().map(|t| format!("  {t}")).collect();
         let mut tail = String::new();
         if first && !tests.is_empty() {

@@ -21,6 +21,7 @@ use std::fmt::Write;
 use super::lines::plural;
 use super::{Atlas, ToolError};
 use crate::graph::{Level, Node};
+use crate::model::RefKind;
 use crate::store::Store;
 
 /// Nodes drawn at once; the others are listed.
@@ -145,8 +146,9 @@ impl Atlas {
         let mut weights: HashMap<(u32, u32), u32> = HashMap::new();
         for (from, to, edges) in graph.node_edges() {
             if let (Node::Unit(a), Node::Unit(b)) = (from, to) {
-                if a != b {
-                    *weights.entry((*a, *b)).or_default() += edges.iter().map(|e| e.weight).sum::<u32>();
+                let used: Vec<_> = edges.iter().filter(|e| e.kind != RefKind::Declares).collect();
+                if a != b && !used.is_empty() {
+                    *weights.entry((*a, *b)).or_default() += used.iter().map(|e| e.weight).sum::<u32>();
                 }
             }
         }

@@ -17,6 +17,7 @@ mod config_keys;
 mod graph_summaries;
 mod handles;
 mod history;
+mod impact;
 mod lines;
 mod map;
 mod paging;
@@ -104,6 +105,8 @@ pub struct Atlas {
     /// Every entry point (`main`, endpoints, framework-called methods): finding them scans
     /// the symbols' modifiers, so once per index generation.
     entry_points: Mutex<Option<(Stamp, Arc<Vec<store::SymbolInfo>>)>>,
+    /// The member-level reverse index change impact walks (per generation).
+    dependents: Mutex<Option<(Stamp, Arc<crate::graph::impact::Dependents>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -229,6 +232,7 @@ impl Atlas {
             config_view: Mutex::new(None),
             statement_view: Mutex::new(None),
             entry_points: Mutex::new(None),
+            dependents: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
@@ -460,7 +464,20 @@ impl Atlas {
         let cache = self.edges.lock().expect("edge cache lock");
         let symbols: Vec<SymbolRow> = cache.by_file.iter().flat_map(|(file, rows)| rows.symbols.iter().map(|s| s.row(*file))).collect();
         let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.edges.iter().map(|r| r.row(*file)));
-        let g = Arc::new(Graph::build(level, &symbols, &files, rows));
+        let mut g = Graph::build(level, &symbols, &files, rows);
+        if level == Level::Unit {
+            // What a manifest declares carries impact even where no line uses it.
+            let view = self.unit_view(store)?;
+            let index: HashMap<&str, u32> = view.units.units.iter().enumerate().map(|(i, u)| (u.dir.as_str(), i as u32)).collect();
+            for (i, u) in view.units.units.iter().enumerate() {
+                for d in &u.deps {
+                    if let Some(j) = index.get(d.dir.as_str()) {
+                        g.add_declared(&crate::graph::Node::Unit(i as u32), &crate::graph::Node::Unit(*j));
+                    }
+                }
+            }
+        }
+        let g = Arc::new(g);
         tracing::debug!(level = level.as_str(), ms = started.elapsed().as_millis() as u64, "graph built");
         graphs.insert(level, (stamp, g.clone()));
         Ok(g)

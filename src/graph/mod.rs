@@ -1,7 +1,9 @@
 //! The dependency graph: petgraph built from store rows at four levels (symbol/type,
-//! file, module, build unit), with neighbourhoods, shortest paths, change impact (following dynamic
-//! dispatch through interfaces and traits) and fan-in rankings. It does no IO: `store`
-//! hands it plain rows.
+//! file, module, build unit), with neighbourhoods, shortest paths, the reverse closure of a
+//! node, the roll-up of member-level change impact (`impact`) to a level's nodes, and fan-in
+//! rankings. It does no IO: `store` hands it plain rows.
+
+pub mod impact;
 
 use std::collections::VecDeque;
 
@@ -80,8 +82,10 @@ pub struct Graph {
     nodes: Vec<Node>,
     /// Every node with dependents, most distinct dependents first (computed on first use).
     fan_in_ranking: std::sync::OnceLock<Vec<(Node, usize)>>,
-    /// The file of each symbol that is a node itself (answers group nodes by file).
-    node_files: HashMap<i64, i64>,
+    /// The file of every symbol (answers group nodes by file), at symbol and service level.
+    symbol_files: IdTable,
+    /// File id -> the key in `nodes` of its node, at file, module and unit level.
+    file_nodes: HashMap<i64, u32>,
 }
 
 /// The kinds and weights of the edges between a node and the previous ring.
@@ -94,9 +98,12 @@ pub struct Reached {
     pub distance: usize,
     /// Edges between this node and the previous ring (kind, weight).
     pub edges: EdgeKinds,
-    /// Set when the node was reached through an interface or trait it depends on while an
-    /// implementation of it was affected (change impact only).
+    /// Change impact only: the method whose call reaches this node through dispatch (the
+    /// node calls it, and an affected method overrides or implements it).
     pub via: Option<Node>,
+    /// Change impact only: the changed method this node overrides or implements (it
+    /// changes with its signature).
+    pub overrides: Option<Node>,
     /// For neighbourhoods: true when the node depends on the start (incoming).
     pub incoming: bool,
 }
@@ -121,7 +128,7 @@ impl Graph {
         }
         let module_of: HashMap<i64, &str> = files.iter().map(|f| (f.id, f.module.as_str())).collect();
         let unit_of: HashMap<i64, u32> = files.iter().filter_map(|f| Some((f.id, f.unit?))).collect();
-        let mut node_files: HashMap<i64, i64> = HashMap::default();
+        let mut symbol_files = IdTable::for_ids(symbols.iter().map(|s| s.id));
         // Every distinct node gets a small key, so that the merge of hundreds of thousands of
         // edge rows hashes three integers rather than two nodes (a module node is a string).
         let mut keys = NodeKeys::default();
@@ -129,11 +136,8 @@ impl Graph {
         for s in symbols {
             let node = match level {
                 Level::Symbol | Level::Service => {
-                    let up = type_ancestor(s, symbols, &by_id);
-                    if up == s.id {
-                        node_files.insert(s.id, s.file);
-                    }
-                    Node::Symbol(up)
+                    symbol_files.insert(s.id, s.file as u32);
+                    Node::Symbol(type_ancestor(s, symbols, &by_id))
                 }
                 Level::File => Node::File(s.file),
                 Level::Module => Node::Module(module_of.get(&s.file).copied().unwrap_or("").to_string()),
@@ -166,7 +170,8 @@ impl Graph {
             rollup: symbol_key,
             nodes: Vec::new(),
             fan_in_ranking: Default::default(),
-            node_files,
+            symbol_files,
+            file_nodes: HashMap::default(),
         };
         // Every node exists even without edges, so that lookups of isolated nodes work.
         match level {
@@ -242,7 +247,19 @@ impl Graph {
             g.graph.add_edge(a, b, edge);
         }
         g.nodes = keys.nodes;
+        g.file_nodes = file_key;
         g
+    }
+
+    /// Adds an edge from one existing node to another where none is (a declared dependency
+    /// its code does not use): `false` when either node is missing or an edge exists.
+    pub fn add_declared(&mut self, from: &Node, to: &Node) -> bool {
+        let (Some(&a), Some(&b)) = (self.index.get(from), self.index.get(to)) else { return false };
+        if a == b || self.graph.find_edge(a, b).is_some() {
+            return false;
+        }
+        self.graph.add_edge(a, b, Edge { kind: RefKind::Declares, weight: 1, file: 0, line: 0 });
+        true
     }
 
     fn node(&mut self, n: Node) -> NodeIndex {
@@ -262,7 +279,7 @@ impl Graph {
     /// The file a node lies in: a symbol node's, a file node's own; None for the others.
     pub fn file_of(&self, n: &Node) -> Option<i64> {
         match n {
-            Node::Symbol(id) => self.node_files.get(id).copied(),
+            Node::Symbol(id) => self.symbol_files.get(*id).map(i64::from),
             Node::File(id) => Some(*id),
             _ => None,
         }
@@ -333,7 +350,7 @@ impl Graph {
                 if seen.insert(n, distance).is_none() {
                     frontier_next.push(n);
                 }
-                result.push(Reached { node: self.graph[n].clone(), distance, edges, via: None, incoming });
+                result.push(Reached { node: self.graph[n].clone(), distance, edges, via: None, overrides: None, incoming });
             }
             frontier = frontier_next;
             if frontier.is_empty() {
@@ -401,68 +418,37 @@ impl Graph {
         Some(hops)
     }
 
-    /// What depends on the `targets`, transitively, by distance. When an implementation is
-    /// reached, the dependents of the interfaces and traits it implements are reached too
-    /// (a change travels through dynamic dispatch), marked with `via`. The targets
-    /// themselves are never in the answer.
+    /// What depends on the `targets`, transitively, by distance, along reverse edges only:
+    /// the closure the unit and service levels answer with (code and symbol levels walk
+    /// members: `impact::Dependents`, then `roll_up`). The targets are never in the answer.
     pub fn impact(&self, targets: &[Node], depth: usize) -> Vec<Reached> {
         let mut frontier: Vec<NodeIndex> = targets.iter().filter_map(|t| self.index.get(t).copied()).collect();
         frontier.sort();
         frontier.dedup();
         let mut seen: HashSet<NodeIndex> = frontier.iter().copied().collect();
-        // Each interface's users are reached once, from the ring that first reaches an
-        // implementation of it: not again for every implementation (Serializable has
-        // thousands), which made deep impacts quadratic.
-        let mut expanded: HashSet<NodeIndex> = HashSet::default();
         let mut result = Vec::new();
         for distance in 1..=depth {
-            let mut ring: Vec<(NodeIndex, EdgeKinds, Option<NodeIndex>)> = Vec::new();
+            let mut ring: Vec<(NodeIndex, EdgeKinds)> = Vec::new();
             let mut ring_index: HashMap<NodeIndex, usize> = HashMap::default();
-            let mut add = |n: NodeIndex, kind: RefKind, weight: u32, via: Option<NodeIndex>, seen: &HashSet<NodeIndex>| {
-                if seen.contains(&n) {
-                    return;
-                }
-                let slot = *ring_index.entry(n).or_insert_with(|| {
-                    ring.push((n, Vec::new(), via));
-                    ring.len() - 1
-                });
-                ring[slot].1.push((kind, weight));
-                if via.is_none() {
-                    ring[slot].2 = None;
-                }
-            };
             for &n in &frontier {
                 for e in self.graph.edges_directed(n, Direction::Incoming) {
-                    add(e.source(), e.weight().kind, e.weight().weight, None, &seen);
-                }
-                // Dynamic dispatch: users of every interface or class `n` implements or
-                // extends, however far up.
-                for interface in self.supertypes_of(n) {
-                    if !expanded.insert(interface) {
+                    if seen.contains(&e.source()) {
                         continue;
                     }
-                    for e in self.graph.edges_directed(interface, Direction::Incoming) {
-                        if matches!(e.weight().kind, RefKind::Implements | RefKind::Extends) {
-                            continue;
-                        }
-                        add(e.source(), e.weight().kind, e.weight().weight, Some(interface), &seen);
-                    }
+                    let slot = *ring_index.entry(e.source()).or_insert_with(|| {
+                        ring.push((e.source(), Vec::new()));
+                        ring.len() - 1
+                    });
+                    ring[slot].1.push((e.weight().kind, e.weight().weight));
                 }
             }
+            ring.sort_by(|a, b| self.graph[a.0].cmp(&self.graph[b.0]));
             let mut next = Vec::new();
-            // Direct dependents first, then those reached through dispatch.
-            ring.sort_by(|a, b| a.2.is_some().cmp(&b.2.is_some()).then_with(|| self.graph[a.0].cmp(&self.graph[b.0])));
-            for (n, mut edges, via) in ring {
+            for (n, mut edges) in ring {
                 merge_kinds(&mut edges);
                 seen.insert(n);
                 next.push(n);
-                result.push(Reached {
-                    node: self.graph[n].clone(),
-                    distance,
-                    edges,
-                    via: via.map(|v| self.graph[v].clone()),
-                    incoming: true,
-                });
+                result.push(Reached { node: self.graph[n].clone(), distance, edges, via: None, overrides: None, incoming: true });
             }
             frontier = next;
             if frontier.is_empty() {
@@ -472,26 +458,55 @@ impl Graph {
         result
     }
 
-    /// Every node `n` extends or implements, transitively, nearest first.
-    fn supertypes_of(&self, n: NodeIndex) -> Vec<NodeIndex> {
-        let mut out = Vec::new();
-        let mut seen = HashSet::from_iter([n]);
-        let mut queue = VecDeque::from([n]);
-        while let Some(cur) = queue.pop_front() {
-            let mut ups: Vec<NodeIndex> = self
-                .graph
-                .edges_directed(cur, Direction::Outgoing)
-                .filter(|e| matches!(e.weight().kind, RefKind::Implements | RefKind::Extends))
-                .map(|e| e.target())
-                .collect();
-            ups.sort_by(|a, b| self.graph[*a].cmp(&self.graph[*b]));
-            for up in ups {
-                if seen.insert(up) {
-                    out.push(up);
-                    queue.push_back(up);
+    /// Member-level impact hits as this level's nodes: each node at the nearest ring any of
+    /// its hits is at, with the edges of those hits, reached directly if any of them is.
+    /// With `members` (symbol level), a member is its own row; otherwise it stands for its
+    /// type. `own` (the changed nodes) and file-level hits at symbol level are left out.
+    pub fn roll_up(&self, hits: &[impact::Hit], own: &HashSet<Node>, members: bool) -> Vec<Reached> {
+        use impact::{Affected, Why};
+        let mut out: Vec<Reached> = Vec::new();
+        let mut at: HashMap<Node, usize> = HashMap::default();
+        for h in hits {
+            let node = match (h.item, self.level) {
+                (Affected::Symbol(id), Level::Symbol | Level::Service) if members => Some(Node::Symbol(id)),
+                (Affected::Symbol(id), _) => self.node_of_symbol(id),
+                (Affected::FileLevel(_), Level::Symbol | Level::Service) => None,
+                (Affected::FileLevel(f), _) => self.file_nodes.get(&f).map(|k| self.nodes[*k as usize].clone()),
+            };
+            let Some(node) = node.filter(|n| !own.contains(n)) else { continue };
+            let (via, overrides) = match h.why {
+                Why::Refers => (None, None),
+                Why::Dispatch(m) => (Some(Node::Symbol(m)), None),
+                Why::Overrides(m) => (None, Some(Node::Symbol(m))),
+            };
+            match at.get(&node) {
+                Some(&i) if out[i].distance == h.distance => {
+                    let r = &mut out[i];
+                    r.edges.extend(h.edges.iter().copied());
+                    if via.is_none() {
+                        r.via = None;
+                    }
+                    if overrides.is_none() {
+                        r.overrides = None;
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    at.insert(node.clone(), out.len());
+                    let edges = if overrides.is_some() { Vec::new() } else { h.edges.clone() };
+                    out.push(Reached { node, distance: h.distance, edges, via, overrides, incoming: true });
                 }
             }
         }
+        for r in &mut out {
+            if r.overrides.is_some() {
+                r.edges.retain(|(k, _)| *k != RefKind::Implements);
+            }
+            merge_kinds(&mut r.edges);
+        }
+        // Ring by ring; in a ring what refers directly, then what overrides, then dispatch.
+        let rank = |r: &Reached| (r.distance, r.via.is_some(), r.overrides.is_none());
+        out.sort_by(|a, b| rank(a).cmp(&rank(b)).then_with(|| a.node.cmp(&b.node)));
         out
     }
 
@@ -675,11 +690,14 @@ mod tests {
     }
 
     #[test]
-    fn impact_follows_dispatch_through_the_interface() {
+    fn impact_follows_reverse_edges_only() {
+        // The helper's user Impl is affected; Impl's own dependency, the interface, is not
+        // (nothing walks up what an affected node uses), nor the interface's users.
         let g = sample();
-        let impact: Vec<(Node, usize, Option<Node>)> =
-            g.impact(&[Node::Symbol(5)], 3).into_iter().map(|r| (r.node, r.distance, r.via)).collect();
-        assert_eq!(impact, vec![(Node::Symbol(2), 1, None), (Node::Symbol(3), 2, Some(Node::Symbol(1))), (Node::Symbol(4), 3, None)]);
+        let impact: Vec<(Node, usize)> = g.impact(&[Node::Symbol(5)], 3).into_iter().map(|r| (r.node, r.distance)).collect();
+        assert_eq!(impact, vec![(Node::Symbol(2), 1)]);
+        let impact: Vec<(Node, usize)> = g.impact(&[Node::Symbol(1)], 3).into_iter().map(|r| (r.node, r.distance)).collect();
+        assert_eq!(impact, vec![(Node::Symbol(2), 1), (Node::Symbol(3), 1), (Node::Symbol(4), 2)]);
     }
 
     #[test]

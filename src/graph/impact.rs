@@ -1,0 +1,341 @@
+//! Change impact at member precision: what depends on a set of symbols, transitively, along
+//! reverse edges only, from the member that holds each reference (a caller is the method
+//! that calls, not its class). The one step through a supertype is dispatch: when a method
+//! is affected, the callers of every method it overrides or implements are too (a call
+//! through the interface runs it), marked with that method. Nothing is ever reached through
+//! what an affected symbol *uses*, nor from a member to its type's other dependents.
+//!
+//! Owns the member-level reverse index and the walk; it knows no names (the override pairs
+//! are handed in) and does no IO. `Graph::roll_up` turns its hits into a level's nodes.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::IdTable;
+use crate::model::{EdgeRow, RefKind, SymbolKind, SymbolRow};
+
+/// What a hop of the walk reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Affected {
+    Symbol(i64),
+    /// A reference that belongs to no declaration (an `import`/`use` line) of this file.
+    FileLevel(i64),
+}
+
+/// Why a hit is affected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Why {
+    /// It references an affected symbol.
+    Refers,
+    /// It calls a method an affected method overrides or implements (the method, by id).
+    Dispatch(i64),
+    /// It overrides or implements the changed method: it changes with its signature.
+    Overrides(i64),
+}
+
+/// One affected symbol (or file-level reference), its distance from the change, the edges
+/// between it and the previous ring (kind, weight) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub item: Affected,
+    pub distance: usize,
+    pub edges: Vec<(RefKind, u32)>,
+    pub why: Why,
+}
+
+/// Rows keyed by a slot, in one array (compressed sparse rows).
+struct Csr<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Csr<T> {
+    fn build(slots: usize, mut pairs: Vec<(u32, T)>) -> Csr<T> {
+        pairs.sort_by_key(|p| p.0);
+        let mut start = vec![0u32; slots + 1];
+        for (k, _) in &pairs {
+            start[*k as usize + 1] += 1;
+        }
+        for i in 0..slots {
+            start[i + 1] += start[i];
+        }
+        Csr { start, items: pairs.into_iter().map(|(_, v)| v).collect() }
+    }
+
+    fn of(&self, slot: u32) -> &[T] {
+        let (a, b) = (self.start[slot as usize] as usize, self.start[slot as usize + 1] as usize);
+        &self.items[a..b]
+    }
+}
+
+/// A reverse edge: who references a slot, from which file, how.
+#[derive(Clone, Copy)]
+struct Rev {
+    /// `NONE`: a file-level reference.
+    source: u32,
+    file: i64,
+    kind: RefKind,
+    count: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// What a ring knows of a hit while it is gathered: its edges and the best reason.
+type RingEntry = (Vec<(RefKind, u32)>, Why);
+
+/// The member-level reverse index change impact walks.
+pub struct Dependents {
+    slot: IdTable,
+    ids: Vec<i64>,
+    files: Vec<i64>,
+    kinds: Vec<SymbolKind>,
+    /// `NONE`: no parent.
+    parents: Vec<u32>,
+    rev: Csr<Rev>,
+    children: Csr<u32>,
+    /// Method slot -> the methods it overrides or implements.
+    overrides: Csr<u32>,
+    /// Method slot -> the methods that override or implement it.
+    overriders: Csr<u32>,
+}
+
+impl Dependents {
+    /// From the symbol rows, the edge rows (externals are left out: nothing outside the
+    /// repository is affected) and (method, the method it overrides or implements) pairs.
+    pub fn build(symbols: &[SymbolRow], edges: impl IntoIterator<Item = EdgeRow>, overrides: &[(i64, i64)]) -> Dependents {
+        let mut slot = IdTable::for_ids(symbols.iter().map(|s| s.id));
+        for (i, s) in symbols.iter().enumerate() {
+            slot.insert(s.id, i as u32);
+        }
+        let n = symbols.len();
+        let mut rev = Vec::new();
+        for e in edges {
+            let Some(target) = e.target.and_then(|t| slot.get(t)) else { continue };
+            let source = match e.source {
+                Some(s) => match slot.get(s) {
+                    Some(s) if s != target => s,
+                    _ => continue,
+                },
+                None => NONE,
+            };
+            rev.push((target, Rev { source, file: e.file, kind: e.kind, count: e.count }));
+        }
+        let children = symbols.iter().enumerate().filter_map(|(i, s)| Some((slot.get(s.parent?)?, i as u32))).collect();
+        let pairs: Vec<(u32, u32)> = overrides.iter().filter_map(|(m, o)| Some((slot.get(*m)?, slot.get(*o)?))).collect();
+        let overriders = pairs.iter().map(|(m, o)| (*o, *m)).collect();
+        Dependents {
+            ids: symbols.iter().map(|s| s.id).collect(),
+            files: symbols.iter().map(|s| s.file).collect(),
+            kinds: symbols.iter().map(|s| s.kind).collect(),
+            parents: symbols.iter().map(|s| s.parent.and_then(|p| slot.get(p)).unwrap_or(NONE)).collect(),
+            rev: Csr::build(n, rev),
+            children: Csr::build(n, children),
+            overrides: Csr::build(n, pairs),
+            overriders: Csr::build(n, overriders),
+            slot,
+        }
+    }
+
+    /// A symbol and everything declared inside it (a type's change may be any member's).
+    pub fn with_members(&self, id: i64) -> Vec<i64> {
+        let Some(s) = self.slot.get(id) else { return Vec::new() };
+        let mut out = vec![s];
+        let mut i = 0;
+        while i < out.len() {
+            out.extend_from_slice(self.children.of(out[i]));
+            i += 1;
+        }
+        out.into_iter().map(|s| self.ids[s as usize]).collect()
+    }
+
+    /// Every symbol declared in one of these files.
+    pub fn in_files(&self, files: &rustc_hash::FxHashSet<i64>) -> Vec<i64> {
+        self.ids.iter().zip(&self.files).filter(|(_, f)| files.contains(f)).map(|(id, _)| *id).collect()
+    }
+
+    /// The methods that override or implement a method.
+    pub fn overriders_of(&self, id: i64) -> Vec<i64> {
+        self.slot.get(id).map(|s| self.overriders.of(s).iter().map(|o| self.ids[*o as usize]).collect()).unwrap_or_default()
+    }
+
+    /// What depends on `starts`, ring by ring up to `depth`. With `signature`, the methods
+    /// that override or implement a start are ring 1 too (they change with its signature).
+    /// The starts are never hits; each hit is listed once, at its nearest ring, reached
+    /// directly if any of its edges from that ring is direct.
+    pub fn impact(&self, starts: &[i64], signature: bool, depth: usize) -> Vec<Hit> {
+        let mut seen = vec![false; self.ids.len()];
+        let mut frontier: Vec<u32> = starts.iter().filter_map(|id| self.slot.get(*id)).collect();
+        frontier.sort_unstable();
+        frontier.dedup();
+        for s in &frontier {
+            seen[*s as usize] = true;
+        }
+        let mut seen_files: rustc_hash::FxHashSet<i64> = Default::default();
+        let mut out = Vec::new();
+        for distance in 1..=depth {
+            let mut ring: HashMap<Affected, RingEntry> = HashMap::default();
+            let mut add = |item: Affected, kind: RefKind, count: u32, why: Why| {
+                let entry = ring.entry(item).or_insert_with(|| (Vec::new(), why));
+                entry.0.push((kind, count));
+                entry.1 = entry.1.min(why);
+            };
+            for &n in &frontier {
+                for r in self.rev.of(n) {
+                    self.reach(r, Why::Refers, &seen, &seen_files, &mut add);
+                }
+                // `new T(..)` names the type: a changed constructor reaches it.
+                let parent = self.parents[n as usize];
+                if self.kinds[n as usize] == SymbolKind::Constructor && parent != NONE {
+                    for r in self.rev.of(parent).iter().filter(|r| r.kind == RefKind::Instantiates) {
+                        self.reach(r, Why::Refers, &seen, &seen_files, &mut add);
+                    }
+                }
+                // Dispatch: a call of a method `n` overrides may run `n`.
+                for &o in self.overrides.of(n) {
+                    for r in self.rev.of(o) {
+                        if matches!(r.kind, RefKind::Calls | RefKind::MethodRef) {
+                            self.reach(r, Why::Dispatch(self.ids[o as usize]), &seen, &seen_files, &mut add);
+                        }
+                    }
+                }
+                if signature && distance == 1 && self.kinds[n as usize].is_callable() {
+                    for &m in self.overriders.of(n) {
+                        if !seen[m as usize] {
+                            add(Affected::Symbol(self.ids[m as usize]), RefKind::Implements, 1, Why::Overrides(self.ids[n as usize]));
+                        }
+                    }
+                }
+            }
+            let mut ring: Vec<(Affected, RingEntry)> = ring.into_iter().collect();
+            ring.sort_by_key(|(item, (_, why))| (*why != Why::Refers, *item));
+            let mut next = Vec::new();
+            for (item, (mut edges, why)) in ring {
+                super::merge_kinds(&mut edges);
+                match item {
+                    Affected::Symbol(id) => {
+                        let s = self.slot.get(id).expect("a hit is a symbol of the index");
+                        seen[s as usize] = true;
+                        next.push(s);
+                    }
+                    Affected::FileLevel(f) => {
+                        seen_files.insert(f);
+                    }
+                }
+                out.push(Hit { item, distance, edges, why });
+            }
+            frontier = next;
+            if frontier.is_empty() {
+                break;
+            }
+        }
+        out
+    }
+
+    fn reach(
+        &self,
+        r: &Rev,
+        why: Why,
+        seen: &[bool],
+        seen_files: &rustc_hash::FxHashSet<i64>,
+        add: &mut impl FnMut(Affected, RefKind, u32, Why),
+    ) {
+        if r.source == NONE {
+            if !seen_files.contains(&r.file) {
+                add(Affected::FileLevel(r.file), r.kind, r.count, why);
+            }
+        } else if !seen[r.source as usize] {
+            add(Affected::Symbol(self.ids[r.source as usize]), r.kind, r.count, why);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sym(id: i64, parent: Option<i64>, kind: SymbolKind) -> SymbolRow {
+        SymbolRow { id, file: id, parent, kind }
+    }
+
+    fn edge(source: Option<i64>, target: i64, kind: RefKind) -> EdgeRow {
+        EdgeRow { file: source.unwrap_or(99), source, target: Some(target), external: None, kind, count: 1, line: 1 }
+    }
+
+    /// 1 class Person { 11 getName() }, 2 class Owner extends Person { 21 addPet(), 22
+    /// addPet(String) }, 3 class Vet extends Person { 31 specialties() }, 4 class OwnerTest { 41
+    /// calls 21 }, 5 class VetTest { 51 calls 31, 52 calls 11 }, 6 interface Repo { 61 save() },
+    /// 7 class JpaRepo implements Repo { 71 save() calls 22 }, 8 class Service { 81 calls 61 },
+    /// file 99 imports Owner.
+    fn sample() -> Dependents {
+        use SymbolKind::{Class, Interface, Method};
+        let symbols = vec![
+            sym(1, None, Class),
+            sym(11, Some(1), Method),
+            sym(2, None, Class),
+            sym(21, Some(2), Method),
+            sym(22, Some(2), Method),
+            sym(3, None, Class),
+            sym(31, Some(3), Method),
+            sym(4, None, Class),
+            sym(41, Some(4), Method),
+            sym(5, None, Class),
+            sym(51, Some(5), Method),
+            sym(52, Some(5), Method),
+            sym(6, None, Interface),
+            sym(61, Some(6), Method),
+            sym(7, None, Class),
+            sym(71, Some(7), Method),
+            sym(8, None, Class),
+            sym(81, Some(8), Method),
+        ];
+        let edges = vec![
+            edge(Some(2), 1, RefKind::Extends),
+            edge(Some(3), 1, RefKind::Extends),
+            edge(Some(41), 21, RefKind::Calls),
+            edge(Some(51), 31, RefKind::Calls),
+            edge(Some(52), 11, RefKind::Calls),
+            edge(Some(7), 6, RefKind::Implements),
+            edge(Some(71), 22, RefKind::Calls),
+            edge(Some(81), 61, RefKind::Calls),
+            edge(None, 2, RefKind::Imports),
+        ];
+        Dependents::build(&symbols, edges, &[(71, 61)])
+    }
+
+    fn hits(d: &Dependents, starts: &[i64], signature: bool) -> Vec<(Affected, usize, Why)> {
+        d.impact(starts, signature, 5).into_iter().map(|h| (h.item, h.distance, h.why)).collect()
+    }
+
+    #[test]
+    fn a_method_reaches_its_callers_and_dispatch_never_its_supertypes_users() {
+        let d = sample();
+        // Owner#addPet(String): JpaRepo#save calls it, and Service calls Repo#save, which
+        // JpaRepo#save implements. Nothing through Person: VetTest is not affected.
+        assert_eq!(hits(&d, &[22], false), vec![(Affected::Symbol(71), 1, Why::Refers), (Affected::Symbol(81), 2, Why::Dispatch(61))]);
+        assert_eq!(hits(&d, &[21], false), vec![(Affected::Symbol(41), 1, Why::Refers)]);
+    }
+
+    #[test]
+    fn a_type_reaches_its_subtypes_and_the_users_of_its_members() {
+        let d = sample();
+        let starts = d.with_members(1);
+        assert_eq!(starts, vec![1, 11]);
+        assert_eq!(
+            hits(&d, &starts, false),
+            vec![
+                (Affected::Symbol(2), 1, Why::Refers),
+                (Affected::Symbol(3), 1, Why::Refers),
+                (Affected::Symbol(52), 1, Why::Refers),
+                (Affected::FileLevel(99), 2, Why::Refers),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_signature_change_reaches_the_implementations() {
+        let d = sample();
+        assert_eq!(d.overriders_of(61), vec![71]);
+        assert_eq!(hits(&d, &[61], true), vec![(Affected::Symbol(81), 1, Why::Refers), (Affected::Symbol(71), 1, Why::Overrides(61))]);
+        // Without the signature, only callers.
+        assert_eq!(hits(&d, &[61], false), vec![(Affected::Symbol(81), 1, Why::Refers)]);
+    }
+}

@@ -1,0 +1,192 @@
+//! Change impact in answers: the member-level reverse index (`graph::impact::Dependents`,
+//! built once per index generation from the graph's cached rows and the override pairs
+//! decided here), what a node's, a member's or a diff's change starts from, and the roll-up
+//! of the walk to the asked level.
+//!
+//! It must not format answers (`graph_summaries` does) nor walk the graph itself (`graph`
+//! does).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+use super::{Atlas, ToolError};
+use crate::graph::impact::Dependents;
+use crate::graph::{Graph, Node, Reached};
+use crate::model::{RefKind, SymbolRow};
+use crate::store::{MethodRow, Store};
+
+/// How far change impact follows the chains that end in tests.
+pub(super) const TEST_DEPTH: usize = 8;
+
+impl Atlas {
+    /// The member-level reverse index of the current index generation.
+    pub(super) fn dependents(&self, store: &Store) -> Result<Arc<Dependents>, ToolError> {
+        let mut slot = self.dependents.lock().expect("dependents lock");
+        let started = std::time::Instant::now();
+        let (stamp, fresh) = store.snapshot(|store| {
+            let stamp = store.stamp()?;
+            if slot.as_ref().is_some_and(|(s, _)| *s == stamp) {
+                return Ok((stamp, None));
+            }
+            let files = store.graph_files()?;
+            self.edges.lock().expect("edge cache lock").refresh(store, &stamp, &files)?;
+            Ok((stamp, Some(store.override_candidates()?)))
+        })?;
+        let Some((methods, names)) = fresh else {
+            return Ok(slot.as_ref().expect("a cached index").1.clone());
+        };
+        let cache = self.edges.lock().expect("edge cache lock");
+        let symbols: Vec<SymbolRow> = cache.by_file.iter().flat_map(|(file, rows)| rows.symbols.iter().map(|s| s.row(*file))).collect();
+        let mut supers: HashMap<i64, Vec<i64>> = HashMap::new();
+        for (file, rows) in &cache.by_file {
+            for e in rows.edges.iter().map(|r| r.row(*file)) {
+                if let (Some(s), Some(t), RefKind::Extends | RefKind::Implements) = (e.source, e.target, e.kind) {
+                    supers.entry(s).or_default().push(t);
+                }
+            }
+        }
+        let names: HashMap<i64, String> = names.into_iter().collect();
+        let pairs = override_pairs(&methods, &names, &supers);
+        let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.edges.iter().map(|r| r.row(*file)));
+        let d = Arc::new(Dependents::build(&symbols, rows, &pairs));
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, overrides = pairs.len(), "dependents built");
+        *slot = Some((stamp, d.clone()));
+        Ok(d)
+    }
+
+    /// The symbols a change of a node may be a change of: a type and its members, every
+    /// declaration of a file or of a module's files.
+    pub(super) fn starts_of(&self, store: &Store, dependents: &Dependents, node: &Node) -> Result<Vec<i64>, ToolError> {
+        Ok(match node {
+            Node::Symbol(id) => dependents.with_members(*id),
+            Node::File(f) => dependents.in_files(&[*f].into_iter().collect()),
+            Node::Module(m) => {
+                let files = self.all_files(store)?;
+                dependents.in_files(&files.values().filter(|f| &f.module == m).map(|f| f.id).collect())
+            }
+            Node::External(_) | Node::Unit(_) => Vec::new(),
+        })
+    }
+
+    /// What depends on `starts`, walked member by member and rolled up to `graph`'s level
+    /// (`members`: a member is a row of its own at symbol level). `own` is left out. Tests
+    /// are followed further than `depth` (to `TEST_DEPTH`): a test reaches a change through
+    /// a longer chain of calls than the code it checks, and it is what a reviewer runs.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn code_impact(
+        &self,
+        store: &Store,
+        graph: &Graph,
+        starts: &[i64],
+        signature: bool,
+        members: bool,
+        own: &rustc_hash::FxHashSet<Node>,
+        depth: usize,
+    ) -> Result<Vec<Reached>, ToolError> {
+        let dependents = self.dependents(store)?;
+        let hits = dependents.impact(starts, signature, depth.max(TEST_DEPTH));
+        let mut reached = graph.roll_up(&hits, own, members);
+        if reached.iter().any(|r| r.distance > depth) {
+            let tests = self.test_nodes(store, &reached)?;
+            reached.retain(|r| r.distance <= depth || tests.contains(&r.node));
+        }
+        Ok(reached)
+    }
+}
+
+/// (method, a method it overrides or implements) for every method of the repository: a
+/// method of the same name in a supertype (transitively), with the same erased parameters,
+/// or, when none has them, the one method of that name and arity there (a generic
+/// supertype's `save(T)` is implemented by `save(Order)`). A Rust method implements only
+/// the trait its impl block names.
+pub(super) fn override_pairs(methods: &[MethodRow], names: &HashMap<i64, String>, supers: &HashMap<i64, Vec<i64>>) -> Vec<(i64, i64)> {
+    let mut by_owner: HashMap<i64, Vec<&MethodRow>> = HashMap::new();
+    for m in methods {
+        by_owner.entry(m.parent).or_default().push(m);
+    }
+    let arity = |p: &Option<String>| p.as_deref().map(|p| if p.is_empty() { 0 } else { p.split(',').count() });
+    let mut out = Vec::new();
+    for (owner, own) in &by_owner {
+        let Some(first) = supers.get(owner) else { continue };
+        // Every supertype, nearest first.
+        let mut ups: Vec<i64> = Vec::new();
+        let mut seen: HashSet<i64> = HashSet::from([*owner]);
+        let mut queue: VecDeque<i64> = first.iter().copied().collect();
+        while let Some(t) = queue.pop_front() {
+            if seen.insert(t) {
+                ups.push(t);
+                queue.extend(supers.get(&t).into_iter().flatten().copied());
+            }
+        }
+        for m in own {
+            let rust_trait = m.impl_trait.as_deref().map(|t| crate::model::last_segment(t).split('<').next().unwrap_or(t).trim());
+            for up in &ups {
+                if let Some(t) = rust_trait {
+                    if names.get(up).map(String::as_str) != Some(t) {
+                        continue;
+                    }
+                } else if m.params.is_none() {
+                    // A Rust inherent method implements nothing.
+                    continue;
+                }
+                let same_name: Vec<&&MethodRow> = by_owner.get(up).into_iter().flatten().filter(|c| c.name == m.name).collect();
+                let exact: Vec<i64> = same_name.iter().filter(|c| c.params == m.params).map(|c| c.id).collect();
+                if !exact.is_empty() {
+                    out.extend(exact.into_iter().map(|o| (m.id, o)));
+                    continue;
+                }
+                let by_arity: Vec<i64> = same_name.iter().filter(|c| arity(&c.params) == arity(&m.params)).map(|c| c.id).collect();
+                if let [o] = by_arity.as_slice() {
+                    out.push((m.id, *o));
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn method(id: i64, parent: i64, name: &str, params: Option<&str>, impl_trait: Option<&str>) -> MethodRow {
+        MethodRow { id, parent, name: name.into(), params: params.map(Into::into), impl_trait: impl_trait.map(Into::into) }
+    }
+
+    #[test]
+    fn overrides_match_parameters_then_the_one_of_that_arity() {
+        // 1 interface Repo<T> { 11 save(T), 12 find(long), 13 find(String) }
+        // 2 class OrderRepo implements Repo<Order> { 21 save(Order), 22 find(long), 23 find(int) }
+        // 3 class Cached extends OrderRepo { 31 find(long) }
+        let methods = vec![
+            method(11, 1, "save", Some("T"), None),
+            method(12, 1, "find", Some("long"), None),
+            method(13, 1, "find", Some("String"), None),
+            method(21, 2, "save", Some("Order"), None),
+            method(22, 2, "find", Some("long"), None),
+            method(23, 2, "find", Some("int"), None),
+            method(31, 3, "find", Some("long"), None),
+        ];
+        let supers = HashMap::from([(2, vec![1]), (3, vec![2])]);
+        let pairs = override_pairs(&methods, &HashMap::new(), &supers);
+        // find(int) matches no parameters and two methods of its arity: it overrides nothing.
+        assert_eq!(pairs, vec![(21, 11), (22, 12), (31, 12), (31, 22)]);
+    }
+
+    #[test]
+    fn a_rust_method_implements_only_the_trait_its_impl_names() {
+        // 1 trait Sink, 2 trait Other, both with on_match; 3 struct Printer: impl Sink (31),
+        // and an inherent on_match (32).
+        let methods = vec![
+            method(11, 1, "on_match", None, None),
+            method(21, 2, "on_match", None, None),
+            method(31, 3, "on_match", None, Some("crate::Sink")),
+            method(32, 3, "on_match", None, None),
+        ];
+        let names = HashMap::from([(1, "Sink".to_string()), (2, "Other".to_string())]);
+        let supers = HashMap::from([(3, vec![1, 2])]);
+        assert_eq!(override_pairs(&methods, &names, &supers), vec![(31, 11)]);
+    }
+}

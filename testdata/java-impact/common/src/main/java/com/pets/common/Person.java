@@ -1,0 +1,9 @@
+package com.pets.common;
+
+public class Person {
+    private String firstName;
+
+    public String getFirstName() {
+        return firstName;
+    }
+}

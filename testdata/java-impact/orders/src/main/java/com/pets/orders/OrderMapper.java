@@ -1,0 +1,5 @@
+package com.pets.orders;
+
+public interface OrderMapper {
+    int insert(OrderParam param);
+}

@@ -1,0 +1,5 @@
+package com.pets.orders;
+
+public class OrderParam {
+    public String item;
+}

@@ -1,0 +1,7 @@
+package com.pets.orders;
+
+class OrderControllerTest {
+    void creates(OrderController controller) {
+        controller.create(new OrderParam());
+    }
+}

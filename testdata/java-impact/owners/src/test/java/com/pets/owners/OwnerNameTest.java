@@ -1,0 +1,7 @@
+package com.pets.owners;
+
+class OwnerNameTest {
+    void addsAPetByName() {
+        new Owner().addPet("Leo");
+    }
+}

@@ -1,0 +1,9 @@
+package com.pets.owners;
+
+class VetTest {
+    void namesAndSpecialties() {
+        Vet vet = new Vet();
+        vet.getFirstName();
+        vet.specialties();
+    }
+}
