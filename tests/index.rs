@@ -579,7 +579,10 @@ fn rust_calls_through_facades_chains_and_macro_arguments() {
         ref crates/app/src/main.rs:27 calls found_len from=app::run to=app::found_len (exact)
         ref crates/app/src/main.rs:31 calls count from=app::found_len to=engine_core::search::Searcher::count (exact)
         ref crates/app/src/main.rs:37 calls tally from=app::tally_of to=engine_core::search::Counted::tally (exact)
-        ref crates/app/src/main.rs:41 calls run from=app::main to=app::run (exact)
+        ref crates/app/src/main.rs:42 calls count from=app::through_extern_crate to=engine_core::search::Searcher::count (exact)
+        ref crates/app/src/main.rs:42 calls facade::engine::search::Searcher::new from=app::through_extern_crate to=engine_core::search::Searcher::new (exact)
+        ref crates/app/src/main.rs:46 calls run from=app::main to=app::run (exact)
+        ref crates/app/src/main.rs:47 calls through_extern_crate from=app::main to=app::through_extern_crate (exact)
         ref crates/engine-core/src/search.rs:49 expands checked from=engine_core::search::Searcher::count to=engine_core::checked (exact)
         ref crates/engine-core/src/search.rs:80 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)
         ref crates/engine-core/src/search.rs:80 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)"#]].assert_eq(&refs(root));

@@ -239,16 +239,16 @@ impl Sink for Count {
     );
     let root = repo.path();
     reindex(root);
-    // Lines 18-19 are a known gap, kept visible: a tuple struct's constructor call
-    // (`Count(0)`) does not give the local its type, so `c.on_match(3)` (a name two
-    // methods share) stays unresolved and `c.total()` is only a guess by name.
+    // Lines 18-19: a tuple struct's constructor call (`Count(0)`) gives the local its type,
+    // so `c.on_match(3)` is the impl's method (two methods share the name) and `c.total()`
+    // is exact, no longer a guess by name.
     expect_test::expect![[r#"
         ref src/lib.rs:11 calls on_match from=shop::Searcher::run to=shop::sink::Sink::on_match (exact)
         ref src/lib.rs:12 calls on_match from=shop::Searcher::run to=shop::sink::Sink::on_match (exact)
         ref src/lib.rs:12 uses_field sink from=shop::Searcher::run to=shop::Searcher::sink (exact)
         ref src/lib.rs:17 calls Count from=shop::count to=shop::sink::Count (exact)
-        ref src/lib.rs:18 calls on_match from=shop::count to=- (unresolved)
-        ref src/lib.rs:19 calls total from=shop::count to=shop::sink::Count::total (guess)
+        ref src/lib.rs:18 calls on_match from=shop::count to=shop::sink::Count::on_match (exact)
+        ref src/lib.rs:19 calls total from=shop::count to=shop::sink::Count::total (exact)
         ref src/lib.rs:2 imports sink::Sink from=- to=shop::sink::Sink (exact)
         ref src/lib.rs:3 imports sink::Count from=- to=shop::sink::Count (exact)"#]]
     .assert_eq(&resolved(root, "src/lib.rs:", &["calls", "imports", "uses_field"]));

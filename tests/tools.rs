@@ -222,6 +222,8 @@ fn blanket_and_foreign_impls_are_listed_by_place() {
         &[
             ("find_implementations", json!({"symbol": "bl::Describe"})),
             ("find_implementations", json!({"symbol": "Named", "transitive": true})),
+            ("change_impact", json!({"target": "bl::Named::name"})),
+            ("change_impact", json!({"target": "bl::Dog::name"})),
         ],
     );
     expect_test::expect![[r####"
@@ -236,6 +238,22 @@ fn blanket_and_foreign_impls_are_listed_by_place() {
           struct Dog  lib.rs:15  (implements)
         impls for a type parameter or a type outside the repository:
           impl for Vec  src/lib.rs:23
+
+        ### change_impact {"target":"bl::Named::name"}
+        change_impact method bl::Named::name  src/lib.rs:6  loc 1 cx 1 modified <date>
+        affected: 3 (ring 1: 3); tests: 0
+        ring 1:
+          bl  src/
+            method <T as Describe>::describe  calls 1  lib.rs:10-12  loc 3 cx 2
+            method Dog::name  lib.rs:18-20  loc 3 cx 1  overrides method bl::Named::name (changes with its signature)
+            method Vec::name  lib.rs:24-26  loc 3 cx 1  overrides method bl::Named::name (changes with its signature)
+
+        ### change_impact {"target":"bl::Dog::name"}
+        change_impact method bl::Dog::name  src/lib.rs:18-20  loc 3 cx 1 modified <date>
+        affected: 1 (ring 1: 1); tests: 0
+        ring 1:
+          bl  src/
+            method <T as Describe>::describe  calls 1  lib.rs:10-12  loc 3 cx 2  via method bl::Named::name
 
     "####]]
     .assert_eq(&out);
@@ -444,6 +462,8 @@ fn graph_answers_say_how_many_guesses_they_left_out() {
             ("dependency_graph", json!({"target": "app::run", "direction": "out", "limit": 3})),
             ("change_impact", json!({"target": "engine_core::search::Match::describe", "depth": 1})),
             ("find_references", json!({"symbol": "engine_core::search::Match::describe"})),
+            // Reached through the facade's `pub extern crate engine_core as engine;`.
+            ("find_references", json!({"symbol": "engine_core::search::Searcher::count"})),
         ],
     );
     expect_test::expect![[r####"
@@ -470,6 +490,16 @@ fn graph_answers_say_how_many_guesses_they_left_out() {
           17 calls  in app::run
           19 calls  in app::run
           25 calls  in app::run  [guess: name match only]
+
+        ### find_references {"symbol":"engine_core::search::Searcher::count"}
+        5 references to method engine_core::search::Searcher::count (calls 5)
+        crates/app/src/main.rs
+          15 calls  in app::run
+          22 calls  in app::run
+          31 calls  in app::found_len
+          42 calls  in app::through_extern_crate
+        crates/engine-core/src/search.rs
+          59 calls  in engine_core::search::Searcher::tally
 
     "####]]
     .assert_eq(&out);

@@ -2,6 +2,8 @@
 ;   @scope.impl + @impl.type [+ @impl.trait]   an impl block: its items belong to the type
 
 (use_declaration) @import
+; `pub extern crate member as alias;`: a facade's re-export of a crate, read as `pub use member as alias;`.
+(extern_crate_declaration) @import
 
 ; ---- definitions
 (mod_item name: (identifier) @name) @definition.module

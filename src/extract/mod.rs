@@ -559,6 +559,11 @@ impl<'t> Extractor<'t> {
                     continue;
                 }
                 let owner = ctx.symbol;
+                if let Some(name) = self.tuple_struct_call(*value) {
+                    // `let c = Count(0);`: a tuple struct's constructor, by Rust's naming.
+                    locals.entry((owner, self.text(*name_node))).or_insert(name.to_string());
+                    continue;
+                }
                 let type_text = match self.typed_receiver(*value, &ctx, &symbols, &locals) {
                     Receiver::Type(t) if !t.contains("[]") => t,
                     _ => String::new(),
@@ -784,7 +789,14 @@ impl<'t> Extractor<'t> {
                 Language::Java => references.extend(java::java_import(self.text(node), line)),
                 Language::Rust => {
                     let reexport = node.named_child(0).is_some_and(|c| self.kind(c) == "visibility_modifier");
-                    if let Some(argument) = node.child_by_field_name("argument") {
+                    if self.kind(node) == "extern_crate_declaration" {
+                        // `extern crate x as y;` brings crate `x` in as `y`, as `use x as y;` does.
+                        let Some(name) = node.child_by_field_name("name").map(|n| self.text(n)).filter(|n| *n != "self") else { continue };
+                        let mut reference = Reference::new(RefKind::Imports, name.to_string(), line, ctx.symbol);
+                        reference.alias = node.child_by_field_name("alias").map(|a| self.text(a).to_string());
+                        reference.reexport = reexport;
+                        references.push(reference);
+                    } else if let Some(argument) = node.child_by_field_name("argument") {
                         let mut out = Vec::new();
                         self.rust_use_tree(argument, "", &mut out);
                         // Each item on its own line (a `use` list may span many).

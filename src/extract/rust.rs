@@ -193,6 +193,18 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The type a call makes when it is a tuple struct's constructor (`Count(0)`): a callee
+    /// named in `UpperCamelCase`, which Rust keeps for types and variants; the prelude's
+    /// variants (`Some`, `Ok`, `Err`) make no type of that name.
+    pub(super) fn tuple_struct_call(&self, value: Node<'t>) -> Option<&'t str> {
+        if self.spec.language != crate::model::Language::Rust || self.kind(value) != "call_expression" {
+            return None;
+        }
+        let callee = value.child_by_field_name("function").filter(|f| self.kind(*f) == "identifier")?;
+        let name = self.text(callee);
+        (name.starts_with(|c: char| c.is_ascii_uppercase()) && !matches!(name, "Some" | "Ok" | "Err")).then_some(name)
+    }
+
     pub(super) fn rust_use_tree(&self, node: Node, prefix: &str, out: &mut Vec<(String, Option<String>, bool, u32)>) {
         let join_prefix = |p: &str| {
             if prefix.is_empty() {

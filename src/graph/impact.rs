@@ -189,8 +189,9 @@ impl Dependents {
                         self.reach(r, Why::Refers, &seen, &seen_files, &mut add);
                     }
                 }
-                // Dispatch: a call of a method `n` overrides may run `n`.
-                for &o in self.overrides.of(n) {
+                // Dispatch: a call of a method `n` overrides may run `n` (unless that method
+                // is affected itself: its callers are reached directly).
+                for &o in self.overrides.of(n).iter().filter(|o| !seen[**o as usize]) {
                     for r in self.rev.of(o) {
                         if matches!(r.kind, RefKind::Calls | RefKind::MethodRef) {
                             self.reach(r, Why::Dispatch(self.ids[o as usize]), &seen, &seen_files, &mut add);

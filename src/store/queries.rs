@@ -26,7 +26,8 @@ pub type TypeNames = Vec<(i64, String)>;
 #[derive(Clone, Debug)]
 pub struct MethodRow {
     pub id: i64,
-    pub parent: i64,
+    /// None: a method of a Rust impl for a type parameter or a type outside the repository.
+    pub parent: Option<i64>,
     pub name: String,
     /// Java: erased parameter types by simple name; None in Rust.
     pub params: Option<String>,
@@ -236,11 +237,13 @@ impl Store {
     }
 
     /// What deciding which method overrides which takes: every method and function declared
-    /// in a type (id, parent, name, Java's erased parameters, the trait a Rust impl names),
+    /// in a type or in a trait impl (id, parent, name, Java's erased parameters, the trait a
+    /// Rust impl names; a blanket impl's methods have no parent),
     /// and the names of the types others extend or implement, by id.
     pub fn override_candidates(&self) -> Result<(Vec<MethodRow>, TypeNames)> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, parent_id, name, params, impl_trait FROM symbols WHERE parent_id IS NOT NULL AND kind IN ('method', 'function')",
+            "SELECT id, parent_id, name, params, impl_trait FROM symbols
+             WHERE (parent_id IS NOT NULL OR impl_trait IS NOT NULL) AND kind IN ('method', 'function')",
         )?;
         let methods = stmt
             .query_map([], |r| {

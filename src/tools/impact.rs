@@ -101,11 +101,26 @@ impl Atlas {
 /// the trait its impl block names.
 pub(super) fn override_pairs(methods: &[MethodRow], names: &HashMap<i64, String>, supers: &HashMap<i64, Vec<i64>>) -> Vec<(i64, i64)> {
     let mut by_owner: HashMap<i64, Vec<&MethodRow>> = HashMap::new();
+    let mut blanket: Vec<&MethodRow> = Vec::new();
     for m in methods {
-        by_owner.entry(m.parent).or_default().push(m);
+        match m.parent {
+            Some(p) => by_owner.entry(p).or_default().push(m),
+            None => blanket.push(m),
+        }
+    }
+    let trait_name =
+        |m: &MethodRow| m.impl_trait.as_deref().map(|t| crate::model::last_segment(t).split('<').next().unwrap_or(t).trim().to_string());
+    let mut out = Vec::new();
+    // A blanket impl's method (`impl<S: Sink> Sink for &mut S`) implements the one trait of
+    // that name.
+    for m in blanket {
+        let Some(t) = trait_name(m) else { continue };
+        let traits: Vec<i64> = names.iter().filter(|(_, n)| **n == t).map(|(id, _)| *id).collect();
+        if let [t] = traits.as_slice() {
+            out.extend(by_owner.get(t).into_iter().flatten().filter(|c| c.name == m.name).map(|c| (m.id, c.id)));
+        }
     }
     let arity = |p: &Option<String>| p.as_deref().map(|p| if p.is_empty() { 0 } else { p.split(',').count() });
-    let mut out = Vec::new();
     for (owner, own) in &by_owner {
         let Some(first) = supers.get(owner) else { continue };
         // Every supertype, nearest first.
@@ -119,10 +134,10 @@ pub(super) fn override_pairs(methods: &[MethodRow], names: &HashMap<i64, String>
             }
         }
         for m in own {
-            let rust_trait = m.impl_trait.as_deref().map(|t| crate::model::last_segment(t).split('<').next().unwrap_or(t).trim());
+            let rust_trait = trait_name(m);
             for up in &ups {
-                if let Some(t) = rust_trait {
-                    if names.get(up).map(String::as_str) != Some(t) {
+                if let Some(t) = &rust_trait {
+                    if names.get(up) != Some(t) {
                         continue;
                     }
                 } else if m.params.is_none() {
@@ -152,7 +167,13 @@ mod tests {
     use super::*;
 
     fn method(id: i64, parent: i64, name: &str, params: Option<&str>, impl_trait: Option<&str>) -> MethodRow {
-        MethodRow { id, parent, name: name.into(), params: params.map(Into::into), impl_trait: impl_trait.map(Into::into) }
+        MethodRow {
+            id,
+            parent: (parent > 0).then_some(parent),
+            name: name.into(),
+            params: params.map(Into::into),
+            impl_trait: impl_trait.map(Into::into),
+        }
     }
 
     #[test]
@@ -184,9 +205,11 @@ mod tests {
             method(21, 2, "on_match", None, None),
             method(31, 3, "on_match", None, Some("crate::Sink")),
             method(32, 3, "on_match", None, None),
+            // `impl<S: Sink> Sink for &mut S`: no parent.
+            method(41, 0, "on_match", None, Some("Sink")),
         ];
         let names = HashMap::from([(1, "Sink".to_string()), (2, "Other".to_string())]);
         let supers = HashMap::from([(3, vec![1, 2])]);
-        assert_eq!(override_pairs(&methods, &names, &supers), vec![(31, 11)]);
+        assert_eq!(override_pairs(&methods, &names, &supers), vec![(31, 11), (41, 11)]);
     }
 }

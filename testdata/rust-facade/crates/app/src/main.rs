@@ -37,6 +37,12 @@ fn tally_of<C: engine_core::search::Counted>(counted: &C) -> usize {
     counted.tally()
 }
 
+/// Through the facade's `pub extern crate engine_core as engine;`.
+fn through_extern_crate() -> usize {
+    facade::engine::search::Searcher::new().count()
+}
+
 fn main() {
     let _ = run();
+    let _ = through_extern_crate();
 }
