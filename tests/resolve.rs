@@ -253,3 +253,42 @@ impl Sink for Count {
         ref src/lib.rs:3 imports sink::Count from=- to=shop::sink::Count (exact)"#]]
     .assert_eq(&resolved(root, "src/lib.rs:", &["calls", "imports", "uses_field"]));
 }
+
+/// Rust: a call by a name that is both a module and the function a `use` brings in beside it
+/// (`mod parse;` + `pub use parse::parse;`, then `flags::parse()`, as ripgrep's `main` does)
+/// is the function's; without the `use`, nothing callable is there. An incremental update
+/// that drops the `use` equals a fresh index.
+#[test]
+fn rust_calls_prefer_the_function_over_a_module_of_its_name() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "rg"
+version = "0.1.0"
+edition = "2021"
+//- src/main.rs
+mod flags;
+
+fn main() {
+    flags::parse();
+}
+//- src/flags/mod.rs
+mod parse;
+
+pub(crate) use parse::parse;
+//- src/flags/parse.rs
+pub(crate) fn parse() -> u32 {
+    1
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/main.rs:4 calls flags::parse from=rg::main to=rg::flags::parse::parse (exact)"#]]
+    .assert_eq(&resolved(root, "src/main.rs:", &["calls"]));
+    std::fs::write(root.join("src/flags/mod.rs"), "mod parse;\n").unwrap();
+    reindex(root);
+    assert_incremental_is_fresh(root);
+}

@@ -182,9 +182,10 @@ impl Dependents {
                 for r in self.rev.of(n) {
                     self.reach(r, Why::Refers, &seen, &seen_files, &mut add);
                 }
-                // `new T(..)` names the type: a changed constructor reaches it.
+                // `new T(..)` and `T { a, b }` name the type: a changed constructor or field
+                // reaches them.
                 let parent = self.parents[n as usize];
-                if self.kinds[n as usize] == SymbolKind::Constructor && parent != NONE {
+                if matches!(self.kinds[n as usize], SymbolKind::Constructor | SymbolKind::Field) && parent != NONE {
                     for r in self.rev.of(parent).iter().filter(|r| r.kind == RefKind::Instantiates) {
                         self.reach(r, Why::Refers, &seen, &seen_files, &mut add);
                     }

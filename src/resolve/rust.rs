@@ -159,11 +159,30 @@ impl World {
                 let callable = self.lookup(&self.syms[&id].qname, Want::Callable).unwrap_or(id);
                 (Target::Symbol(callable), Confidence::Exact, true)
             }
+            // A call by a name that is a module and a function a `use` brings in beside it
+            // (`mod parse;` and `pub use parse::parse;`, then `flags::parse()`): modules
+            // live in the type namespace, so the call is the function's.
+            Some(PathHit::Symbol(id)) if want == Want::Callable && self.syms[&id].kind == SymbolKind::Module => {
+                match self.callable_beside_module(&self.syms[&id].qname) {
+                    Some(f) => (Target::Symbol(f), Confidence::Exact, true),
+                    None => (Target::Symbol(id), Confidence::Exact, true),
+                }
+            }
             Some(PathHit::Symbol(id)) => (Target::Symbol(id), Confidence::Exact, true),
             Some(PathHit::External(q)) => (Target::External(q), Confidence::External, true),
             Some(PathHit::ModulePath(_)) => (Target::Nothing, Confidence::Exact, true),
             None => self.guess(Language::Rust, name, want),
         }
+    }
+
+    /// The function a `use` of the module's parent brings in under the module's own name.
+    fn callable_beside_module(&self, module: &str) -> Option<i64> {
+        let (parent, name) = module.rsplit_once("::")?;
+        let imports = self.module_imports.get(parent)?;
+        imports.by_name.get(name)?.iter().find_map(|(file, idx)| match self.rust_path(&self.imports[file][*idx].path, parent, 1) {
+            Some(PathHit::Symbol(f)) if self.syms[&f].kind.is_callable() => Some(f),
+            _ => None,
+        })
     }
 
     /// Resolves a Rust path in a module. `depth` bounds re-export chains.
