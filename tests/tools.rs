@@ -975,6 +975,9 @@ fn change_impact_follows_dependents_only() {
             ("change_impact", json!({"target": "pets-web", "level": "unit"})),
             ("change_impact", json!({"target": "pets-owners", "level": "unit"})),
             ("dependency_graph", json!({"target": "pets-owners", "level": "unit", "direction": "in"})),
+            // A method's graph is the method's, not its class's.
+            ("dependency_graph", json!({"target": "com.pets.orders.OrderServiceImpl#generateOrder"})),
+            ("dependency_graph", json!({"target": "com.pets.owners.Owner#addPet", "direction": "in", "depth": 2})),
         ],
     );
     expect_test::expect![[r####"
@@ -1086,6 +1089,28 @@ fn change_impact_follows_dependents_only() {
         out: 1 dependency, in: 1 dependent (ring 1)
         dependents:
           unit pets-web (maven, web)  declared in the manifest, not used
+
+        ### dependency_graph {"target":"com.pets.orders.OrderServiceImpl#generateOrder"}
+        method com.pets.orders.OrderServiceImpl#generateOrder(OrderParam)  orders/src/main/java/com/pets/orders/OrderServiceImpl.java:13-16  loc 4 cx 1 modified <date>
+        out: 4 dependencies, in: 1 dependent (ring 1)
+        dependencies:
+          com.pets.orders  orders/src/main/java/com/pets/orders/
+            method OrderMapper#insert(OrderParam)  calls 1  OrderMapper.java:4  loc 1 cx 1
+            class OrderParam  uses_type 1  OrderParam.java:3-5  loc 3 cx 1
+            field OrderServiceImpl#mapper  uses_field 1  OrderServiceImpl.java:7  loc 1 cx 1
+          outside the repository
+            java.lang.Override  annotates 1
+        dependents:
+          com.pets.orders  orders/src/main/java/com/pets/orders/
+            method OrderController#create(OrderParam)  calls 1  OrderController.java:15-18  loc 4 cx 1  via method com.pets.orders.OrderService#generateOrder(OrderParam)
+
+        ### dependency_graph {"target":"com.pets.owners.Owner#addPet","direction":"in","depth":2}
+        2 overloads of method com.pets.owners.Owner#addPet  depth=2
+        out: 0 dependencies, in: 2 dependents (ring 1)
+        dependents, ring 1:
+          com.pets.owners  owners/src/test/java/com/pets/owners/
+            method OwnerNameTest#addsAPetByName()  calls 1  OwnerNameTest.java:4-6  loc 3 cx 1
+            method OwnerTest#addsAPet()  calls 1  OwnerTest.java:4-6  loc 3 cx 1
 
     "####]]
     .assert_eq(&out);

@@ -116,6 +116,19 @@ pub struct SourceRow {
     pub line: u32,
 }
 
+/// A `SourceRow` from (source, target, kind, count, file * 2^32 + line).
+fn source_row(r: &Row) -> rusqlite::Result<SourceRow> {
+    let at: i64 = r.get(4)?;
+    Ok(SourceRow {
+        source: r.get(0)?,
+        target: r.get(1)?,
+        kind: RefKind::from_code(r.get(2)?).unwrap_or(RefKind::UsesType),
+        count: r.get::<_, i64>(3)? as u32,
+        file: at >> 32,
+        line: (at & 0xffff_ffff) as u32,
+    })
+}
+
 /// One page of the references to a target.
 #[derive(Clone, Debug)]
 pub struct ReferencePage {
@@ -661,17 +674,25 @@ impl Store {
              WHERE r.kind != ", kind_sql!(imports), " AND r.confidence != 1
              GROUP BY r.source_id, t.id, r.kind ORDER BY t.id, r.source_id, r.kind"),
         )?;
-        let rows = stmt.query_map([ids], |r| {
-            let at: i64 = r.get(4)?;
-            Ok(SourceRow {
-                source: r.get(0)?,
-                target: r.get(1)?,
-                kind: RefKind::from_code(r.get(2)?).unwrap_or(RefKind::UsesType),
-                count: r.get::<_, i64>(3)? as u32,
-                file: at >> 32,
-                line: (at & 0xffff_ffff) as u32,
-            })
-        })?;
+        let rows = stmt.query_map([ids], source_row)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// What some symbols reference (name-only guesses and imports left out), grouped by
+    /// source, target and kind: a member's own dependencies. `target` is a symbol id, or
+    /// minus an external's id.
+    pub fn reference_targets(&self, ids: &[i64]) -> Result<Vec<SourceRow>> {
+        let ids = serde_json::to_string(ids).expect("ids serialize");
+        let mut stmt = self.conn.prepare_cached(concat!(
+            "SELECT r.source_id, COALESCE(r.target_id, -r.external_id), r.kind, COUNT(*), MIN(r.file_id * 4294967296 + r.line)
+             FROM refs r WHERE r.source_id IN (SELECT value FROM json_each(?1))
+               AND (r.target_id IS NOT NULL OR r.external_id IS NOT NULL)
+               AND r.kind != ",
+            kind_sql!(imports),
+            " AND r.confidence != 1
+             GROUP BY r.source_id, 2, r.kind ORDER BY r.source_id, 2, r.kind"
+        ))?;
+        let rows = stmt.query_map([ids], source_row)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

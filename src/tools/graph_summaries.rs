@@ -175,6 +175,12 @@ impl Atlas {
         let depth = clamp_checked(a.depth, 1, 1, 5, "depth")?;
         let window = self.window(a.limit, a.offset, 50, 200);
         let graph = self.graph(store, level)?;
+        if level == Level::Symbol {
+            let members = self.member_target(store, &a.target)?;
+            if !members.is_empty() {
+                return self.member_graph(store, &graph, &members, (out_dir, in_dir), depth, window);
+            }
+        }
         let start = self.node(store, &graph, &a.target)?;
         let (label, loc) = self.node_label(store, &start)?;
         let facts = self.node_facts(store, &graph, &start)?;
@@ -188,6 +194,23 @@ impl Atlas {
             plural(graph.degree(&start, petgraph::Direction::Incoming), "dependent"),
             self.guesses_note(store, &start, true)?
         );
+        self.neighbourhood_page(out, store, &graph, &reached, (out_dir, in_dir), depth, window, &usual)
+    }
+
+    /// The rows of a neighbourhood, by direction (and ring when deeper than 1), or what an
+    /// empty one means.
+    #[allow(clippy::too_many_arguments)]
+    fn neighbourhood_page(
+        &self,
+        mut out: String,
+        store: &Store,
+        graph: &Graph,
+        reached: &[Reached],
+        (out_dir, in_dir): (bool, bool),
+        depth: usize,
+        window: Window,
+        usual: &str,
+    ) -> Answer {
         if reached.is_empty() {
             out.push_str(match (out_dir, in_dir) {
                 (true, true) => "nothing depends on it and it depends on nothing in the index",
@@ -204,8 +227,96 @@ impl Atlas {
                 format!("{what}, ring {}:", r.distance)
             }
         };
-        self.reached_page(&mut out, store, &graph, &reached, window, &section, &usual, None)?;
+        self.reached_page(&mut out, store, graph, reached, window, &section, usual, None)?;
         Ok(out)
+    }
+
+    /// The members a symbol-level handle names (a method, a field, every overload of a
+    /// name), or none when it names a type, a module or a file.
+    pub(super) fn member_target(&self, store: &Store, target: &str) -> Result<Vec<SymbolInfo>, ToolError> {
+        Ok(match self.resolve(store, target)? {
+            Handle::Symbol(s) if !s.kind.is_type() && s.parent.is_some() && s.kind != SymbolKind::Module => vec![s],
+            Handle::Overloads(all) => all,
+            _ => Vec::new(),
+        })
+    }
+
+    /// `dependency_graph` of a member, for the member: what it references (ring by ring
+    /// through what those reference), and what references it or calls a method it overrides
+    /// (`via`), each a row of its own.
+    fn member_graph(
+        &self,
+        store: &Store,
+        graph: &Graph,
+        members: &[SymbolInfo],
+        (out_dir, in_dir): (bool, bool),
+        depth: usize,
+        window: Window,
+    ) -> Answer {
+        let ids: Vec<i64> = members.iter().map(|m| m.id).collect();
+        let own: rustc_hash::FxHashSet<Node> = ids.iter().map(|id| Node::Symbol(*id)).collect();
+        let mut reached: Vec<Reached> = Vec::new();
+        if out_dir {
+            let mut seen: HashSet<i64> = ids.iter().copied().collect();
+            let mut frontier = ids.clone();
+            for distance in 1..=depth {
+                let mut ring: Vec<Reached> = Vec::new();
+                for row in store.reference_targets(&frontier)? {
+                    let node = if row.target > 0 { Node::Symbol(row.target) } else { Node::External(-row.target) };
+                    if own.contains(&node) || row.target > 0 && seen.contains(&row.target) && distance > 1 {
+                        continue;
+                    }
+                    match ring.iter_mut().find(|r| r.node == node) {
+                        Some(r) => r.edges.push((row.kind, row.count)),
+                        None => ring.push(Reached {
+                            node,
+                            distance,
+                            edges: vec![(row.kind, row.count)],
+                            via: None,
+                            overrides: None,
+                            incoming: false,
+                        }),
+                    }
+                }
+                frontier = ring
+                    .iter()
+                    .filter_map(|r| if let Node::Symbol(id) = r.node { Some(id) } else { None })
+                    .filter(|id| seen.insert(*id))
+                    .collect();
+                for r in &mut ring {
+                    crate::graph::merge_kinds(&mut r.edges);
+                }
+                reached.extend(ring);
+                if frontier.is_empty() {
+                    break;
+                }
+            }
+        }
+        if in_dir {
+            let dependents = self.dependents(store)?;
+            let hits = dependents.impact(&ids, false, depth);
+            reached.extend(graph.roll_up(&hits, &own, true));
+        }
+        let ring1 = |incoming: bool| reached.iter().filter(|r| r.incoming == incoming && r.distance == 1).count();
+        let (label, loc) = match members {
+            [m] => (format!("{} {}", m.kind, m.signature_handle()), location(m)),
+            [m, ..] => (format!("{} overloads of {} {}", members.len(), m.kind, m.qname), String::new()),
+            [] => unreachable!("a member target has members"),
+        };
+        // Rows leave out the (first) member's date; overloads put no facts in the heading.
+        let facts = self.node_facts(store, graph, &Node::Symbol(members[0].id))?;
+        let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
+        let facts = facts.filter(|_| members.len() == 1);
+        let mut out = heading(&label, &loc, facts.as_ref(), Level::Symbol, (depth != 1).then_some(depth));
+        let files: Vec<i64> = members.iter().map(|m| m.file_id).collect();
+        let _ = writeln!(
+            out,
+            "out: {}, in: {} (ring 1){}",
+            plural(ring1(false), "dependency"),
+            plural(ring1(true), "dependent"),
+            self.guesses_of(store, &ids, &files, true)?
+        );
+        self.neighbourhood_page(out, store, graph, &reached, (out_dir, in_dir), depth, window, &usual)
     }
 
     /// The page's `Window` from a tool's `limit` and `offset`.
@@ -448,16 +559,9 @@ impl Atlas {
         if let Some(spec) = a.target.trim().strip_prefix("git:") {
             return self.git_impact(store, &graph, spec.trim(), depth, self.window(a.limit, a.offset, 50, 200));
         }
-        // A member (method, field) at symbol level: its own references first, not its type's.
-        let members: Vec<SymbolInfo> = match level {
-            Level::Symbol => match self.resolve(store, &a.target)? {
-                Handle::Symbol(s) if !s.kind.is_type() && s.parent.is_some() && s.kind != SymbolKind::Module => vec![s],
-                // Every overload of the name: what any of them reaches.
-                Handle::Overloads(all) => all,
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
-        };
+        // A member (method, field; every overload of a name) at symbol level: its own
+        // dependents, not its type's.
+        let members: Vec<SymbolInfo> = if level == Level::Symbol { self.member_target(store, &a.target)? } else { Vec::new() };
         // (label, place, reached, guesses, the heading's facts, the date rows leave out)
         let (label, loc, reached, guesses, facts, usual) = match members.as_slice() {
             [] => {
