@@ -475,7 +475,7 @@ fn graph_answers_say_how_many_guesses_they_left_out() {
             struct Searcher  uses_type 1, calls 10, accesses 4  search.rs:11-13  loc 3 cx 3
             struct Match  uses_type 1, calls 2  search.rs:1-3  loc 3 cx 2
             struct SearcherBuilder  calls 2  search.rs:15-17  loc 3 cx 1
-        ... 14 more (limit=3); next page: offset=3
+        ... 10 more (limit=3); next page: offset=3
 
         ### change_impact {"target":"engine_core::search::Match::describe","depth":1}
         change_impact method engine_core::search::Match::describe  crates/engine-core/src/search.rs:6-8  loc 3 cx 1 modified <date>  depth=1

@@ -346,12 +346,16 @@ impl Atlas {
         // graph knows each node's file, the per-generation file table its module and path.
         // The rows of the page read the rest.
         let files = self.all_files(store)?;
+        // Members outside the repository are folded into their types, one row a type:
+        // `java.lang.String: length, format  calls 3` (the repository's own code leads).
+        let (folded, labels) = self.fold_externals(store, reached, section)?;
+        let reached: Vec<&Reached> = reached.iter().filter(|r| !matches!(r.node, Node::External(_))).chain(folded.iter()).collect();
         let mut placed: Vec<Placed> = Vec::with_capacity(reached.len());
         let mut sections: Vec<String> = Vec::new();
         let mut groups: Vec<String> = Vec::new();
         let mut group_of: HashMap<String, usize> = HashMap::new();
         let mut group_of_file: HashMap<i64, usize> = HashMap::new();
-        for r in reached {
+        for r in reached.iter().copied() {
             let title = section(r);
             let section = match sections.iter().position(|s| *s == title) {
                 Some(k) => k,
@@ -394,18 +398,18 @@ impl Atlas {
         for p in &mut placed {
             p.group_weight = group_weight[&(p.section, p.group)];
         }
+        let outside = |p: &Placed| matches!(p.reached.node, Node::External(_));
         placed.sort_by(|a, b| {
-            (a.section, std::cmp::Reverse(a.group_weight), &groups[a.group], std::cmp::Reverse(a.weight), &a.reached.node).cmp(&(
-                b.section,
-                std::cmp::Reverse(b.group_weight),
-                &groups[b.group],
-                std::cmp::Reverse(b.weight),
-                &b.reached.node,
-            ))
+            (a.section, outside(a), std::cmp::Reverse(a.group_weight), &groups[a.group], std::cmp::Reverse(a.weight), &a.reached.node).cmp(
+                &(b.section, outside(b), std::cmp::Reverse(b.group_weight), &groups[b.group], std::cmp::Reverse(b.weight), &b.reached.node),
+            )
         });
         let rows = placed.iter().skip(window.offset).map(|p| {
             let r = p.reached;
-            let (name, place) = self.row_name(store, &r.node, &files)?;
+            let (name, place) = match labels.get(&r.node) {
+                Some(label) => (label.clone(), String::new()),
+                None => self.row_name(store, &r.node, &files)?,
+            };
             let edges: Vec<String> = r
                 .edges
                 .iter()
@@ -440,6 +444,41 @@ impl Atlas {
             Ok::<_, ToolError>(Row::under(headings, text))
         });
         write_page(out, rows, reached.len(), window)
+    }
+
+    /// The reached externals folded by section into one row a type (its members named after
+    /// it), and each row's label; the row stands at the type's first external.
+    fn fold_externals(
+        &self,
+        store: &Store,
+        reached: &[Reached],
+        section: &dyn Fn(&Reached) -> String,
+    ) -> Result<(Vec<Reached>, HashMap<Node, String>), ToolError> {
+        let mut rows: Vec<(String, String, Reached, Vec<String>)> = Vec::new();
+        for r in reached {
+            let Node::External(id) = r.node else { continue };
+            let qname = store.external_qname(id)?.unwrap_or_default();
+            let (owner, member) = external_owner(&qname);
+            let title = section(r);
+            match rows.iter_mut().find(|(t, o, _, _)| *t == title && *o == owner) {
+                Some((_, _, row, members)) => {
+                    row.edges.extend(r.edges.iter().copied());
+                    if let Some(m) = member.filter(|m| !members.contains(m)) {
+                        members.push(m);
+                    }
+                }
+                None => rows.push((title, owner, r.clone(), member.into_iter().collect())),
+            }
+        }
+        let mut labels = HashMap::new();
+        let mut folded = Vec::new();
+        for (_, owner, mut row, members) in rows {
+            crate::graph::merge_kinds(&mut row.edges);
+            let label = if members.is_empty() { owner } else { format!("{owner}: {}", members.join(", ")) };
+            labels.insert(row.node.clone(), label);
+            folded.push(row);
+        }
+        Ok((folded, labels))
     }
 
     /// A row's name relative to its group and its place relative to the group's folder.
@@ -919,6 +958,22 @@ fn heading(label: &str, loc: &str, facts: Option<&Facts>, level: Level, depth: O
     }
     out.push('\n');
     out
+}
+
+/// An external's type and member: `java.lang.String#length` -> (`java.lang.String`,
+/// `length`), `std::sync::Arc::new` -> (`std::sync::Arc`, `new`), a variant to its enum
+/// (`std::result::Result::Ok`); a type is its own owner.
+fn external_owner(qname: &str) -> (String, Option<String>) {
+    if let Some((owner, member)) = qname.split_once('#') {
+        return (owner.to_string(), Some(member.to_string()));
+    }
+    if let Some((owner, last)) = qname.rsplit_once("::") {
+        let owner_is_type = owner.rsplit("::").next().is_some_and(|s| s.starts_with(|c: char| c.is_uppercase()));
+        if owner_is_type {
+            return (owner.to_string(), Some(last.to_string()));
+        }
+    }
+    (qname.to_string(), None)
 }
 
 /// `12 (ring 1: 3, ring 2: 9)`, or `0 (<none>)`.
