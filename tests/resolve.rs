@@ -292,3 +292,78 @@ pub(crate) fn parse() -> u32 {
     reindex(root);
     assert_incremental_is_fresh(root);
 }
+
+/// Java calls issue 33 lists as missed or wrong: `super.m(..)` is the superclass's method,
+/// not the class's own override; a receiver declared as an interface calls the interface's
+/// method, not a sub-interface's of the same name; an enum constant argument picks the
+/// overload of the enum's type; a call on an enum constant is the enum's method.
+#[test]
+fn java_super_calls_declared_receivers_and_enum_arguments() {
+    let repo = write_fixture(
+        r#"
+//- src/shop/Base.java
+package shop;
+
+public class Base {
+    public String name() { return "base"; }
+}
+//- src/shop/Child.java
+package shop;
+
+public class Child extends Base {
+    @Override
+    public String name() { return super.name() + "!"; }
+}
+//- src/shop/Repo.java
+package shop;
+
+public interface Repo {
+    void save(String s);
+}
+//- src/shop/FastRepo.java
+package shop;
+
+public interface FastRepo extends Repo {
+    void save(String s);
+}
+//- src/shop/Code.java
+package shop;
+
+public enum Code {
+    SUCCESS, FAILED;
+
+    public int getCode() { return 0; }
+}
+//- src/shop/Result.java
+package shop;
+
+public class Result {
+    public static Result fail(String message) { return null; }
+
+    public static Result fail(Code code) { return null; }
+}
+//- src/shop/Use.java
+package shop;
+
+public class Use {
+    private Repo repo;
+
+    void run() {
+        repo.save("a");
+        Result.fail(Code.FAILED);
+        Result.fail("x");
+        Code.SUCCESS.getCode();
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/shop/Child.java:5 calls name from=shop.Child#name to=shop.Base#name() (exact)
+        ref src/shop/Use.java:10 calls getCode from=shop.Use#run to=shop.Code#getCode() (exact)
+        ref src/shop/Use.java:7 calls save from=shop.Use#run to=shop.Repo#save(String) (exact)
+        ref src/shop/Use.java:8 calls fail from=shop.Use#run to=shop.Result#fail(Code) (exact)
+        ref src/shop/Use.java:9 calls fail from=shop.Use#run to=shop.Result#fail(String) (exact)"#]]
+    .assert_eq(&resolved(root, "src/shop/", &["calls"]));
+}

@@ -1326,6 +1326,11 @@ impl<'t> Extractor<'t> {
 
     fn typed_receiver_at(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> Receiver {
         let text = self.text(node);
+        if self.spec.language == Language::Java && text == "super" {
+            // `super.m()`: the superclass's `m`, never the class's own override; the
+            // resolver knows the superclass.
+            return Receiver::Type("super".to_string());
+        }
         if self.spec.self_receivers.contains(&text) {
             // Rust's `self.m()` is a method of the impl's type; Java's `this.m()` is `m()`.
             return self.self_type(ctx, symbols).map(Receiver::Type).unwrap_or(Receiver::Implicit);

@@ -51,16 +51,24 @@ impl World {
         let class = if r.name == "this" {
             own
         } else {
-            let superclass = self.supertypes.get(&own).and_then(|supers| {
-                supers.iter().copied().find(|s| matches!(self.syms[s].kind, SymbolKind::Class | SymbolKind::Enum | SymbolKind::Record))
-            });
-            match superclass {
+            match self.java_superclass(r.enclosing) {
                 Some(c) => c,
                 // A superclass from outside the repository (or Object): nothing to point at.
                 None => return (Target::Nothing, Confidence::Unresolved, false),
             }
         };
         self.java_new(class, r)
+    }
+
+    /// The superclass of the innermost type enclosing a reference, when the repository
+    /// declares it.
+    pub(super) fn java_superclass(&self, enclosing: Option<SymbolId>) -> Option<SymbolId> {
+        let own = self.enclosing_types(enclosing).into_iter().next()?;
+        self.supertypes
+            .get(&own)?
+            .iter()
+            .copied()
+            .find(|s| matches!(self.syms[s].kind, SymbolKind::Class | SymbolKind::Enum | SymbolKind::Record))
     }
 
     pub(super) fn java_import(&self, r: &RefQuery) -> (Target, Confidence, bool) {
@@ -113,6 +121,10 @@ impl World {
             },
         }?;
         let sym = self.syms.get(&m)?;
+        if sym.kind == SymbolKind::EnumConstant {
+            // `Code.SUCCESS.getCode()`: a constant is of its enum's type.
+            return sym.parent.filter(|p| self.syms.get(p).is_some_and(|e| e.kind == SymbolKind::Enum));
+        }
         let returns = sym.returns.as_deref()?;
         let file = self.files.get(&sym.file)?;
         let found = match file.language {
@@ -133,6 +145,11 @@ impl World {
 
     /// Resolves a type name as written in a Java file.
     pub(super) fn java_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
+        if name == "super" {
+            // The receiver `super`: the enclosing class's superclass, when it is in the
+            // repository.
+            return self.java_superclass(enclosing).map(Target::Symbol);
+        }
         if name.contains('#') {
             let owner = |base: &str| match self.java_type(base, file, enclosing, package) {
                 Some(Target::Symbol(id)) => Some(id),
