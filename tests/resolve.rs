@@ -296,7 +296,8 @@ pub(crate) fn parse() -> u32 {
 /// Java calls issue 33 lists as missed or wrong: `super.m(..)` is the superclass's method,
 /// not the class's own override; a receiver declared as an interface calls the interface's
 /// method, not a sub-interface's of the same name; an enum constant argument picks the
-/// overload of the enum's type; a call on an enum constant is the enum's method.
+/// overload of the enum's type; a call on an enum constant is the enum's method; a name-only
+/// guess needs the argument count to fit (`dates.next().getTime()` is no `getTime(Date)`).
 #[test]
 fn java_super_calls_declared_receivers_and_enum_arguments() {
     let repo = write_fixture(
@@ -342,17 +343,27 @@ public class Result {
 
     public static Result fail(Code code) { return null; }
 }
+//- src/shop/Clock.java
+package shop;
+
+public class Clock {
+    public long getTime(java.util.Date when) { return 0; }
+}
 //- src/shop/Use.java
 package shop;
+
+import java.util.Date;
+import java.util.Iterator;
 
 public class Use {
     private Repo repo;
 
-    void run() {
+    void run(Iterator<Date> dates) {
         repo.save("a");
         Result.fail(Code.FAILED);
         Result.fail("x");
         Code.SUCCESS.getCode();
+        dates.next().getTime();
     }
 }
 "#,
@@ -361,9 +372,11 @@ public class Use {
     reindex(root);
     expect_test::expect![[r#"
         ref src/shop/Child.java:5 calls name from=shop.Child#name to=shop.Base#name() (exact)
-        ref src/shop/Use.java:10 calls getCode from=shop.Use#run to=shop.Code#getCode() (exact)
-        ref src/shop/Use.java:7 calls save from=shop.Use#run to=shop.Repo#save(String) (exact)
-        ref src/shop/Use.java:8 calls fail from=shop.Use#run to=shop.Result#fail(Code) (exact)
-        ref src/shop/Use.java:9 calls fail from=shop.Use#run to=shop.Result#fail(String) (exact)"#]]
+        ref src/shop/Use.java:10 calls save from=shop.Use#run to=shop.Repo#save(String) (exact)
+        ref src/shop/Use.java:11 calls fail from=shop.Use#run to=shop.Result#fail(Code) (exact)
+        ref src/shop/Use.java:12 calls fail from=shop.Use#run to=shop.Result#fail(String) (exact)
+        ref src/shop/Use.java:13 calls getCode from=shop.Use#run to=shop.Code#getCode() (exact)
+        ref src/shop/Use.java:14 calls getTime from=shop.Use#run to=- (unresolved)
+        ref src/shop/Use.java:14 calls next from=shop.Use#run to=ext:java.util.Iterator#next (external)"#]]
     .assert_eq(&resolved(root, "src/shop/", &["calls"]));
 }

@@ -293,27 +293,27 @@ impl World {
                         None => (Target::Symbol(m), Confidence::Exact, true),
                     },
                     Some(t) => (t.clone(), conf_of(&t), true),
-                    None => self.guess(Language::Java, name, Want::Callable),
+                    None => self.guess_call(name, r.args),
                 }
             }
             Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
                 Some(Target::Symbol(id)) => match self.java_member_call(id, name, r.args, r.file, r.enclosing) {
                     Some(pick) => pick_to_target(pick),
-                    None => self.guess_unless_outside(t, name),
+                    None => self.guess_unless_outside(t, name, r.args),
                 },
                 Some(Target::External(q)) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
-                _ => self.guess_unless_outside(t, name),
+                _ => self.guess_unless_outside(t, name, r.args),
             },
-            Receiver::Unknown => self.guess(Language::Java, name, Want::Callable),
+            Receiver::Unknown => self.guess_call(name, r.args),
         }
     }
 
     /// A call on a receiver whose type is written: when that type is not found in the
     /// repository it comes from outside (a `Logger` field, a `String` local), and a method of
     /// that name here is no candidate. A chain whose type could not be followed is unknown.
-    pub(super) fn guess_unless_outside(&self, receiver_type: &str, name: &str) -> (Target, Confidence, bool) {
+    pub(super) fn guess_unless_outside(&self, receiver_type: &str, name: &str, args: Option<&str>) -> (Target, Confidence, bool) {
         if receiver_type.contains('#') {
-            self.guess(Language::Java, name, Want::Callable)
+            self.guess_call(name, args)
         } else {
             (Target::Nothing, Confidence::Unresolved, true)
         }

@@ -467,6 +467,24 @@ impl World {
 
     // ---------------------------------------------------------------- Java
 
+    /// A name match for a Java call, kept only when exactly one method of the name takes as
+    /// many arguments (`iter.next().getTime()` is no call of a one-argument `getTime(Date)`).
+    fn guess_call(&self, path: &str, args: Option<&str>) -> (Target, Confidence, bool) {
+        let Some(args) = args else { return self.guess(Language::Java, path, Want::Callable) };
+        let given = overload::split_list(args).len();
+        let fits = |id: &SymbolId| match self.syms[id].params.as_deref() {
+            None => true,
+            Some(p) => {
+                let params = overload::split_list(p);
+                params.len() == given || params.last().is_some_and(|l| l.ends_with("...")) && given + 1 >= params.len()
+            }
+        };
+        match self.guess(Language::Java, path, Want::Callable) {
+            (Target::Symbol(id), Confidence::Guess, keep) if !fits(&id) => (Target::Nothing, Confidence::Unresolved, keep),
+            other => other,
+        }
+    }
+
     /// A name match, kept only when exactly one symbol of the wanted sort has the name.
     fn guess(&self, language: Language, path: &str, want: Want) -> (Target, Confidence, bool) {
         let name = last_segment(path);

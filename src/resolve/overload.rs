@@ -507,7 +507,7 @@ fn many(mut ids: Vec<SymbolId>) -> Pick {
     }
 }
 
-fn split_list(list: &str) -> Vec<&str> {
+pub(super) fn split_list(list: &str) -> Vec<&str> {
     if list.is_empty() {
         Vec::new()
     } else {
