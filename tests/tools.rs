@@ -1115,3 +1115,29 @@ fn change_impact_follows_dependents_only() {
     "####]]
     .assert_eq(&out);
 }
+
+/// A Rust item by any public path (issue 33): through a crate root's `pub use`, a facade's
+/// `pub extern crate .. as ..` and `pub use .. as ..`, and a glob re-export, members too.
+#[test]
+fn rust_public_paths_name_what_they_reexport() {
+    let handles = [
+        "engine_core::Searcher",
+        "facade::engine::search::Searcher",
+        "facade::Searcher",
+        "facade::core::Searcher::count",
+        "facade::engine::Searcher::count",
+    ];
+    let calls: Vec<(&str, Value)> = handles.iter().map(|h| ("get_symbol", json!({ "symbol": h }))).collect();
+    let out = run_calls("rust-facade", &calls);
+    let firsts: Vec<&str> = out.split("### ").skip(1).map(|block| block.lines().nth(1).unwrap_or("")).collect();
+    assert_eq!(
+        firsts,
+        [
+            "struct engine_core::search::Searcher",
+            "struct engine_core::search::Searcher",
+            "struct engine_core::search::Searcher",
+            "method engine_core::search::Searcher::count",
+            "method engine_core::search::Searcher::count",
+        ]
+    );
+}

@@ -19,6 +19,9 @@ impl rusqlite::types::FromSql for Language {
     }
 }
 
+/// A re-export: the path it re-exports, its target when a symbol, whether a glob.
+pub type Reexport = (String, Option<i64>, bool);
+
 /// Names of types by id.
 pub type TypeNames = Vec<(i64, String)>;
 
@@ -518,6 +521,21 @@ impl Store {
             " AND alias = ?1 AND target_id IS NOT NULL"
         ))?;
         let rows = stmt.query_map([alias], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The re-exports (`pub use`, `pub extern crate`) of files of a module that bring `name`
+    /// in, and the glob re-exports there: (the path re-exported, its target if a symbol,
+    /// whether a glob). A public path's next step (`engine_core::Searcher` through the
+    /// crate root's `pub use search::Searcher;`).
+    pub fn reexports(&self, module: &str, name: &str) -> Result<Vec<Reexport>> {
+        let mut stmt = self.conn.prepare_cached(concat!(
+            "SELECT r.name, r.target_id, (r.flags & 1) != 0 FROM refs r JOIN files f ON f.id = r.file_id WHERE r.kind = ",
+            kind_sql!(imports),
+            " AND f.module = ?1 AND (r.flags & 4) != 0 AND ((r.flags & 1) != 0 OR COALESCE(r.alias, r.simple, r.name) = ?2)
+             ORDER BY r.flags & 1, r.id"
+        ))?;
+        let rows = stmt.query_map([module, name], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

@@ -310,6 +310,11 @@ impl Atlas {
                 candidates = store.symbols_by_qname(m)?;
             }
         }
+        if candidates.is_empty() && handle.contains("::") {
+            // A Rust public path: through the re-exports that make it (`engine_core::Searcher`,
+            // `facade::engine::search::Searcher` through `pub extern crate .. as engine;`).
+            candidates = self.through_reexports(store, handle, 0)?;
+        }
         if candidates.is_empty() {
             candidates = store.symbols_by_name(handle)?;
         }
@@ -328,6 +333,44 @@ impl Atlas {
             }
         }
         Ok(candidates)
+    }
+
+    /// The symbols a Rust path names through re-exports: the longest prefix a module
+    /// re-exports (by name, or by a glob) is replaced by the path it re-exports, at most a
+    /// few times over.
+    fn through_reexports(&self, store: &Store, handle: &str, depth: usize) -> Result<Vec<SymbolInfo>, ToolError> {
+        if depth > 4 {
+            return Ok(Vec::new());
+        }
+        let segments: Vec<&str> = handle.split("::").collect();
+        for i in (1..segments.len()).rev() {
+            let (module, name, rest) = (segments[..i].join("::"), segments[i], segments[i + 1..].join("::"));
+            for (path, target, glob) in store.reexports(&module, name)? {
+                let (base, tail) = match (glob, target) {
+                    // `pub use search::*;`: the name is looked up in the module globbed.
+                    (true, _) => (path, segments[i..].join("::")),
+                    (false, Some(id)) => match store.symbol(id)? {
+                        Some(s) if rest.is_empty() => return Ok(vec![s]),
+                        Some(s) => (s.qname, rest.clone()),
+                        None => continue,
+                    },
+                    // A crate or module re-exported under a name (`pub extern crate x as y;`).
+                    (false, None) => (path, rest.clone()),
+                };
+                // The path as written is relative to the module, or starts with a crate name.
+                for base in absolute(&module, &base) {
+                    let next = if tail.is_empty() { base } else { format!("{base}::{tail}") };
+                    let mut found = store.symbols_by_qname(&next)?;
+                    if found.is_empty() {
+                        found = self.through_reexports(store, &next, depth + 1)?;
+                    }
+                    if !found.is_empty() {
+                        return Ok(found);
+                    }
+                }
+            }
+        }
+        Ok(Vec::new())
     }
 
     /// The handle for what `handle` matched: one symbol, the overloads of one name, or an
@@ -448,6 +491,23 @@ pub(super) fn overload_list(handle: &str, all: &[SymbolInfo]) -> String {
         let _ = writeln!(out, "  {} {}  {}", s.kind, s.overload_handle(), location(s));
     }
     out.trim_end().to_string()
+}
+
+/// Where a `use` path of a module may point: `crate::`, `self::` and `super::` against the
+/// module; otherwise a path under the module, then the path as it is (a crate's name).
+fn absolute(module: &str, path: &str) -> Vec<String> {
+    let krate = module.split("::").next().unwrap_or(module);
+    if let Some(rest) = path.strip_prefix("crate::") {
+        return vec![format!("{krate}::{rest}")];
+    }
+    if let Some(rest) = path.strip_prefix("self::") {
+        return vec![format!("{module}::{rest}")];
+    }
+    if let Some(rest) = path.strip_prefix("super::") {
+        let parent = module.rsplit_once("::").map_or(krate, |(p, _)| p);
+        return vec![format!("{parent}::{rest}")];
+    }
+    vec![format!("{module}::{path}"), path.to_string()]
 }
 
 #[cfg(test)]
