@@ -984,9 +984,13 @@ impl Store {
     /// The graph's edge rows of every file, or of one: resolved references but imports,
     /// grouped by (file, source, target, kind).
     pub fn graph_edges(&self, file: Option<FileId>) -> Result<Vec<EdgeRow>> {
-        // Name-only guesses are no edges (they stay in find_references, marked).
-        const WHERE: &str =
-            concat!("(target_id IS NOT NULL OR external_id IS NOT NULL) AND kind != ", kind_sql!(imports), " AND confidence != 1");
+        // Name-only guesses are no edges (they stay in find_references, marked); nor are
+        // imports, except re-exports (`pub use`), which make a module's API of another's.
+        const WHERE: &str = concat!(
+            "(target_id IS NOT NULL OR external_id IS NOT NULL) AND (kind != ",
+            kind_sql!(imports),
+            " OR (flags & 4) != 0) AND confidence != 1"
+        );
         let mut stmt = match file {
             None => self
                 .conn
