@@ -300,6 +300,12 @@ impl Atlas {
         if let Err(e) = self.all_names(&store) {
             tracing::warn!("refreshing the name list: {}", e.0);
         }
+        // Change impact's member-level index, once a session has asked for one.
+        if self.dependents.lock().expect("dependents lock").is_some() {
+            if let Err(e) = self.dependents(&store) {
+                tracing::warn!("refreshing change impact's index: {}", e.0);
+            }
+        }
         if self.tests.lock().expect("cache lock").is_some() {
             if let Err(e) = self.test_symbols(&store) {
                 tracing::warn!("refreshing the test symbols: {}", e.0);
