@@ -297,7 +297,8 @@ pub(crate) fn parse() -> u32 {
 /// not the class's own override; a receiver declared as an interface calls the interface's
 /// method, not a sub-interface's of the same name; an enum constant argument picks the
 /// overload of the enum's type; a call on an enum constant is the enum's method; a name-only
-/// guess needs the argument count to fit (`dates.next().getTime()` is no `getTime(Date)`).
+/// guess needs the argument count to fit (`dates.next().getTime()` is no `getTime(Date)`);
+/// `this.repo` is the field even where a local of that name is being declared.
 #[test]
 fn java_super_calls_declared_receivers_and_enum_arguments() {
     let repo = write_fixture(
@@ -320,6 +321,8 @@ package shop;
 
 public interface Repo {
     void save(String s);
+
+    String label();
 }
 //- src/shop/FastRepo.java
 package shop;
@@ -365,6 +368,10 @@ public class Use {
         Code.SUCCESS.getCode();
         dates.next().getTime();
     }
+
+    void shadow() {
+        String repo = this.repo.label();
+    }
 }
 "#,
     );
@@ -377,6 +384,7 @@ public class Use {
         ref src/shop/Use.java:12 calls fail from=shop.Use#run to=shop.Result#fail(String) (exact)
         ref src/shop/Use.java:13 calls getCode from=shop.Use#run to=shop.Code#getCode() (exact)
         ref src/shop/Use.java:14 calls getTime from=shop.Use#run to=- (unresolved)
-        ref src/shop/Use.java:14 calls next from=shop.Use#run to=ext:java.util.Iterator#next (external)"#]]
+        ref src/shop/Use.java:14 calls next from=shop.Use#run to=ext:java.util.Iterator#next (external)
+        ref src/shop/Use.java:18 calls label from=shop.Use#shadow to=shop.Repo#label() (exact)"#]]
     .assert_eq(&resolved(root, "src/shop/", &["calls"]));
 }

@@ -1141,3 +1141,13 @@ fn rust_public_paths_name_what_they_reexport() {
         ]
     );
 }
+
+/// A method without parameter types in the index, named with `()`: an annotation element
+/// (`Audited#value()`), a Rust method (`Inventory::reserve()`).
+#[test]
+fn empty_parentheses_name_methods_without_parameter_types() {
+    let out = run_calls("java-shop", &[("get_symbol", json!({"symbol": "com.acme.common.Audited#value()"}))]);
+    assert_eq!(out.lines().nth(1), Some("method com.acme.common.Audited#value"), "{out}");
+    let out = run_calls("rust-shop", &[("get_symbol", json!({"symbol": "shop_core::inventory::Inventory::reserve()"}))]);
+    assert_eq!(out.lines().nth(1), Some("method shop_core::inventory::Inventory::reserve"), "{out}");
+}

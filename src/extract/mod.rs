@@ -1340,8 +1340,8 @@ impl<'t> Extractor<'t> {
             let type_name = crate::model::last_segment(&self.impls[i].info.self_type);
             symbols.iter().position(|s| s.kind.is_type() && s.parent.is_none() && s.name == type_name)
         });
-        let lookup = |name: &str| -> Option<String> {
-            let mut cur = ctx.symbol;
+        let lookup_from = |start: Option<usize>, name: &str| -> Option<String> {
+            let mut cur = start;
             loop {
                 if let Some(t) = locals.get(&(cur, name)) {
                     return Some(t.clone());
@@ -1351,6 +1351,16 @@ impl<'t> Extractor<'t> {
                     None => return impl_owner.and_then(|o| locals.get(&(Some(o), name)).cloned()),
                 }
             }
+        };
+        let lookup = |name: &str| lookup_from(ctx.symbol, name);
+        // `this.x` / `self.x` is a field: the locals of the method (`Type x = this.x.find()`
+        // declares a local of that name) do not hide it.
+        let own_type = {
+            let mut cur = ctx.symbol;
+            while let Some(i) = cur.filter(|i| !symbols[*i].kind.is_type()) {
+                cur = symbols[i].parent;
+            }
+            cur
         };
         match self.kind(node) {
             "identifier" => {
@@ -1445,7 +1455,7 @@ impl<'t> Extractor<'t> {
                     // `Outer.this`
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.kind(f)) => Receiver::Type(normalize_path(self.text(o))),
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.text(o)) => {
-                        lookup(self.text(f)).filter(|t| !t.is_empty()).map(Receiver::Type).unwrap_or(Receiver::Unknown)
+                        lookup_from(own_type, self.text(f)).filter(|t| !t.is_empty()).map(Receiver::Type).unwrap_or(Receiver::Unknown)
                     }
                     // A field of something whose type is known (`p.parent`, `Foo.BAR`,
                     // `Outer.Inner`): `Owner#field`, resolved through the field's declared

@@ -251,7 +251,11 @@ impl Atlas {
                         }
                         same
                     })
-                    .filter(|s| s.params.as_deref() == Some(params.as_str()))
+                    // A method without parameter types (an annotation element's `value()`, a
+                    // Rust method) is named with `()` too.
+                    .filter(|s| {
+                        s.params.as_deref() == Some(params.as_str()) || (s.params.is_none() && params.is_empty() && s.kind.is_callable())
+                    })
                     .collect();
                 found.sort_by_key(|s| s.id);
                 found.dedup_by_key(|s| s.id);
