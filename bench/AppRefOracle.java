@@ -1,0 +1,176 @@
+// Reference oracle for bench/accuracy_app.py: javac's own attribution of an application's
+// calls, without the application's jars (issue 33).
+//
+// Usage: java bench/AppRefOracle.java <repository root>
+//
+// Compiles every .java file under the root (main and test, every module; `target/`,
+// `build/` and dot-folders left out) in one JavacTask with `-proc:none -implicit:none
+// -XDshould-stop.ifError=FLOW` (without that flag the missing-package errors stop javac
+// before attribution), runs parse() + analyze(), and prints one line per method call and
+// `new` it attributed: path, line, kind (call, new), the target as repochart names it
+// (`com.acme.Type#m(int,String...)`, erased parameter types by simple name) and whether the
+// target is declared in the application (`app`) or outside it (`lib`). A call site whose
+// receiver or an argument is of an erroneous type (a class of a missing jar), or whose
+// target has a same-arity overload with an erroneous parameter type, is printed as `skip`
+// with no target: javac's own answer there is a guess.
+
+import com.sun.source.tree.*;
+import com.sun.source.util.*;
+import javax.lang.model.element.*;
+import javax.lang.model.type.*;
+import javax.tools.*;
+import java.io.*;
+import java.nio.file.*;
+import java.util.*;
+import java.util.stream.*;
+
+public class AppRefOracle {
+    static javax.lang.model.util.Types types;
+    static javax.lang.model.util.Elements elements;
+
+    public static void main(String[] args) throws Exception {
+        Path root = Paths.get(args[0]).toAbsolutePath().normalize();
+        List<File> files;
+        try (Stream<Path> walk = Files.walk(root)) {
+            files = walk.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> {
+                        for (Path part : root.relativize(p)) {
+                            String s = part.toString();
+                            if (s.startsWith(".") || s.equals("target") || s.equals("build") || s.equals("node_modules")) return false;
+                        }
+                        return !p.getFileName().toString().equals("module-info.java");
+                    })
+                    .map(Path::toFile).sorted().collect(Collectors.toList());
+        }
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        StandardJavaFileManager fm = compiler.getStandardFileManager(null, null, null);
+        List<String> options = List.of("-proc:none", "-implicit:none", "-XDshould-stop.ifError=FLOW", "-Xlint:none", "-nowarn", "-Xmaxerrs", "0");
+        JavacTask task = (JavacTask) compiler.getTask(null, fm, d -> {}, options, null, fm.getJavaFileObjectsFromFiles(files));
+        Iterable<? extends CompilationUnitTree> units = task.parse();
+        task.analyze();
+        Trees trees = Trees.instance(task);
+        types = task.getTypes();
+        elements = task.getElements();
+        PrintStream out = new PrintStream(new BufferedOutputStream(System.out), false);
+        for (CompilationUnitTree unit : units) {
+            String path = root.relativize(Paths.get(unit.getSourceFile().toUri())).toString();
+            LineMap lines = unit.getLineMap();
+            new TreePathScanner<Void, Void>() {
+                boolean erroneous(TypeMirror t) {
+                    return t == null || t.getKind() == TypeKind.ERROR;
+                }
+
+                boolean argsErroneous(List<? extends ExpressionTree> args) {
+                    for (ExpressionTree a : args) {
+                        if (erroneous(trees.getTypeMirror(new TreePath(getCurrentPath(), a)))) return true;
+                    }
+                    return false;
+                }
+
+                /** A same-arity overload of `m` in its type with a parameter of an erroneous type. */
+                boolean overloadErroneous(ExecutableElement m) {
+                    for (Element other : m.getEnclosingElement().getEnclosedElements()) {
+                        if (other.getKind() != m.getKind() || !other.getSimpleName().equals(m.getSimpleName())) continue;
+                        ExecutableElement o = (ExecutableElement) other;
+                        if (o.getParameters().size() != m.getParameters().size()) continue;
+                        for (VariableElement p : o.getParameters()) if (erroneous(p.asType())) return true;
+                    }
+                    return false;
+                }
+
+                void print(long line, String kind, Element e) {
+                    String name = name(e);
+                    if (name == null) return;
+                    out.println(path + "\t" + line + "\t" + kind + "\t" + name + "\t" + (trees.getPath(e) != null ? "app" : "lib"));
+                }
+
+                /** A site javac's answer is no truth for: the name called, for the comparer. */
+                void skip(long line, String name) {
+                    out.println(path + "\t" + line + "\tskip\t" + name + "\t-");
+                }
+
+                @Override
+                public Void visitMethodInvocation(MethodInvocationTree node, Void v) {
+                    ExpressionTree select = node.getMethodSelect();
+                    long end = trees.getSourcePositions().getEndPosition(unit, select);
+                    long line = lines.getLineNumber(end);
+                    Element e = trees.getElement(getCurrentPath());
+                    boolean bad = !(e instanceof ExecutableElement) || argsErroneous(node.getArguments());
+                    if (!bad && select instanceof MemberSelectTree ms) {
+                        TypeMirror receiver = trees.getTypeMirror(new TreePath(getCurrentPath(), ms.getExpression()));
+                        bad = erroneous(receiver);
+                    }
+                    if (!bad) bad = overloadErroneous((ExecutableElement) e);
+                    String at = select.toString();
+                    String called = select instanceof MemberSelectTree ms ? ms.getIdentifier().toString() : at;
+                    boolean constructorCall = at.equals("this") || at.equals("super");
+                    // The `super()` javac adds to a constructor has no place in the source.
+                    if (trees.getSourcePositions().getStartPosition(unit, node) < 0 || line < 1) return super.visitMethodInvocation(node, v);
+                    if (bad) skip(line, called);
+                    else if (!constructorCall || e.getKind() == ElementKind.CONSTRUCTOR) print(line, "call", e);
+                    return super.visitMethodInvocation(node, v);
+                }
+
+                @Override
+                public Void visitNewClass(NewClassTree node, Void v) {
+                    long line = lines.getLineNumber(trees.getSourcePositions().getStartPosition(unit, node));
+                    Element e = trees.getElement(getCurrentPath());
+                    String type = node.getIdentifier().toString().replaceAll("<.*", "");
+                    type = type.substring(type.lastIndexOf('.') + 1);
+                    if (node.getClassBody() != null) {
+                        // An anonymous class: the index names the class it extends.
+                        Element t = trees.getElement(new TreePath(getCurrentPath(), node.getIdentifier()));
+                        if (t == null || erroneous(t.asType())) skip(line, type);
+                        else print(line, "new", t);
+                    } else if (!(e instanceof ExecutableElement) || argsErroneous(node.getArguments()) || overloadErroneous((ExecutableElement) e)) {
+                        skip(line, type);
+                    } else {
+                        print(line, "new", e);
+                    }
+                    return super.visitNewClass(node, v);
+                }
+            }.scan(unit, null);
+        }
+        out.flush();
+    }
+
+    /** A parameter type erased, by simple name, arrays as `[]`. */
+    static String erased(TypeMirror t) {
+        TypeMirror er = types.erasure(t);
+        if (er instanceof ArrayType a) return erased(a.getComponentType()) + "[]";
+        if (er instanceof DeclaredType d) return d.asElement().getSimpleName().toString();
+        return er.toString();
+    }
+
+    /** The element as repochart names it: types by dotted nesting, members as Type#name(params). */
+    static String name(Element e) {
+        switch (e.getKind()) {
+            case CLASS, INTERFACE, ENUM, RECORD, ANNOTATION_TYPE -> {
+                if (!(e instanceof TypeElement t)) return null;
+                if (t.getNestingKind() == NestingKind.LOCAL || t.getNestingKind() == NestingKind.ANONYMOUS) return null;
+                return t.getQualifiedName().toString();
+            }
+            case METHOD, CONSTRUCTOR -> {
+                ExecutableElement m = (ExecutableElement) e;
+                Element owner = e.getEnclosingElement();
+                String o = name(owner);
+                if (o == null) return null;
+                // A constructor the compiler supplies is named by its class, as the index names it.
+                if (m.getKind() == ElementKind.CONSTRUCTOR && elements.getOrigin(m) == javax.lang.model.util.Elements.Origin.MANDATED) return o;
+                String simple = m.getKind() == ElementKind.CONSTRUCTOR ? owner.getSimpleName().toString() : m.getSimpleName().toString();
+                StringBuilder sig = new StringBuilder(o).append('#').append(simple).append('(');
+                List<? extends VariableElement> params = m.getParameters();
+                for (int i = 0; i < params.size(); i++) {
+                    if (i > 0) sig.append(',');
+                    String t = erased(params.get(i).asType());
+                    if (m.isVarArgs() && i == params.size() - 1 && t.endsWith("[]")) t = t.substring(0, t.length() - 2) + "...";
+                    sig.append(t);
+                }
+                return sig.append(')').toString();
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+}

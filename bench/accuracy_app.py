@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Java calls of an application against javac, without the application's jars (issue 33).
+
+Usage: bench/accuracy_app.py BINARY REPO [--show N]
+
+REPO is a work tree, or a bare git directory (cloned at HEAD into a temporary directory).
+Indexes it with BINARY, runs bench/AppRefOracle.java (javac attributes every source file of
+the application in one task, no classpath: see that file) and compares, per call site and
+per signature, the index's calls and `new`s that name a symbol of the application with
+javac's: a row is right when javac attributed that line to that very overload. Call sites
+javac could not judge (an erroneous receiver or argument type: a class of a missing jar) are
+left out on both sides. Rows are scored by kind: plain (resolved), `[ambiguous]` (right when
+javac's choice is among the candidates), name-only guesses; recall is over the calls javac
+attributed to the application's own methods and constructors.
+"""
+import collections, os, sqlite3, subprocess, sys, tempfile
+
+GUESS, AMBIGUOUS = 1, 4
+KINDS = {5: "call", 4: "new"}
+
+
+def simple(target):
+    """The name a call site names: `a.B#m(int)` -> `m`, a constructor `a.B#B()` or type `a.B` -> `B`."""
+    member = target.split("(")[0]
+    return member.rsplit("#", 1)[-1] if "#" in member else member.rsplit(".", 1)[-1]
+
+
+def main():
+    binary, repo = sys.argv[1], sys.argv[2]
+    show = int(sys.argv[sys.argv.index("--show") + 1]) if "--show" in sys.argv else 0
+    if not os.path.exists(os.path.join(repo, ".git")) and os.path.exists(os.path.join(repo, "HEAD")):
+        work = os.path.join(tempfile.mkdtemp(prefix="app-"), "repo")
+        subprocess.run(["git", "clone", "-q", "--shared", repo, work], check=True)
+        repo = work
+    subprocess.run([binary, "index", "--repo", repo], check=True, capture_output=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    jdk = os.environ.get("JAVA_HOME", "/usr/lib/jvm/temurin-25-jdk-amd64")
+    out = subprocess.run([os.path.join(jdk, "bin", "java"), os.path.join(here, "AppRefOracle.java"), repo],
+                         capture_output=True, text=True, check=True).stdout
+    truth, app, skipped = set(), set(), set()
+    for line in out.splitlines():
+        path, num, kind, target, where = line.split("\t")
+        if kind == "skip":
+            skipped.add((path, int(num), target))
+            continue
+        truth.add((path, int(num), kind, target))
+        if where == "app":
+            app.add((path, int(num), kind, target))
+    db = sqlite3.connect(os.path.join(repo, ".repochart", "index.db"))
+    sig = "{0}.qname || COALESCE('(' || {0}.params || ')', '')"
+    rows = db.execute(
+        f"SELECT f.path, r.line, r.kind, {sig.format('t')}, r.confidence, "
+        f"(SELECT group_concat({sig.format('a')}, '\n') FROM ref_alts x JOIN symbols a ON a.id = x.target_id WHERE x.ref_id = r.id) "
+        "FROM refs r JOIN files f ON f.id = r.file_id JOIN symbols t ON t.id = r.target_id "
+        "WHERE r.kind IN (4, 5) AND f.language = 'java'")
+    plain, guesses, ambiguous = set(), set(), []
+    for path, num, kind, target, conf, alts in rows:
+        if (path, num, simple(target)) in skipped:
+            continue
+        if "#" in target and "(" not in target:
+            target += "()"  # a method whose parameters the index does not keep (an annotation element)
+        key = (path, num, KINDS[kind], target)
+        if conf == AMBIGUOUS:
+            ambiguous.append((key, [target] + (alts.split("\n") if alts else [])))
+        elif conf == GUESS:
+            guesses.add(key)
+        else:
+            plain.add(key)
+    tp = len(plain & truth)
+    amb_right = sum(1 for (p, n, k, _), cands in ambiguous if any((p, n, k, c) in truth for c in cands))
+    guess_right = len(guesses & truth)
+    seen = len(plain) + len(ambiguous) + len(guesses)
+    print(f"{repo}: javac attributed {len(truth)} calls and news ({len(app)} into the application), left {len(skipped)} sites out (erroneous types)")
+    print("| rows | count | right | precision |")
+    print("|---|---|---|---|")
+    print(f"| plain | {len(plain)} | {tp} | {tp / max(len(plain), 1):.4f} |")
+    print(f"| [ambiguous] | {len(ambiguous)} | {amb_right} | {amb_right / max(len(ambiguous), 1):.4f} |")
+    print(f"| name-only guesses | {len(guesses)} | {guess_right} | {guess_right / max(len(guesses), 1):.4f} |")
+    print(f"| all rows an agent sees | {seen} | {tp + amb_right + guess_right} | {(tp + amb_right + guess_right) / max(seen, 1):.4f} |")
+    found = len(app & plain)
+    print(f"recall of plain rows over javac's calls into the application: {found} / {len(app)} = {found / max(len(app), 1):.4f}")
+    if show:
+        by_line = collections.defaultdict(set)
+        for p, n, k, t in truth:
+            by_line[(p, n, k)].add(t)
+        print("\nwrong plain rows (javac's answer at that line):")
+        for p, n, k, t in sorted(plain - truth)[:show]:
+            print(f"  {p}:{n} {k} {t}  javac: {sorted(by_line.get((p, n, k), [])) or '-'}")
+        print("\nmissed (the index's rows at that line):")
+        ours_by_line = collections.defaultdict(set)
+        for p, n, k, t in plain | guesses:
+            ours_by_line[(p, n, k)].add(t)
+        for p, n, k, t in sorted(app - plain)[:show]:
+            print(f"  {p}:{n} {k} {t}  index: {sorted(ours_by_line.get((p, n, k), [])) or '-'}")
+
+
+if __name__ == "__main__":
+    main()
