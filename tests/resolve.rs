@@ -388,3 +388,56 @@ public class Use {
         ref src/shop/Use.java:18 calls label from=shop.Use#shadow to=shop.Repo#label() (exact)"#]]
     .assert_eq(&resolved(root, "src/shop/", &["calls"]));
 }
+
+/// Rust: a call on a receiver typed `&dyn Trait`, `impl Trait`, `Box<dyn Trait>` or a type
+/// parameter with a `where` bound is the trait's method (and reaches its impls through
+/// dispatch), never a same-named method of an unrelated type.
+#[test]
+fn rust_trait_object_and_impl_trait_receivers_call_the_trait() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "sk"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub trait Sink {
+    fn on_match(&mut self, n: u32);
+}
+
+pub struct Other;
+
+impl Other {
+    pub fn on_match(&mut self, n: u32) {}
+}
+
+pub fn by_dyn(s: &mut dyn Sink) {
+    s.on_match(1);
+}
+
+pub fn by_impl(mut s: impl Sink) {
+    s.on_match(2);
+}
+
+pub fn by_box(mut s: Box<dyn Sink>) {
+    s.on_match(3);
+}
+
+pub fn by_where<S>(s: &mut S)
+where
+    S: Sink,
+{
+    s.on_match(4);
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:12 calls on_match from=sk::by_dyn to=sk::Sink::on_match (exact)
+        ref src/lib.rs:16 calls on_match from=sk::by_impl to=sk::Sink::on_match (exact)
+        ref src/lib.rs:20 calls on_match from=sk::by_box to=sk::Sink::on_match (exact)
+        ref src/lib.rs:27 calls on_match from=sk::by_where to=sk::Sink::on_match (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
+}

@@ -24,6 +24,8 @@
 (impl_item trait: (_)? @impl.trait type: (_) @impl.type) @scope.impl
 
 (type_parameters) @typeparams
+; `where S: Sink` bounds a parameter as `<S: Sink>` does.
+(where_clause) @typeparams
 
 ; ---- references
 (call_expression function: [(identifier) (scoped_identifier)] @reference.calls)

@@ -330,6 +330,22 @@ impl<'t> Extractor<'t> {
             }
             Capture::Import => self.imports.push(node),
             Capture::Package => self.package = Some(strip_space(self.text(node))),
+            Capture::TypeParams if self.kind(node) == "where_clause" => {
+                // `where S: Sink`: the bound of a parameter declared without one.
+                let owner = node.parent().unwrap_or(node);
+                let mut cursor = node.walk();
+                let predicates: Vec<Node> = node.named_children(&mut cursor).filter(|p| self.kind(*p) == "where_predicate").collect();
+                for predicate in predicates {
+                    let Some(left) = predicate.child_by_field_name("left").filter(|l| self.kind(*l) == "type_identifier") else { continue };
+                    let name = self.text(left).to_string();
+                    let Some(bound) = predicate.child_by_field_name("bounds").and_then(|b| self.first_bound(b)) else { continue };
+                    let range = (owner.start_byte(), owner.end_byte());
+                    match self.type_params.iter_mut().find(|(s, e, n, b)| (*s, *e) == range && *n == name && b.is_empty()) {
+                        Some(entry) => entry.3 = bound,
+                        None => self.type_params.push((range.0, range.1, name, bound)),
+                    }
+                }
+            }
             Capture::TypeParams => {
                 let owner = node.parent().unwrap_or(node);
                 let mut cursor = node.walk();
@@ -344,13 +360,7 @@ impl<'t> Extractor<'t> {
                             let bounds = child
                                 .child_by_field_name("bounds")
                                 .or_else(|| child.named_children(&mut c).find(|n| self.kind(*n) == "type_bound"));
-                            let first = bounds.and_then(|b| {
-                                let mut c = b.walk();
-                                let first =
-                                    b.named_children(&mut c).find(|n| !matches!(self.kind(*n), "lifetime" | "higher_ranked_trait_bound"));
-                                first
-                            });
-                            first.map(|t| self.type_path(t)).unwrap_or_default()
+                            bounds.and_then(|b| self.first_bound(b)).unwrap_or_default()
                         };
                         self.type_params.push((owner.start_byte(), owner.end_byte(), name, bound));
                     }
@@ -1090,6 +1100,13 @@ impl<'t> Extractor<'t> {
             cur = symbols[i].parent;
         }
         None
+    }
+
+    /// The first trait of a bound list (`Matcher + Send`, lifetimes skipped), as a path.
+    fn first_bound(&self, bounds: Node<'t>) -> Option<String> {
+        let mut c = bounds.walk();
+        let first = bounds.named_children(&mut c).find(|n| !matches!(self.kind(*n), "lifetime" | "higher_ranked_trait_bound"));
+        first.map(|t| self.type_path(t))
     }
 
     fn is_type_param(&self, name: &str, offset: usize) -> bool {
