@@ -441,3 +441,63 @@ where
         ref src/lib.rs:27 calls on_match from=sk::by_where to=sk::Sink::on_match (exact)"#]]
     .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
 }
+
+/// Rust: auto-deref through the repository's `Deref` impls: a method the wrapper lacks is
+/// the target's (`w.hello()` on a `Wrapper` that derefs to `Inner`), while the wrapper's own
+/// method of a name still wins; an incremental update that drops the impl equals a fresh
+/// index.
+#[test]
+fn rust_calls_auto_deref_through_the_repositorys_deref_impls() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "dr"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+mod wrap;
+use wrap::Wrapper;
+
+pub struct Inner;
+
+impl Inner {
+    pub fn hello(&self) -> u32 { 1 }
+    pub fn name(&self) -> u32 { 2 }
+}
+
+pub fn run(w: &Wrapper) -> u32 {
+    w.hello() + w.name()
+}
+//- src/wrap.rs
+use std::ops::Deref;
+
+use crate::Inner;
+
+pub struct Wrapper {
+    inner: Inner,
+}
+
+impl Wrapper {
+    pub fn name(&self) -> u32 { 3 }
+}
+
+impl Deref for Wrapper {
+    type Target = Inner;
+    fn deref(&self) -> &Inner { &self.inner }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:12 calls hello from=dr::run to=dr::Inner::hello (exact)
+        ref src/lib.rs:12 calls name from=dr::run to=dr::wrap::Wrapper::name (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
+    let wrap = std::fs::read_to_string(root.join("src/wrap.rs")).unwrap();
+    let without = &wrap[..wrap.find("impl Deref").unwrap()];
+    std::fs::write(root.join("src/wrap.rs"), without).unwrap();
+    reindex(root);
+    assert!(!resolved(root, "src/lib.rs:", &["calls"]).contains("hello from=dr::run to=dr::Inner::hello (exact)"));
+    assert_incremental_is_fresh(root);
+}

@@ -322,6 +322,18 @@ impl Run<'_> {
                     self.gone.push(sid);
                     self.affected.insert(name);
                 }
+                // A `Deref` impl that came or went changes what a method call on its type
+                // auto-derefs to: calls on the file's types are resolved again.
+                if c.spec.language == Language::Rust && self.affected.contains("deref") {
+                    for s in &extract.symbols {
+                        if s.kind.is_type() {
+                            self.affected.insert(s.name.clone());
+                        }
+                        if let Some(info) = &s.impl_of {
+                            self.affected.insert(crate::model::impl_owner(&info.self_type).to_string());
+                        }
+                    }
+                }
                 let changed: Vec<String> = p.imports.symmetric_difference(&imports).map(|k| k.0.clone()).collect();
                 // A Rust re-export is a path's middle segment (`facade::core::X`
                 // through `pub use engine_core as core;`): paths that start at the

@@ -39,15 +39,14 @@ impl World {
         if r.kind == RefKind::Calls && !r.name.contains("::") {
             match r.receiver {
                 Receiver::Type(t) if t.contains('#') => {
-                    return match self.rust_receiver_type(t, &module, r.enclosing).and_then(|id| self.member(id, r.name, Want::Callable, 0))
-                    {
+                    return match self.rust_receiver_type(t, &module, r.enclosing).and_then(|id| self.rust_method(id, r.name)) {
                         Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                         None => self.guess(Language::Rust, r.name, Want::Callable),
                     };
                 }
                 Receiver::Type(t) => {
                     return match self.rust_path(t, &module, 0) {
-                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.member(id, r.name, Want::Callable, 0) {
+                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.rust_method(id, r.name) {
                             Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                             None => self.guess(Language::Rust, r.name, Want::Callable),
                         },
@@ -124,6 +123,26 @@ impl World {
             }
         }
         self.hit_to_target(hit, r.name, want)
+    }
+
+    /// A method called on a value of type `t`: its own (or its traits'), else one of what its
+    /// `Deref` impl derefs to (`w.hello()` on a wrapper whose `deref` returns `&Inner`), a few
+    /// levels deep, as rustc's auto-deref finds it.
+    pub(super) fn rust_method(&self, t: SymbolId, name: &str) -> Option<SymbolId> {
+        let mut t = t;
+        for _ in 0..3 {
+            if let Some(m) = self.member(t, name, Want::Callable, 0) {
+                return Some(m);
+            }
+            let deref = self.member(t, "deref", Want::Callable, 0).filter(|d| self.syms[d].from_trait && self.syms[d].parent == Some(t))?;
+            let sym = &self.syms[&deref];
+            let module = self.module_of(sym.file, Some(deref));
+            match self.rust_path(sym.returns.as_deref()?, &module, 0)? {
+                PathHit::Symbol(id) if self.syms[&id].kind.is_type() && id != t => t = id,
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// The type a receiver names: a path, or what a call chain returns.
