@@ -1,7 +1,8 @@
 // Reference oracle for bench/accuracy_app.py: javac's own attribution of an application's
 // calls, without the application's jars (issue 33).
 //
-// Usage: java bench/AppRefOracle.java <repository root>
+// Usage: java bench/AppRefOracle.java <repository root>   (JDK 22 or later: it uses
+// RefOracle.java's naming, which the source launcher compiles beside it)
 //
 // Compiles every .java file under the root (main and test, every module; `target/`,
 // `build/` and dot-folders left out) in one JavacTask with `-proc:none -implicit:none
@@ -25,8 +26,6 @@ import java.util.*;
 import java.util.stream.*;
 
 public class AppRefOracle {
-    static javax.lang.model.util.Types types;
-    static javax.lang.model.util.Elements elements;
 
     public static void main(String[] args) throws Exception {
         Path root = Paths.get(args[0]).toAbsolutePath().normalize();
@@ -49,8 +48,10 @@ public class AppRefOracle {
         Iterable<? extends CompilationUnitTree> units = task.parse();
         task.analyze();
         Trees trees = Trees.instance(task);
-        types = task.getTypes();
-        elements = task.getElements();
+        // Targets are named by RefOracle's rules (the launcher compiles RefOracle.java beside
+        // this file: a multi-file source program, JDK 22+).
+        RefOracle.types = task.getTypes();
+        RefOracle.elements = task.getElements();
         PrintStream out = new PrintStream(new BufferedOutputStream(System.out), false);
         for (CompilationUnitTree unit : units) {
             String path = root.relativize(Paths.get(unit.getSourceFile().toUri())).toString();
@@ -79,7 +80,7 @@ public class AppRefOracle {
                 }
 
                 void print(long line, String kind, Element e) {
-                    String name = name(e);
+                    String name = RefOracle.name(e);
                     if (name == null) return;
                     out.println(path + "\t" + line + "\t" + kind + "\t" + name + "\t" + (trees.getPath(e) != null ? "app" : "lib"));
                 }
@@ -132,45 +133,5 @@ public class AppRefOracle {
             }.scan(unit, null);
         }
         out.flush();
-    }
-
-    /** A parameter type erased, by simple name, arrays as `[]`. */
-    static String erased(TypeMirror t) {
-        TypeMirror er = types.erasure(t);
-        if (er instanceof ArrayType a) return erased(a.getComponentType()) + "[]";
-        if (er instanceof DeclaredType d) return d.asElement().getSimpleName().toString();
-        return er.toString();
-    }
-
-    /** The element as repochart names it: types by dotted nesting, members as Type#name(params). */
-    static String name(Element e) {
-        switch (e.getKind()) {
-            case CLASS, INTERFACE, ENUM, RECORD, ANNOTATION_TYPE -> {
-                if (!(e instanceof TypeElement t)) return null;
-                if (t.getNestingKind() == NestingKind.LOCAL || t.getNestingKind() == NestingKind.ANONYMOUS) return null;
-                return t.getQualifiedName().toString();
-            }
-            case METHOD, CONSTRUCTOR -> {
-                ExecutableElement m = (ExecutableElement) e;
-                Element owner = e.getEnclosingElement();
-                String o = name(owner);
-                if (o == null) return null;
-                // A constructor the compiler supplies is named by its class, as the index names it.
-                if (m.getKind() == ElementKind.CONSTRUCTOR && elements.getOrigin(m) == javax.lang.model.util.Elements.Origin.MANDATED) return o;
-                String simple = m.getKind() == ElementKind.CONSTRUCTOR ? owner.getSimpleName().toString() : m.getSimpleName().toString();
-                StringBuilder sig = new StringBuilder(o).append('#').append(simple).append('(');
-                List<? extends VariableElement> params = m.getParameters();
-                for (int i = 0; i < params.size(); i++) {
-                    if (i > 0) sig.append(',');
-                    String t = erased(params.get(i).asType());
-                    if (m.isVarArgs() && i == params.size() - 1 && t.endsWith("[]")) t = t.substring(0, t.length() - 2) + "...";
-                    sig.append(t);
-                }
-                return sig.append(')').toString();
-            }
-            default -> {
-                return null;
-            }
-        }
     }
 }

@@ -1371,8 +1371,8 @@ impl<'t> Extractor<'t> {
         };
         let lookup = |name: &str| lookup_from(ctx.symbol, name);
         // `this.x` / `self.x` is a field: the locals of the method (`Type x = this.x.find()`
-        // declares a local of that name) do not hide it.
-        let own_type = {
+        // declares a local of that name) do not hide it, so it is looked up from the type.
+        let own_type = || {
             let mut cur = ctx.symbol;
             while let Some(i) = cur.filter(|i| !symbols[*i].kind.is_type()) {
                 cur = symbols[i].parent;
@@ -1472,7 +1472,7 @@ impl<'t> Extractor<'t> {
                     // `Outer.this`
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.kind(f)) => Receiver::Type(normalize_path(self.text(o))),
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.text(o)) => {
-                        lookup_from(own_type, self.text(f)).filter(|t| !t.is_empty()).map(Receiver::Type).unwrap_or(Receiver::Unknown)
+                        lookup_from(own_type(), self.text(f)).filter(|t| !t.is_empty()).map(Receiver::Type).unwrap_or(Receiver::Unknown)
                     }
                     // A field of something whose type is known (`p.parent`, `Foo.BAR`,
                     // `Outer.Inner`): `Owner#field`, resolved through the field's declared

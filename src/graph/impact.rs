@@ -173,9 +173,10 @@ impl Dependents {
         let mut out = Vec::new();
         for distance in 1..=depth {
             let mut ring: HashMap<Affected, RingEntry> = HashMap::default();
-            let mut add = |item: Affected, kind: RefKind, count: u32, why: Why| {
+            // An overrider is reached by no edge: it has none to list.
+            let mut add = |item: Affected, edge: Option<(RefKind, u32)>, why: Why| {
                 let entry = ring.entry(item).or_insert_with(|| (Vec::new(), why));
-                entry.0.push((kind, count));
+                entry.0.extend(edge);
                 entry.1 = entry.1.min(why);
             };
             for &n in &frontier {
@@ -202,7 +203,7 @@ impl Dependents {
                 if signature && distance == 1 && self.kinds[n as usize].is_callable() {
                     for &m in self.overriders.of(n) {
                         if !seen[m as usize] {
-                            add(Affected::Symbol(self.ids[m as usize]), RefKind::Implements, 1, Why::Overrides(self.ids[n as usize]));
+                            add(Affected::Symbol(self.ids[m as usize]), None, Why::Overrides(self.ids[n as usize]));
                         }
                     }
                 }
@@ -238,14 +239,14 @@ impl Dependents {
         why: Why,
         seen: &[bool],
         seen_files: &rustc_hash::FxHashSet<i64>,
-        add: &mut impl FnMut(Affected, RefKind, u32, Why),
+        add: &mut impl FnMut(Affected, Option<(RefKind, u32)>, Why),
     ) {
         if r.source == NONE {
             if !seen_files.contains(&r.file) {
-                add(Affected::FileLevel(r.file), r.kind, r.count, why);
+                add(Affected::FileLevel(r.file), Some((r.kind, r.count)), why);
             }
         } else if !seen[r.source as usize] {
-            add(Affected::Symbol(self.ids[r.source as usize]), r.kind, r.count, why);
+            add(Affected::Symbol(self.ids[r.source as usize]), Some((r.kind, r.count)), why);
         }
     }
 }

@@ -252,14 +252,12 @@ impl Graph {
     }
 
     /// Adds an edge from one existing node to another where none is (a declared dependency
-    /// its code does not use): `false` when either node is missing or an edge exists.
-    pub fn add_declared(&mut self, from: &Node, to: &Node) -> bool {
-        let (Some(&a), Some(&b)) = (self.index.get(from), self.index.get(to)) else { return false };
-        if a == b || self.graph.find_edge(a, b).is_some() {
-            return false;
+    /// its code does not use); nothing when either node is missing or an edge exists.
+    pub fn add_declared(&mut self, from: &Node, to: &Node) {
+        let (Some(&a), Some(&b)) = (self.index.get(from), self.index.get(to)) else { return };
+        if a != b && self.graph.find_edge(a, b).is_none() {
+            self.graph.add_edge(a, b, Edge { kind: RefKind::Declares, weight: 1, file: 0, line: 0 });
         }
-        self.graph.add_edge(a, b, Edge { kind: RefKind::Declares, weight: 1, file: 0, line: 0 });
-        true
     }
 
     fn node(&mut self, n: Node) -> NodeIndex {
@@ -315,14 +313,21 @@ impl Graph {
     /// Rings around `start`: out-edges (dependencies), in-edges (dependents) or both,
     /// breadth first up to `depth`. The start is not included.
     pub fn neighbourhood(&self, start: &Node, out: bool, inc: bool, depth: usize) -> Vec<Reached> {
-        let Some(&s) = self.index.get(start) else {
-            return Vec::new();
-        };
-        let mut seen: HashMap<NodeIndex, usize> = HashMap::default();
-        seen.insert(s, 0);
+        self.rings(std::slice::from_ref(start), out, inc, depth)
+    }
+
+    /// Rings around every node of `starts` at once (those the graph lacks are skipped); the
+    /// starts are never in the answer.
+    fn rings(&self, starts: &[Node], out: bool, inc: bool, depth: usize) -> Vec<Reached> {
+        let mut frontier: Vec<NodeIndex> = starts.iter().filter_map(|s| self.index.get(s).copied()).collect();
+        frontier.sort();
+        frontier.dedup();
+        let mut seen: HashMap<NodeIndex, usize> = frontier.iter().map(|s| (*s, 0)).collect();
         let mut result = Vec::new();
-        let mut frontier = vec![s];
         for distance in 1..=depth {
+            if frontier.is_empty() {
+                break;
+            }
             let mut next_ring: Vec<(NodeIndex, bool, EdgeKinds)> = Vec::new();
             let mut ring_index: HashMap<(NodeIndex, bool), usize> = HashMap::default();
             for &n in &frontier {
@@ -353,9 +358,6 @@ impl Graph {
                 result.push(Reached { node: self.graph[n].clone(), distance, edges, via: None, overrides: None, incoming });
             }
             frontier = frontier_next;
-            if frontier.is_empty() {
-                break;
-            }
         }
         result
     }
@@ -422,40 +424,7 @@ impl Graph {
     /// the closure the unit and service levels answer with (code and symbol levels walk
     /// members: `impact::Dependents`, then `roll_up`). The targets are never in the answer.
     pub fn impact(&self, targets: &[Node], depth: usize) -> Vec<Reached> {
-        let mut frontier: Vec<NodeIndex> = targets.iter().filter_map(|t| self.index.get(t).copied()).collect();
-        frontier.sort();
-        frontier.dedup();
-        let mut seen: HashSet<NodeIndex> = frontier.iter().copied().collect();
-        let mut result = Vec::new();
-        for distance in 1..=depth {
-            let mut ring: Vec<(NodeIndex, EdgeKinds)> = Vec::new();
-            let mut ring_index: HashMap<NodeIndex, usize> = HashMap::default();
-            for &n in &frontier {
-                for e in self.graph.edges_directed(n, Direction::Incoming) {
-                    if seen.contains(&e.source()) {
-                        continue;
-                    }
-                    let slot = *ring_index.entry(e.source()).or_insert_with(|| {
-                        ring.push((e.source(), Vec::new()));
-                        ring.len() - 1
-                    });
-                    ring[slot].1.push((e.weight().kind, e.weight().weight));
-                }
-            }
-            ring.sort_by(|a, b| self.graph[a.0].cmp(&self.graph[b.0]));
-            let mut next = Vec::new();
-            for (n, mut edges) in ring {
-                merge_kinds(&mut edges);
-                seen.insert(n);
-                next.push(n);
-                result.push(Reached { node: self.graph[n].clone(), distance, edges, via: None, overrides: None, incoming: true });
-            }
-            frontier = next;
-            if frontier.is_empty() {
-                break;
-            }
-        }
-        result
+        self.rings(targets, false, true, depth)
     }
 
     /// Member-level impact hits as this level's nodes: each node at the nearest ring any of
@@ -493,15 +462,11 @@ impl Graph {
                 Some(_) => {}
                 None => {
                     at.insert(node.clone(), out.len());
-                    let edges = if overrides.is_some() { Vec::new() } else { h.edges.clone() };
-                    out.push(Reached { node, distance: h.distance, edges, via, overrides, incoming: true });
+                    out.push(Reached { node, distance: h.distance, edges: h.edges.clone(), via, overrides, incoming: true });
                 }
             }
         }
         for r in &mut out {
-            if r.overrides.is_some() {
-                r.edges.retain(|(k, _)| *k != RefKind::Implements);
-            }
             merge_kinds(&mut r.edges);
         }
         // Ring by ring; in a ring what refers directly, then what overrides, then dispatch.

@@ -257,26 +257,22 @@ impl Atlas {
         let own: rustc_hash::FxHashSet<Node> = ids.iter().map(|id| Node::Symbol(*id)).collect();
         let mut reached: Vec<Reached> = Vec::new();
         if out_dir {
+            // The member itself and every symbol of an earlier ring.
             let mut seen: HashSet<i64> = ids.iter().copied().collect();
             let mut frontier = ids.clone();
             for distance in 1..=depth {
                 let mut ring: Vec<Reached> = Vec::new();
+                let mut ring_index: HashMap<Node, usize> = HashMap::new();
                 for row in store.reference_targets(&frontier)? {
-                    let node = if row.target > 0 { Node::Symbol(row.target) } else { Node::External(-row.target) };
-                    if own.contains(&node) || row.target > 0 && seen.contains(&row.target) && distance > 1 {
+                    if row.target > 0 && seen.contains(&row.target) {
                         continue;
                     }
-                    match ring.iter_mut().find(|r| r.node == node) {
-                        Some(r) => r.edges.push((row.kind, row.count)),
-                        None => ring.push(Reached {
-                            node,
-                            distance,
-                            edges: vec![(row.kind, row.count)],
-                            via: None,
-                            overrides: None,
-                            incoming: false,
-                        }),
-                    }
+                    let node = if row.target > 0 { Node::Symbol(row.target) } else { Node::External(-row.target) };
+                    let slot = *ring_index.entry(node.clone()).or_insert_with(|| {
+                        ring.push(Reached { node, distance, edges: Vec::new(), via: None, overrides: None, incoming: false });
+                        ring.len() - 1
+                    });
+                    ring[slot].edges.push((row.kind, row.count));
                 }
                 frontier = ring
                     .iter()
@@ -454,25 +450,31 @@ impl Atlas {
         reached: &[Reached],
         section: &dyn Fn(&Reached) -> String,
     ) -> Result<(Vec<Reached>, HashMap<Node, String>), ToolError> {
-        let mut rows: Vec<(String, String, Reached, Vec<String>)> = Vec::new();
+        let mut rows: Vec<(String, Reached, Vec<String>)> = Vec::new();
+        // (section, owner) -> its row.
+        let mut row_of: HashMap<(String, String), usize> = HashMap::new();
         for r in reached {
             let Node::External(id) = r.node else { continue };
             let qname = store.external_qname(id)?.unwrap_or_default();
             let (owner, member) = external_owner(&qname);
-            let title = section(r);
-            match rows.iter_mut().find(|(t, o, _, _)| *t == title && *o == owner) {
-                Some((_, _, row, members)) => {
+            let key = (section(r), owner.clone());
+            match row_of.get(&key) {
+                Some(&i) => {
+                    let (_, row, members) = &mut rows[i];
                     row.edges.extend(r.edges.iter().copied());
                     if let Some(m) = member.filter(|m| !members.contains(m)) {
                         members.push(m);
                     }
                 }
-                None => rows.push((title, owner, r.clone(), member.into_iter().collect())),
+                None => {
+                    row_of.insert(key, rows.len());
+                    rows.push((owner, r.clone(), member.into_iter().collect()));
+                }
             }
         }
         let mut labels = HashMap::new();
         let mut folded = Vec::new();
-        for (_, owner, mut row, members) in rows {
+        for (owner, mut row, members) in rows {
             crate::graph::merge_kinds(&mut row.edges);
             let label = if members.is_empty() { owner } else { format!("{owner}: {}", members.join(", ")) };
             labels.insert(row.node.clone(), label);
@@ -734,7 +736,7 @@ impl Atlas {
             for e in store.children(m.id)?.into_iter().filter(|c| c.kind == SymbolKind::Endpoint) {
                 let _ = writeln!(out, "serves: endpoint {}  {} (its clients are outside the repository)", e.qname, location(&e));
             }
-            out.push_str(&self.statement_lines(store, m)?.replace("  statement: ", "runs: statement "));
+            out.push_str(&self.statement_lines(store, m, "runs: statement ")?);
         }
         Ok(out)
     }

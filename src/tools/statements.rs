@@ -57,12 +57,13 @@ impl Atlas {
         Ok(view.statements.iter().filter(|st| !mybatis::is_fragment(st) && st.namespace == owner && st.id == s.name).cloned().collect())
     }
 
-    /// `  statement: select  path:8-11 (includes Cols)` lines for `get_symbol`.
-    pub(super) fn statement_lines(&self, store: &Store, s: &SymbolInfo) -> Result<String, ToolError> {
+    /// `{lead}select  path:8-11 (includes Cols)` lines: `get_symbol`'s (`  statement: `),
+    /// `change_impact`'s (`runs: statement `).
+    pub(super) fn statement_lines(&self, store: &Store, s: &SymbolInfo, lead: &str) -> Result<String, ToolError> {
         let mut out = String::new();
         for st in self.statements_of(store, s)? {
             let includes = if st.includes.is_empty() { String::new() } else { format!(" (includes {})", st.includes.join(", ")) };
-            let _ = writeln!(out, "  statement: {}  {}:{}-{}{includes}", st.kind, st.file, st.start_line, st.end_line);
+            let _ = writeln!(out, "{lead}{}  {}:{}-{}{includes}", st.kind, st.file, st.start_line, st.end_line);
         }
         Ok(out)
     }

@@ -360,7 +360,7 @@ impl Atlas {
             page(&mut out, &items, members.len(), self.summary_budget, "file_outline shows them all");
         } else {
             // A mapper method: the statement it runs (read_symbol shows it).
-            out.push_str(&self.statement_lines(store, &s)?);
+            out.push_str(&self.statement_lines(store, &s, "  statement: ")?);
             out.push_str(&format!("next: read_symbol {{\"symbol\": \"{}\"}}", handle_of(&s)));
         }
         Ok(cap(out.trim_end().to_string(), self.summary_budget))
