@@ -285,6 +285,7 @@ mod tests {
                 ("frameworks", "spring-web.toml") => toml::from_str::<Rules>(text).map(drop).map_err(e),
                 ("frameworks", "rust-web.toml") => toml::from_str::<RustRules>(text).map(drop).map_err(e),
                 ("frameworks", "mybatis.toml") => toml::from_str::<mybatis::Rules>(text).map(drop).map_err(e),
+                ("java" | "rust", "elements.toml") => toml::from_str::<crate::lang::Elements>(text).map(drop).map_err(e),
                 _ => Err("no code reads this rules file".into()),
             }
         }
@@ -312,7 +313,9 @@ mod tests {
                 "build/maven.toml",
                 "frameworks/mybatis.toml",
                 "frameworks/rust-web.toml",
-                "frameworks/spring-web.toml"
+                "frameworks/spring-web.toml",
+                "java/elements.toml",
+                "rust/elements.toml"
             ]
         );
         let embedded: Vec<&str> = crate::build::RULES_FILES.iter().map(|(name, _)| *name).collect();

@@ -34,6 +34,12 @@ pub enum Capture {
     LocalType,
     /// An untyped variable's initializer: the variable has the type of the expression.
     LocalValue,
+    /// The container a variable takes the elements of (`for m in matches`, the receiver of
+    /// `pets.forEach(p -> ..)`).
+    LocalEach,
+    /// The call a lambda variable's container is the receiver of: it counts only when the
+    /// call passes elements to its lambdas (`Elements::lambda_calls`).
+    LocalCall,
     Import,
     Package,
     TypeParams,
@@ -58,6 +64,8 @@ impl Capture {
             "local.name" => Capture::LocalName,
             "local.type" => Capture::LocalType,
             "local.value" => Capture::LocalValue,
+            "local.each" => Capture::LocalEach,
+            "local.call" => Capture::LocalCall,
             "import" => Capture::Import,
             "package" => Capture::Package,
             "typeparams" => Capture::TypeParams,
@@ -128,6 +136,56 @@ pub struct LanguageSpec {
     test_markers: OnceLock<Vec<&'static str>>,
     /// What a test function's modifiers say it is (`@Test`, `#[test]`).
     pub test_marker: &'static str,
+    /// `grammars/<lang>/elements.toml`: containers and the calls that hand out their elements.
+    elements_file: &'static str,
+    elements_source: &'static str,
+    elements: OnceLock<Elements>,
+}
+
+/// Containers and what their methods hand out (`grammars/<lang>/elements.toml`): the
+/// extractor types a lambda's or a loop's variable by them, the resolver follows
+/// `list.get(0)` and `pets.stream()` through them. Sorted lists, searched by name.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Elements {
+    /// Generic types whose first type argument is their element (`List`, `Vec`, `slice`).
+    pub containers: Vec<String>,
+    /// Calls on a container that give one element (`get`, `next`, `orElseThrow`).
+    pub element_calls: Vec<String>,
+    /// Calls on a container that give a container of the same elements (`stream`, `iter`).
+    pub same_calls: Vec<String>,
+    /// Calls whose function arguments take elements as their parameters (`forEach`, `map`).
+    pub lambda_calls: Vec<String>,
+}
+
+impl Elements {
+    fn parse(file: &str, source: &str) -> Elements {
+        let mut e: Elements = toml::from_str(source).unwrap_or_else(|err| panic!("{file}: {err}"));
+        for list in [&mut e.containers, &mut e.element_calls, &mut e.same_calls, &mut e.lambda_calls] {
+            list.sort();
+        }
+        e
+    }
+
+    fn has(list: &[String], name: &str) -> bool {
+        list.binary_search_by(|x| x.as_str().cmp(name)).is_ok()
+    }
+
+    pub fn is_container(&self, name: &str) -> bool {
+        Self::has(&self.containers, name)
+    }
+
+    pub fn gives_element(&self, call: &str) -> bool {
+        Self::has(&self.element_calls, call)
+    }
+
+    pub fn keeps_elements(&self, call: &str) -> bool {
+        Self::has(&self.same_calls, call)
+    }
+
+    pub fn passes_elements(&self, call: &str) -> bool {
+        Self::has(&self.lambda_calls, call)
+    }
 }
 
 static REGISTRY: [LanguageSpec; 2] = [
@@ -160,6 +218,9 @@ static REGISTRY: [LanguageSpec; 2] = [
         test_markers_source: include_str!("../../grammars/java/test-annotations.txt"),
         test_markers: OnceLock::new(),
         test_marker: "@Test",
+        elements_file: "grammars/java/elements.toml",
+        elements_source: include_str!("../../grammars/java/elements.toml"),
+        elements: OnceLock::new(),
     },
     LanguageSpec {
         language: Language::Rust,
@@ -246,6 +307,9 @@ static REGISTRY: [LanguageSpec; 2] = [
         test_markers_source: include_str!("../../grammars/rust/test-attributes.txt"),
         test_markers: OnceLock::new(),
         test_marker: "#[test]",
+        elements_file: "grammars/rust/elements.toml",
+        elements_source: include_str!("../../grammars/rust/elements.toml"),
+        elements: OnceLock::new(),
     },
 ];
 
@@ -433,6 +497,16 @@ impl LanguageSpec {
             .contains(&name)
     }
 
+    /// The text of `grammars/<lang>/elements.toml` (the index's fingerprint holds it).
+    pub fn elements_source(&self) -> &'static str {
+        self.elements_source
+    }
+
+    /// The language's containers and element calls (`grammars/<lang>/elements.toml`).
+    pub fn elements(&self) -> &Elements {
+        self.elements.get_or_init(|| Elements::parse(self.elements_file, self.elements_source))
+    }
+
     /// Whether a method name is in the language's list of ubiquitous calls.
     pub fn is_ubiquitous_call(&self, name: &str) -> bool {
         self.ubiquitous_call_names().binary_search(&name).is_ok()
@@ -483,6 +557,22 @@ mod tests {
         assert!(!spec(Language::Java).is_ubiquitous_call("unwrap"));
         assert!(spec(Language::Rust).is_ubiquitous_call("unwrap"));
         assert!(!spec(Language::Rust).is_ubiquitous_call("search_path"));
+    }
+
+    #[test]
+    fn element_lists_parse_and_answer_by_name() {
+        for spec in all() {
+            let e = spec.elements();
+            for list in [&e.containers, &e.element_calls, &e.same_calls, &e.lambda_calls] {
+                assert!(!list.is_empty() && list.windows(2).all(|w| w[0] < w[1]), "{}: empty or duplicated", spec.elements_file);
+            }
+        }
+        let java = spec(Language::Java).elements();
+        assert!(java.is_container("List") && java.gives_element("get") && java.keeps_elements("stream") && java.passes_elements("forEach"));
+        assert!(!java.is_container("Map") && !java.gives_element("stream") && !java.passes_elements("collect"));
+        let rust = spec(Language::Rust).elements();
+        assert!(rust.is_container("slice") && rust.gives_element("last") && rust.keeps_elements("iter") && rust.passes_elements("map"));
+        assert!(!rust.is_container("HashMap") && !rust.keeps_elements("map"));
     }
 
     #[test]
