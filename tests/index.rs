@@ -574,7 +574,7 @@ fn rust_calls_through_facades_chains_and_macro_arguments() {
         ref crates/app/src/main.rs:21 calls Searcher::new from=app::run to=engine_core::search::Searcher::new (exact)
         ref crates/app/src/main.rs:22 calls count from=app::run to=engine_core::search::Searcher::count (exact)
         ref crates/app/src/main.rs:24 calls iter from=app::run to=ext:std::vec::Vec::iter (external)
-        ref crates/app/src/main.rs:25 calls describe from=app::run to=engine_core::search::Match::describe (guess)
+        ref crates/app/src/main.rs:25 calls describe from=app::run to=engine_core::search::Match::describe (exact)
         ref crates/app/src/main.rs:27 calls Ok from=app::run to=ext:std::result::Result::Ok (external)
         ref crates/app/src/main.rs:27 calls found_len from=app::run to=app::found_len (exact)
         ref crates/app/src/main.rs:31 calls count from=app::found_len to=engine_core::search::Searcher::count (exact)
@@ -583,6 +583,9 @@ fn rust_calls_through_facades_chains_and_macro_arguments() {
         ref crates/app/src/main.rs:42 calls facade::engine::search::Searcher::new from=app::through_extern_crate to=engine_core::search::Searcher::new (exact)
         ref crates/app/src/main.rs:46 calls run from=app::main to=app::run (exact)
         ref crates/app/src/main.rs:47 calls through_extern_crate from=app::main to=app::through_extern_crate (exact)
+        ref crates/app/src/main.rs:53 calls first from=app::first_of_pair to=engine_core::search::Searcher::first (exact)
+        ref crates/app/src/main.rs:53 calls unwrap from=app::first_of_pair to=- (unresolved)
+        ref crates/app/src/main.rs:54 calls describe from=app::first_of_pair to=engine_core::search::Match::describe (guess)
         ref crates/engine-core/src/search.rs:49 expands checked from=engine_core::search::Searcher::count to=engine_core::checked (exact)
         ref crates/engine-core/src/search.rs:80 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)
         ref crates/engine-core/src/search.rs:80 calls hit from=engine_core::search::tests::hits to=engine_core::search::tests::Probe::hit (exact)"#]].assert_eq(&refs(root));
@@ -613,7 +616,7 @@ fn name_only_guesses_are_no_graph_edges() {
     let resolved = "(target_id IS NOT NULL OR external_id IS NOT NULL) AND (kind != 7 OR (flags & 4) != 0)";
     let guesses = count(&format!("SELECT COUNT(*) FROM refs WHERE {resolved} AND confidence = 1"));
     let others = count(&format!("SELECT COUNT(*) FROM refs WHERE {resolved} AND confidence != 1"));
-    assert_eq!(guesses, 1, "the fixture's call on a Vec element is a guess (the one inside the repository's `twice!` is read as code)");
+    assert_eq!(guesses, 1, "the fixture's call on a part of a tuple is a guess (the one inside the repository's `twice!` is read as code, the one on a Vec element follows its type)");
     let in_graph: i64 = store.graph_edges(None).unwrap().iter().map(|e| e.count as i64).sum();
     assert_eq!(in_graph, others);
 }

@@ -501,3 +501,199 @@ impl Deref for Wrapper {
     assert!(!resolved(root, "src/lib.rs:", &["calls"]).contains("hello from=dr::run to=dr::Inner::hello (exact)"));
     assert_incremental_is_fresh(root);
 }
+
+/// Java: the element type of a generic collection, stream or optional is followed
+/// (`grammars/java/elements.toml`): `list.get(0)`, a getter's `List<Pet>`, the parameter of
+/// a lambda passed to `forEach`/`filter`/`anyMatch` down a `stream()`, `for (var p : ..)`,
+/// `Optional#orElseThrow`. A lambda of a call that does not pass elements (`map` of a
+/// `Map`, `collect`) stays unknown, and so does a name used for lambdas over two element
+/// types in one method. An edit of the element type re-resolves as a fresh index does.
+#[test]
+fn java_calls_follow_the_element_types_of_collections_streams_and_optionals() {
+    let repo = write_fixture(
+        r#"
+//- src/clinic/PetType.java
+package clinic;
+
+public class PetType {
+    public String getName() { return ""; }
+}
+//- src/clinic/Pet.java
+package clinic;
+
+public class Pet {
+    public PetType getType() { return null; }
+    public boolean isNew() { return true; }
+}
+//- src/clinic/Vet.java
+package clinic;
+
+public class Vet {
+    public String getLastName() { return ""; }
+    public boolean isNew() { return false; }
+}
+//- src/clinic/Owner.java
+package clinic;
+
+import java.util.List;
+import java.util.Optional;
+
+public class Owner {
+    private List<Pet> pets;
+
+    public List<Pet> getPets() { return pets; }
+
+    public Optional<Pet> findPet(String name) { return Optional.empty(); }
+
+    public Pet first() {
+        return pets.get(0);
+    }
+}
+//- src/clinic/Use.java
+package clinic;
+
+import java.util.List;
+import java.util.Map;
+
+public class Use {
+    void run(Owner owner, List<Vet> vets, Map<String, Pet> byName) {
+        owner.getPets().get(0).getType().getName();
+        owner.getPets().stream().filter(p -> p.isNew()).count();
+        owner.getPets().forEach(pet -> pet.getType());
+        for (var each : owner.getPets()) {
+            each.getType();
+        }
+        owner.findPet("x").orElseThrow().isNew();
+        vets.stream().anyMatch(v -> v.getLastName().isEmpty());
+        byName.forEach((k, named) -> named.isNew());
+    }
+
+    void twice(Owner owner, List<Vet> vets) {
+        owner.getPets().forEach(x -> x.isNew());
+        vets.forEach(x -> x.isNew());
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/clinic/Owner.java:11 calls empty from=clinic.Owner#findPet to=ext:java.util.Optional#empty (external)
+        ref src/clinic/Owner.java:14 calls get from=clinic.Owner#first to=ext:java.util.List#get (external)
+        ref src/clinic/Use.java:10 calls forEach from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:10 calls getPets from=clinic.Use#run to=clinic.Owner#getPets() (exact)
+        ref src/clinic/Use.java:10 calls getType from=clinic.Use#run to=clinic.Pet#getType() (exact)
+        ref src/clinic/Use.java:11 calls getPets from=clinic.Use#run to=clinic.Owner#getPets() (exact)
+        ref src/clinic/Use.java:12 calls getType from=clinic.Use#run to=clinic.Pet#getType() (exact)
+        ref src/clinic/Use.java:14 calls findPet from=clinic.Use#run to=clinic.Owner#findPet(String) (exact)
+        ref src/clinic/Use.java:14 calls isNew from=clinic.Use#run to=clinic.Pet#isNew() (exact)
+        ref src/clinic/Use.java:14 calls orElseThrow from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:15 calls anyMatch from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:15 calls getLastName from=clinic.Use#run to=clinic.Vet#getLastName() (exact)
+        ref src/clinic/Use.java:15 calls isEmpty from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:15 calls stream from=clinic.Use#run to=ext:java.util.List#stream (external)
+        ref src/clinic/Use.java:16 calls forEach from=clinic.Use#run to=ext:java.util.Map#forEach (external)
+        ref src/clinic/Use.java:16 calls isNew from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:20 calls forEach from=clinic.Use#twice to=- (unresolved)
+        ref src/clinic/Use.java:20 calls getPets from=clinic.Use#twice to=clinic.Owner#getPets() (exact)
+        ref src/clinic/Use.java:20 calls isNew from=clinic.Use#twice to=- (unresolved)
+        ref src/clinic/Use.java:21 calls forEach from=clinic.Use#twice to=ext:java.util.List#forEach (external)
+        ref src/clinic/Use.java:21 calls isNew from=clinic.Use#twice to=- (unresolved)
+        ref src/clinic/Use.java:8 calls get from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:8 calls getName from=clinic.Use#run to=clinic.PetType#getName() (exact)
+        ref src/clinic/Use.java:8 calls getPets from=clinic.Use#run to=clinic.Owner#getPets() (exact)
+        ref src/clinic/Use.java:8 calls getType from=clinic.Use#run to=clinic.Pet#getType() (exact)
+        ref src/clinic/Use.java:9 calls count from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:9 calls filter from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:9 calls getPets from=clinic.Use#run to=clinic.Owner#getPets() (exact)
+        ref src/clinic/Use.java:9 calls isNew from=clinic.Use#run to=clinic.Pet#isNew() (exact)
+        ref src/clinic/Use.java:9 calls stream from=clinic.Use#run to=- (unresolved)"#]]
+    .assert_eq(&resolved(root, "src/clinic/", &["calls"]));
+    // The element type changes: the chain follows it, as a fresh index does.
+    let owner = std::fs::read_to_string(root.join("src/clinic/Owner.java")).unwrap();
+    std::fs::write(root.join("src/clinic/Owner.java"), owner.replace("public List<Pet> getPets()", "public List<Vet> getPets()")).unwrap();
+    reindex(root);
+    let after = resolved(root, "src/clinic/Use.java:9", &["calls"]);
+    assert!(after.contains("calls isNew from=clinic.Use#run to=clinic.Vet#isNew() (exact)"), "{after}");
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust: the element type of a `Vec`, a slice or an iterator over them is followed
+/// (`grammars/rust/elements.toml`): `for m in &ms`, `for m in self.ms.iter()`, closures of
+/// `iter().map(..)`/`filter(..)`, `ms.get(0).unwrap()`, `ms.last()?`.
+#[test]
+fn rust_calls_follow_the_element_types_of_vecs_slices_and_iterators() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "el"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub struct Match {
+    start: usize,
+}
+
+impl Match {
+    pub fn start(&self) -> usize { self.start }
+    pub fn is_empty(&self) -> bool { false }
+}
+
+pub struct Matches {
+    ms: Vec<Match>,
+}
+
+impl Matches {
+    pub fn all(&self) -> &[Match] { &self.ms }
+
+    pub fn total(&self) -> usize {
+        let mut n = 0;
+        for m in self.ms.iter() {
+            n += m.start();
+        }
+        n
+    }
+}
+
+pub fn sum(ms: &[Match]) -> usize {
+    let mut n = 0;
+    for m in ms {
+        n += m.start();
+    }
+    n + ms.iter().map(|m| m.start()).sum::<usize>()
+}
+
+pub fn first(found: &Matches) -> Option<usize> {
+    let k = found.all().iter().filter(|m| !m.is_empty()).count();
+    let last = found.all().last()?;
+    Some(found.all().get(0).unwrap().start() + last.start() + k)
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:19 calls iter from=el::Matches::total to=ext:std::vec::Vec::iter (external)
+        ref src/lib.rs:20 calls start from=el::Matches::total to=el::Match::start (exact)
+        ref src/lib.rs:29 calls start from=el::sum to=el::Match::start (exact)
+        ref src/lib.rs:31 calls iter from=el::sum to=ext:slice::iter (external)
+        ref src/lib.rs:31 calls map from=el::sum to=- (unresolved)
+        ref src/lib.rs:31 calls start from=el::sum to=el::Match::start (exact)
+        ref src/lib.rs:31 calls sum from=el::sum to=- (unresolved)
+        ref src/lib.rs:35 calls all from=el::first to=el::Matches::all (exact)
+        ref src/lib.rs:35 calls count from=el::first to=- (unresolved)
+        ref src/lib.rs:35 calls filter from=el::first to=- (unresolved)
+        ref src/lib.rs:35 calls is_empty from=el::first to=el::Match::is_empty (exact)
+        ref src/lib.rs:35 calls iter from=el::first to=- (unresolved)
+        ref src/lib.rs:36 calls all from=el::first to=el::Matches::all (exact)
+        ref src/lib.rs:36 calls last from=el::first to=- (unresolved)
+        ref src/lib.rs:37 calls Some from=el::first to=ext:std::option::Option::Some (external)
+        ref src/lib.rs:37 calls all from=el::first to=el::Matches::all (exact)
+        ref src/lib.rs:37 calls get from=el::first to=- (unresolved)
+        ref src/lib.rs:37 calls start from=el::first to=el::Match::start (exact)
+        ref src/lib.rs:37 calls start from=el::first to=el::Match::start (exact)
+        ref src/lib.rs:37 calls unwrap from=el::first to=ext:std::option::Option::unwrap (external)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
+    assert_incremental_is_fresh(root);
+}

@@ -459,7 +459,7 @@ fn graph_answers_say_how_many_guesses_they_left_out() {
     let out = run_calls(
         "rust-facade",
         &[
-            ("dependency_graph", json!({"target": "app::run", "direction": "out", "limit": 3})),
+            ("dependency_graph", json!({"target": "app::first_of_pair", "direction": "out", "limit": 3})),
             ("change_impact", json!({"target": "engine_core::search::Match::describe", "depth": 1})),
             ("find_references", json!({"symbol": "engine_core::search::Match::describe"})),
             // Reached through the facade's `pub extern crate engine_core as engine;`.
@@ -467,29 +467,29 @@ fn graph_answers_say_how_many_guesses_they_left_out() {
         ],
     );
     expect_test::expect![[r####"
-        ### dependency_graph {"target":"app::run","direction":"out","limit":3}
-        function app::run  crates/app/src/main.rs:10-28  loc 19 cx 5 modified <date>
-        out: 17 dependencies, in: 1 dependent (ring 1); name-only guesses left out: out 1, in 0 (find_references lists them)
+        ### dependency_graph {"target":"app::first_of_pair","direction":"out","limit":3}
+        function app::first_of_pair  crates/app/src/main.rs:52-55  loc 4 cx 2 modified <date>
+        out: 2 dependencies, in: 0 dependents (ring 1); name-only guesses left out: out 1, in 0 (find_references lists them)
         dependencies:
           engine_core::search  crates/engine-core/src/
-            struct Searcher  uses_type 1, calls 10, accesses 4  search.rs:11-13  loc 3 cx 3
-            struct Match  uses_type 1, calls 2  search.rs:1-3  loc 3 cx 2
-            struct SearcherBuilder  calls 2  search.rs:15-17  loc 3 cx 1
-        ... 10 more (limit=3); next page: offset=3
+            struct Searcher  uses_type 1, calls 1  search.rs:11-13  loc 3 cx 3
+          outside the repository
+            std::string::String  uses_type 1
 
         ### change_impact {"target":"engine_core::search::Match::describe","depth":1}
         change_impact method engine_core::search::Match::describe  crates/engine-core/src/search.rs:6-8  loc 3 cx 1 modified <date>  depth=1
         affected: 1 (ring 1: 1); tests: 0; 1 name-only guess left out (find_references lists it)
         ring 1:
           app  crates/app/src/
-            function run  calls 2  main.rs:10-28  loc 19 cx 5
+            function run  calls 3  main.rs:10-28  loc 19 cx 5
 
         ### find_references {"symbol":"engine_core::search::Match::describe"}
-        3 references to method engine_core::search::Match::describe (calls 3)
+        4 references to method engine_core::search::Match::describe (calls 4)
         crates/app/src/main.rs
           17 calls  in app::run
           19 calls  in app::run
-          25 calls  in app::run  [guess: name match only]
+          25 calls  in app::run
+          54 calls  in app::first_of_pair  [guess: name match only]
 
         ### find_references {"symbol":"engine_core::search::Searcher::count"}
         5 references to method engine_core::search::Searcher::count (calls 5)

@@ -116,6 +116,16 @@
 (instanceof_expression right: (_) @local.type name: (identifier) @local.name)
 (type_pattern (_) @local.type (identifier) @local.name)
 (record_pattern_component (_) @local.type (identifier) @local.name)
+; `var x = value` (`var` is no type: the extractor reads the value instead)
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @local.name value: (_) @local.value))
 ; untyped: lambda parameters (they hide fields of the same name)
 (lambda_expression parameters: (identifier) @local.name)
 (inferred_parameters (identifier) @local.name)
+; a container's elements (`grammars/java/elements.toml`): the variable of `for (var p : pets)`,
+; and the parameters of a lambda passed to a call that hands it elements
+; (`pets.stream().filter(p -> p.isNew())`; the extractor checks the call's name)
+(enhanced_for_statement name: (identifier) @local.name value: (_) @local.each)
+(method_invocation object: (_) @local.each name: (identifier) @local.call
+  arguments: (argument_list (lambda_expression parameters: (identifier) @local.name)))
+(method_invocation object: (_) @local.each name: (identifier) @local.call
+  arguments: (argument_list (lambda_expression parameters: (inferred_parameters (identifier) @local.name))))

@@ -64,6 +64,17 @@
 (let_declaration pattern: (identifier) @local.name value: (struct_expression name: (_) @local.type))
 ; untyped: the type of the value (`let b = Searcher::builder().build();`), when the
 ; extractor can follow it
-(let_declaration pattern: (identifier) @local.name !type value: [(call_expression) (try_expression) (reference_expression) (field_expression)] @local.value)
+(let_declaration pattern: (identifier) @local.name !type value: [(call_expression) (try_expression) (reference_expression) (field_expression) (index_expression)] @local.value)
 (parameter pattern: (identifier) @local.name type: (_) @local.type)
+; a container's elements (`grammars/rust/elements.toml`): the variable of `for m in &ms`,
+; and the parameters of a closure passed to a call that hands it elements
+; (`ms.iter().map(|m| m.end())`; the extractor checks the call's name)
+(for_expression pattern: (identifier) @local.name value: (_) @local.each)
+(for_expression pattern: (reference_pattern (identifier) @local.name) value: (_) @local.each)
+; `for (i, m) in ms.iter().enumerate()`: the second of two is the element
+(for_expression pattern: (tuple_pattern . (_) . [(identifier) @local.name (reference_pattern (identifier) @local.name)] .) value: (_) @local.each)
+(call_expression function: (field_expression value: (_) @local.each field: (field_identifier) @local.call)
+  arguments: (arguments (closure_expression parameters: (closure_parameters (identifier) @local.name))))
+(call_expression function: (field_expression value: (_) @local.each field: (field_identifier) @local.call)
+  arguments: (arguments (closure_expression parameters: (closure_parameters (reference_pattern (identifier) @local.name)))))
 (field_declaration name: (field_identifier) @local.name type: (_) @local.type)

@@ -206,7 +206,7 @@ struct Extractor<'t> {
     defs: Vec<Def<'t>>,
     refs: Vec<Ref<'t>>,
     /// Variables: name node, declared type node, and for an untyped one its initializer.
-    locals: Vec<(Node<'t>, Option<Node<'t>>, Option<Node<'t>>)>,
+    locals: Vec<LocalDecl<'t>>,
     imports: Vec<Node<'t>>,
     anonymous: Vec<Node<'t>>,
     impls: Vec<Impl<'t>>,
@@ -295,6 +295,8 @@ impl<'t> Extractor<'t> {
         let mut local_name = None;
         let mut local_type = None;
         let mut local_value = None;
+        let mut local_each = None;
+        let mut local_call = None;
         let mut impl_type = None;
         let mut impl_trait = None;
         for (index, node) in captures {
@@ -305,13 +307,15 @@ impl<'t> Extractor<'t> {
                 Capture::LocalName => local_name = Some(node),
                 Capture::LocalType => local_type = Some(node),
                 Capture::LocalValue => local_value = Some(node),
+                Capture::LocalEach => local_each = Some(node),
+                Capture::LocalCall => local_call = Some(node),
                 Capture::ImplType => impl_type = Some(node),
                 Capture::ImplTrait => impl_trait = Some(node),
                 other => main = Some((other, node)),
             }
         }
         if let Some(n) = local_name {
-            self.locals.push((n, local_type, local_value));
+            self.locals.push(LocalDecl { name: n, ty: local_type, value: local_value, each: local_each, call: local_call });
             return;
         }
         let Some((capture, node)) = main else {
@@ -440,6 +444,40 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// A container's type with its element, as receivers write it (`List<Pet>`,
+    /// `Vec<Match>`, `slice<Match>` for `&[Match]`; through references and smart pointers):
+    /// what a loop, a lambda or a `get` on it gives is the element (`Elements`).
+    fn container_type(&self, node: Node<'t>) -> Option<String> {
+        let mut node = node;
+        loop {
+            match self.kind(node) {
+                "reference_type" | "pointer_type" => node = node.child_by_field_name("type")?,
+                _ => match self.wrapped_type(node) {
+                    Some(inner) => node = inner,
+                    None => break,
+                },
+            }
+        }
+        let (base, arg) = match self.kind(node) {
+            "array_type" if self.spec.language == Language::Rust => ("slice".to_string(), node.child_by_field_name("element")?),
+            kind if self.spec.generic_kinds.contains(&kind) => {
+                let base = self.type_path(node.child_by_field_name("type").or_else(|| node.named_child(0))?);
+                let name = crate::model::last_segment(&base);
+                if !self.spec.elements().is_container(name) {
+                    return None;
+                }
+                let mut cursor = node.walk();
+                let args = node.named_children(&mut cursor).find(|c| self.kind(*c) == "type_arguments")?;
+                (name.to_string(), args.named_child(0)?)
+            }
+            _ => return None,
+        };
+        // `? extends Pet` is a `Pet`; a bare `?` is nothing known.
+        let arg = if self.kind(arg) == "wildcard" { arg.named_child(arg.named_child_count().checked_sub(1)? as u32)? } else { arg };
+        let element = self.type_path(arg);
+        (!element.is_empty() && !element.contains(['?', '<', '>'])).then(|| format!("{base}<{element}>"))
+    }
+
     /// For smart pointers that deref to their content (`Arc<dyn Gateway>`): the content.
     fn wrapped_type(&self, node: Node<'t>) -> Option<Node<'t>> {
         if !self.spec.generic_kinds.contains(&self.kind(node)) {
@@ -559,9 +597,46 @@ impl<'t> Extractor<'t> {
         let def_names: HashSet<usize> = self.defs.iter().map(|d| d.name.id()).collect();
         let mut locals: Locals<'t> = HashMap::default();
         let local_list = std::mem::take(&mut self.locals);
-        let typed: HashSet<usize> = local_list.iter().filter(|l| l.1.is_some()).map(|l| l.0.id()).collect();
-        for (name_node, type_node, value) in &local_list {
-            let ctx = self.context_at(name_node.start_byte(), &scopes, &scope_parent, &def_symbol);
+        // Java's `var` is no type: the initializer or the loop's container says it.
+        let written = |l: &LocalDecl<'t>| l.ty.filter(|t| !(self.spec.language == Language::Java && self.text(*t) == "var"));
+        let typed: HashSet<usize> = local_list.iter().filter(|l| written(l).is_some()).map(|l| l.name.id()).collect();
+        let elements = self.spec.elements();
+        let passes = |l: &LocalDecl<'t>| l.each.is_some() && l.call.is_none_or(|c| elements.passes_elements(self.text(c)));
+        let each: HashSet<usize> = local_list.iter().filter(|l| passes(l)).map(|l| l.name.id()).collect();
+        let valued: HashSet<usize> = local_list.iter().filter(|l| l.value.is_some()).map(|l| l.name.id()).collect();
+        for l in &local_list {
+            let (name_node, value) = (&l.name, &l.value);
+            let type_node = &written(l);
+            let ctx = self.context_at(name_node.start_byte(), scopes, scope_parent, def_symbol);
+            if let Some(container) = l.each {
+                // A loop's or a lambda's variable: an element of the container (`X@`, which
+                // the resolver follows), unless a type is written for it.
+                if typed.contains(&name_node.id()) || !passes(l) {
+                    continue;
+                }
+                let type_text = match self.typed_receiver(container, &ctx, symbols, &locals) {
+                    Receiver::Type(t) if t.ends_with("[]") => t[..t.len() - 2].to_string(),
+                    // A Java type written without its element (`Map`) has none to give.
+                    Receiver::Type(t) if self.spec.language == Language::Java && !t.contains(['#', '<', '@']) => String::new(),
+                    Receiver::Type(t) => format!("{}@", self.same_elements(&t)),
+                    _ => String::new(),
+                };
+                // One name for variables of different types in one method (`p` of pets in one
+                // lambda, of owners in the next): unknown rather than the wrong one.
+                match locals.entry((ctx.symbol, self.text(*name_node))) {
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(type_text);
+                    }
+                    std::collections::hash_map::Entry::Occupied(mut o) if *o.get() != type_text => {
+                        o.insert(String::new());
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if type_node.is_none() && value.is_none() && (each.contains(&name_node.id()) || valued.contains(&name_node.id())) {
+                continue;
+            }
             if let (None, Some(value)) = (type_node, value) {
                 // The type of the initializer, as a receiver (`Owner#m()` for a call chain),
                 // unless another pattern gave the variable a written type.
@@ -574,7 +649,7 @@ impl<'t> Extractor<'t> {
                     locals.entry((owner, self.text(*name_node))).or_insert(name.to_string());
                     continue;
                 }
-                let type_text = match self.typed_receiver(*value, &ctx, &symbols, &locals) {
+                let type_text = match self.typed_receiver(*value, &ctx, symbols, &locals) {
                     Receiver::Type(t) if !t.contains("[]") => t,
                     _ => String::new(),
                 };
@@ -604,26 +679,50 @@ impl<'t> Extractor<'t> {
                     }
                     erased
                 }
-                Some(_) if array => String::new(),
-                // A type parameter is its erasure (its first bound, else `Object`).
-                Some(t) if self.spec.language == Language::Java => {
-                    let path = self.type_path(t);
-                    self.type_param_erasure(&path, name_node.start_byte()).map(str::to_string).unwrap_or(path)
-                }
-                // Rust: a type parameter bound by a trait has that trait's methods.
-                Some(t) => {
-                    let path = self.type_path(t);
-                    match self.type_param_bound(&path, name_node.start_byte()) {
-                        Some(bound) => bound.to_string(),
-                        None => path,
+                // A Rust slice or array: the container `slice<T>` (`for m in ms`).
+                Some(t) if array => self.container_type(t).unwrap_or_default(),
+                // A container keeps its element (`List<Pet>`); a type parameter is its
+                // erasure (its first bound, else `Object`).
+                Some(t) if self.spec.language == Language::Java => match self.container_type(t) {
+                    Some(container) => container,
+                    None => {
+                        let path = self.type_path(t);
+                        self.type_param_erasure(&path, name_node.start_byte()).map(str::to_string).unwrap_or(path)
                     }
-                }
+                },
+                // Rust: a type parameter bound by a trait has that trait's methods.
+                Some(t) => match self.container_type(t) {
+                    Some(container) => container,
+                    None => {
+                        let path = self.type_path(t);
+                        match self.type_param_bound(&path, name_node.start_byte()) {
+                            Some(bound) => bound.to_string(),
+                            None => path,
+                        }
+                    }
+                },
                 None => String::new(),
             };
             locals.entry((owner, self.text(*name_node))).or_insert(type_text);
         }
 
         (locals, def_names)
+    }
+
+    /// A container through calls that keep its elements (`slice<Match>#iter()#enumerate()`,
+    /// `Owner#getPets()#stream()`) is that container (`slice<Match>`, `Owner#getPets()`): the
+    /// same elements written one way, so that two loops over them agree on their variable's
+    /// type.
+    fn same_elements<'a>(&self, t: &'a str) -> &'a str {
+        let elements = self.spec.elements();
+        let mut base = t;
+        while let Some((before, link)) = base.rsplit_once('#') {
+            match link.strip_suffix("()") {
+                Some(call) if elements.keeps_elements(call) && !before.is_empty() => base = before,
+                _ => break,
+            }
+        }
+        base
     }
 
     /// Closure parameters with written types in the tokens of macros read as code
@@ -880,12 +979,14 @@ impl<'t> Extractor<'t> {
                 }
                 info
             }),
-            returns: if kind.is_callable() || kind == SymbolKind::Field {
+            // A container keeps its element (`List<Pet>`, `slice<Match>`); another array is
+            // no receiver.
+            returns: if kind.is_callable() || matches!(kind, SymbolKind::Field | SymbolKind::Const | SymbolKind::Static) {
                 def.node
                     .child_by_field_name("type")
                     .or_else(|| def.node.child_by_field_name("return_type"))
-                    .filter(|t| !self.is_array(*t))
-                    .map(|t| self.type_path(self.unwrapped(t)))
+                    .map(|t| self.unwrapped(t))
+                    .and_then(|t| self.container_type(t).or_else(|| (!self.is_array(t)).then(|| self.type_path(t))))
                     .filter(|t| !t.is_empty())
             } else {
                 None
@@ -1311,6 +1412,8 @@ impl<'t> Extractor<'t> {
                 // A bare capitalized name that is no variable here is taken for a type by
                 // `receiver`: as a value it is a constant of unknown type.
                 Receiver::Type(t) if self.kind(node) == "identifier" && t == text => unknown(),
+                // A container's element is no part of its type to overloads (`List<Pet>`).
+                Receiver::Type(t) if t.ends_with('>') && !t.contains('#') => t[..t.find('<').unwrap_or(t.len())].to_string(),
                 Receiver::Type(t) if !t.is_empty() => t,
                 _ => unknown(),
             },
@@ -1399,10 +1502,23 @@ impl<'t> Extractor<'t> {
             }
             // `x?`, `&x`, `(x)`, `x.await`, `*x`: what `x` is (`?` unwraps, as return types
             // are kept; a dereference reaches the value a reference or smart pointer holds).
-            "try_expression" | "reference_expression" | "parenthesized_expression" | "await_expression" => match node.named_child(0) {
-                Some(inner) => self.typed_receiver(inner, ctx, symbols, locals),
-                None => Receiver::Unknown,
-            },
+            "try_expression" | "reference_expression" | "parenthesized_expression" | "await_expression" => {
+                // `&mut x`: the value, not the `mut`.
+                match node.child_by_field_name("value").or_else(|| node.named_child(0)) {
+                    Some(inner) => self.typed_receiver(inner, ctx, symbols, locals),
+                    None => Receiver::Unknown,
+                }
+            }
+            // `ms[0]`: an element of a container (`ms[1..]`, a range, is none).
+            "index_expression" if self.spec.language == Language::Rust => {
+                match (node.named_child(0), node.named_child(1).filter(|i| self.kind(*i) != "range_expression")) {
+                    (Some(container), Some(_)) => match self.typed_receiver(container, ctx, symbols, locals) {
+                        Receiver::Type(t) if !t.ends_with('@') => Receiver::Type(format!("{t}@")),
+                        _ => Receiver::Unknown,
+                    },
+                    _ => Receiver::Unknown,
+                }
+            }
             // `new Helper(tag).add(...)`: the created type (an anonymous class's members are
             // not symbols, so its own type says as much).
             "object_creation_expression" => match node.child_by_field_name("type") {
@@ -1495,6 +1611,16 @@ impl<'t> Extractor<'t> {
             _ => Receiver::Unknown,
         }
     }
+}
+
+/// A variable as the queries capture it: its name, and its written type, its initializer
+/// or the container whose elements it takes (with the call that passes them to a lambda).
+struct LocalDecl<'t> {
+    name: Node<'t>,
+    ty: Option<Node<'t>>,
+    value: Option<Node<'t>>,
+    each: Option<Node<'t>>,
+    call: Option<Node<'t>>,
 }
 
 #[derive(Default, Clone, Copy)]

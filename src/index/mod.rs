@@ -360,6 +360,7 @@ impl Indexer {
             next_symbol,
             next_file,
             affected: HashSet::default(),
+            links: HashSet::default(),
             gone: Vec::new(),
             previous: HashMap::default(),
             old_supers: HashMap::default(),
@@ -432,10 +433,18 @@ impl Indexer {
 
 /// What a changed file held before it was parsed again.
 struct Previous {
-    /// (kind, extracted qualified name) -> the ids (and names) of symbols with that key.
-    keys: HashMap<(String, String), VecDeque<(SymbolId, String)>>,
+    /// (kind, extracted qualified name) -> the ids, names and declared types (`returns`) of
+    /// symbols with that key.
+    keys: HashMap<(String, String), VecDeque<OldSymbol>>,
     /// (visible name, path, flags) of its imports.
     imports: HashSet<(String, String, i64)>,
+}
+
+/// A symbol of a file's previous version: its id, name and declared type.
+struct OldSymbol {
+    id: SymbolId,
+    name: String,
+    returns: Option<Box<str>>,
 }
 
 fn import_flags(r: &crate::model::Reference) -> i64 {

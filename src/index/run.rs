@@ -16,8 +16,8 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{
-    content_hash, import_flags, is_binary, member_names, query_of, read_and_extract, recheck, resolve_one, unix_seconds_now, Parsed, Pass,
-    PendingFile, Previous, Scope, Summary, BINARY,
+    content_hash, import_flags, is_binary, member_names, query_of, read_and_extract, recheck, resolve_one, unix_seconds_now, OldSymbol,
+    Parsed, Pass, PendingFile, Previous, Scope, Summary, BINARY,
 };
 use crate::build::rust_layout::Layout;
 use crate::build::{self, UnitMap, Units};
@@ -133,6 +133,10 @@ pub(super) struct Run<'a> {
     /// Names whose symbols appeared or disappeared, and symbols that are gone: the
     /// references they can affect are resolved again.
     pub affected: HashSet<String>,
+    /// Names of members that appeared, disappeared or changed their declared type: a call
+    /// chain through one of them anywhere (`o.getPets().get(0).getType()`) is resolved
+    /// again, not only the link right after it.
+    pub links: HashSet<String>,
     pub gone: Vec<SymbolId>,
     /// A changed file's symbols keep their ids when parsed again (same kind and
     /// qualified name), so references elsewhere that point at them stay valid.
@@ -155,16 +159,19 @@ impl Run<'_> {
     /// files get their new mtime.
     pub fn clear_old_versions(&mut self) -> anyhow::Result<()> {
         for id in &self.changes.removed {
-            self.affected.extend(self.writer.names_of_file(*id)?);
+            let names = self.writer.names_of_file(*id)?;
+            self.links.extend(names.iter().cloned());
+            self.affected.extend(names);
             self.gone.extend(self.world.remove_file(*id));
             self.writer.clear_file(*id, true)?;
         }
         for (_, old) in &self.changes.to_parse {
             if let Some(id) = old {
-                let mut keys: HashMap<(String, String), VecDeque<(SymbolId, String)>> = HashMap::default();
+                let mut keys: HashMap<(String, String), VecDeque<OldSymbol>> = HashMap::default();
                 for (sid, kind, xqname, name) in self.writer.symbol_keys(*id)? {
                     self.old_supers.insert(sid, self.world.supertypes.get(&sid).cloned().unwrap_or_default());
-                    keys.entry((kind, xqname)).or_default().push_back((sid, name));
+                    let returns = self.world.syms.get(&sid).and_then(|s| s.returns.clone());
+                    keys.entry((kind, xqname)).or_default().push_back(OldSymbol { id: sid, name, returns });
                 }
                 let imports = self.writer.import_keys(*id)?.into_iter().collect();
                 self.previous.insert(*id, Previous { keys, imports });
@@ -272,9 +279,20 @@ impl Run<'_> {
                 None => (s.kind.as_str().to_string(), s.qname.clone()),
             };
             let id = match prev.as_mut().and_then(|p| p.keys.get_mut(&key)).and_then(VecDeque::pop_front) {
-                Some((id, _)) => id,
+                // The same symbol, of another declared type: chains through it
+                // (`owner.getPets().get(0).m()`) may now reach another type.
+                Some(old) => {
+                    if old.returns.as_deref() != s.returns.as_deref() {
+                        self.affected.insert(s.name.clone());
+                        self.links.insert(s.name.clone());
+                    }
+                    old.id
+                }
                 None => {
                     self.affected.insert(s.name.clone());
+                    if s.kind.is_callable() || s.kind == SymbolKind::Field {
+                        self.links.insert(s.name.clone());
+                    }
                     if s.kind == SymbolKind::Constructor {
                         // `this(...)` and `super(...)` are written without the name.
                         self.affected.insert("this".to_string());
@@ -318,9 +336,10 @@ impl Run<'_> {
         match prev {
             Some(p) => {
                 // Symbols of the old version not matched by the new one are gone.
-                for (sid, name) in p.keys.into_values().flatten() {
-                    self.gone.push(sid);
-                    self.affected.insert(name);
+                for old in p.keys.into_values().flatten() {
+                    self.gone.push(old.id);
+                    self.links.insert(old.name.clone());
+                    self.affected.insert(old.name);
                 }
                 // A `Deref` impl that came or went changes what a method call on its type
                 // auto-derefs to: calls on the file's types are resolved again.
@@ -365,7 +384,13 @@ impl Run<'_> {
     pub fn recheck_list(&mut self) -> anyhow::Result<Vec<StoredRef>> {
         let old_refs = if self.incremental {
             self.writer.ensure_update_indexes()?;
-            self.writer.refs_to_recheck(&self.affected, &self.gone)?
+            let mut refs = self.writer.refs_to_recheck(&self.affected, &self.gone)?;
+            if !self.links.is_empty() {
+                let seen: HashSet<i64> = refs.iter().map(|r| r.id).collect();
+                refs.extend(self.writer.chains_through(&self.links)?.into_iter().filter(|r| !seen.contains(&r.id)));
+                refs.sort_by_key(|r| r.id);
+            }
+            refs
         } else {
             Vec::new()
         };

@@ -100,9 +100,11 @@ impl World {
     /// `Owner#f`), its owner resolved by `owner`, then the type the method returns or the
     /// field holds, resolved where the member is declared. A field link that names a
     /// member type instead (`Outer#Inner`) is that type.
+    /// A call on a container that gives an element (`List<Pet>#get()`) is that element.
     pub(super) fn chain_type(
         &self,
         chain: &str,
+        file: FileId,
         enclosing: Option<SymbolId>,
         owner: impl Fn(&str) -> Option<SymbolId>,
     ) -> Option<SymbolId> {
@@ -111,7 +113,14 @@ impl World {
             None => (chain, Want::Field),
         };
         let (base, method) = link.rsplit_once('#')?;
-        let owner_type = if base.is_empty() { None } else { Some(owner(base)?) };
+        let owner_type = match base {
+            "" => None,
+            _ => match owner(base) {
+                Some(t) => Some(t),
+                None if want == Want::Callable => return self.element_call(base, method, file, enclosing),
+                None => return None,
+            },
+        };
         let m = match owner_type {
             None => self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, method, want, 0)),
             Some(t) => match self.member(t, method, want, 0) {
@@ -121,8 +130,9 @@ impl World {
             },
         }?;
         let sym = self.syms.get(&m)?;
-        if sym.kind == SymbolKind::EnumConstant {
-            // `Code.SUCCESS.getCode()`: a constant is of its enum's type.
+        if matches!(sym.kind, SymbolKind::EnumConstant | SymbolKind::Variant) {
+            // `Code.SUCCESS.getCode()`, `Error::Io(err).with_path(p)`: a constant, or a
+            // variant's value, is of its enum's type.
             return sym.parent.filter(|p| self.syms.get(p).is_some_and(|e| e.kind == SymbolKind::Enum));
         }
         let returns = sym.returns.as_deref()?;
@@ -150,12 +160,16 @@ impl World {
             // repository.
             return self.java_superclass(enclosing).map(Target::Symbol);
         }
+        // An element of a container (a lambda's parameter, a loop's variable).
+        if let Some(container) = name.strip_suffix('@') {
+            return self.element_of(container, file, enclosing, 0).map(Target::Symbol);
+        }
         if name.contains('#') {
             let owner = |base: &str| match self.java_type(base, file, enclosing, package) {
                 Some(Target::Symbol(id)) => Some(id),
                 _ => None,
             };
-            if let Some(id) = self.chain_type(name, enclosing, owner) {
+            if let Some(id) = self.chain_type(name, file, enclosing, owner) {
                 return Some(Target::Symbol(id));
             }
             // A field of a type from outside (`System#out`): named like a nested type of it,
@@ -169,6 +183,8 @@ impl World {
                 _ => None,
             };
         }
+        // `List<Pet>`: the type is `List`.
+        let name = elements::without_element(name);
         let mut segments = name.split('.');
         let first = segments.next()?;
         let rest: Vec<&str> = segments.collect();

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use crate::lang;
 
+mod elements;
 mod java;
 pub mod load;
 mod overload;

@@ -331,11 +331,13 @@ impl World {
         // A chain ending in a method or field of a primitive type (`c.size()`): that type.
         let primitive = if base.contains('#') { self.java_chain_primitive(base, file, enclosing, package) } else { None };
         let base = primitive.unwrap_or(base);
-        let simple = if base.contains('#') { base } else { last_segment(base) };
+        // A chain, or an element of a container (`pets@`): known by what it resolves to.
+        let derived = |t: &str| t.contains('#') || t.ends_with('@');
+        let simple = if derived(base) { base } else { last_segment(super::elements::without_element(base)) };
         let target =
             if base == "?" || base == "null" || is_primitive(base) { None } else { self.java_type(base, file, enclosing, package) };
         // A chain's type is what it resolved to.
-        let simple = match (&target, simple.contains('#')) {
+        let simple = match (&target, derived(simple)) {
             (Some(Target::Symbol(id)), true) => self.syms[id].name.to_string(),
             (Some(Target::External(q)), true) => last_segment(q).to_string(),
             _ => simple.to_string(),
@@ -346,7 +348,7 @@ impl World {
     /// Whether a value of type `a` can be passed for a parameter of type `p`; `boxing`
     /// allows boxing and unboxing conversions.
     fn fit(&self, a: &Ty, p: &Ty, boxing: bool) -> Fit {
-        if a.simple == "?" || (a.simple.contains('#') && a.target.is_none()) {
+        if a.simple == "?" || ((a.simple.contains('#') || a.simple.ends_with('@')) && a.target.is_none()) {
             return Fit::Maybe;
         }
         if a.simple == "null" && a.dims == 0 {

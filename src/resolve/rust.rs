@@ -18,7 +18,7 @@ impl World {
         if r.kind == RefKind::UsesField {
             // A field of a type the receiver names; otherwise no reference is kept.
             if let Receiver::Type(t) = r.receiver {
-                if let Some(id) = self.rust_receiver_type(t, &module, r.enclosing) {
+                if let Some(id) = self.rust_receiver_type(t, r.file, &module, r.enclosing) {
                     if let Some(m) = self.member(id, r.name, Want::Field, 0) {
                         return (Target::Symbol(m), Confidence::Exact, true);
                     }
@@ -38,14 +38,19 @@ impl World {
         }
         if r.kind == RefKind::Calls && !r.name.contains("::") {
             match r.receiver {
-                Receiver::Type(t) if t.contains('#') => {
-                    return match self.rust_receiver_type(t, &module, r.enclosing).and_then(|id| self.rust_method(id, r.name)) {
+                // `ms.pop().unwrap()`: a container's element call gives an `Option`, whose
+                // `unwrap` it is (the extractor's chain passes through it to the element).
+                Receiver::Type(t) if lang::spec(Language::Rust).transparent_calls.contains(&r.name) && self.on_element_option(t, r) => {
+                    return (Target::External(format!("std::option::Option::{}", r.name)), Confidence::External, true);
+                }
+                Receiver::Type(t) if t.contains('#') || t.ends_with('@') => {
+                    return match self.rust_receiver_type(t, r.file, &module, r.enclosing).and_then(|id| self.rust_method(id, r.name)) {
                         Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                         None => self.guess(Language::Rust, r.name, Want::Callable),
                     };
                 }
                 Receiver::Type(t) => {
-                    return match self.rust_path(t, &module, 0) {
+                    return match self.rust_path(elements::without_element(t), &module, 0) {
                         Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.rust_method(id, r.name) {
                             Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                             None => self.guess(Language::Rust, r.name, Want::Callable),
@@ -125,6 +130,13 @@ impl World {
         self.hit_to_target(hit, r.name, want)
     }
 
+    /// Whether a receiver ends in a call that gives a container's element as an `Option`
+    /// (`ms.pop()`, `ms.iter().next()`), on a container that is no repository type.
+    fn on_element_option(&self, t: &str, r: &RefQuery) -> bool {
+        let Some((base, call)) = t.strip_suffix("()").and_then(|link| link.rsplit_once('#')) else { return false };
+        !call.contains('#') && self.element_call(base, call, r.file, r.enclosing).is_some()
+    }
+
     /// A method called on a value of type `t`: its own (or its traits'), else one of what its
     /// `Deref` impl derefs to (`w.hello()` on a wrapper whose `deref` returns `&Inner`), a few
     /// levels deep, as rustc's auto-deref finds it.
@@ -146,9 +158,13 @@ impl World {
     }
 
     /// The type a receiver names: a path, or what a call chain returns.
-    pub(super) fn rust_receiver_type(&self, t: &str, module: &str, enclosing: Option<SymbolId>) -> Option<SymbolId> {
+    pub(super) fn rust_receiver_type(&self, t: &str, file: FileId, module: &str, enclosing: Option<SymbolId>) -> Option<SymbolId> {
+        // An element of a container (a loop's variable, a closure's parameter).
+        if let Some(container) = t.strip_suffix('@') {
+            return self.element_of(container, file, enclosing, 0);
+        }
         if t.contains('#') {
-            if let Some(id) = self.chain_type(t, enclosing, |base| self.rust_receiver_type(base, module, enclosing)) {
+            if let Some(id) = self.chain_type(t, file, enclosing, |base| self.rust_receiver_type(base, file, module, enclosing)) {
                 return Some(id);
             }
             // A function of a module (`make()`, `utils::make()`): the link names it by path.
@@ -164,7 +180,7 @@ impl World {
                 _ => None,
             };
         }
-        match self.rust_path(t, module, 0) {
+        match self.rust_path(elements::without_element(t), module, 0) {
             Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
             _ => None,
         }

@@ -10,7 +10,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 use crate::model::{Confidence, FileId, Language, Receiver, RefKind, SymbolId, SymbolKind};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 17;
+pub const SCHEMA_VERSION: i64 = 18;
 pub const INDEX_DIR: &str = ".repochart";
 /// The index folder of earlier versions (then called codeatlas): never read, indexed or
 /// served; when a new index is built beside it, a notice says it can be deleted.
@@ -281,6 +281,30 @@ pub fn index_path(root: &Path) -> PathBuf {
 fn first_segment(path: &str) -> Option<&str> {
     let end = path.find(['.', ':'])?;
     Some(&path[..end])
+}
+
+/// The names whose change can move a reference's receiver: for a call chain
+/// (`Order#customer()#id()`), the type it starts from and the last method before this one;
+/// for a container (`List<Pet>`, `Owner#getPets()@`), its element's type in place of the
+/// container's.
+fn receiver_keys(t: &str) -> (Option<&str>, Option<&str>) {
+    let t = t.trim_end_matches('@');
+    if t.contains('#') {
+        let base = element(t.split('#').next().unwrap_or(""));
+        let method = t.rsplit('#').next().map(|m| m.trim_end_matches('@').trim_end_matches("()"));
+        (Some(first_segment(base).unwrap_or(crate::model::last_segment(base))).filter(|b| !b.is_empty()), method)
+    } else {
+        let t = element(t);
+        (first_segment(t), Some(crate::model::last_segment(t)))
+    }
+}
+
+/// `List<Pet>` -> `Pet`; any other type as it is.
+fn element(t: &str) -> &str {
+    match t.find('<') {
+        Some(open) if t.ends_with('>') => &t[open + 1..t.len() - 1],
+        _ => t,
+    }
 }
 
 fn encode_receiver(r: &Receiver) -> Option<&str> {
@@ -710,6 +734,23 @@ impl Store {
 /// each single-file update on java.base).
 const RECHECK_TABLES: &str = "CREATE TEMP TABLE IF NOT EXISTS recheck_names(name PRIMARY KEY); DELETE FROM recheck_names;
      CREATE TEMP TABLE IF NOT EXISTS recheck_ids(id INTEGER PRIMARY KEY); DELETE FROM recheck_ids;";
+
+fn stored_ref(r: &rusqlite::Row) -> rusqlite::Result<StoredRef> {
+    let kind: i64 = r.get(3)?;
+    Ok(StoredRef {
+        id: r.get(0)?,
+        file: r.get(1)?,
+        enclosing: r.get(2)?,
+        kind: RefKind::from_code(kind).unwrap_or(RefKind::UsesType),
+        name: r.get(4)?,
+        receiver: decode_receiver(r.get(5)?),
+        subject: r.get(6)?,
+        flags: r.get(7)?,
+        source: r.get(8)?,
+        args: r.get(9)?,
+        alias: r.get(10)?,
+    })
+}
 
 /// The references those names and ids can affect; every branch is an index search.
 const RECHECK_SQL: &str =
@@ -1146,12 +1187,7 @@ impl Writer<'_> {
             // For a call chain (`Order#customer()#id()`), the names whose change can move it:
             // the type it starts from and the last method before this one.
             let (recv_head, recv_simple) = match &reference.receiver {
-                Receiver::Type(t) if t.contains('#') => {
-                    let base = t.split('#').next().unwrap_or("");
-                    let method = t.rsplit('#').next().map(|m| m.trim_end_matches("()"));
-                    (Some(first_segment(base).unwrap_or(crate::model::last_segment(base))).filter(|b| !b.is_empty()), method)
-                }
-                Receiver::Type(t) => (first_segment(t), Some(crate::model::last_segment(t))),
+                Receiver::Type(t) => receiver_keys(t),
                 _ => (None, None),
             };
             let flags = (reference.glob as i64) * FLAG_GLOB
@@ -1237,23 +1273,31 @@ impl Writer<'_> {
             }
         }
         let mut stmt = self.tx.prepare_cached(RECHECK_SQL)?;
-        let rows = stmt.query_map([], |r| {
-            let kind: i64 = r.get(3)?;
-            Ok(StoredRef {
-                id: r.get(0)?,
-                file: r.get(1)?,
-                enclosing: r.get(2)?,
-                kind: RefKind::from_code(kind).unwrap_or(RefKind::UsesType),
-                name: r.get(4)?,
-                receiver: decode_receiver(r.get(5)?),
-                subject: r.get(6)?,
-                flags: r.get(7)?,
-                source: r.get(8)?,
-                args: r.get(9)?,
-                alias: r.get(10)?,
-            })
-        })?;
+        let rows = stmt.query_map([], stored_ref)?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// References whose receiver is a call chain of two links or more through a member of
+    /// one of `links` (`Owner#getPets()#get()`): a scan of the chains, for the rare run that
+    /// adds, removes or retypes a member (`refs_to_recheck` covers the last link).
+    pub fn chains_through(&self, links: &rustc_hash::FxHashSet<String>) -> Result<Vec<StoredRef>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id, args, alias FROM refs
+             WHERE receiver LIKE '%#%#%' ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], stored_ref)?;
+        let mut out = Vec::new();
+        for r in rows {
+            let r = r?;
+            let through = match &r.receiver {
+                Receiver::Type(t) => t.split('#').skip(1).any(|link| links.contains(link.trim_end_matches('@').trim_end_matches("()"))),
+                _ => false,
+            };
+            if through {
+                out.push(r);
+            }
+        }
+        Ok(out)
     }
 
     /// A file's symbols as stored: (id, kind, extracted qualified name, name), in id order.
@@ -1323,6 +1367,7 @@ fn extractor_fingerprint() -> String {
     let mut text = String::from(env!("CARGO_PKG_VERSION"));
     for spec in crate::lang::all() {
         text.push_str(spec.query_source);
+        text.push_str(spec.elements_source());
     }
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
 }

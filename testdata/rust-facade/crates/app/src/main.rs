@@ -46,3 +46,10 @@ fn main() {
     let _ = run();
     let _ = through_extern_crate();
 }
+
+/// A value whose type the index does not follow (a part of a tuple): its call is matched by
+/// name only, a guess.
+fn first_of_pair(s: &Searcher) -> String {
+    let (m, _) = (s.first().unwrap(), 0);
+    m.describe()
+}
