@@ -697,3 +697,36 @@ pub fn first(found: &Matches) -> Option<usize> {
     .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
     assert_incremental_is_fresh(root);
 }
+
+/// Java: an enum constant written with arguments (`SUCCESS(200, "ok")`) calls its enum's
+/// constructor, the overload its arguments pick, as `new` does (JLS 8.9.1).
+#[test]
+fn java_enum_constants_with_arguments_call_their_constructor() {
+    let repo = write_fixture(
+        r#"
+//- src/api/ResultCode.java
+package api;
+
+public enum ResultCode {
+    SUCCESS(200, "ok"),
+    FAILED(500),
+    UNKNOWN;
+
+    private final long code;
+
+    ResultCode() { this(0); }
+
+    ResultCode(long code) { this.code = code; }
+
+    ResultCode(long code, String message) { this.code = code; }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/api/ResultCode.java:10 calls this from=api.ResultCode#ResultCode to=api.ResultCode#ResultCode(long) (exact)
+        ref src/api/ResultCode.java:4 instantiates ResultCode from=api.ResultCode#SUCCESS to=api.ResultCode#ResultCode(long,String) (exact)
+        ref src/api/ResultCode.java:5 instantiates ResultCode from=api.ResultCode#FAILED to=api.ResultCode#ResultCode(long) (exact)"#]]
+    .assert_eq(&resolved(root, "src/api/", &["instantiates", "calls"]));
+}

@@ -42,6 +42,9 @@
 
 (object_creation_expression type: [(type_identifier) (scoped_type_identifier)] @reference.instantiates arguments: (argument_list) @arguments)
 (object_creation_expression type: (generic_type [(type_identifier) (scoped_type_identifier)] @reference.instantiates) arguments: (argument_list) @arguments)
+; `SUCCESS(200, "ok")`: an enum constant's arguments call its enum's constructor (the
+; extractor names the enum)
+(enum_constant arguments: (argument_list) @reference.instantiates @arguments)
 
 (method_invocation !object name: (identifier) @name arguments: (argument_list) @arguments) @reference.calls
 (method_invocation object: (_) @receiver name: (identifier) @name arguments: (argument_list) @arguments) @reference.calls

@@ -819,7 +819,15 @@ impl<'t> Extractor<'t> {
                 continue;
             }
             let ctx = self.context_at(r.name.start_byte(), &scopes, &scope_parent, &def_symbol);
-            let mut name = normalize_path(self.text(r.name));
+            let mut name = if r.kind == RefKind::Instantiates && self.kind(r.name) == "argument_list" {
+                // An enum constant's arguments (`SUCCESS(200, "ok")`): its enum is created.
+                match ctx.symbol.and_then(|c| symbols[c].parent) {
+                    Some(e) if symbols[e].kind == SymbolKind::Enum => symbols[e].name.clone(),
+                    _ => continue,
+                }
+            } else {
+                normalize_path(self.text(r.name))
+            };
             if name.is_empty() || name == "var" {
                 continue;
             }
