@@ -50,18 +50,23 @@ def main():
     sig = "{0}.qname || COALESCE('(' || {0}.params || ')', '')"
     rows = db.execute(
         f"SELECT f.path, r.line, r.kind, {sig.format('t')}, r.confidence, "
-        f"(SELECT group_concat({sig.format('a')}, '\n') FROM ref_alts x JOIN symbols a ON a.id = x.target_id WHERE x.ref_id = r.id) "
+        f"(SELECT group_concat({sig.format('a')}, '\n') FROM ref_alts x JOIN symbols a ON a.id = x.target_id WHERE x.ref_id = r.id), r.args "
         "FROM refs r JOIN files f ON f.id = r.file_id JOIN symbols t ON t.id = r.target_id "
         "WHERE r.kind IN (4, 5) AND f.language = 'java'")
     plain, guesses, ambiguous = set(), set(), []
-    for path, num, kind, target, conf, alts in rows:
-        if (path, num, simple(target)) in skipped:
-            continue
+    args_of = {}
+    for path, num, kind, target, conf, alts, args in rows:
         if "#" in target and "(" not in target:
             target += "()"  # a method whose parameters the index does not keep (an annotation element)
         key = (path, num, KINDS[kind], target)
+        # A site javac could not judge (`docket.apiInfo(apiInfo(p))`: `Docket` is from a
+        # missing jar) hides the index's row of that name on that line, unless javac
+        # attributed that very call there (the inner `apiInfo(..)`).
+        if (path, num, simple(target)) in skipped and key not in truth:
+            continue
         if conf == AMBIGUOUS:
             ambiguous.append((key, [target] + (alts.split("\n") if alts else [])))
+            args_of[key] = args or ""
         elif conf == GUESS:
             guesses.add(key)
         else:
@@ -79,6 +84,8 @@ def main():
     print(f"| all rows an agent sees | {seen} | {tp + amb_right + guess_right} | {(tp + amb_right + guess_right) / max(seen, 1):.4f} |")
     found = len(app & plain)
     print(f"recall of plain rows over javac's calls into the application: {found} / {len(app)} = {found / max(len(app), 1):.4f}")
+    report_unknown_args([(key, cands, args_of[key]) for key, cands in ambiguous],
+                        lambda key, c: (key[0], key[1], key[2], c) in truth, repo, show)
     if show:
         by_line = collections.defaultdict(set)
         for p, n, k, t in truth:
@@ -92,6 +99,25 @@ def main():
             ours_by_line[(p, n, k)].add(t)
         for p, n, k, t in sorted(app - plain)[:show]:
             print(f"  {p}:{n} {k} {t}  index: {sorted(ours_by_line.get((p, n, k), [])) or '-'}")
+
+
+def report_unknown_args(ambiguous, right, root, show):
+    """The `[ambiguous]` rows by cause: an argument whose type the index does not know (`?` in
+    the argument types it stored), or every argument typed and the overloads still tied.
+    `ambiguous` holds (key, candidates, args) with key = (path, line, ...)."""
+    unknown = [(k, c, a) for k, c, a in ambiguous if "?" in a.split(",")]
+    derived = [(k, c, a) for k, c, a in ambiguous if "?" not in a.split(",") and any(ch in a for ch in "#@")]
+    typed = [(k, c, a) for k, c, a in ambiguous if "?" not in a.split(",") and not any(ch in a for ch in "#@")]
+    count = lambda rows: sum(1 for k, cands, _ in rows if any(right(k, c) for c in cands))
+    print(f"[ambiguous] rows by cause: an argument the extractor could not type (`?`) {len(unknown)} ({count(unknown)} right); "
+          f"one typed by a call chain or an element the resolver did not follow (`e#getMessage()`) {len(derived)} "
+          f"({count(derived)} right); every argument's type written, the overloads still tied {len(typed)} ({count(typed)} right)")
+    for k, cands, args in unknown[:show]:
+        try:
+            text = open(os.path.join(root, k[0]), encoding="utf-8", errors="replace").read().splitlines()[k[1] - 1].strip()
+        except (OSError, IndexError):
+            text = ""
+        print(f"  {k[0]}:{k[1]} args ({args}): {text[:120]}")
 
 
 if __name__ == "__main__":

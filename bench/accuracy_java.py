@@ -41,6 +41,8 @@ import sqlite3
 import subprocess
 import sys
 
+import accuracy_app  # report_unknown_args: the same report for both benches
+
 PACKAGES = ["java/util", "java/util/concurrent", "java/io", "java/nio"]
 IMPLICIT_SUPERS = {"java.lang.Object", "java.lang.Enum", "java.lang.Record", "java.lang.annotation.Annotation"}
 TYPE_KINDS = {"class", "interface", "enum", "record", "annotation"}
@@ -200,12 +202,13 @@ def compare_refs(db, sources, jdk, package, root_prefix=""):
     sig = "{0}.qname || COALESCE('(' || {0}.params || ')', '')"
     rows = db.execute(
         f"SELECT f.path, r.line, r.kind, COALESCE({sig.format('t')}, e.qname), r.confidence, "
-        f"(SELECT group_concat({sig.format('a')}, '\n') FROM ref_alts x JOIN symbols a ON a.id = x.target_id WHERE x.ref_id = r.id) "
+        f"(SELECT group_concat({sig.format('a')}, '\n') FROM ref_alts x JOIN symbols a ON a.id = x.target_id WHERE x.ref_id = r.id), r.args "
         "FROM refs r JOIN files f ON f.id = r.file_id "
         "LEFT JOIN symbols t ON t.id = r.target_id LEFT JOIN externals e ON e.id = r.external_id "
         "WHERE f.path LIKE ? AND instr(substr(f.path, ?), '/') = 0", (prefix + "%", len(prefix) + 1))
     anon = {(p, n, t) for p, n, t in truth["new_anon"]}
-    for path, num, kind, target, conf, alts in rows:
+    args_of = {}
+    for path, num, kind, target, conf, alts, args in rows:
         path = path[len(root_prefix):]
         k = kinds.get(kind)
         if k is None or target is None:
@@ -214,6 +217,7 @@ def compare_refs(db, sources, jdk, package, root_prefix=""):
             k, target = "new_anon", target.split("#")[0]
         if conf == AMBIGUOUS:
             ambiguous[k].append((path, num, [target] + (alts.split("\n") if alts else [])))
+            args_of[(path, num, target)] = args or ""
         elif conf == GUESS:
             guessed[k].add((path, num, target))
         else:
@@ -253,6 +257,9 @@ def compare_refs(db, sources, jdk, package, root_prefix=""):
     tp, fp, fn = len(dep_t & dep_o), len(dep_o - dep_t), len(dep_t - dep_o)
     p, r = prf(tp, fp, fn)
     print(f"| type dependencies (file -> type) | {tp} | {fp} | {fn} | {p:.4f} | {r:.4f} | | |")
+    calls = [((path, num, k), cands, args_of[(path, num, cands[0])]) for k in ("call", "new") for path, num, cands in ambiguous[k]]
+    accuracy_app.report_unknown_args(calls, lambda key, c: (key[0], key[1], c) in truth[key[2]], sources,
+                                     int(os.environ.get("MISSES", "3")))
     signatures = {x[2] for k in ("call", "new", "mref") for x in truth[k] if "(" in x[2]}
     print(f"\n{len(signatures)} distinct signatures called; {len({s for s in signatures if member(s) in overloaded})} of them overloaded")
     for k in ("call", "new", "mref", "type", "qualifier", "field"):
