@@ -730,3 +730,40 @@ public enum ResultCode {
         ref src/api/ResultCode.java:5 instantiates ResultCode from=api.ResultCode#FAILED to=api.ResultCode#ResultCode(long) (exact)"#]]
     .assert_eq(&resolved(root, "src/api/", &["instantiates", "calls"]));
 }
+
+/// Java: a chain goes on from a value, so a link named by overloads of which one is `void`
+/// continues with the others' return type (MyBatis Generator's `example.or().andIdEqualTo(1)`
+/// beside `void or(Criteria)`).
+#[test]
+fn java_chains_pass_over_void_overloads() {
+    let repo = write_fixture(
+        r#"
+//- src/db/OrderExample.java
+package db;
+
+public class OrderExample {
+    public void or(Criteria criteria) { }
+
+    public Criteria or() { return new Criteria(); }
+
+    public static class Criteria {
+        public Criteria andIdEqualTo(Integer id) { return this; }
+    }
+}
+//- src/db/Use.java
+package db;
+
+public class Use {
+    void run(OrderExample example) {
+        example.or().andIdEqualTo(1);
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/db/Use.java:5 calls andIdEqualTo from=db.Use#run to=db.OrderExample.Criteria#andIdEqualTo(Integer) (exact)
+        ref src/db/Use.java:5 calls or from=db.Use#run to=db.OrderExample#or() (exact)"#]]
+    .assert_eq(&resolved(root, "src/db/Use", &["calls"]));
+}

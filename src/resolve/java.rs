@@ -129,6 +129,27 @@ impl World {
                 None => None,
             },
         }?;
+        // Java overloads of the link's name: a chain goes on from a value, so a `void`
+        // overload is not the one called (`example.or().andIdEqualTo(1)` beside `void
+        // or(Criteria)`); the others must agree on what they return.
+        let m = match (want, self.syms.get(&m)) {
+            (Want::Callable, Some(s))
+                if s.returns.as_deref().is_none_or(|r| r == "void")
+                    && s.parent.is_some()
+                    && self.files.get(&s.file).is_some_and(|f| f.language == Language::Java) =>
+            {
+                let valued: Vec<SymbolId> = self
+                    .java_methods_named(s.parent?, method)
+                    .into_iter()
+                    .filter(|o| self.syms[o].returns.as_deref().is_some_and(|r| r != "void"))
+                    .collect();
+                match valued.first() {
+                    Some(first) if valued.iter().all(|o| self.syms[o].returns == self.syms[first].returns) => *first,
+                    _ => m,
+                }
+            }
+            _ => m,
+        };
         let sym = self.syms.get(&m)?;
         if matches!(sym.kind, SymbolKind::EnumConstant | SymbolKind::Variant) {
             // `Code.SUCCESS.getCode()`, `Error::Io(err).with_path(p)`: a constant, or a
