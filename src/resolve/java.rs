@@ -336,10 +336,10 @@ impl World {
             Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
                 Some(Target::Symbol(id)) => match self.java_member_call(id, name, r.args, r.file, r.enclosing) {
                     Some(pick) => pick_to_target(pick),
-                    None => self.guess_unless_outside(t, name, r.args),
+                    None => self.guess_unless_outside(t, name, r, package),
                 },
                 Some(Target::External(q)) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
-                _ => self.guess_unless_outside(t, name, r.args),
+                _ => self.guess_unless_outside(t, name, r, package),
             },
             Receiver::Unknown => self.guess_call(name, r.args),
         }
@@ -348,9 +348,13 @@ impl World {
     /// A call on a receiver whose type is written: when that type is not found in the
     /// repository it comes from outside (a `Logger` field, a `String` local), and a method of
     /// that name here is no candidate. A chain whose type could not be followed is unknown.
-    pub(super) fn guess_unless_outside(&self, receiver_type: &str, name: &str, args: Option<&str>) -> (Target, Confidence, bool) {
-        if receiver_type.contains('#') {
-            self.guess_call(name, args)
+    /// A chain that starts from a type outside the repository (`new ApiInfoBuilder().title(..)
+    /// .description(..)`) stays outside: no method here is guessed for its links.
+    pub(super) fn guess_unless_outside(&self, receiver_type: &str, name: &str, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
+        let head = receiver_type.split('#').next().unwrap_or("");
+        let outside = !head.is_empty() && matches!(self.java_type(head, r.file, r.enclosing, package), Some(Target::External(_)));
+        if receiver_type.contains('#') && !outside {
+            self.guess_call(name, r.args)
         } else {
             (Target::Nothing, Confidence::Unresolved, true)
         }
