@@ -58,6 +58,12 @@ def main():
     for path, num, kind, target, conf, alts, args in rows:
         if "#" in target and "(" not in target:
             target += "()"  # a method whose parameters the index does not keep (an annotation element)
+        # `new T()` of a class without a written constructor: javac names the class (its
+        # default constructor), the index the no-argument constructor Lombok's `@Data`
+        # generates there; the same constructor.
+        cls = target[:-2].rsplit("#", 1)[0] if target.endswith("()") else ""
+        if KINDS[kind] == "new" and cls and target == f"{cls}#{cls.rsplit('.', 1)[-1]}()" and (path, num, "new", cls) in truth:
+            target = cls
         key = (path, num, KINDS[kind], target)
         # A site javac could not judge (`docket.apiInfo(apiInfo(p))`: `Docket` is from a
         # missing jar) hides the index's row of that name on that line, unless javac

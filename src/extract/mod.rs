@@ -513,7 +513,12 @@ impl<'t> Extractor<'t> {
         }
         references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
         match self.spec.language {
-            Language::Java => self.framework_symbols(&mut symbols, &def_symbol),
+            Language::Java => {
+                self.framework_symbols(&mut symbols, &def_symbol);
+                if references.iter().any(|r| r.kind == RefKind::Imports && r.name.starts_with("lombok.")) {
+                    self.lombok_members(&mut symbols, &def_symbol);
+                }
+            }
             Language::Rust => self.rust_routes(&mut symbols, &def_symbol),
         }
 

@@ -528,6 +528,15 @@ impl Atlas {
                 dispatch_note = note;
                 (format!("{} {}", s.kind, s.overload_handle()), Target::Symbol(s.id), overridden)
             }
+            // A field's references include the calls of the accessors Lombok generates for it
+            // (marked `via getX()`): most code reads a `@Data` field through its getter.
+            Handle::Symbol(s) if s.kind == crate::model::SymbolKind::Field => {
+                let accessors = generated_accessors(store, &s)?;
+                for (id, name) in &accessors {
+                    via.insert(*id, format!("{name}()"));
+                }
+                (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), accessors.into_iter().map(|(id, _)| id).collect())
+            }
             Handle::Symbol(s) => (format!("{} {}", s.kind, s.qname), Target::Symbol(s.id), Vec::new()),
             Handle::Overloads(all) => return self.overload_references(store, &all, &kinds, window, a.kind.as_deref()),
             Handle::External(id, q) => (format!("external {q}"), Target::External(id), Vec::new()),
@@ -721,6 +730,33 @@ fn whole_rows(mut rows: Vec<Row>, asked: usize, got: usize) -> Vec<Row> {
 
 /// References as rows under their file (and `section`, when given): references of one
 /// kind on one line in one symbol (`Map<String, String>`) are one row, counted.
+/// The accessors Lombok generated for a field (`getX`/`isX`/`setX` beside it, the builder's
+/// `x(..)`): symbols marked `generated` by the extractor, with their names.
+fn generated_accessors(store: &Store, field: &SymbolInfo) -> Result<Vec<(i64, String)>, ToolError> {
+    let Some(owner) = field.parent else { return Ok(Vec::new()) };
+    let cap = {
+        let mut c = field.name.chars();
+        c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+    };
+    let names = [format!("get{cap}"), format!("is{cap}"), format!("set{cap}")];
+    let generated = |s: &SymbolInfo| s.modifiers.split(' ').any(|w| w == "generated");
+    let mut out = Vec::new();
+    for c in store.children(owner)? {
+        if c.kind.is_callable() && generated(&c) && names.contains(&c.name) {
+            out.push((c.id, c.name.clone()));
+        }
+        // The builder's setter of the same name (`Order.builder().discountId(..)`).
+        if c.kind == crate::model::SymbolKind::Class && generated(&c) {
+            for b in store.children(c.id)? {
+                if b.kind.is_callable() && b.name == field.name && generated(&b) {
+                    out.push((b.id, format!("{}.{}", c.name, b.name)));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 fn reference_rows(refs: &[crate::store::RefInfo], via: &HashMap<i64, String>, section: Option<&str>) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     for (i, r) in refs.iter().enumerate() {
