@@ -1229,3 +1229,47 @@ fn lombok_members_are_symbols_and_a_fields_references_list_its_accessors() {
 
     "####]].assert_eq(&out);
 }
+
+/// Spring Data: interfaces extending `Repository`, `JpaRepository` and kin (directly or
+/// through a base interface of the repository) are beans that the framework implements and
+/// controllers inject; a base marked `@NoRepositoryBean` is not one (it answers for the one
+/// bean extending it); an entity is no bean, and the error says what a bean would need.
+#[test]
+fn spring_data_repositories_are_beans() {
+    let out = run_calls(
+        "spring-data",
+        &[
+            ("dependency_graph", json!({"target": "org.acme.clinic.ClinicController", "level": "service", "direction": "out"})),
+            ("dependency_graph", json!({"target": "org.acme.clinic.PetRepository", "level": "service", "direction": "in"})),
+            ("dependency_graph", json!({"target": "org.acme.clinic.BaseRepository", "level": "service"})),
+            ("dependency_graph", json!({"target": "org.acme.clinic.Pet", "level": "service"})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### dependency_graph {"target":"org.acme.clinic.ClinicController","level":"service","direction":"out"}
+        class org.acme.clinic.ClinicController  src/main/java/org/acme/clinic/ClinicController.java:5-18  loc 12 cx 2 modified <date>  level=service
+        out: 2 dependencies, in: 0 dependents (ring 1)
+        dependencies:
+          org.acme.clinic  src/main/java/org/acme/clinic/
+            interface PetRepository  injects 1  PetRepository.java:5-7  loc 3 cx 1
+            interface VetRepository  injects 1  VetRepository.java:3-4  loc 2 cx 1
+
+        ### dependency_graph {"target":"org.acme.clinic.PetRepository","level":"service","direction":"in"}
+        interface org.acme.clinic.PetRepository  src/main/java/org/acme/clinic/PetRepository.java:5-7  loc 3 cx 1 modified <date>  level=service
+        out: 0 dependencies, in: 1 dependent (ring 1)
+        dependents:
+          org.acme.clinic  src/main/java/org/acme/clinic/
+            class ClinicController  injects 1  ClinicController.java:5-18  loc 12 cx 2
+
+        ### dependency_graph {"target":"org.acme.clinic.BaseRepository","level":"service"}
+        interface org.acme.clinic.VetRepository  src/main/java/org/acme/clinic/VetRepository.java:3-4  loc 2 cx 1 modified <date>  level=service
+        out: 0 dependencies, in: 1 dependent (ring 1)
+        dependents:
+          org.acme.clinic  src/main/java/org/acme/clinic/
+            class ClinicController  injects 1  ClinicController.java:5-18  loc 12 cx 2
+
+        ### dependency_graph {"target":"org.acme.clinic.Pet","level":"service"}
+        ERROR: class org.acme.clinic.Pet is not a bean, nor implemented by one: no stereotype (@Service, @Component, @Repository, @Controller, @Configuration), no @Bean method returns it, no Spring Data repository interface
+
+    "####]].assert_eq(&out);
+}

@@ -50,6 +50,13 @@ struct Beans {
     /// `RequiredArgsConstructor = "final"`: the final ones; `"all"`: every instance field).
     #[serde(default)]
     injecting_constructors: BTreeMap<String, String>,
+    /// Spring Data: interfaces extending one of these (qualified names), directly or through
+    /// interfaces of the repository, are beans the framework implements...
+    #[serde(default)]
+    repositories: Vec<String>,
+    /// ...unless marked with this annotation (a base interface, `@NoRepositoryBean`).
+    #[serde(default)]
+    no_repository_bean: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -172,6 +179,13 @@ pub fn package_scans() -> &'static [String] {
 /// Annotations that make an interface a bean (`@Mapper`).
 pub fn interface_stereotypes() -> &'static [String] {
     &rules().beans.interface_stereotypes
+}
+
+/// Spring Data's repository interfaces (qualified names) whose subinterfaces are beans, and
+/// the marker that keeps a subinterface from being one (`@NoRepositoryBean`).
+pub fn repository_types() -> (&'static [String], Option<&'static str>) {
+    let b = &rules().beans;
+    (&b.repositories, b.no_repository_bean.as_deref())
 }
 
 /// The annotations that make a method declare a bean (`@Bean`).

@@ -336,6 +336,24 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The interfaces that extend one of these outside types (by qualified name), directly
+    /// or through other interfaces of the repository (Spring Data's repositories).
+    pub fn interfaces_extending_outside(&self, qnames: &[String]) -> Result<Vec<SymbolInfo>> {
+        let list = serde_json::to_string(qnames).expect("strings serialize");
+        self.symbols_where(
+            &format!(
+                "s.kind = 'interface' AND s.id IN (WITH RECURSIVE sub(id) AS (
+                     SELECT r.source_id FROM refs r JOIN externals e ON e.id = r.external_id
+                     WHERE r.kind IN ({k}) AND r.source_id IS NOT NULL AND e.qname IN (SELECT value FROM json_each(?1))
+                     UNION SELECT r.source_id FROM refs r JOIN sub ON r.target_id = sub.id
+                     WHERE r.kind IN ({k}) AND r.source_id IS NOT NULL)
+                 SELECT id FROM sub)",
+                k = kind_sql!(supertypes)
+            ),
+            [list],
+        )
+    }
+
     /// The interfaces declared in a Java package or below it.
     pub fn interfaces_in_package(&self, package: &str) -> Result<Vec<SymbolInfo>> {
         let like = format!("{}.%", like_escape(package));

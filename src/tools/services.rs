@@ -1,7 +1,8 @@
 //! The service graph (`level=service`): beans and the injections between them, built from
 //! what the index holds. A bean is a class carrying a stereotype (`@Service`, ...: the
 //! markers the extractor keeps in modifiers, `frameworks::stereotypes`), or an annotation of
-//! the repository that carries one, or what a `@Bean` method of a bean returns (the method
+//! the repository that carries one, a Spring Data repository interface (`extends
+//! JpaRepository<..>`, implemented by the framework), or what a `@Bean` method of a bean returns (the method
 //! stands for it). An injection is a type its constructors, fields or `@Bean` method
 //! parameters name: a bean itself, or an interface or superclass, which reaches the beans
 //! that implement it (the `@Primary` one when it is marked, else each candidate).
@@ -58,6 +59,16 @@ impl Atlas {
         // scan of a bean (`@MapperScan("com.acme.mapper")`).
         for s in marked.iter().filter(|s| s.kind == SymbolKind::Interface && carries(s, interface_stereotypes())) {
             beans.insert(s.id, s.clone());
+        }
+        // Spring Data repositories: interfaces extending `Repository` and its kin, which the
+        // framework implements (not a base interface marked `@NoRepositoryBean`).
+        let (repositories, no_bean) = crate::frameworks::repository_types();
+        if !repositories.is_empty() {
+            for s in store.interfaces_extending_outside(repositories)? {
+                if !no_bean.is_some_and(|m| has_marker(&s.modifiers, m)) {
+                    beans.insert(s.id, s);
+                }
+            }
         }
         let mut packages: Vec<String> = Vec::new();
         for s in &marked {
@@ -228,7 +239,7 @@ impl Atlas {
         match impls.as_slice() {
             [one] => Ok(Node::Symbol(*one)),
             [] => Err(ToolError(format!(
-                "{} {} is not a bean, nor implemented by one (beans carry @Service, @Component, @Repository, @Controller, @Configuration or come from @Bean methods)",
+                "{} {} is not a bean, nor implemented by one: no stereotype (@Service, @Component, @Repository, @Controller, @Configuration), no @Bean method returns it, no Spring Data repository interface",
                 s.kind, s.qname
             ))),
             many => {

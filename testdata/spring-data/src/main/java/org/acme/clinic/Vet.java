@@ -1,0 +1,5 @@
+package org.acme.clinic;
+
+public class Vet {
+    private Long id;
+}

@@ -1,0 +1,4 @@
+package org.acme.clinic;
+
+public interface VetRepository extends BaseRepository<Vet> {
+}
