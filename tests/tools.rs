@@ -924,6 +924,9 @@ fn spring_shop_tool_answers() {
         // file, a secret redacted), readers by @Value (nested defaults) and
         // @ConfigurationProperties (relaxed binding).
         ("search_symbols", json!({"kind": "config_key"})),
+        // Pages follow the offset; `path` keeps the keys its files set or its code reads.
+        ("search_symbols", json!({"kind": "config_key", "limit": 2, "offset": 2})),
+        ("search_symbols", json!({"kind": "config_key", "path": "order-service/src/main/java", "query": "shop"})),
         ("get_symbol", json!({"symbol": "redis.key.orderId"})),
         ("get_symbol", json!({"symbol": "shop.order.timeout-seconds"})),
         ("find_references", json!({"symbol": "shop.order.timeoutSeconds"})),
@@ -933,6 +936,10 @@ fn spring_shop_tool_answers() {
         // MyBatis: statements linked to their mapper methods, includes resolved, types the
         // XML names; an annotated statement is the method's own source.
         ("search_symbols", json!({"kind": "statement"})),
+        // By a table its SQL names; under a path; a page past the first.
+        ("search_symbols", json!({"kind": "statement", "query": "orders"})),
+        ("search_symbols", json!({"kind": "statement", "path": "order-service", "limit": 1, "offset": 1})),
+        ("search_symbols", json!({"kind": "statement", "path": "shop-common"})),
         ("get_symbol", json!({"symbol": "com.shop.order.mapper.OrderMapper#findAll"})),
         ("read_symbol", json!({"symbol": "com.shop.order.mapper.OrderMapper#findAll"})),
         ("read_symbol", json!({"symbol": "com.shop.order.mapper.OrderMapper#count"})),

@@ -43,6 +43,57 @@ pub struct Statement {
     pub end_line: u32,
     /// The `refid`s it includes, as written.
     pub includes: Vec<String>,
+    /// The tables its SQL names (after `from`, `join`, `into`, `update`), lower case, in
+    /// order of first mention.
+    pub tables: Vec<String>,
+}
+
+/// The tables a statement's SQL text names: the word after `from`, `join`, `into` and
+/// `update` (and after each comma of a `from` list), without quotes or schema, lower case.
+/// Dynamic parts (`${table}`, `#{id}`) and subqueries are no tables.
+pub fn tables(sql: &str) -> Vec<String> {
+    let words: Vec<String> = sql
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| {
+            // `a,b` and `a,` split, the comma kept as a word of its own.
+            let mut parts = Vec::new();
+            for (i, p) in w.split(',').enumerate() {
+                if i > 0 {
+                    parts.push(",".to_string());
+                }
+                if !p.is_empty() {
+                    parts.push(p.to_string());
+                }
+            }
+            parts
+        })
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut in_from = false;
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].to_ascii_lowercase();
+        let takes = matches!(w.as_str(), "from" | "join" | "into" | "update") || (in_from && w == ",");
+        if matches!(w.as_str(), "where" | "on" | "set" | "values" | "select" | "group" | "order" | "limit" | "union") {
+            in_from = false;
+        }
+        if w == "from" {
+            in_from = true;
+        }
+        if takes {
+            if let Some(next) = words.get(i + 1) {
+                let name = next.trim_matches(|c| c == '`' || c == '"' || c == '\'' || c == '[' || c == ']');
+                let name = name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
+                let keyword = matches!(name.as_str(), "select" | "dual" | "," | "");
+                if !keyword && !name.contains(['$', '#', '{', '<', '=']) && !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        i += 1;
+    }
+    out
 }
 
 /// What one mapper file holds.
@@ -101,6 +152,7 @@ pub fn read(path: &str, text: &str) -> MapperFile {
             .filter(|n| n.is_element() && n.tag_name().name() == r.include)
             .filter_map(|n| n.attribute(r.include_ref.as_str()).map(str::to_string))
             .collect();
+        let sql: Vec<&str> = node.descendants().filter(|n| n.is_text()).filter_map(|n| n.text()).collect();
         out.statements.push(Statement {
             namespace: namespace.clone(),
             id: id.to_string(),
@@ -109,6 +161,7 @@ pub fn read(path: &str, text: &str) -> MapperFile {
             start_line: line_of(text, range.start),
             end_line: line_of(text, range.end.saturating_sub(1)),
             includes,
+            tables: tables(&sql.join(" ")),
         });
     }
     out
@@ -131,6 +184,21 @@ pub fn is_fragment(s: &Statement) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_are_the_words_after_from_join_into_and_update() {
+        assert_eq!(
+            tables("select a.id, b.name from `oms_order` a left join oms_order_item b on a.id = b.order_id where x in (select id from pms_sku)"),
+            ["oms_order", "oms_order_item", "pms_sku"]
+        );
+        assert_eq!(
+            tables("SELECT p.* FROM pms_product p, pms_sku_stock s WHERE p.id = s.product_id AND s.sku_code = #{code}"),
+            ["pms_product", "pms_sku_stock"]
+        );
+        assert_eq!(tables("insert into db.ums_admin (id) values (#{id})"), ["ums_admin"]);
+        assert_eq!(tables("UPDATE pms_product SET name = #{name}"), ["pms_product"]);
+        assert_eq!(tables("delete from ${table} where id = #{id}"), Vec::<String>::new());
+    }
 
     #[test]
     fn statements_fragments_includes_and_types() {

@@ -139,18 +139,32 @@ impl Atlas {
 
     /// `search_symbols` with `kind=config_key`: the keys containing the query (every key
     /// when it is empty), each with its profiles and readers.
-    pub(super) fn search_config_keys(&self, store: &Store, query: &str, window: Window) -> Result<String, ToolError> {
+    /// Keys read in code and set nowhere come first (what a newcomer must set), then the
+    /// files' keys by name; `path` keeps the keys its files set (and, for the unset ones,
+    /// that its code reads).
+    pub(super) fn search_config_keys(&self, store: &Store, query: &str, prefix: &str, window: Window) -> Result<String, ToolError> {
         let view = self.config_view(store)?;
         let q = query.to_ascii_lowercase();
-        let mut names: Vec<&String> = view.keys.keys().filter(|k| k.to_ascii_lowercase().contains(&q)).collect();
+        let under = |k: &String| prefix.is_empty() || view.settings(k).iter().any(|s| s.file.starts_with(prefix));
+        let set: Vec<&String> = view.keys.keys().filter(|k| k.to_ascii_lowercase().contains(&q) && under(k)).collect();
         // Keys read in code and set nowhere are keys too.
-        let mut unset: Vec<&String> =
-            view.readers.iter().map(|(k, ..)| k).filter(|k| view.settings(k).is_empty() && k.to_ascii_lowercase().contains(&q)).collect();
-        unset.sort();
-        unset.dedup();
-        names.extend(unset);
-        let mut out = format!("{} in {}\n", plural(names.len(), "config_key"), plural(view.files, "configuration file"));
-        let rows = names.iter().map(|k| {
+        let mut names: Vec<&String> = view
+            .readers
+            .iter()
+            .filter(|(k, ..)| view.settings(k).is_empty() && k.to_ascii_lowercase().contains(&q))
+            .filter(|(k, ..)| prefix.is_empty() || view.readers_of(k).iter().any(|r| r.1.path.starts_with(prefix)))
+            .map(|(k, ..)| k)
+            .collect();
+        names.sort();
+        names.dedup();
+        names.extend(set);
+        let mut out = format!(
+            "{} in {}{}\n",
+            plural(names.len(), "config_key"),
+            plural(view.files, "configuration file"),
+            if prefix.is_empty() { String::new() } else { format!(" (under {})", super::paging::echo(prefix)) }
+        );
+        let rows = names.iter().skip(window.offset).map(|k| {
             let settings = view.settings(k);
             let profiles: Vec<String> = settings.iter().filter(|s| &&s.key == k).map(|s| format!("{}={}", s.profile, s.value)).collect();
             let readers = view.readers_of(k).len();

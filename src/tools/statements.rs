@@ -114,23 +114,36 @@ impl Atlas {
 
     /// `search_symbols` with `kind=statement`: statements whose `namespace#id` contains the
     /// query, each with the method it runs for (or none).
-    pub(super) fn search_statements(&self, store: &Store, query: &str, window: Window) -> Result<String, ToolError> {
+    /// `search_symbols kind=statement`: the statements under `prefix` whose `namespace#id`
+    /// contains the query or whose SQL names it as a table (with its fragments'), paged.
+    pub(super) fn search_statements(&self, store: &Store, query: &str, prefix: &str, window: Window) -> Result<String, ToolError> {
         let view = self.statement_view(store)?;
         let q = query.to_ascii_lowercase();
+        let names_table = |s: &Statement| {
+            s.tables.iter().any(|t| *t == q)
+                || s.includes.iter().filter_map(|r| mybatis::fragment(&view.statements, s, r)).any(|f| f.tables.iter().any(|t| *t == q))
+        };
         let found: Vec<&Statement> = view
             .statements
             .iter()
-            .filter(|s| !mybatis::is_fragment(s) && format!("{}#{}", s.namespace, s.id).to_ascii_lowercase().contains(&q))
+            .filter(|s| !mybatis::is_fragment(s) && s.file.starts_with(prefix))
+            .filter(|s| format!("{}#{}", s.namespace, s.id).to_ascii_lowercase().contains(&q) || names_table(s))
             .collect();
-        let mut out = format!("{} in {}\n", plural(found.len(), "statement"), plural(view.files, "mapper file"));
-        let rows = found.iter().map(|s| {
+        let mut out = format!(
+            "{} in {}{}\n",
+            plural(found.len(), "statement"),
+            plural(view.files, "mapper file"),
+            if prefix.is_empty() { String::new() } else { format!(" (under {})", echo(prefix)) }
+        );
+        let rows = found.iter().skip(window.offset).map(|s| {
             let method = format!("{}#{}", s.namespace, s.id);
             let linked = match store.symbols_by_qname(&method)?.into_iter().find(|m| m.kind == crate::model::SymbolKind::Method) {
                 Some(m) => format!("-> {}", m.signature_handle()),
                 None => "-> no such method in the index".to_string(),
             };
+            let tables = if s.tables.is_empty() { String::new() } else { format!("  tables: {}", s.tables.join(", ")) };
             Ok::<_, ToolError>(Row::new(format!(
-                "statement {} {}  {}:{}-{}  {linked}",
+                "statement {} {}  {}:{}-{}  {linked}{tables}",
                 s.kind,
                 echo(&method),
                 s.file,

@@ -137,10 +137,10 @@ impl Atlas {
         };
         let window = Window { offset, limit, budget: self.summary_budget };
         if kind == Some(SymbolKind::ConfigKey) {
-            return self.search_config_keys(store, query, window);
+            return self.search_config_keys(store, query, &prefix, window);
         }
         if kind == Some(SymbolKind::Statement) {
-            return self.search_statements(store, query, window);
+            return self.search_statements(store, query, &prefix, window);
         }
         if query.is_empty() {
             // A kind alone lists that kind, by qualified name.
