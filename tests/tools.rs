@@ -923,6 +923,8 @@ fn spring_shop_tool_answers() {
         // Configuration keys: values by profile (multi-document YAML, a profile's properties
         // file, a secret redacted), readers by @Value (nested defaults) and
         // @ConfigurationProperties (relaxed binding).
+        // A URL written whole is its path: scheme, host, port and query string go.
+        ("search_symbols", json!({"query": "GET http://localhost:8080/order/detail/42?verbose=1"})),
         ("search_symbols", json!({"kind": "config_key"})),
         // Pages follow the offset; `path` keeps the keys its files set or its code reads.
         ("search_symbols", json!({"kind": "config_key", "limit": 2, "offset": 2})),

@@ -132,7 +132,7 @@ impl Atlas {
         }
         let mut out = format!("{} of config_key {}\n", plural(readers.len(), "reader"), echo(key));
         let rows =
-            readers.iter().map(|(_, r, how, _)| Ok::<_, ToolError>(Row::new(format!("{how} {} {}  {}", r.kind, r.qname, location(r)))));
+            readers.iter().skip(window.offset).map(|(_, r, how, _)| Ok::<_, ToolError>(Row::new(format!("{how} {} {}  {}", r.kind, r.qname, location(r)))));
         write_page(&mut out, rows, readers.len(), window)?;
         Ok(Some(out))
     }

@@ -47,7 +47,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::graph::{Graph, Level};
-use crate::model::{FileRow, SymbolRow};
+use crate::model::{FileRow, Language, SymbolKind, SymbolRow};
 
 use crate::store::{self, FileInfo, Stamp, Store};
 
@@ -511,9 +511,21 @@ impl Atlas {
             .collect())
     }
 
-    /// The entry points under a path (`Store::entry_points`, cached per generation).
+    /// The entry points under a path (`Store::entry_points`, cached per generation). What
+    /// never runs is left out: a method a framework would call (`@Scheduled`, a listener)
+    /// in a class that is not a bean (its `@Component` commented out), and the `main` of a
+    /// Java test class.
     fn entry_points(&self, store: &Store, prefix: &str) -> Result<Vec<store::SymbolInfo>, ToolError> {
-        let all = per_generation(store, &self.entry_points, || Ok(store.entry_points("")?))?;
+        let all = per_generation(store, &self.entry_points, || {
+            let found = store.entry_points("")?;
+            let framework_called = |s: &store::SymbolInfo| s.kind == SymbolKind::Method && s.name != "main";
+            let beans = if found.iter().any(framework_called) { self.beans(store)?.beans } else { HashMap::new() };
+            Ok(found
+                .into_iter()
+                .filter(|s| !framework_called(s) || s.parent.is_some_and(|p| beans.contains_key(&p)))
+                .filter(|s| !(s.name == "main" && s.language == Language::Java && is_test_path(&s.path)))
+                .collect())
+        })?;
         Ok(all.iter().filter(|s| s.path.starts_with(prefix)).cloned().collect())
     }
 

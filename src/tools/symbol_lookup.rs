@@ -15,6 +15,27 @@ use crate::store::{Store, SymbolInfo, Target};
 
 /// A symbol as search lists it: kind, qualified name (with parameter types), place, and
 /// the signature when it says more than the name.
+/// The path of a URL written whole, with or without a verb (`GET https://shop.example:8443/api/x?y=1`
+/// -> `GET /api/x?y=1`); any other query as it is.
+fn url_path(query: &str) -> std::borrow::Cow<'_, str> {
+    let (verb, rest) = match query.split_once(' ') {
+        Some((v, r)) if v.chars().all(|c| c.is_ascii_uppercase()) => (Some(v), r.trim()),
+        _ => (None, query),
+    };
+    let Some((_, after)) = rest.split_once("://").filter(|(scheme, _)| !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || c == '+')) else {
+        return std::borrow::Cow::Borrowed(query);
+    };
+    let path = match after.find(['/', '?', '#']) {
+        Some(i) if after[i..].starts_with('/') => &after[i..],
+        Some(i) => return std::borrow::Cow::Owned(format!("{}/{}", verb.map(|v| format!("{v} ")).unwrap_or_default(), &after[i..])),
+        None => "/",
+    };
+    std::borrow::Cow::Owned(match verb {
+        Some(v) => format!("{v} {path}"),
+        None => path.to_string(),
+    })
+}
+
 fn search_row(s: &SymbolInfo) -> String {
     let mut row = format!("{} {}  {}", s.kind, s.signature_handle(), location(s));
     if !s.signature.is_empty() && s.signature != s.name {
@@ -82,6 +103,9 @@ impl Atlas {
     /// verb matching the same verb or `ANY`. None when the query is no path or nothing
     /// matches (then the usual search answers).
     fn search_endpoints(&self, store: &Store, query: &str, prefix: &str, window: Window) -> Result<Option<String>, ToolError> {
+        // A full URL (`http://localhost:8080/pets/3/edit?x=1`) is its path.
+        let normalized = url_path(query);
+        let query: &str = &normalized;
         let (verb, path) = match query.split_once(' ') {
             Some((v, p)) if v.chars().all(|c| c.is_ascii_uppercase()) && p.trim_start().starts_with('/') => (Some(v), p.trim()),
             _ if query.starts_with('/') => (None, query),
@@ -107,7 +131,7 @@ impl Atlas {
             return Ok(None);
         }
         let mut out = format!("{} for {}:\n", plural(found.len(), "endpoint"), echo(query));
-        let rows = found.iter().map(|s| Ok::<_, ToolError>(Row::new(search_row(s))));
+        let rows = found.iter().skip(window.offset).map(|s| Ok::<_, ToolError>(Row::new(search_row(s))));
         write_page(&mut out, rows, found.len(), window)?;
         Ok(Some(out))
     }
