@@ -72,6 +72,10 @@ struct Config {
     #[serde(default)]
     property_getters: Vec<String>,
     property_marker: String,
+    /// Key prefixes Spring Boot itself reads (`spring.datasource.`, `server.`): such a key
+    /// has a reader even when no code of the repository names it.
+    #[serde(default)]
+    boot_prefixes: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -186,6 +190,13 @@ pub fn interface_stereotypes() -> &'static [String] {
 pub fn repository_types() -> (&'static [String], Option<&'static str>) {
     let b = &rules().beans;
     (&b.repositories, b.no_repository_bean.as_deref())
+}
+
+/// Whether Spring Boot itself reads a configuration key (by the prefixes in the rules:
+/// `server.port`, `spring.datasource.url`, `logging.level.root`).
+pub fn read_by_boot(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    rules().config.boot_prefixes.iter().any(|p| key.starts_with(p.as_str()) || key == p.trim_end_matches('.'))
 }
 
 /// The annotations that make a method declare a bean (`@Bean`).

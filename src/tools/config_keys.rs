@@ -113,7 +113,16 @@ impl Atlas {
             let item = if s.key == key { String::new() } else { format!("{} ", s.key) };
             let _ = writeln!(out, "  {}: {item}{}  {}:{}", s.profile, s.value, s.file, s.line);
         }
-        let _ = writeln!(out, "  read by: {}", plural(readers.len(), "reader"));
+        if crate::frameworks::read_by_boot(key) {
+            let _ = writeln!(
+                out,
+                "  read by Spring Boot itself (its configuration properties){}",
+                if readers.is_empty() { "" } else { ", and:" }
+            );
+        }
+        if !readers.is_empty() || !crate::frameworks::read_by_boot(key) {
+            let _ = writeln!(out, "  read by: {}", plural(readers.len(), "reader"));
+        }
         for (_, r, how, _) in readers.iter().take(10) {
             let _ = writeln!(out, "    {how} {} {}  {}", r.kind, r.qname, location(r));
         }
@@ -131,8 +140,10 @@ impl Atlas {
             return Ok(None);
         }
         let mut out = format!("{} of config_key {}\n", plural(readers.len(), "reader"), echo(key));
-        let rows =
-            readers.iter().skip(window.offset).map(|(_, r, how, _)| Ok::<_, ToolError>(Row::new(format!("{how} {} {}  {}", r.kind, r.qname, location(r)))));
+        let rows = readers
+            .iter()
+            .skip(window.offset)
+            .map(|(_, r, how, _)| Ok::<_, ToolError>(Row::new(format!("{how} {} {}  {}", r.kind, r.qname, location(r)))));
         write_page(&mut out, rows, readers.len(), window)?;
         Ok(Some(out))
     }
@@ -169,7 +180,12 @@ impl Atlas {
             let profiles: Vec<String> = settings.iter().filter(|s| &&s.key == k).map(|s| format!("{}={}", s.profile, s.value)).collect();
             let readers = view.readers_of(k).len();
             let set = if profiles.is_empty() { "set nowhere".to_string() } else { profiles.join(", ") };
-            Ok::<_, ToolError>(Row::new(format!("config_key {k}  {set}  {}", plural(readers, "reader"))))
+            let read = if readers == 0 && crate::frameworks::read_by_boot(k) {
+                "read by Spring Boot".to_string()
+            } else {
+                plural(readers, "reader")
+            };
+            Ok::<_, ToolError>(Row::new(format!("config_key {k}  {set}  {read}")))
         });
         write_page(&mut out, rows, names.len(), window)?;
         Ok(out)

@@ -22,7 +22,9 @@ fn url_path(query: &str) -> std::borrow::Cow<'_, str> {
         Some((v, r)) if v.chars().all(|c| c.is_ascii_uppercase()) => (Some(v), r.trim()),
         _ => (None, query),
     };
-    let Some((_, after)) = rest.split_once("://").filter(|(scheme, _)| !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || c == '+')) else {
+    let Some((_, after)) =
+        rest.split_once("://").filter(|(scheme, _)| !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || c == '+'))
+    else {
         return std::borrow::Cow::Borrowed(query);
     };
     let path = match after.find(['/', '?', '#']) {
