@@ -1242,7 +1242,8 @@ fn lombok_members_are_symbols_and_a_fields_references_list_its_accessors() {
 /// Spring Data: interfaces extending `Repository`, `JpaRepository` and kin (directly or
 /// through a base interface of the repository) are beans that the framework implements and
 /// controllers inject; a base marked `@NoRepositoryBean` is not one (it answers for the one
-/// bean extending it); an entity is no bean, and the error says what a bean would need.
+/// bean extending it); an entity is no bean, and the error says what a bean would need; a
+/// `@Bean` method returning a type from outside (`PasswordEncoder`) is injected where it is.
 #[test]
 fn spring_data_repositories_are_beans() {
     let out = run_calls(
@@ -1252,6 +1253,11 @@ fn spring_data_repositories_are_beans() {
             ("dependency_graph", json!({"target": "org.acme.clinic.PetRepository", "level": "service", "direction": "in"})),
             ("dependency_graph", json!({"target": "org.acme.clinic.BaseRepository", "level": "service"})),
             ("dependency_graph", json!({"target": "org.acme.clinic.Pet", "level": "service"})),
+            // A `@Bean` method of a type outside the repository is injected where that type is.
+            (
+                "dependency_graph",
+                json!({"target": "org.acme.clinic.SecurityConfig#passwordEncoder()", "level": "service", "direction": "in"}),
+            ),
         ],
     );
     expect_test::expect![[r####"
@@ -1279,6 +1285,13 @@ fn spring_data_repositories_are_beans() {
 
         ### dependency_graph {"target":"org.acme.clinic.Pet","level":"service"}
         ERROR: class org.acme.clinic.Pet is not a bean, nor implemented by one: no stereotype (@Service, @Component, @Repository, @Controller, @Configuration), no @Bean method returns it, no Spring Data repository interface
+
+        ### dependency_graph {"target":"org.acme.clinic.SecurityConfig#passwordEncoder()","level":"service","direction":"in"}
+        method org.acme.clinic.SecurityConfig#passwordEncoder()  src/main/java/org/acme/clinic/SecurityConfig.java:10-13  loc 4 cx 1 modified <date>  level=service
+        out: 0 dependencies, in: 1 dependent (ring 1)
+        dependents:
+          org.acme.clinic  src/main/java/org/acme/clinic/
+            class UserService  injects 1  UserService.java:6-13  loc 7 cx 2
 
     "####]].assert_eq(&out);
 }

@@ -371,15 +371,16 @@ impl Store {
     /// Injection points of beans: the types their constructors, fields and injecting methods
     /// (`injecting` markers: `@Autowired` setters) name, and those a `@Bean` method (a bean
     /// node itself) names: (bean, file, type, line, the injection point's modifiers and kind).
+    /// A type outside the repository (`PasswordEncoder`) is its external id, negated.
     pub fn injection_points(&self, beans: &[i64], injecting: &[String]) -> Result<Vec<InjectionPoint>> {
         let list = serde_json::to_string(beans).expect("ids serialize");
         let likes: Vec<String> = injecting.iter().map(|m| format!("%@{}%", like_escape(m))).collect();
         let likes = serde_json::to_string(&likes).expect("strings serialize");
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT CASE WHEN s.kind = 'method' AND s.id IN (SELECT value FROM json_each(?1)) THEN s.id ELSE s.parent_id END,
-                    r.file_id, r.target_id, r.line, s.modifiers, s.kind
+                    r.file_id, COALESCE(r.target_id, -r.external_id), r.line, s.modifiers, s.kind
              FROM symbols s JOIN refs r ON r.source_id = s.id
-             WHERE r.kind = {} AND r.target_id IS NOT NULL
+             WHERE r.kind = {} AND (r.target_id IS NOT NULL OR r.external_id IS NOT NULL)
                AND ((s.kind IN ('field', 'constructor') AND s.parent_id IN (SELECT value FROM json_each(?1)))
                     OR (s.kind = 'method' AND s.id IN (SELECT value FROM json_each(?1)))
                     OR (s.kind = 'method' AND s.parent_id IN (SELECT value FROM json_each(?1))

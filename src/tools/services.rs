@@ -119,11 +119,22 @@ impl Atlas {
                 stack.extend(supers.get(&t).into_iter().flatten().copied());
             }
         }
-        // A `@Bean` method provides its return type (by simple name, when one type has it).
+        // A `@Bean` method provides its return type (by simple name, when one type has it),
+        // or a type outside the repository (`PasswordEncoder passwordEncoder()`), keyed by its
+        // external id negated, as `injection_points` names those.
         for (m, returns) in &provided {
             let simple = returns.rsplit(['.', ':']).next().unwrap_or(returns);
-            if let [t] = store.types_named(simple)?.as_slice() {
-                providers.entry(*t).or_default().push(*m);
+            match store.types_named(simple)?.as_slice() {
+                [t] => providers.entry(*t).or_default().push(*m),
+                [] if !simple.is_empty() => {
+                    let outside = store.externals_by_simple_name(simple, 8)?;
+                    let exact: Vec<i64> =
+                        outside.iter().filter(|(_, q)| q.rsplit(['.', ':']).next() == Some(simple)).map(|(id, _)| *id).collect();
+                    if let [e] = exact.as_slice() {
+                        providers.entry(-e).or_default().push(*m);
+                    }
+                }
+                _ => {}
             }
         }
         for list in providers.values_mut() {
@@ -147,7 +158,11 @@ impl Atlas {
             let target_name = match target_names.get(&target) {
                 Some(n) => n.clone(),
                 None => {
-                    let n = store.symbols_by_ids(&[target])?.into_iter().next().map(|t| t.name).unwrap_or_default();
+                    let n = if target < 0 {
+                        store.external_qname(-target)?.map(|q| q.rsplit(['.', ':']).next().unwrap_or("").to_string()).unwrap_or_default()
+                    } else {
+                        store.symbols_by_ids(&[target])?.into_iter().next().map(|t| t.name).unwrap_or_default()
+                    };
                     target_names.insert(target, n.clone());
                     n
                 }
