@@ -1243,7 +1243,8 @@ fn lombok_members_are_symbols_and_a_fields_references_list_its_accessors() {
 /// through a base interface of the repository) are beans that the framework implements and
 /// controllers inject; a base marked `@NoRepositoryBean` is not one (it answers for the one
 /// bean extending it); an entity is no bean, and the error says what a bean would need; a
-/// `@Bean` method returning a type from outside (`PasswordEncoder`) is injected where it is.
+/// `@Bean` method returning a type from outside (`PasswordEncoder`) is injected where it is;
+/// a class a `@Bean` method creates is a bean, whose `@Autowired` fields are injected.
 #[test]
 fn spring_data_repositories_are_beans() {
     let out = run_calls(
@@ -1258,6 +1259,8 @@ fn spring_data_repositories_are_beans() {
                 "dependency_graph",
                 json!({"target": "org.acme.clinic.SecurityConfig#passwordEncoder()", "level": "service", "direction": "in"}),
             ),
+            // A class a `@Bean` method creates is a bean with its own injection points.
+            ("dependency_graph", json!({"target": "org.acme.clinic.AuditFilter", "level": "service", "direction": "out"})),
         ],
     );
     expect_test::expect![[r####"
@@ -1290,6 +1293,13 @@ fn spring_data_repositories_are_beans() {
         method org.acme.clinic.SecurityConfig#passwordEncoder()  src/main/java/org/acme/clinic/SecurityConfig.java:10-13  loc 4 cx 1 modified <date>  level=service
         out: 0 dependencies, in: 1 dependent (ring 1)
         dependents:
+          org.acme.clinic  src/main/java/org/acme/clinic/
+            class UserService  injects 1  UserService.java:6-13  loc 7 cx 2
+
+        ### dependency_graph {"target":"org.acme.clinic.AuditFilter","level":"service","direction":"out"}
+        class org.acme.clinic.AuditFilter  src/main/java/org/acme/clinic/AuditFilter.java:5-8  loc 4 cx 2 modified <date>  level=service
+        out: 1 dependency, in: 0 dependents (ring 1)
+        dependencies:
           org.acme.clinic  src/main/java/org/acme/clinic/
             class UserService  injects 1  UserService.java:6-13  loc 7 cx 2
 

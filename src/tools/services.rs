@@ -92,6 +92,32 @@ impl Atlas {
             provided.push((m.id, store.returns_of(m.id)?.unwrap_or_default()));
             beans.insert(m.id, m.clone());
         }
+        // A class a `@Bean` method creates (`new JwtAuthenticationTokenFilter()`) is a bean of
+        // its own: its `@Autowired` fields are injection points, though it carries no stereotype.
+        // The method stands for it where its type is injected (`created` provide nothing).
+        let bean_method_ids: Vec<i64> = provided.iter().map(|(m, _)| *m).collect();
+        let mut created_classes: HashSet<i64> = HashSet::new();
+        if !bean_method_ids.is_empty() {
+            let created: Vec<i64> = store
+                .reference_targets(&bean_method_ids)?
+                .into_iter()
+                .filter(|r| r.kind == RefKind::Instantiates && r.target > 0)
+                .map(|r| r.target)
+                .collect();
+            for c in store.symbols_by_ids(&created)? {
+                let class = match c.kind {
+                    SymbolKind::Constructor => match c.parent {
+                        Some(p) => store.symbol(p)?,
+                        None => None,
+                    },
+                    _ => Some(c),
+                };
+                if let Some(class) = class.filter(|k| is_class(k) && !beans.contains_key(&k.id)) {
+                    created_classes.insert(class.id);
+                    beans.insert(class.id, class);
+                }
+            }
+        }
         // What each bean implements or extends, transitively: who can be injected where an
         // interface or superclass is asked for.
         let mut supers: HashMap<i64, Vec<i64>> = HashMap::new();
@@ -108,7 +134,7 @@ impl Atlas {
             }
         }
         let mut providers: HashMap<i64, Vec<i64>> = HashMap::new();
-        for &b in beans.keys() {
+        for &b in beans.keys().filter(|b| !created_classes.contains(b)) {
             let mut stack = vec![b];
             let mut seen = HashSet::new();
             while let Some(t) = stack.pop() {

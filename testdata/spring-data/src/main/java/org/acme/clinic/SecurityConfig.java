@@ -11,4 +11,9 @@ public class SecurityConfig {
     public PasswordEncoder passwordEncoder() {
         return new BCryptPasswordEncoder();
     }
+
+    @Bean
+    public AuditFilter auditFilter() {
+        return new AuditFilter();
+    }
 }
