@@ -1244,7 +1244,8 @@ fn lombok_members_are_symbols_and_a_fields_references_list_its_accessors() {
 /// controllers inject; a base marked `@NoRepositoryBean` is not one (it answers for the one
 /// bean extending it); an entity is no bean, and the error says what a bean would need; a
 /// `@Bean` method returning a type from outside (`PasswordEncoder`) is injected where it is;
-/// a class a `@Bean` method creates is a bean, whose `@Autowired` fields are injected.
+/// a class a `@Bean` method creates is the bean that method stands for, with its `@Autowired`
+/// fields as injection points (its constructor arguments are the method's, not injected).
 #[test]
 fn spring_data_repositories_are_beans() {
     let out = run_calls(
@@ -1259,7 +1260,7 @@ fn spring_data_repositories_are_beans() {
                 "dependency_graph",
                 json!({"target": "org.acme.clinic.SecurityConfig#passwordEncoder()", "level": "service", "direction": "in"}),
             ),
-            // A class a `@Bean` method creates is a bean with its own injection points.
+            // A class a `@Bean` method creates: its `@Autowired` fields are the method's injections.
             ("dependency_graph", json!({"target": "org.acme.clinic.AuditFilter", "level": "service", "direction": "out"})),
         ],
     );
@@ -1297,7 +1298,7 @@ fn spring_data_repositories_are_beans() {
             class UserService  injects 1  UserService.java:6-13  loc 7 cx 2
 
         ### dependency_graph {"target":"org.acme.clinic.AuditFilter","level":"service","direction":"out"}
-        class org.acme.clinic.AuditFilter  src/main/java/org/acme/clinic/AuditFilter.java:5-8  loc 4 cx 2 modified <date>  level=service
+        method org.acme.clinic.SecurityConfig#auditFilter()  src/main/java/org/acme/clinic/SecurityConfig.java:15-18  loc 4 cx 2 modified <date>  level=service
         out: 1 dependency, in: 0 dependents (ring 1)
         dependencies:
           org.acme.clinic  src/main/java/org/acme/clinic/

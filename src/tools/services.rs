@@ -92,19 +92,14 @@ impl Atlas {
             provided.push((m.id, store.returns_of(m.id)?.unwrap_or_default()));
             beans.insert(m.id, m.clone());
         }
-        // A class a `@Bean` method creates (`new JwtAuthenticationTokenFilter()`) is a bean of
-        // its own: its `@Autowired` fields are injection points, though it carries no stereotype.
-        // The method stands for it where its type is injected (`created` provide nothing).
-        let bean_method_ids: Vec<i64> = provided.iter().map(|(m, _)| *m).collect();
-        let mut created_classes: HashSet<i64> = HashSet::new();
-        if !bean_method_ids.is_empty() {
-            let created: Vec<i64> = store
-                .reference_targets(&bean_method_ids)?
-                .into_iter()
-                .filter(|r| r.kind == RefKind::Instantiates && r.target > 0)
-                .map(|r| r.target)
-                .collect();
-            for c in store.symbols_by_ids(&created)? {
+        // A class a `@Bean` method creates (`new JwtAuthenticationTokenFilter()`), carrying no
+        // stereotype, is the bean that method stands for: its `@Autowired` fields and setters
+        // are injection points of the method's node (its constructor is the method's call,
+        // not an injection).
+        let mut created: HashMap<i64, i64> = HashMap::new();
+        for (m, _) in &provided {
+            for r in store.reference_targets(&[*m])?.into_iter().filter(|r| r.kind == RefKind::Instantiates && r.target > 0) {
+                let Some(c) = store.symbol(r.target)? else { continue };
                 let class = match c.kind {
                     SymbolKind::Constructor => match c.parent {
                         Some(p) => store.symbol(p)?,
@@ -113,8 +108,7 @@ impl Atlas {
                     _ => Some(c),
                 };
                 if let Some(class) = class.filter(|k| is_class(k) && !beans.contains_key(&k.id)) {
-                    created_classes.insert(class.id);
-                    beans.insert(class.id, class);
+                    created.entry(class.id).or_insert(*m);
                 }
             }
         }
@@ -134,7 +128,7 @@ impl Atlas {
             }
         }
         let mut providers: HashMap<i64, Vec<i64>> = HashMap::new();
-        for &b in beans.keys().filter(|b| !created_classes.contains(b)) {
+        for &b in beans.keys() {
             let mut stack = vec![b];
             let mut seen = HashSet::new();
             while let Some(t) = stack.pop() {
@@ -169,10 +163,16 @@ impl Atlas {
         }
         let primary = crate::frameworks::primary();
         let mut edges = Vec::new();
-        let sources: Vec<i64> = beans.keys().copied().collect();
+        let sources: Vec<i64> = beans.keys().chain(created.keys()).copied().collect();
         let qualifiers = crate::frameworks::qualifiers();
         let mut target_names: HashMap<i64, String> = HashMap::new();
-        for (bean, file, target, line, point, kind) in store.injection_points(&sources, crate::frameworks::injecting_methods())? {
+        let injecting = crate::frameworks::injecting_methods();
+        for (bean, file, target, line, point, kind) in store.injection_points(&sources, injecting)? {
+            let bean = match created.get(&bean) {
+                Some(_) if kind == "constructor" || !injecting.iter().any(|m| has_marker(&point, m)) => continue,
+                Some(method) => *method,
+                None => bean,
+            };
             if kind == "field" && !crate::frameworks::field_injected(&point, beans.get(&bean).map(|b| b.modifiers.as_str()).unwrap_or("")) {
                 continue;
             }
