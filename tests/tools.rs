@@ -929,6 +929,8 @@ fn spring_shop_tool_answers() {
         // Pages follow the offset; `path` keeps the keys its files set or its code reads.
         ("search_symbols", json!({"kind": "config_key", "limit": 2, "offset": 2})),
         ("search_symbols", json!({"kind": "config_key", "path": "order-service/src/main/java", "query": "shop"})),
+        // A scheduled job's cron placeholder reads its key.
+        ("find_references", json!({"symbol": "shop.cleanup.cron"})),
         ("get_symbol", json!({"symbol": "redis.key.orderId"})),
         ("get_symbol", json!({"symbol": "shop.order.timeout-seconds"})),
         ("find_references", json!({"symbol": "shop.order.timeoutSeconds"})),

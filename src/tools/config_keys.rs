@@ -68,7 +68,18 @@ impl Atlas {
             let (value, properties) = crate::frameworks::config_annotations();
             let mut readers = Vec::new();
             let by_name = crate::frameworks::property_marker();
-            for s in store.symbols_with_markers([value, properties, by_name].into_iter())? {
+            // A framework-called method's attributes may name keys too (`@Scheduled(cron =
+            // "${jobs.cleanup.cron}")`).
+            static ENTRIES: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+            let entries = ENTRIES.get_or_init(|| crate::frameworks::entry_annotations().map(|(a, _)| (a, format!("@{a}"))).collect());
+            for s in store.symbols_with_markers([value, properties, by_name].into_iter().chain(entries.iter().map(|(a, _)| *a)))? {
+                for (entry, how) in entries {
+                    for detail in crate::frameworks::marker_values(&s.modifiers, entry) {
+                        for (key, has_default) in config_keys::placeholder_keys(detail) {
+                            readers.push((key, s.clone(), how.as_str(), has_default));
+                        }
+                    }
+                }
                 for read in crate::frameworks::marker_values(&s.modifiers, by_name) {
                     let (key, has_default) = match read.split_once(',') {
                         Some((key, _)) => (key, true),
