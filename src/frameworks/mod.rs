@@ -1,6 +1,7 @@
 //! Framework knowledge as data, applied by generic code. One child per framework: `spring`
 //! (mappings, entry points, beans, configuration readers), `rust_web` (route attributes and
-//! routers built in code), `lombok` (members its annotations generate), `mybatis` (mapper XML), `config_keys` (Spring configuration
+//! routers built in code), `lombok` (members its annotations generate), `external` (the
+//! databases, caches and brokers configuration names), `mybatis` (mapper XML), `config_keys` (Spring configuration
 //! files), `endpoints` (endpoint names with other files' constants put in). This file holds
 //! what they share: annotations as values, the marker codec (`@Name(value)` words the
 //! extractor leaves in modifiers), endpoint templates and URL paths. What each annotation or
@@ -11,6 +12,7 @@
 
 pub mod config_keys;
 pub mod endpoints;
+pub mod external;
 pub mod lombok;
 pub mod mybatis;
 pub mod rust_web;
@@ -287,6 +289,7 @@ mod tests {
                 ("frameworks", "rust-web.toml") => toml::from_str::<RustRules>(text).map(drop).map_err(e),
                 ("frameworks", "mybatis.toml") => toml::from_str::<mybatis::Rules>(text).map(drop).map_err(e),
                 ("frameworks", "lombok.toml") => toml::from_str::<lombok::Rules>(text).map(drop).map_err(e),
+                ("frameworks", "external-systems.toml") => toml::from_str::<external::Rules>(text).map(drop).map_err(e),
                 ("java" | "rust", "elements.toml") => toml::from_str::<crate::lang::Elements>(text).map(drop).map_err(e),
                 _ => Err("no code reads this rules file".into()),
             }
@@ -313,6 +316,7 @@ mod tests {
                 "build/cargo.toml",
                 "build/gradle.toml",
                 "build/maven.toml",
+                "frameworks/external-systems.toml",
                 "frameworks/lombok.toml",
                 "frameworks/mybatis.toml",
                 "frameworks/rust-web.toml",

@@ -354,6 +354,18 @@ impl Store {
         )
     }
 
+    /// The files whose code names one of these outside types (by qualified name), with the
+    /// type: (qualified name, file path), by path.
+    pub fn files_using_externals(&self, qnames: &[&str]) -> Result<Vec<(String, String)>> {
+        let list = serde_json::to_string(qnames).expect("strings serialize");
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT e.qname, f.path FROM refs r JOIN externals e ON e.id = r.external_id JOIN files f ON f.id = r.file_id
+             WHERE e.qname IN (SELECT value FROM json_each(?1)) ORDER BY f.path, e.qname",
+        )?;
+        let rows = stmt.query_map([list], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The interfaces declared in a Java package or below it.
     pub fn interfaces_in_package(&self, package: &str) -> Result<Vec<SymbolInfo>> {
         let like = format!("{}.%", like_escape(package));

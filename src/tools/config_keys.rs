@@ -202,6 +202,71 @@ impl Atlas {
         Ok(out)
     }
 
+    /// The external systems under a path (`frameworks::external`): each with where the
+    /// configuration points it, per profile (secrets are redacted when read), the files that
+    /// set it, and the files whose code uses its client types. Rows for `repo_overview`.
+    pub(super) fn external_systems(&self, store: &Store, prefix: &str) -> Result<Vec<String>, ToolError> {
+        use crate::frameworks::external;
+        let view = self.config_view(store)?;
+        let mut rows = Vec::new();
+        for system in external::systems() {
+            // (profile, place) and (file:line) of the settings naming it.
+            let mut places: Vec<(String, String)> = Vec::new();
+            let mut files: Vec<String> = Vec::new();
+            for settings in view.keys.values() {
+                for s in settings.iter().filter(|s| s.file.starts_with(prefix) && external::names(system, &s.key, &s.value)) {
+                    // A host key's port beside it (`spring.redis.port`).
+                    let port = s.key.rsplit_once('.').filter(|(_, last)| *last == "host").and_then(|(stem, _)| {
+                        view.keys
+                            .get(&format!("{stem}.port"))?
+                            .iter()
+                            .find(|p| p.profile == s.profile && p.file == s.file)
+                            .map(|p| p.value.clone())
+                    });
+                    let place = match port {
+                        Some(p) => format!("{}:{p}", external::place(&s.value)),
+                        None => external::place(&s.value),
+                    };
+                    if !places.contains(&(s.profile.clone(), place.clone())) {
+                        places.push((s.profile.clone(), place));
+                    }
+                    files.push(format!("{}:{}", s.file, s.line));
+                }
+            }
+            let types: Vec<&str> = system.types.iter().map(String::as_str).collect();
+            let users = if types.is_empty() { Vec::new() } else { store.files_using_externals(&types)? };
+            let users: Vec<&(String, String)> = users.iter().filter(|(_, f)| f.starts_with(prefix)).collect();
+            if places.is_empty() && users.is_empty() {
+                continue;
+            }
+            let mut row = format!("{} ({})", system.name, system.kind);
+            if places.is_empty() {
+                row.push_str("  not configured here (its client's defaults)");
+            } else {
+                places.sort();
+                let shown: Vec<String> = places.iter().take(4).map(|(profile, place)| format!("{profile}={place}")).collect();
+                let more = if places.len() > 4 { format!(" and {} more", places.len() - 4) } else { String::new() };
+                let _ = write!(row, "  {}{more}", shown.join(", "));
+                files.sort();
+                files.dedup();
+                let _ = write!(row, "; set in {}", files[0]);
+                if files.len() > 1 {
+                    let _ = write!(row, " and {} more", files.len() - 1);
+                }
+            }
+            if !users.is_empty() {
+                let mut used: Vec<&str> = users.iter().map(|(q, _)| crate::model::last_segment(q)).collect();
+                used.sort();
+                used.dedup();
+                let mut user_files: Vec<&str> = users.iter().map(|(_, f)| f.as_str()).collect();
+                user_files.dedup();
+                let _ = write!(row, "; code: {} ({})", plural(user_files.len(), "file"), used.join(", "));
+            }
+            rows.push(row);
+        }
+        Ok(rows)
+    }
+
     /// What `repochart status` says of configuration: files that did not parse, keys read
     /// in code without a default that no file sets.
     pub(super) fn config_problems(&self, store: &Store) -> Result<(usize, usize, Vec<String>, Vec<String>), ToolError> {

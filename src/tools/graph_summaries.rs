@@ -78,6 +78,12 @@ impl Atlas {
             let page = rows.iter().skip(window.offset).take(window.limit).cloned().collect();
             lists.push((title, rows.len(), page));
         }
+        // What the application talks to: databases, caches, brokers, stores.
+        let systems = self.external_systems(store, &prefix)?;
+        if !systems.is_empty() {
+            let page = systems.iter().skip(window.offset).take(window.limit).cloned().collect();
+            lists.push((format!("external systems ({}, from configuration and code):", systems.len()), systems.len(), page));
+        }
         let graph = self.graph(store, Level::Symbol)?;
         // Symbols under the path, by distinct dependents.
         let mut ranked: Vec<String> = Vec::new();

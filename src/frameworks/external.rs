@@ -1,0 +1,85 @@
+//! External systems an application talks to (`grammars/frameworks/external-systems.toml`):
+//! which configuration keys and values name a database, a cache, a broker or a store, and
+//! which outside types the code talking to it uses. Plain matching on keys, values and
+//! qualified names; the tools gather the settings and the type users.
+//!
+//! Owns the rules and their matching. It must not walk syntax trees nor touch the store.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    pub system: Vec<System>,
+}
+
+/// One kind of external system.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct System {
+    pub name: String,
+    pub kind: String,
+    /// Keys naming it: equal to a file's key, or its last dot-separated parts.
+    pub keys: Vec<String>,
+    /// Value prefixes, when the keys are shared (JDBC URLs).
+    #[serde(default)]
+    pub schemes: Vec<String>,
+    /// Outside types (qualified names) whose users talk to it.
+    #[serde(default)]
+    pub types: Vec<String>,
+}
+
+fn rules() -> &'static Rules {
+    static RULES: OnceLock<Rules> = OnceLock::new();
+    RULES.get_or_init(|| {
+        toml::from_str(include_str!("../../grammars/frameworks/external-systems.toml"))
+            .expect("grammars/frameworks/external-systems.toml is valid")
+    })
+}
+
+/// Every system the rules know, in their order.
+pub fn systems() -> &'static [System] {
+    &rules().system
+}
+
+/// Whether a configuration key and its value name this system (`spring.datasource.url =
+/// jdbc:mysql://db:3306/mall` names MySQL).
+pub fn names(system: &System, key: &str, value: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    let by_key = system.keys.iter().any(|k| key == *k || key.ends_with(&format!(".{k}")));
+    let value = value.trim().to_ascii_lowercase();
+    by_key && (system.schemes.is_empty() || system.schemes.iter().any(|s| value.starts_with(s.as_str())))
+}
+
+/// Where a value points, for a row: a URL's `host:port/database`, else the value, cut.
+pub fn place(value: &str) -> String {
+    let v = value.trim();
+    let after = v.rsplit_once("://").map(|(_, a)| a).unwrap_or(v);
+    let after = after.split(['?', ';']).next().unwrap_or(after);
+    let mut out: String = after.chars().take(60).collect();
+    if after.chars().count() > 60 {
+        out.push_str("...");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_schemes_name_systems_and_urls_give_their_place() {
+        let by = |key: &str, value: &str| systems().iter().filter(|s| names(s, key, value)).map(|s| s.name.as_str()).collect::<Vec<_>>();
+        assert_eq!(by("spring.datasource.url", "jdbc:mysql://db:3306/mall?useSSL=false"), ["MySQL"]);
+        assert_eq!(by("spring.datasource.druid.url", "jdbc:postgresql://pg/shop"), ["PostgreSQL"]);
+        assert_eq!(by("spring.redis.host", "localhost"), ["Redis"]);
+        assert_eq!(by("spring.data.redis.host", "cache"), ["Redis"]);
+        assert_eq!(by("spring.rabbitmq.host", "mq"), ["RabbitMQ"]);
+        assert!(by("spring.datasource.username", "root").is_empty());
+        assert!(by("myredis.hostname", "x").is_empty());
+        assert_eq!(place("jdbc:mysql://db:3306/mall?useSSL=false"), "db:3306/mall");
+        assert_eq!(place("localhost"), "localhost");
+    }
+}
