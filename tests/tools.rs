@@ -944,6 +944,10 @@ fn spring_shop_tool_answers() {
         ("search_symbols", json!({"kind": "statement", "query": "orders"})),
         ("search_symbols", json!({"kind": "statement", "path": "order-service", "limit": 1, "offset": 1})),
         ("search_symbols", json!({"kind": "statement", "path": "shop-common"})),
+        // A mapper XML place is a handle; a mapper file has an outline.
+        ("get_symbol", json!({"symbol": "order-service/src/main/resources/mapper/OrderMapper.xml:12"})),
+        ("read_symbol", json!({"symbol": "order-service/src/main/resources/mapper/OrderMapper.xml:12"})),
+        ("file_outline", json!({"path": "order-service/src/main/resources/mapper/OrderMapper.xml"})),
         ("get_symbol", json!({"symbol": "com.shop.order.mapper.OrderMapper#findAll"})),
         ("read_symbol", json!({"symbol": "com.shop.order.mapper.OrderMapper#findAll"})),
         ("read_symbol", json!({"symbol": "com.shop.order.mapper.OrderMapper#count"})),

@@ -136,7 +136,11 @@ impl Atlas {
     }
 
     pub(super) fn read_symbol(&self, store: &Store, a: ReadSymbolArgs) -> Answer {
-        let mut s = self.resolve_symbol(store, &a.symbol)?;
+        let mut s = match self.resolve_symbol(store, &a.symbol) {
+            Ok(s) => s,
+            // A MyBatis statement by its mapper XML place: its SQL and its fragments'.
+            Err(e) => return self.statement_read(store, &a.symbol, self.read_budget.saturating_sub(FOOTER_ROOM))?.ok_or(e),
+        };
         let mut file = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished from the index".into()))?;
         if self.refresh(&file) {
             s = self.resolve_symbol(store, &a.symbol)?;

@@ -2,8 +2,10 @@
 //! generation (`mapper_xml`), each statement linked to its mapper interface's method
 //! (`namespace#id`). `get_symbol` on a mapper method names its statement, `read_symbol`
 //! shows the statement's lines (and the fragments it includes) after the Java source,
-//! `search_symbols kind=statement` lists statements and the methods they belong to, and
-//! `find_references` on a type adds the mapper XML lines naming it.
+//! `search_symbols kind=statement` lists statements and the methods they belong to (by
+//! name, path or table), `find_references` on a type adds the mapper XML lines naming it,
+//! and a mapper XML place (`path:line`) is a handle for `get_symbol` and `read_symbol`, its
+//! file one for `file_outline`.
 //!
 //! Owns the tools' view of mapper files. It must not write the store.
 
@@ -87,9 +89,14 @@ impl Atlas {
                 }
             }
         }
+        self.statement_blocks(&parts, room)
+    }
+
+    /// The numbered lines of statements and fragments, each fenced, within `room` bytes.
+    fn statement_blocks(&self, parts: &[&Statement], room: usize) -> Result<String, ToolError> {
         let root = self.root.canonicalize()?;
         let mut out = String::new();
-        for part in parts {
+        for part in parts.iter().copied() {
             let Ok(text) = std::fs::read_to_string(root.join(&part.file)) else { continue };
             let lines: Vec<&str> = text.lines().collect();
             let (a, b) = (part.start_line as usize, (part.end_line as usize).min(lines.len()));
@@ -112,8 +119,97 @@ impl Atlas {
         Ok(out)
     }
 
-    /// `search_symbols` with `kind=statement`: statements whose `namespace#id` contains the
-    /// query, each with the method it runs for (or none).
+    /// The statement (or fragment) of a mapper XML place, `path:line`: the view, and its
+    /// index in the view's statements. None when the place is no mapper file's.
+    fn statement_at(&self, store: &Store, handle: &str) -> Result<Option<(Arc<StatementView>, usize)>, ToolError> {
+        let Some((path, line)) = handle.trim().rsplit_once(':') else { return Ok(None) };
+        let (Some(line), true) = (line.parse::<u32>().ok(), path.ends_with(".xml")) else { return Ok(None) };
+        let path = path.trim_start_matches("./");
+        let view = self.statement_view(store)?;
+        // The innermost: a fragment inside a statement's lines is not possible in MyBatis, so
+        // the one whose lines hold the line.
+        let found = view.statements.iter().position(|s| s.file == path && s.start_line <= line && line <= s.end_line);
+        Ok(found.map(|i| (view, i)))
+    }
+
+    /// `get_symbol` of a mapper XML place: the statement there, the method it runs for,
+    /// its tables and fragments.
+    pub(super) fn statement_details(&self, store: &Store, handle: &str) -> Result<Option<String>, ToolError> {
+        let Some((view, i)) = self.statement_at(store, handle)? else { return Ok(None) };
+        let s = &view.statements[i];
+        let method = format!("{}#{}", s.namespace, s.id);
+        let mut out = format!(
+            "statement {} {}  {}:{}-{}
+",
+            s.kind,
+            echo(&method),
+            s.file,
+            s.start_line,
+            s.end_line
+        );
+        if !mybatis::is_fragment(s) {
+            match store.symbols_by_qname(&method)?.into_iter().find(|m| m.kind == crate::model::SymbolKind::Method) {
+                Some(m) => {
+                    let _ = writeln!(out, "  runs for: {}  {}:{}", m.signature_handle(), m.path, m.start_line);
+                }
+                None => out.push_str("  runs for: no such method in the index (called by its id as a string, or stale)\n"),
+            }
+        }
+        if !s.tables.is_empty() {
+            let _ = writeln!(out, "  tables: {}", s.tables.join(", "));
+        }
+        for refid in &s.includes {
+            match mybatis::fragment(&view.statements, s, refid) {
+                Some(f) => {
+                    let _ = writeln!(out, "  includes: {refid}  {}:{}-{}", f.file, f.start_line, f.end_line);
+                }
+                None => {
+                    let _ = writeln!(out, "  includes: {refid}  (no such fragment)");
+                }
+            }
+        }
+        let _ = write!(out, "next: read_symbol {}:{} shows its SQL", s.file, s.start_line);
+        Ok(Some(out))
+    }
+
+    /// `read_symbol` of a mapper XML place: the statement's lines and its fragments'.
+    pub(super) fn statement_read(&self, store: &Store, handle: &str, room: usize) -> Result<Option<String>, ToolError> {
+        let Some((view, i)) = self.statement_at(store, handle)? else { return Ok(None) };
+        let s = &view.statements[i];
+        let mut parts = vec![s];
+        for refid in &s.includes {
+            if let Some(f) = mybatis::fragment(&view.statements, s, refid) {
+                if !parts.contains(&f) {
+                    parts.push(f);
+                }
+            }
+        }
+        Ok(Some(self.statement_blocks(&parts, room)?.trim_start().to_string()))
+    }
+
+    /// `file_outline` of a mapper XML file: its statements and fragments by line.
+    pub(super) fn mapper_outline(&self, store: &Store, path: &str) -> Result<Option<String>, ToolError> {
+        let path = path.trim().trim_start_matches("./");
+        if !path.ends_with(".xml") {
+            return Ok(None);
+        }
+        let view = self.statement_view(store)?;
+        let here: Vec<&Statement> = view.statements.iter().filter(|s| s.file == path).collect();
+        let Some(first) = here.first() else { return Ok(None) };
+        let fragments = here.iter().filter(|s| mybatis::is_fragment(s)).count();
+        let mut out = format!(
+            "{path} (MyBatis mapper of {}, {}, {})\n",
+            first.namespace,
+            plural(here.len() - fragments, "statement"),
+            plural(fragments, "fragment")
+        );
+        for s in here {
+            let tables = if s.tables.is_empty() { String::new() } else { format!("  tables: {}", s.tables.join(", ")) };
+            let _ = writeln!(out, "  {} {}  {}-{}{tables}", s.kind, s.id, s.start_line, s.end_line);
+        }
+        Ok(Some(out.trim_end().to_string()))
+    }
+
     /// `search_symbols kind=statement`: the statements under `prefix` whose `namespace#id`
     /// contains the query or whose SQL names it as a table (with its fragments'), paged.
     pub(super) fn search_statements(&self, store: &Store, query: &str, prefix: &str, window: Window) -> Result<String, ToolError> {

@@ -313,8 +313,14 @@ impl Atlas {
     pub(super) fn get_symbol(&self, store: &Store, a: SymbolArgs) -> Answer {
         let handle = match self.resolve(store, &a.symbol) {
             Ok(h) => h,
-            // Not a symbol: a configuration key, if a file sets it or code reads it.
-            Err(e) => return self.config_key_details(store, a.symbol.trim())?.ok_or(e),
+            // Not a symbol: a configuration key, if a file sets it or code reads it; a
+            // MyBatis statement, by its mapper XML place.
+            Err(e) => {
+                if let Some(out) = self.statement_details(store, &a.symbol)? {
+                    return Ok(out);
+                }
+                return self.config_key_details(store, a.symbol.trim())?.ok_or(e);
+            }
         };
         let s = match handle {
             Handle::Symbol(s) => s,
@@ -649,6 +655,12 @@ impl Atlas {
     }
 
     pub(super) fn file_outline(&self, store: &Store, a: OutlineArgs) -> Answer {
+        // A MyBatis mapper file is not indexed as code: its statements are its outline.
+        if store.file_by_path(a.path.trim().trim_start_matches("./"))?.is_none() {
+            if let Some(out) = self.mapper_outline(store, &a.path)? {
+                return Ok(out);
+            }
+        }
         let mut file = self.indexed_file(store, &a.path)?;
         if self.refresh(&file) {
             file = self.indexed_file(store, &a.path)?;
