@@ -45,9 +45,20 @@ impl ConfigView {
         out
     }
 
+    /// The readers of a key, by relaxed binding; a field bound by `@ConfigurationProperties`
+    /// reads the items and entries below its key too (`security.ignore-urls[3]` is read by
+    /// the `List<String> urls` bound to `security.ignore-urls`).
     pub fn readers_of(&self, key: &str) -> Vec<&(String, SymbolInfo, &'static str, bool)> {
         let want = config_keys::relaxed(key);
-        self.readers.iter().filter(|(k, ..)| config_keys::relaxed(k) == want).collect()
+        let (_, properties) = crate::frameworks::config_annotations();
+        self.readers
+            .iter()
+            .filter(|(k, _, how, _)| {
+                let k = config_keys::relaxed(k);
+                k == want
+                    || (how.strip_prefix('@') == Some(properties) && want.strip_prefix(&k).is_some_and(|rest| rest.starts_with(['[', '.'])))
+            })
+            .collect()
     }
 }
 
