@@ -931,6 +931,8 @@ fn spring_shop_tool_answers() {
         ("search_symbols", json!({"kind": "config_key", "path": "order-service/src/main/java", "query": "shop"})),
         // A scheduled job's cron placeholder reads its key.
         ("find_references", json!({"symbol": "shop.cleanup.cron"})),
+        // ...in a class that is no bean: it never runs, and says so.
+        ("get_symbol", json!({"symbol": "com.shop.order.jobs.LegacyCleanupJob#purge"})),
         ("get_symbol", json!({"symbol": "redis.key.orderId"})),
         ("get_symbol", json!({"symbol": "shop.order.timeout-seconds"})),
         ("find_references", json!({"symbol": "shop.order.timeoutSeconds"})),

@@ -519,10 +519,10 @@ impl Atlas {
         let all = per_generation(store, &self.entry_points, || {
             let found = store.entry_points("")?;
             let framework_called = |s: &store::SymbolInfo| s.kind == SymbolKind::Method && s.name != "main";
-            let beans = if found.iter().any(framework_called) { self.beans(store)?.beans } else { HashMap::new() };
+            let beans = if found.iter().any(framework_called) { Some(self.beans(store)?) } else { None };
             Ok(found
                 .into_iter()
-                .filter(|s| !framework_called(s) || s.parent.is_some_and(|p| beans.contains_key(&p)))
+                .filter(|s| !framework_called(s) || s.parent.is_some_and(|p| beans.as_ref().is_some_and(|b| b.live(p))))
                 .filter(|s| !(s.name == "main" && s.language == Language::Java && is_test_path(&s.path)))
                 .collect())
         })?;

@@ -35,6 +35,15 @@ pub(super) struct Beans {
     /// Bean node (a class, or a `@Bean` method) -> its symbol.
     pub beans: HashMap<i64, SymbolInfo>,
     pub edges: Vec<EdgeRow>,
+    /// Classes a `@Bean` method creates: live, though the method is their node.
+    pub created: HashSet<i64>,
+}
+
+impl Beans {
+    /// Whether Spring creates instances of a class: a bean, or what a `@Bean` method creates.
+    pub fn live(&self, class: i64) -> bool {
+        self.beans.contains_key(&class) || self.created.contains(&class)
+    }
 }
 
 impl Atlas {
@@ -211,12 +220,12 @@ impl Atlas {
                 edges.push(EdgeRow { file, source: Some(bean), target: Some(to), external: None, kind: RefKind::Injects, count: 1, line });
             }
         }
-        Ok(Beans { beans, edges })
+        Ok(Beans { beans, edges, created: created.into_keys().collect() })
     }
 
     /// The rows of the service graph: beans as symbols, injections as edges.
     pub(super) fn service_rows(&self, store: &Store) -> Result<(Vec<SymbolRow>, Vec<EdgeRow>), ToolError> {
-        let Beans { beans, edges } = self.beans(store)?;
+        let Beans { beans, edges, .. } = self.beans(store)?;
         let mut symbols: Vec<SymbolRow> =
             beans.values().map(|s| SymbolRow { id: s.id, file: s.file_id, parent: None, kind: s.kind }).collect();
         symbols.sort_by_key(|s| s.id);

@@ -364,6 +364,15 @@ impl Atlas {
             None => format!("module {}", store.file(s.file_id)?.map(|f| f.module).unwrap_or_default()),
         };
         let _ = writeln!(out, "  parent: {parent}");
+        // A method a framework would call (`@Scheduled`, a listener) in a class Spring never
+        // creates: say so, as the entry points leave it out.
+        let called_by_framework = s.kind == SymbolKind::Method
+            && crate::frameworks::entry_annotations().any(|(a, _)| crate::frameworks::has_marker(&s.modifiers, a));
+        if called_by_framework && s.parent.is_some_and(|p| !self.beans(store).map(|b| b.live(p)).unwrap_or(true)) {
+            out.push_str(
+                "  never runs: its class is not a bean (no stereotype, no @Bean method creates it); a commented-out @Component?\n",
+            );
+        }
         let supers = store.supertypes(s.id)?;
         if !supers.is_empty() {
             let list: Vec<String> =
