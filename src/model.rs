@@ -379,6 +379,23 @@ pub fn last_segment(path: &str) -> &str {
     &path[i..]
 }
 
+/// A receiver type written with its container's element (`List<Pet>`, `slice<Match>`) ->
+/// (`List`, `Pet`); a type without an element -> `None`.
+pub fn split_container(t: &str) -> Option<(&str, &str)> {
+    let open = t.find('<')?;
+    let element = t[open + 1..].strip_suffix('>')?;
+    Some((&t[..open], element))
+}
+
+/// A receiver type without its element (`List<Pet>` -> `List`), for naming the type itself;
+/// a call chain (`List<Pet>#get()`) as it is.
+pub fn without_element(t: &str) -> &str {
+    match split_container(t) {
+        Some((base, _)) if !t.contains('#') => base,
+        _ => t,
+    }
+}
+
 /// Everything extraction learns from one file. Extraction never fails: syntax errors are
 /// counted and the rest of the file is still used.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -1426,8 +1426,7 @@ impl<'t> Extractor<'t> {
                 // `receiver`: as a value it is a constant of unknown type.
                 Receiver::Type(t) if self.kind(node) == "identifier" && t == text => unknown(),
                 // A container's element is no part of its type to overloads (`List<Pet>`).
-                Receiver::Type(t) if t.ends_with('>') && !t.contains('#') => t[..t.find('<').unwrap_or(t.len())].to_string(),
-                Receiver::Type(t) if !t.is_empty() => t,
+                Receiver::Type(t) if !t.is_empty() => crate::model::without_element(&t).to_string(),
                 _ => unknown(),
             },
             _ => unknown(),

@@ -134,6 +134,12 @@ fn capitalized(name: &str) -> String {
     }
 }
 
+/// The names Lombok's accessors of a field take: `getX`, `isX` (a `boolean`), `setX`.
+pub fn accessor_names(field: &str) -> [String; 3] {
+    let cap = capitalized(field);
+    [format!("get{cap}"), format!("is{cap}"), format!("set{cap}")]
+}
+
 /// The members Lombok generates for a class, in a stable order: the logger, constructors,
 /// accessors field by field, the builder.
 pub fn members(class: &Class) -> Vec<Member> {
@@ -203,9 +209,9 @@ pub fn members(class: &Class) -> Vec<Member> {
                 None => class_rules.iter().find(|(_, rule)| want(rule)).map(|(a, _)| *a),
             }
         };
+        let [get, is, set] = accessor_names(&f.name);
         if let Some(a) = own(|rule| rule.getters) {
-            let prefix = if f.written == "boolean" { "is" } else { "get" };
-            let name = format!("{prefix}{}", capitalized(&f.name));
+            let name = if f.written == "boolean" { is } else { get };
             if !declared(&name, "") {
                 out.push(Member {
                     kind: SymbolKind::Method,
@@ -222,7 +228,7 @@ pub fn members(class: &Class) -> Vec<Member> {
             }
         }
         if let Some(a) = own(|rule| rule.setters).filter(|_| !f.is_final) {
-            let name = format!("set{}", capitalized(&f.name));
+            let name = set;
             if !declared(&name, &f.erased) {
                 out.push(Member {
                     kind: SymbolKind::Method,

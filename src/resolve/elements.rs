@@ -11,6 +11,7 @@
 //! Methods of `World`, on its private state. It must not touch the store or syntax.
 
 use super::*;
+use crate::model::split_container;
 
 impl World {
     /// The repository type of an element of the container `container` names (a receiver
@@ -97,20 +98,5 @@ impl World {
             },
         };
         self.syms.get(&found).is_some_and(|s| s.kind.is_type()).then_some(found)
-    }
-}
-
-/// `List<Pet>` -> (`List`, `Pet`); a type without an element -> `None`.
-pub(super) fn split_container(t: &str) -> Option<(&str, &str)> {
-    let open = t.find('<')?;
-    let element = t[open + 1..].strip_suffix('>')?;
-    Some((&t[..open], element))
-}
-
-/// A receiver type without its element (`List<Pet>` -> `List`), for naming the type itself.
-pub(super) fn without_element(t: &str) -> &str {
-    match split_container(t) {
-        Some((base, _)) if !t.contains('#') => base,
-        _ => t,
     }
 }

@@ -205,7 +205,7 @@ impl World {
             };
         }
         // `List<Pet>`: the type is `List`.
-        let name = elements::without_element(name);
+        let name = crate::model::without_element(name);
         let mut segments = name.split('.');
         let first = segments.next()?;
         let rest: Vec<&str> = segments.collect();

@@ -333,7 +333,7 @@ impl World {
         let base = primitive.unwrap_or(base);
         // A chain, or an element of a container (`pets@`): known by what it resolves to.
         let derived = |t: &str| t.contains('#') || t.ends_with('@');
-        let simple = if derived(base) { base } else { last_segment(super::elements::without_element(base)) };
+        let simple = if derived(base) { base } else { last_segment(crate::model::without_element(base)) };
         let target =
             if base == "?" || base == "null" || is_primitive(base) { None } else { self.java_type(base, file, enclosing, package) };
         // A chain's type is what it resolved to.

@@ -50,7 +50,7 @@ impl World {
                     };
                 }
                 Receiver::Type(t) => {
-                    return match self.rust_path(elements::without_element(t), &module, 0) {
+                    return match self.rust_path(crate::model::without_element(t), &module, 0) {
                         Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.rust_method(id, r.name) {
                             Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                             None => self.guess(Language::Rust, r.name, Want::Callable),
@@ -180,7 +180,7 @@ impl World {
                 _ => None,
             };
         }
-        match self.rust_path(elements::without_element(t), module, 0) {
+        match self.rust_path(crate::model::without_element(t), module, 0) {
             Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
             _ => None,
         }

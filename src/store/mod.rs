@@ -288,22 +288,15 @@ fn first_segment(path: &str) -> Option<&str> {
 /// for a container (`List<Pet>`, `Owner#getPets()@`), its element's type in place of the
 /// container's.
 fn receiver_keys(t: &str) -> (Option<&str>, Option<&str>) {
+    let element_or_type = |t| crate::model::split_container(t).map_or(t, |(_, e)| e);
     let t = t.trim_end_matches('@');
     if t.contains('#') {
-        let base = element(t.split('#').next().unwrap_or(""));
+        let base = element_or_type(t.split('#').next().unwrap_or(""));
         let method = t.rsplit('#').next().map(|m| m.trim_end_matches('@').trim_end_matches("()"));
         (Some(first_segment(base).unwrap_or(crate::model::last_segment(base))).filter(|b| !b.is_empty()), method)
     } else {
-        let t = element(t);
+        let t = element_or_type(t);
         (first_segment(t), Some(crate::model::last_segment(t)))
-    }
-}
-
-/// `List<Pet>` -> `Pet`; any other type as it is.
-fn element(t: &str) -> &str {
-    match t.find('<') {
-        Some(open) if t.ends_with('>') => &t[open + 1..t.len() - 1],
-        _ => t,
     }
 }
 

@@ -106,8 +106,10 @@ impl Atlas {
         // are injection points of the method's node (its constructor is the method's call,
         // not an injection).
         let mut created: HashMap<i64, i64> = HashMap::new();
-        for (m, _) in &provided {
-            for r in store.reference_targets(&[*m])?.into_iter().filter(|r| r.kind == RefKind::Instantiates && r.target > 0) {
+        let bean_methods: Vec<i64> = provided.iter().map(|(m, _)| *m).collect();
+        let made = if bean_methods.is_empty() { Vec::new() } else { store.reference_targets(&bean_methods)? };
+        for m in &bean_methods {
+            for r in made.iter().filter(|r| r.source == Some(*m) && r.kind == RefKind::Instantiates && r.target > 0) {
                 let Some(c) = store.symbol(r.target)? else { continue };
                 let class = match c.kind {
                     SymbolKind::Constructor => match c.parent {

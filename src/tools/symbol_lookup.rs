@@ -781,11 +781,7 @@ fn whole_rows(mut rows: Vec<Row>, asked: usize, got: usize) -> Vec<Row> {
 /// `x(..)`): symbols marked `generated` by the extractor, with their names.
 fn generated_accessors(store: &Store, field: &SymbolInfo) -> Result<Vec<(i64, String)>, ToolError> {
     let Some(owner) = field.parent else { return Ok(Vec::new()) };
-    let cap = {
-        let mut c = field.name.chars();
-        c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
-    };
-    let names = [format!("get{cap}"), format!("is{cap}"), format!("set{cap}")];
+    let names = crate::frameworks::lombok::accessor_names(&field.name);
     let generated = |s: &SymbolInfo| s.modifiers.split(' ').any(|w| w == "generated");
     let mut out = Vec::new();
     for c in store.children(owner)? {
