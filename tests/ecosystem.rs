@@ -565,6 +565,36 @@ tests to run:
     assert!(err.starts_with("git: unknown revision \"no-such-branch\""), "{err}");
 }
 
+/// A MyBatis mapper file is no code file, but an edit of its SQL changes what runs the
+/// statement: the mapper method and the code running it by its id.
+#[test]
+fn change_impact_of_an_edited_mapper_statement() {
+    let repo = temp_copy("java-impact");
+    let root = repo.path();
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "first"]);
+    let legacy = root.join("orders/src/main/resources/mapper/LegacyMapper.xml");
+    let text = std::fs::read_to_string(&legacy).unwrap().replace("archived = 1", "archived = 1, archived_at = now()");
+    std::fs::write(&legacy, text).unwrap();
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let answer = Atlas::new(root).call("change_impact", json!({"target": "git:working-tree"})).unwrap();
+    assert_eq!(
+        answer,
+        "change_impact git:working-tree (working tree against HEAD)
+changed: 1 file (M 1, A 0, D 0), 1 symbol
+  M statement update \"legacy#archive\"  orders/src/main/resources/mapper/LegacyMapper.xml:5-8  (run by com.pets.orders.OrderArchive#archive(long))
+affected: 1 (ring 1: 1); tests: 1
+ring 1:
+  com.pets.orders  orders/src/test/java/com/pets/orders/
+    class OrderArchiveTest  calls 1  OrderArchiveTest.java:3-7  loc 5 cx 2  [test]
+tests to run:
+  orders/src/test/java/com/pets/orders/OrderArchiveTest.java
+run:
+  mvn -pl :pets-orders -am test -Dtest=OrderArchiveTest -Dsurefire.failIfNoSpecifiedTests=false"
+    );
+}
+
 #[test]
 fn change_impact_outside_git_is_a_clear_error() {
     let tmp = tempfile::tempdir().unwrap();

@@ -987,6 +987,12 @@ fn change_impact_follows_dependents_only() {
             ("change_impact", json!({"target": "com.pets.orders.OrderService#generateOrder"})),
             ("change_impact", json!({"target": "com.pets.orders.OrderServiceImpl#generateOrder"})),
             ("change_impact", json!({"target": "com.pets.orders.OrderMapper#insert"})),
+            // A statement by its mapper XML place: what runs it, by mapper method or by its id
+            // as a string; a fragment: what runs the statements including it.
+            ("change_impact", json!({"target": "orders/src/main/resources/mapper/OrderMapper.xml:5"})),
+            ("change_impact", json!({"target": "orders/src/main/resources/mapper/LegacyMapper.xml:4"})),
+            ("get_symbol", json!({"symbol": "orders/src/main/resources/mapper/LegacyMapper.xml:6"})),
+            ("search_symbols", json!({"kind": "statement"})),
             ("change_impact", json!({"target": "com.pets.orders.OrderController#create"})),
             ("change_impact", json!({"target": "com.pets.common.Person"})),
             ("change_impact", json!({"target": "pets-web", "level": "unit"})),
@@ -1045,6 +1051,7 @@ fn change_impact_follows_dependents_only() {
         change_impact method com.pets.orders.OrderMapper#insert(OrderParam)  orders/src/main/java/com/pets/orders/OrderMapper.java:4  loc 1 cx 1 modified <date>
         affected: 4 (ring 1: 1, ring 2: 1, ring 3: 2); tests: 1
         runs: statement insert  orders/src/main/resources/mapper/OrderMapper.xml:4-6
+        also run by its id in: com.pets.orders.OrderArchive#copy(OrderParam)  orders/src/main/java/com/pets/orders/OrderArchive.java:19
         ring 1:
           com.pets.orders  orders/src/main/java/com/pets/orders/
             method OrderServiceImpl#generateOrder(OrderParam)  calls 1  OrderServiceImpl.java:13-16  loc 4 cx 1
@@ -1058,6 +1065,48 @@ fn change_impact_follows_dependents_only() {
             method Visitor#order(OrderController)  calls 1  Visitor.java:9-11  loc 3 cx 1
         run:
           mvn -pl :pets-orders -am test -Dtest=OrderControllerTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### change_impact {"target":"orders/src/main/resources/mapper/OrderMapper.xml:5"}
+        change_impact statement insert "com.pets.orders.OrderMapper#insert"  orders/src/main/resources/mapper/OrderMapper.xml:4-6
+        affected: 4 (ring 1: 1, ring 2: 1, ring 3: 2); tests: 1
+        run by: method com.pets.orders.OrderArchive#copy(OrderParam)  orders/src/main/java/com/pets/orders/OrderArchive.java:19-21
+        run by: method com.pets.orders.OrderMapper#insert(OrderParam)  orders/src/main/java/com/pets/orders/OrderMapper.java:4
+        ring 1:
+          com.pets.orders  orders/src/main/java/com/pets/orders/
+            method OrderServiceImpl#generateOrder(OrderParam)  calls 1  OrderServiceImpl.java:13-16  loc 4 cx 1
+        ring 2:
+          com.pets.orders  orders/src/main/java/com/pets/orders/
+            method OrderController#create(OrderParam)  calls 1  OrderController.java:15-18  loc 4 cx 1  via method com.pets.orders.OrderService#generateOrder(OrderParam)
+        ring 3:
+          com.pets.orders  orders/src/test/java/com/pets/orders/
+            method OrderControllerTest#creates(OrderController)  calls 1  OrderControllerTest.java:4-6  loc 3 cx 1  [test]
+          com.pets.web  web/src/main/java/com/pets/web/
+            method Visitor#order(OrderController)  calls 1  Visitor.java:9-11  loc 3 cx 1
+        run:
+          mvn -pl :pets-orders -am test -Dtest=OrderControllerTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### change_impact {"target":"orders/src/main/resources/mapper/LegacyMapper.xml:4"}
+        change_impact fragment "legacy#ById"  orders/src/main/resources/mapper/LegacyMapper.xml:4-4
+        affected: 1 (ring 1: 1); tests: 1
+        run by: method com.pets.orders.OrderArchive#archive(long)  orders/src/main/java/com/pets/orders/OrderArchive.java:15-17
+        ring 1:
+          com.pets.orders  orders/src/test/java/com/pets/orders/
+            method OrderArchiveTest#archives(OrderArchive)  calls 1  OrderArchiveTest.java:4-6  loc 3 cx 1  [test]
+        run:
+          mvn -pl :pets-orders -am test -Dtest=OrderArchiveTest -Dsurefire.failIfNoSpecifiedTests=false
+
+        ### get_symbol {"symbol":"orders/src/main/resources/mapper/LegacyMapper.xml:6"}
+        statement update "legacy#archive"  orders/src/main/resources/mapper/LegacyMapper.xml:5-8
+          runs for: no mapper method (run by its id)
+          run by its id in: com.pets.orders.OrderArchive#archive(long)  orders/src/main/java/com/pets/orders/OrderArchive.java:15
+          tables: orders
+          includes: ById  orders/src/main/resources/mapper/LegacyMapper.xml:4-4
+        next: read_symbol orders/src/main/resources/mapper/LegacyMapper.xml:5 shows its SQL
+
+        ### search_symbols {"kind":"statement"}
+        2 statements in 2 mapper files
+        statement update "legacy#archive"  orders/src/main/resources/mapper/LegacyMapper.xml:5-8  -> run by its id in 1 method  tables: orders
+        statement insert "com.pets.orders.OrderMapper#insert"  orders/src/main/resources/mapper/OrderMapper.xml:4-6  -> com.pets.orders.OrderMapper#insert(OrderParam), run by its id in 1 method  tables: orders
 
         ### change_impact {"target":"com.pets.orders.OrderController#create"}
         change_impact method com.pets.orders.OrderController#create(OrderParam)  orders/src/main/java/com/pets/orders/OrderController.java:15-18  loc 4 cx 1 modified <date>

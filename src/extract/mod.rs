@@ -870,7 +870,12 @@ impl<'t> Extractor<'t> {
             if let Some(args) = r.args {
                 reference.args = Some(self.arg_types(args, &ctx, &symbols, &locals).into_boxed_str());
                 if let (Receiver::Type(t), Some(caller)) = (&reference.receiver, ctx.symbol) {
-                    if let Some(marker) = frameworks::property_call(&reference.name, t).and_then(|m| self.property_key(args, m)) {
+                    // A configuration key read by name (`env.getProperty("k")`), a MyBatis
+                    // statement run by its id (`sqlSession.selectList("ns.id")`).
+                    let keyed = frameworks::property_call(&reference.name, t)
+                        .and_then(|m| self.property_key(args, m, true))
+                        .or_else(|| frameworks::mybatis::session_call(&reference.name, t).and_then(|m| self.property_key(args, m, false)));
+                    if let Some(marker) = keyed {
                         key_reads.push((caller, marker));
                     }
                 }

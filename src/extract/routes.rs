@@ -593,12 +593,10 @@ impl<'t> Extractor<'t> {
         out
     }
 
-    /// An annotation argument (or a constant's initializer) as far as the text says it,
-    /// followed 48 deep (an initializer of 100,000 `+` operands must not exhaust the stack).
-    /// The marker a property call leaves (`@Environment.getProperty(order.timeout)`,
-    /// `(key,default)` when a second argument gives a default): its first argument must be a
-    /// string literal.
-    pub(super) fn property_key(&self, args: Node<'t>, marker: &str) -> Option<String> {
+    /// The marker a call naming a key by its first argument, a string literal, leaves on its
+    /// caller: `@Environment.getProperty(order.timeout)`, `(key,default)` when `defaults` and a
+    /// second argument gives one; `@SqlSession(ns.id)`.
+    pub(super) fn property_key(&self, args: Node<'t>, marker: &str, defaults: bool) -> Option<String> {
         let mut c = args.walk();
         let list: Vec<Node> = args.named_children(&mut c).filter(|n| !self.kind(*n).ends_with("comment")).collect();
         let first = list.first().filter(|n| self.kind(**n) == "string_literal")?;
@@ -606,9 +604,11 @@ impl<'t> Extractor<'t> {
         if key.is_empty() || key.contains(['(', ')', ' ', ',']) {
             return None;
         }
-        Some(if list.len() > 1 { format!("@{marker}({key},default)") } else { format!("@{marker}({key})") })
+        Some(if defaults && list.len() > 1 { format!("@{marker}({key},default)") } else { format!("@{marker}({key})") })
     }
 
+    /// An annotation argument (or a constant's initializer) as far as the text says it,
+    /// followed 48 deep (an initializer of 100,000 `+` operands must not exhaust the stack).
     fn annotation_value(&self, node: Node<'t>, depth: usize) -> frameworks::Value {
         use frameworks::Value;
         if depth > 48 {

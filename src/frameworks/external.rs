@@ -34,8 +34,7 @@ pub struct System {
 fn rules() -> &'static Rules {
     static RULES: OnceLock<Rules> = OnceLock::new();
     RULES.get_or_init(|| {
-        toml::from_str(include_str!("../../grammars/frameworks/external-systems.toml"))
-            .expect("grammars/frameworks/external-systems.toml is valid")
+        toml::from_str(super::rules_source("external-systems.toml")).expect("grammars/frameworks/external-systems.toml is valid")
     })
 }
 

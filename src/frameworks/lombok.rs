@@ -57,9 +57,7 @@ pub enum Constructor {
 
 fn rules() -> &'static Rules {
     static RULES: OnceLock<Rules> = OnceLock::new();
-    RULES.get_or_init(|| {
-        toml::from_str(include_str!("../../grammars/frameworks/lombok.toml")).expect("grammars/frameworks/lombok.toml is valid")
-    })
+    RULES.get_or_init(|| toml::from_str(super::rules_source("lombok.toml")).expect("grammars/frameworks/lombok.toml is valid"))
 }
 
 /// Whether the extractor should keep an annotation of this simple name for Lombok.

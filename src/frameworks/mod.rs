@@ -23,6 +23,21 @@ pub use spring::*;
 
 use std::collections::HashMap;
 
+/// The rules files, embedded: (name, text). Part of the index's fingerprint (what the
+/// extractor keeps depends on them).
+pub const RULES_FILES: [(&str, &str); 5] = [
+    ("spring-web.toml", include_str!("../../grammars/frameworks/spring-web.toml")),
+    ("external-systems.toml", include_str!("../../grammars/frameworks/external-systems.toml")),
+    ("rust-web.toml", include_str!("../../grammars/frameworks/rust-web.toml")),
+    ("lombok.toml", include_str!("../../grammars/frameworks/lombok.toml")),
+    ("mybatis.toml", include_str!("../../grammars/frameworks/mybatis.toml")),
+];
+
+/// The text of one embedded rules file.
+fn rules_source(name: &str) -> &'static str {
+    RULES_FILES.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).expect("an embedded rules file")
+}
+
 /// An annotation argument's value, as far as the source says it without evaluating code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
@@ -48,6 +63,15 @@ impl Annotation {
     fn arg(&self, key: &str) -> Option<&Value> {
         self.args.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
+}
+
+/// Whether a call names something by a string argument: one of `methods` on a receiver
+/// whose declared type is one of `types`, or on what one of `getters` returns (a chain's
+/// receiver is written `Owner#getEnvironment()`, `#getEnvironment()` in the class).
+fn names_by_string(method: &str, receiver_type: &str, (methods, types, getters): (&[String], &[String], &[String])) -> bool {
+    let simple = receiver_type.rsplit(['.', ':']).next().unwrap_or(receiver_type);
+    let got = receiver_type.rsplit_once('#').and_then(|(_, m)| m.strip_suffix("()")).is_some_and(|m| getters.iter().any(|g| g == m));
+    methods.iter().any(|m| m == method) && (got || types.iter().any(|t| t == simple))
 }
 
 /// The values of a marker the extractor keeps in modifiers, in order: `@Qualifier(legacy)`

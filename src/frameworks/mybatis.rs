@@ -21,13 +21,29 @@ pub(super) struct Rules {
     include: String,
     include_ref: String,
     type_attributes: Vec<String>,
+    session_methods: Vec<String>,
+    session_types: Vec<String>,
+    session_getters: Vec<String>,
+    session_marker: String,
+}
+
+/// Whether a call runs a statement by its id: a session method (`selectList`) on a receiver
+/// whose type is a session (`SqlSession`), or what a session getter returns. The marker it
+/// leaves on the calling method (`SqlSession`).
+pub fn session_call(method: &str, receiver_type: &str) -> Option<&'static str> {
+    let r = rules();
+    super::names_by_string(method, receiver_type, (&r.session_methods, &r.session_types, &r.session_getters))
+        .then_some(r.session_marker.as_str())
+}
+
+/// The marker a session call leaves on its caller (`SqlSession`).
+pub fn session_marker() -> &'static str {
+    &rules().session_marker
 }
 
 fn rules() -> &'static Rules {
     static RULES: OnceLock<Rules> = OnceLock::new();
-    RULES.get_or_init(|| {
-        toml::from_str(include_str!("../../grammars/frameworks/mybatis.toml")).expect("grammars/frameworks/mybatis.toml is valid")
-    })
+    RULES.get_or_init(|| toml::from_str(super::rules_source("mybatis.toml")).expect("grammars/frameworks/mybatis.toml is valid"))
 }
 
 /// One statement or fragment of a mapper file.

@@ -62,9 +62,7 @@ pub fn may_build_router(text: &str) -> bool {
 
 fn rust_rules() -> &'static RustRules {
     static RULES: OnceLock<RustRules> = OnceLock::new();
-    RULES.get_or_init(|| {
-        toml::from_str(include_str!("../../grammars/frameworks/rust-web.toml")).expect("grammars/frameworks/rust-web.toml is valid")
-    })
+    RULES.get_or_init(|| toml::from_str(super::rules_source("rust-web.toml")).expect("grammars/frameworks/rust-web.toml is valid"))
 }
 
 /// The endpoints a Rust route attribute declares: its path (last segment: `get`,

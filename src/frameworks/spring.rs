@@ -91,9 +91,7 @@ pub(super) struct Rules {
 
 fn rules() -> &'static Rules {
     static RULES: OnceLock<Rules> = OnceLock::new();
-    RULES.get_or_init(|| {
-        toml::from_str(include_str!("../../grammars/frameworks/spring-web.toml")).expect("grammars/frameworks/spring-web.toml is valid")
-    })
+    RULES.get_or_init(|| toml::from_str(super::rules_source("spring-web.toml")).expect("grammars/frameworks/spring-web.toml is valid"))
 }
 
 /// The annotations the rules give a meaning to (others need not be read).
@@ -216,11 +214,7 @@ pub fn config_annotations() -> (&'static str, &'static str) {
 /// calling method (`Environment.getProperty`).
 pub fn property_call(method: &str, receiver_type: &str) -> Option<&'static str> {
     let c = &rules().config;
-    let simple = receiver_type.rsplit(['.', ':']).next().unwrap_or(receiver_type);
-    // A chain's receiver is written `Owner#getEnvironment()` (`#getEnvironment()` in the class).
-    let got =
-        receiver_type.rsplit_once('#').and_then(|(_, m)| m.strip_suffix("()")).is_some_and(|m| c.property_getters.iter().any(|g| g == m));
-    (c.property_methods.iter().any(|m| m == method) && (got || c.property_types.iter().any(|t| t == simple)))
+    super::names_by_string(method, receiver_type, (&c.property_methods, &c.property_types, &c.property_getters))
         .then_some(c.property_marker.as_str())
 }
 

@@ -1354,13 +1354,16 @@ mod queries;
 pub use history::*;
 pub use queries::*;
 
-/// What made an index's contents besides the schema: the program version and the grammar
-/// queries. An index made by others is rebuilt (what it extracted may differ).
+/// What made an index's contents besides the schema: the program version, the grammar
+/// queries and element lists, and the framework rules. An index made by others is rebuilt (what it extracted may differ).
 fn extractor_fingerprint() -> String {
     let mut text = String::from(env!("CARGO_PKG_VERSION"));
     for spec in crate::lang::all() {
         text.push_str(spec.query_source);
         text.push_str(spec.elements_source());
+    }
+    for (_, rules) in crate::frameworks::RULES_FILES {
+        text.push_str(rules);
     }
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
 }

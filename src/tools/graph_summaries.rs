@@ -608,10 +608,28 @@ impl Atlas {
         }
         // A member (method, field; every overload of a name) at symbol level: its own
         // dependents, not its type's.
-        let members: Vec<SymbolInfo> = if level == Level::Symbol { self.member_target(store, &a.target)? } else { Vec::new() };
+        // A MyBatis statement (or fragment) by its mapper XML place: what runs it changes with it.
+        let statement = if level == Level::Symbol { self.statement_impact(store, &a.target)? } else { None };
+        let members: Vec<SymbolInfo> = match &statement {
+            Some((_, _, runs)) => runs.clone(),
+            None if level == Level::Symbol => self.member_target(store, &a.target)?,
+            None => Vec::new(),
+        };
         // (label, place, reached, guesses, the heading's facts, the date rows leave out)
-        let (label, loc, reached, guesses, facts, usual) = match members.as_slice() {
-            [] => {
+        let (label, loc, reached, guesses, facts, usual) = match (&statement, members.as_slice()) {
+            (Some((label, loc, _)), runs) => {
+                let reached = self.member_impact(store, &graph, runs, depth)?;
+                let ids: Vec<i64> = runs.iter().map(|m| m.id).collect();
+                let files: Vec<i64> = runs.iter().map(|m| m.file_id).collect();
+                let guesses = self.guesses_of(store, &ids, &files, false)?;
+                // Rows leave out the date of the first method that runs it.
+                let usual = match runs.first() {
+                    Some(m) => self.node_facts(store, &graph, &Node::Symbol(m.id))?.map(|f| f.modified).unwrap_or_default(),
+                    None => String::new(),
+                };
+                (label.clone(), loc.clone(), reached, guesses, None, usual)
+            }
+            (None, []) => {
                 let target = self.node(store, &graph, &a.target)?;
                 let (label, loc) = self.node_label(store, &target)?;
                 let guesses = self.guesses_note(store, &target, false)?;
@@ -620,14 +638,14 @@ impl Atlas {
                 let reached = self.node_impact(store, &graph, &target, depth)?;
                 (label, loc, reached, guesses, facts, usual)
             }
-            [s] => {
+            (None, [s]) => {
                 let reached = self.member_impact(store, &graph, members.as_slice(), depth)?;
                 let guesses = self.guesses_of(store, &[s.id], &[s.file_id], false)?;
                 let facts = self.node_facts(store, &graph, &Node::Symbol(s.id))?;
                 let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
                 (format!("{} {}", s.kind, s.signature_handle()), location(s), reached, guesses, facts, usual)
             }
-            [s, ..] => {
+            (None, [s, ..]) => {
                 let reached = self.member_impact(store, &graph, members.as_slice(), depth)?;
                 let ids: Vec<i64> = members.iter().map(|m| m.id).collect();
                 let files: Vec<i64> = members.iter().map(|m| m.file_id).collect();
@@ -657,7 +675,18 @@ impl Atlas {
         let beyond =
             if reached.iter().any(|r| r.distance > depth) { format!(" (tests followed past ring {depth})") } else { String::new() };
         let _ = writeln!(out, "affected: {}; tests: {tests}{beyond}{guesses}", rings(&reached, "nothing depends on it"));
-        out.push_str(&self.member_extras(store, &members)?);
+        match &statement {
+            // The statement's own code: the mapper method and the methods running it by id.
+            Some(_) if members.is_empty() => {
+                out.push_str("runs for: no method in the index runs it (no mapper method, no call by its id)\n")
+            }
+            Some(_) => {
+                for m in &members {
+                    let _ = writeln!(out, "run by: {} {}  {}", m.kind, m.signature_handle(), location(m));
+                }
+            }
+            None => out.push_str(&self.member_extras(store, &members)?),
+        }
         let section = |r: &Reached| format!("ring {}:", r.distance);
         let window = self.window(a.limit, a.offset, 50, 200);
         // The commands that run the tests reached close the first page.
@@ -757,8 +786,11 @@ impl Atlas {
             rev => (crate::git::diff::Base::Rev(rev), rev.to_string()),
         };
         let files = store.files_under("")?;
-        let paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
-        let tracked = |p: &str| crate::lang::for_path(p).is_some();
+        let mut paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+        // MyBatis mapper files: a changed statement changes what runs it.
+        let mappers: HashSet<String> = self.statement_view(store)?.statements.iter().map(|s| s.file.clone()).collect();
+        paths.extend(mappers.iter().cloned());
+        let tracked = |p: &str| crate::lang::for_path(p).is_some() || mappers.contains(p);
         let changes = crate::git::diff::changes(&self.root, base, &paths, &tracked).map_err(|e| ToolError(format!("git: {e:#}")))?;
         let by_path: HashMap<&str, &FileInfo> = files.iter().map(|f| (f.path.as_str(), f)).collect();
         let view = self.unit_view(store)?;
@@ -770,6 +802,24 @@ impl Atlas {
         let mut tests: std::collections::BTreeSet<String> = Default::default();
         for c in &changes {
             let letter = c.kind.letter();
+            if mappers.contains(&c.path) && c.kind != crate::git::diff::ChangeKind::Deleted {
+                // The statements on changed lines stand for the methods that run them.
+                for (label, loc, runs) in self.statements_changed(store, &c.path, &c.lines)? {
+                    let names: Vec<String> = runs.iter().map(|m| m.signature_handle()).collect();
+                    let runs_for =
+                        if names.is_empty() { "run by no method in the index".to_string() } else { format!("run by {}", names.join(", ")) };
+                    changed_items.push(format!("  {letter} {label}  {loc}  ({runs_for})"));
+                    for m in runs {
+                        starts.push(m.id);
+                        let node = match graph.level {
+                            Level::Service => self.bean_of(store, graph, &m)?,
+                            _ => graph.node_of_symbol(m.id),
+                        };
+                        nodes.extend(node);
+                    }
+                }
+                continue;
+            }
             let Some(file) = by_path.get(c.path.as_str()) else {
                 changed_items.push(format!("  {letter} {}  (deleted: what used it now has unresolved references)", c.path));
                 continue;
@@ -895,12 +945,32 @@ impl Atlas {
         if first && !tests.is_empty() {
             tail.push_str("\ntests to run:\n");
             page(&mut tail, &test_lines, test_lines.len(), self.summary_budget / 4, "");
-            tail.push_str(&self.run_lines(store, &test_ids)?);
+            let run = self.run_lines(store, &test_ids)?;
+            if !run.is_empty() {
+                if !tail.ends_with('\n') {
+                    tail.push('\n');
+                }
+                tail.push_str(run.trim_end());
+            }
         }
         let section = |r: &Reached| format!("ring {}:", r.distance);
         let window = Window { budget: self.summary_budget.saturating_sub(tail.len()), ..window };
         // Rows leave out the date of the newest change (the one most rows share after an edit).
-        let usual = changes.iter().filter_map(|c| by_path.get(c.path.as_str())).map(|f| f.mtime_ns).max().map(date_of).unwrap_or_default();
+        // A mapper file is no indexed file: its time is read from the file system.
+        let mapper_time = |path: &str| {
+            let modified = std::fs::metadata(self.root.join(path)).and_then(|m| m.modified()).ok()?;
+            modified.duration_since(std::time::UNIX_EPOCH).ok().map(|d| d.as_nanos() as i64)
+        };
+        let usual = changes
+            .iter()
+            .filter_map(|c| match by_path.get(c.path.as_str()) {
+                Some(f) => Some(f.mtime_ns),
+                None if mappers.contains(&c.path) => mapper_time(&c.path),
+                None => None,
+            })
+            .max()
+            .map(date_of)
+            .unwrap_or_default();
         self.reached_page(&mut out, store, graph, &reached, window, &section, &usual, Some(&test_nodes))?;
         out.push_str(&tail);
         Ok(cap(out, self.summary_budget))

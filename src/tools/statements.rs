@@ -9,6 +9,7 @@
 //!
 //! Owns the tools' view of mapper files. It must not write the store.
 
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::Arc;
 
@@ -27,12 +28,19 @@ pub(super) struct StatementView {
     /// `file:line: error`.
     pub errors: Vec<String>,
     pub files: usize,
+    /// Statement id (`namespace.id`) -> the methods that run it by that string
+    /// (`sqlSession.selectList("ns.id")`), by place.
+    pub run_by_id: HashMap<String, Vec<SymbolInfo>>,
 }
+
+/// How many callers by id a statement's line names before "and N more".
+const SHOWN_CALLERS: usize = 5;
 
 impl Atlas {
     pub(super) fn statement_view(&self, store: &Store) -> Result<Arc<StatementView>, ToolError> {
         per_generation(store, &self.statement_view, || {
-            let mut view = StatementView { statements: Vec::new(), types: Vec::new(), errors: Vec::new(), files: 0 };
+            let mut view =
+                StatementView { statements: Vec::new(), types: Vec::new(), errors: Vec::new(), files: 0, run_by_id: HashMap::new() };
             for (rel, text) in self.read_text_files(|rel| rel.ends_with(".xml"))? {
                 if !mybatis::is_mapper(&rel, &text) {
                     continue;
@@ -44,6 +52,16 @@ impl Atlas {
                 }
                 view.types.extend(file.types.into_iter().map(|(t, line)| (t, rel.clone(), line)));
                 view.statements.extend(file.statements);
+            }
+            let marker = mybatis::session_marker();
+            for caller in store.symbols_with_markers(std::iter::once(marker))? {
+                for id in crate::frameworks::marker_values(&caller.modifiers, marker) {
+                    view.run_by_id.entry(id.to_string()).or_default().push(caller.clone());
+                }
+            }
+            for callers in view.run_by_id.values_mut() {
+                callers.sort_by(|a, b| (&a.path, a.start_line).cmp(&(&b.path, b.start_line)));
+                callers.dedup_by_key(|c| c.id);
             }
             Ok(view)
         })
@@ -63,9 +81,12 @@ impl Atlas {
     /// `change_impact`'s (`runs: statement `).
     pub(super) fn statement_lines(&self, store: &Store, s: &SymbolInfo, lead: &str) -> Result<String, ToolError> {
         let mut out = String::new();
+        let view = self.statement_view(store)?;
         for st in self.statements_of(store, s)? {
             let includes = if st.includes.is_empty() { String::new() } else { format!(" (includes {})", st.includes.join(", ")) };
             let _ = writeln!(out, "{lead}{}  {}:{}-{}{includes}", st.kind, st.file, st.start_line, st.end_line);
+            let indent = &lead[..lead.len() - lead.trim_start().len()];
+            out.push_str(&callers_by_id(&view, &st, &format!("{indent}also run by its id in: ")));
         }
         Ok(out)
     }
@@ -119,6 +140,48 @@ impl Atlas {
         Ok(out)
     }
 
+    /// The methods of a mapper XML place's statement, for `change_impact`: the mapper method
+    /// it runs for and the methods that run it by its id; for a fragment, those of every
+    /// statement including it. None when the place is no mapper file's.
+    pub(super) fn statement_impact(&self, store: &Store, handle: &str) -> Result<Option<(String, String, Vec<SymbolInfo>)>, ToolError> {
+        let Some((view, i)) = self.statement_at(store, handle)? else { return Ok(None) };
+        let s = &view.statements[i];
+        let runs: Vec<&Statement> = if mybatis::is_fragment(s) {
+            view.statements.iter().filter(|o| !mybatis::is_fragment(o) && statement_includes(&view, o, s, 0)).collect()
+        } else {
+            vec![s]
+        };
+        let mut members: Vec<SymbolInfo> = Vec::new();
+        for st in runs {
+            let method = format!("{}#{}", st.namespace, st.id);
+            members.extend(store.symbols_by_qname(&method)?.into_iter().filter(|m| m.kind == crate::model::SymbolKind::Method));
+            members.extend(view.run_by_id.get(&format!("{}.{}", st.namespace, st.id)).into_iter().flatten().cloned());
+        }
+        members.sort_by_key(|m| m.id);
+        members.dedup_by_key(|m| m.id);
+        let name = echo(&format!("{}#{}", s.namespace, s.id));
+        let label = if mybatis::is_fragment(s) { format!("fragment {name}") } else { format!("statement {} {name}", s.kind) };
+        Ok(Some((label, format!("{}:{}-{}", s.file, s.start_line, s.end_line), members)))
+    }
+
+    /// The statements and fragments of a mapper file on these changed lines, each as
+    /// `statement_impact` gives it.
+    pub(super) fn statements_changed(
+        &self,
+        store: &Store,
+        path: &str,
+        lines: &[(u32, u32)],
+    ) -> Result<Vec<(String, String, Vec<SymbolInfo>)>, ToolError> {
+        let view = self.statement_view(store)?;
+        let mut out = Vec::new();
+        for st in view.statements.iter().filter(|s| s.file == path) {
+            if lines.iter().any(|&(a, b)| st.start_line <= b && st.end_line >= a) {
+                out.extend(self.statement_impact(store, &format!("{}:{}", st.file, st.start_line))?);
+            }
+        }
+        Ok(out)
+    }
+
     /// The statement (or fragment) of a mapper XML place, `path:line`: the view, and its
     /// index in the view's statements. None when the place is no mapper file's.
     fn statement_at(&self, store: &Store, handle: &str) -> Result<Option<(Arc<StatementView>, usize)>, ToolError> {
@@ -152,8 +215,14 @@ impl Atlas {
                 Some(m) => {
                     let _ = writeln!(out, "  runs for: {}  {}:{}", m.signature_handle(), m.path, m.start_line);
                 }
-                None => out.push_str("  runs for: no such method in the index (called by its id as a string, or stale)\n"),
+                None if view.run_by_id.contains_key(&format!("{}.{}", s.namespace, s.id)) => {
+                    out.push_str("  runs for: no mapper method (run by its id)\n")
+                }
+                None => out.push_str(
+                    "  runs for: no such method in the index, and no code runs it by its id (\"ns.id\" built at run time, or stale)\n",
+                ),
             }
+            out.push_str(&callers_by_id(&view, s, "  run by its id in: "));
         }
         if !s.tables.is_empty() {
             let _ = writeln!(out, "  tables: {}", s.tables.join(", "));
@@ -233,8 +302,11 @@ impl Atlas {
         );
         let rows = found.iter().skip(window.offset).map(|s| {
             let method = format!("{}#{}", s.namespace, s.id);
+            let by_id = view.run_by_id.get(&format!("{}.{}", s.namespace, s.id)).map_or(0, Vec::len);
             let linked = match store.symbols_by_qname(&method)?.into_iter().find(|m| m.kind == crate::model::SymbolKind::Method) {
+                Some(m) if by_id > 0 => format!("-> {}, run by its id in {}", m.signature_handle(), plural(by_id, "method")),
                 Some(m) => format!("-> {}", m.signature_handle()),
+                None if by_id > 0 => format!("-> run by its id in {}", plural(by_id, "method")),
                 None => "-> no such method in the index".to_string(),
             };
             let tables = if s.tables.is_empty() { String::new() } else { format!("  tables: {}", s.tables.join(", ")) };
@@ -272,4 +344,25 @@ impl Atlas {
         let statements = view.statements.iter().filter(|s| !mybatis::is_fragment(s)).count();
         Ok((view.files, statements, view.errors.clone()))
     }
+}
+
+/// `{lead}Owner#method  path:line, ...` for the methods running a statement by its id, at
+/// most `SHOWN_CALLERS` of them, or nothing.
+fn callers_by_id(view: &StatementView, st: &Statement, lead: &str) -> String {
+    let Some(callers) = view.run_by_id.get(&format!("{}.{}", st.namespace, st.id)) else { return String::new() };
+    let shown: Vec<String> =
+        callers.iter().take(SHOWN_CALLERS).map(|c| format!("{}  {}:{}", c.signature_handle(), c.path, c.start_line)).collect();
+    let more = callers.len().saturating_sub(SHOWN_CALLERS);
+    let more = if more > 0 { format!("; and {more} more (search_symbols kind=statement)") } else { String::new() };
+    format!("{lead}{}{more}\n", shown.join(", "))
+}
+
+/// Whether a statement includes a fragment, directly or through fragments it includes.
+fn statement_includes(view: &StatementView, st: &Statement, fragment: &Statement, depth: usize) -> bool {
+    depth < 8
+        && st
+            .includes
+            .iter()
+            .filter_map(|r| mybatis::fragment(&view.statements, st, r))
+            .any(|f| f == fragment || statement_includes(view, f, fragment, depth + 1))
 }

@@ -1,0 +1,7 @@
+package com.pets.orders;
+
+class OrderArchiveTest {
+    void archives(OrderArchive archive) {
+        archive.archive(7);
+    }
+}
