@@ -920,6 +920,12 @@ fn spring_shop_tool_answers() {
         ("dependency_graph", json!({"target": "com.shop.order.service.LegacyOrderService", "level": "service"})),
         ("dependency_graph", json!({"target": "com.shop.order.jobs.OrderJobs", "level": "service"})),
         ("dependency_graph", json!({"target": "com.shop.common.Money", "level": "service"})),
+        // Component scanning: a stereotype outside the scanned package is no bean and its job
+        // never runs; an imported configuration there is one. Conditions show beside a bean.
+        ("dependency_graph", json!({"target": "com.shop.tools.AuditJob", "level": "service"})),
+        ("get_symbol", json!({"symbol": "com.shop.tools.AuditJob#audit"})),
+        ("dependency_graph", json!({"target": "com.shop.order.cache.OrderCache", "level": "service", "direction": "out"})),
+        ("find_references", json!({"symbol": "shop.cache.enabled"})),
         // Configuration keys: values by profile (multi-document YAML, a profile's properties
         // file, a secret redacted), readers by @Value (nested defaults) and
         // @ConfigurationProperties (relaxed binding).

@@ -57,6 +57,21 @@ struct Beans {
     /// ...unless marked with this annotation (a base interface, `@NoRepositoryBean`).
     #[serde(default)]
     no_repository_bean: Option<String>,
+    /// Class annotations naming configurations to load (`@Import(FooConfig.class)`).
+    #[serde(default)]
+    imports: Vec<String>,
+    /// Scan attributes naming classes, not packages: a scan with one is not followed.
+    #[serde(default)]
+    scan_by_classes: Vec<String>,
+    /// Files listing auto-configuration classes (beans wherever they are).
+    #[serde(default)]
+    auto_configuration: Vec<String>,
+    /// Annotations making a bean depend on a configuration key's value.
+    #[serde(default)]
+    property_conditions: Vec<String>,
+    /// Scan annotation -> the attributes naming its packages.
+    #[serde(default)]
+    scans: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -108,6 +123,9 @@ pub fn is_known(name: &str) -> bool {
             .chain(&r.beans.markers)
             .chain(&r.beans.interface_stereotypes)
             .chain(r.beans.injecting_constructors.keys())
+            .chain(r.beans.scans.keys())
+            .chain(&r.beans.imports)
+            .chain(&r.beans.property_conditions)
             .any(|b| b == name)
 }
 
@@ -123,13 +141,77 @@ pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
             if let Some(v) = a.arg("value").or_else(|| a.arg("name")).or_else(|| a.arg("prefix")) {
                 shown_strings(v, &mut values);
             }
-            let marker = if values.is_empty() { format!("@{}", a.name) } else { format!("@{}({})", a.name, values.join(",")) };
-            if !out.contains(&marker) {
-                out.push(marker);
-            }
+            push_marker(&mut out, &a.name, &values);
         }
     }
+    for a in annotations {
+        let mut values = Vec::new();
+        if let Some(attributes) = b.scans.get(&a.name) {
+            // `@SpringBootApplication(com.acme)`; `(*)`: a scan by classes, not followed.
+            if a.args.iter().any(|(k, _)| b.scan_by_classes.contains(k)) {
+                values.push("*".to_string());
+            }
+            for v in attributes.iter().filter_map(|k| a.arg(k)) {
+                plain_strings(v, &mut values);
+            }
+        } else if b.imports.contains(&a.name) {
+            // `@Import(FooConfig,BarConfig)`.
+            for v in a.args.iter().filter(|(k, _)| k == "value").map(|(_, v)| v) {
+                plain_strings(v, &mut values);
+            }
+        } else if b.property_conditions.contains(&a.name) {
+            // `@ConditionalOnProperty(shop.cache.enabled=true)`: each key, with the value it
+            // must have when the annotation names one.
+            let prefix = a.arg("prefix").map(|v| {
+                let mut p = Vec::new();
+                plain_strings(v, &mut p);
+                p.concat()
+            });
+            let having = a.arg("havingValue").map(|v| {
+                let mut h = Vec::new();
+                plain_strings(v, &mut h);
+                h.concat()
+            });
+            let mut names = Vec::new();
+            for v in ["name", "value"].iter().filter_map(|k| a.arg(k)) {
+                plain_strings(v, &mut names);
+            }
+            for name in names {
+                let key = match prefix.as_deref().map(|p| p.trim_end_matches('.')) {
+                    Some(p) if !p.is_empty() => format!("{p}.{name}"),
+                    _ => name,
+                };
+                values.push(match &having {
+                    Some(h) => format!("{key}={h}"),
+                    None => key,
+                });
+            }
+        } else {
+            continue;
+        }
+        push_marker(&mut out, &a.name, &values);
+    }
     out
+}
+
+/// `@Name` or `@Name(a,b)`, once.
+fn push_marker(out: &mut Vec<String>, name: &str, values: &[String]) {
+    let marker = if values.is_empty() { format!("@{name}") } else { format!("@{name}({})", values.join(",")) };
+    if !out.contains(&marker) {
+        out.push(marker);
+    }
+}
+
+/// The strings and names of an annotation value, as written (`FooConfig.class` is
+/// `FooConfig`); other expressions are left out.
+fn plain_strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Str(s) if !s.is_empty() => out.push(s.clone()),
+        Value::Name(n) => out.push(n.strip_suffix(".class").unwrap_or(n).to_string()),
+        Value::Other(t) if t.ends_with(".class") => out.push(t.trim_end_matches(".class").trim().to_string()),
+        Value::List(items) => items.iter().for_each(|i| plain_strings(i, out)),
+        _ => {}
+    }
 }
 
 /// Whether Spring injects a field of a bean: it carries an injecting annotation
@@ -161,6 +243,28 @@ pub fn is_parameter_marker(name: &str) -> bool {
 /// the repository that carries one, is a bean).
 pub fn stereotypes() -> &'static [String] {
     &rules().beans.stereotypes
+}
+
+/// The scan annotations (`@SpringBootApplication`, `@ComponentScan`): their marker values
+/// are the packages scanned, none for the class's own, `*` for a scan not followed.
+pub fn scans() -> impl Iterator<Item = &'static str> {
+    rules().beans.scans.keys().map(String::as_str)
+}
+
+/// Annotations naming configurations to load whatever their package (`@Import`).
+pub fn imports() -> &'static [String] {
+    &rules().beans.imports
+}
+
+/// Files listing auto-configuration classes by qualified name (`META-INF/spring.factories`).
+pub fn auto_configuration_files() -> &'static [String] {
+    &rules().beans.auto_configuration
+}
+
+/// Annotations making a bean depend on configuration keys (`@ConditionalOnProperty`): their
+/// marker values are `key` or `key=value`.
+pub fn property_conditions() -> &'static [String] {
+    &rules().beans.property_conditions
 }
 
 /// Annotations whose value names the bean an injection point wants (`@Qualifier`).

@@ -83,7 +83,21 @@ impl Atlas {
             // "${jobs.cleanup.cron}")`).
             static ENTRIES: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
             let entries = ENTRIES.get_or_init(|| crate::frameworks::entry_annotations().map(|(a, _)| (a, format!("@{a}"))).collect());
-            for s in store.symbols_with_markers([value, properties, by_name].into_iter().chain(entries.iter().map(|(a, _)| *a)))? {
+            // A bean's condition on a key's value (`@ConditionalOnProperty(shop.cache=true)`).
+            static CONDITIONS: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+            let conditions =
+                CONDITIONS.get_or_init(|| crate::frameworks::property_conditions().iter().map(|a| (a.as_str(), format!("@{a}"))).collect());
+            let wanted = [value, properties, by_name].into_iter().chain(entries.iter().chain(conditions).map(|(a, _)| *a));
+            for s in store.symbols_with_markers(wanted)? {
+                for (condition, how) in conditions {
+                    for list in crate::frameworks::marker_values(&s.modifiers, condition) {
+                        for key in list.split(',').map(|c| c.split_once('=').map_or(c, |(k, _)| k).trim()).filter(|k| !k.is_empty()) {
+                            // An unset key is a defined outcome (the bean is off, or on
+                            // with `matchIfMissing`), as a default is.
+                            readers.push((key.to_string(), s.clone(), how.as_str(), true));
+                        }
+                    }
+                }
                 for (entry, how) in entries {
                     for detail in crate::frameworks::marker_values(&s.modifiers, entry) {
                         for (key, has_default) in config_keys::placeholder_keys(detail) {

@@ -37,6 +37,8 @@ pub(super) struct Beans {
     pub edges: Vec<EdgeRow>,
     /// Classes a `@Bean` method creates: live, though the method is their node.
     pub created: HashSet<i64>,
+    /// Stereotyped classes no component scan reaches -> the packages scanned (`com.acme`).
+    pub outside_scan: HashMap<i64, String>,
 }
 
 impl Beans {
@@ -52,7 +54,9 @@ impl Atlas {
         let carries = |s: &SymbolInfo, markers: &[String]| markers.iter().any(|m| has_marker(&s.modifiers, m));
         // One scan of the modifiers for every marker a bean is known by.
         let markers = stereotypes().iter().chain(interface_stereotypes()).chain(package_scans()).chain(bean_methods());
-        let marked = store.symbols_with_markers(markers.map(String::as_str))?;
+        let markers =
+            markers.map(String::as_str).chain(crate::frameworks::scans()).chain(crate::frameworks::imports().iter().map(String::as_str));
+        let marked = store.symbols_with_markers(markers)?;
         // Annotations of the repository that carry a stereotype make their users beans.
         let meta: Vec<i64> =
             marked.iter().filter(|s| s.kind == SymbolKind::Annotation && carries(s, stereotypes())).map(|s| s.id).collect();
@@ -64,6 +68,10 @@ impl Atlas {
                 beans.insert(s.id, s);
             }
         }
+        // Component scanning: a stereotyped class outside every scanned package is no bean
+        // (unless imported or auto-configured).
+        let outside_scan = self.outside_scan(&marked, &beans)?;
+        beans.retain(|id, _| !outside_scan.contains_key(id));
         // Interfaces made beans by an annotation of their own (`@Mapper`) or by a package
         // scan of a bean (`@MapperScan("com.acme.mapper")`).
         for s in marked.iter().filter(|s| s.kind == SymbolKind::Interface && carries(s, interface_stereotypes())) {
@@ -97,7 +105,8 @@ impl Atlas {
         // `@Bean` methods (of a configuration, or of a base class one extends): the method
         // stands for the bean it returns.
         let mut provided: Vec<(i64, String)> = Vec::new();
-        for m in marked.iter().filter(|m| m.kind == SymbolKind::Method && carries(m, bean_methods())) {
+        let in_no_bean = |m: &SymbolInfo| m.parent.is_some_and(|p| outside_scan.contains_key(&p));
+        for m in marked.iter().filter(|m| m.kind == SymbolKind::Method && carries(m, bean_methods()) && !in_no_bean(m)) {
             provided.push((m.id, store.returns_of(m.id)?.unwrap_or_default()));
             beans.insert(m.id, m.clone());
         }
@@ -222,7 +231,60 @@ impl Atlas {
                 edges.push(EdgeRow { file, source: Some(bean), target: Some(to), external: None, kind: RefKind::Injects, count: 1, line });
             }
         }
-        Ok(Beans { beans, edges, created: created.into_keys().collect() })
+        Ok(Beans { beans, edges, created: created.into_keys().collect(), outside_scan })
+    }
+
+    /// The stereotyped classes no component scan of the repository reaches, with the
+    /// packages scanned. A scan annotation names its packages, or scans its class's own;
+    /// with no scan annotation (or one by classes, `*`), every class is reached. A class
+    /// `@Import`ed, or listed in an auto-configuration file, is reached wherever it is.
+    fn outside_scan(&self, marked: &[SymbolInfo], beans: &HashMap<i64, SymbolInfo>) -> Result<HashMap<i64, String>, ToolError> {
+        let mut roots: Vec<String> = Vec::new();
+        let mut every = false;
+        // Applications under test folders scan for tests; those in main code decide.
+        let main: Vec<&SymbolInfo> = marked.iter().filter(|s| !super::is_test_path(&s.path)).collect();
+        let scanning = |s: &&SymbolInfo| crate::frameworks::scans().any(|a| has_marker(&s.modifiers, a));
+        let apps: Vec<&SymbolInfo> = if main.iter().any(scanning) { main } else { marked.iter().collect() };
+        for s in apps.into_iter().filter(scanning) {
+            for a in crate::frameworks::scans().filter(|a| has_marker(&s.modifiers, a)) {
+                let named: Vec<&str> = marker_values(&s.modifiers, a).into_iter().flat_map(|v| v.split(',')).map(str::trim).collect();
+                every |= named.contains(&"*");
+                match named.as_slice() {
+                    [] => roots.extend(s.qname.rsplit_once('.').map(|(package, _)| package.to_string())),
+                    list => roots.extend(list.iter().filter(|p| !p.is_empty() && **p != "*").map(|p| p.to_string())),
+                }
+            }
+        }
+        if every || roots.is_empty() {
+            return Ok(HashMap::new());
+        }
+        roots.sort();
+        roots.dedup();
+        let reached = |qname: &str| roots.iter().any(|r| qname.strip_prefix(r.as_str()).is_some_and(|rest| rest.starts_with('.')));
+        let outside: Vec<&SymbolInfo> = beans.values().filter(|b| !reached(&b.qname)).collect();
+        if outside.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let mut imported: HashSet<&str> = HashSet::new();
+        for s in marked {
+            for a in crate::frameworks::imports() {
+                for v in marker_values(&s.modifiers, a) {
+                    imported.extend(v.split(',').map(|n| n.trim().rsplit('.').next().unwrap_or("")));
+                }
+            }
+        }
+        let files = crate::frameworks::auto_configuration_files();
+        let auto = self.read_text_files(|rel| files.iter().any(|f| rel.ends_with(f.as_str())))?;
+        let listed = |qname: &str| {
+            auto.iter()
+                .any(|(_, text)| text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '_' || c == '$')).any(|w| w == qname))
+        };
+        let scanned = roots.join(", ");
+        Ok(outside
+            .into_iter()
+            .filter(|b| !imported.contains(b.name.as_str()) && !listed(&b.qname))
+            .map(|b| (b.id, scanned.clone()))
+            .collect())
     }
 
     /// The rows of the service graph: beans as symbols, injections as edges.
@@ -290,10 +352,16 @@ impl Atlas {
         }
         match impls.as_slice() {
             [one] => Ok(Node::Symbol(*one)),
-            [] => Err(ToolError(format!(
+            [] => match self.beans(store)?.outside_scan.get(&s.id) {
+                Some(scanned) => Err(ToolError(format!(
+                    "{} {} is not a bean: it carries a stereotype, but no component scan reaches its package (the application scans {scanned}); @Import or a scan of its package would make it one",
+                    s.kind, s.qname
+                ))),
+                None => Err(ToolError(format!(
                 "{} {} is not a bean, nor implemented by one: no stereotype (@Service, @Component, @Repository, @Controller, @Configuration), no @Bean method returns it, no Spring Data repository interface",
                 s.kind, s.qname
             ))),
+            },
             many => {
                 let mut msg = format!("{} is implemented by {} beans; pass one:", s.qname, many.len());
                 for b in store.symbols_by_ids(many)? {

@@ -368,10 +368,17 @@ impl Atlas {
         // creates: say so, as the entry points leave it out.
         let called_by_framework = s.kind == SymbolKind::Method
             && crate::frameworks::entry_annotations().any(|(a, _)| crate::frameworks::has_marker(&s.modifiers, a));
-        if called_by_framework && s.parent.is_some_and(|p| !self.beans(store).map(|b| b.live(p)).unwrap_or(true)) {
-            out.push_str(
-                "  never runs: its class is not a bean (no stereotype, no @Bean method creates it); a commented-out @Component?\n",
-            );
+        if let (true, Some(p)) = (called_by_framework, s.parent) {
+            let beans = self.beans(store)?;
+            match beans.outside_scan.get(&p) {
+                Some(scanned) => {
+                    let _ = writeln!(out, "  never runs: its class is outside the packages the application scans ({scanned})");
+                }
+                None if !beans.live(p) => out.push_str(
+                    "  never runs: its class is not a bean (no stereotype, no @Bean method creates it); a commented-out @Component?\n",
+                ),
+                None => {}
+            }
         }
         let supers = store.supertypes(s.id)?;
         if !supers.is_empty() {
