@@ -926,6 +926,8 @@ fn spring_shop_tool_answers() {
         ("get_symbol", json!({"symbol": "com.shop.tools.AuditJob#audit"})),
         ("dependency_graph", json!({"target": "com.shop.order.cache.OrderCache", "level": "service", "direction": "out"})),
         ("find_references", json!({"symbol": "shop.cache.enabled"})),
+        // Spring Boot's logback file reads keys by `<springProperty source>`.
+        ("find_references", json!({"symbol": "logstash.host"})),
         // Configuration keys: values by profile (multi-document YAML, a profile's properties
         // file, a secret redacted), readers by @Value (nested defaults) and
         // @ConfigurationProperties (relaxed binding).

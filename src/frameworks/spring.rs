@@ -79,6 +79,16 @@ struct Beans {
 struct Config {
     value: String,
     properties: String,
+    /// Logging configuration files (by name) whose `logging_properties` elements read the
+    /// key their `logging_source` attribute names.
+    #[serde(default)]
+    logging_files: Vec<String>,
+    #[serde(default)]
+    logging_properties: Vec<String>,
+    #[serde(default)]
+    logging_source: String,
+    #[serde(default)]
+    logging_default: String,
     /// Calls whose first argument, a string literal, is a key (`env.getProperty("k")`),
     /// on a receiver of one of `property_types`; the marker they leave on the caller.
     property_methods: Vec<String>,
@@ -320,6 +330,27 @@ pub fn property_call(method: &str, receiver_type: &str) -> Option<&'static str> 
     let c = &rules().config;
     super::names_by_string(method, receiver_type, (&c.property_methods, &c.property_types, &c.property_getters))
         .then_some(c.property_marker.as_str())
+}
+
+/// Whether a file is a logging configuration that can read keys (`logback-spring.xml`).
+pub fn is_logging_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    rules().config.logging_files.iter().any(|f| f == name)
+}
+
+/// The keys a logging configuration file reads: (key, line, whether it gives a default),
+/// from its `<springProperty source="key">` elements. A file that does not parse reads none.
+pub fn logging_reads(text: &str) -> Vec<(String, u32, bool)> {
+    let c = &rules().config;
+    let Ok(doc) = roxmltree::Document::parse(text) else { return Vec::new() };
+    doc.descendants()
+        .filter(|n| n.is_element() && c.logging_properties.iter().any(|p| p == n.tag_name().name()))
+        .filter_map(|n| {
+            let key = n.attribute(c.logging_source.as_str()).map(str::trim).filter(|k| !k.is_empty())?;
+            let line = doc.text_pos_at(n.range().start).row;
+            Some((key.to_string(), line, n.attribute(c.logging_default.as_str()).is_some()))
+        })
+        .collect()
 }
 
 /// The marker a property call leaves on its caller (`Environment.getProperty`).

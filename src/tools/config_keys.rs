@@ -21,10 +21,37 @@ pub(super) struct ConfigView {
     /// Key -> its settings (one per file and profile).
     pub keys: BTreeMap<String, Vec<Setting>>,
     pub errors: Vec<ConfigError>,
-    /// (key as the code names it, the reader, how: `@Value` or `@ConfigurationProperties`,
-    /// whether the code gives a default).
-    pub readers: Vec<(String, SymbolInfo, &'static str, bool)>,
+    pub readers: Vec<Reader>,
     pub files: usize,
+}
+
+/// Who reads a key, and how.
+pub(super) struct Reader {
+    /// The key as the reader names it.
+    pub key: String,
+    /// The declaration reading it; None for a logging configuration's element.
+    pub code: Option<SymbolInfo>,
+    /// Where: the declaration's file, or the logging file and the element's line.
+    pub file: String,
+    pub line: u32,
+    /// `@Value`, `@ConfigurationProperties`, `<springProperty>`, ...
+    pub how: &'static str,
+    /// Whether the reader gives a default (an unset key is no problem).
+    pub has_default: bool,
+}
+
+impl Reader {
+    fn of(key: String, code: &SymbolInfo, how: &'static str, has_default: bool) -> Reader {
+        Reader { key, file: code.path.clone(), line: code.start_line, code: Some(code.clone()), how, has_default }
+    }
+
+    /// `@Value field com.acme.Jobs#key  path:12-13`, or `<springProperty> path:5`.
+    pub fn shown(&self) -> String {
+        match &self.code {
+            Some(r) => format!("{} {} {}  {}", self.how, r.kind, r.qname, location(r)),
+            None => format!("{} {}:{}", self.how, self.file, self.line),
+        }
+    }
 }
 
 impl ConfigView {
@@ -48,15 +75,16 @@ impl ConfigView {
     /// The readers of a key, by relaxed binding; a field bound by `@ConfigurationProperties`
     /// reads the items and entries below its key too (`security.ignore-urls[3]` is read by
     /// the `List<String> urls` bound to `security.ignore-urls`).
-    pub fn readers_of(&self, key: &str) -> Vec<&(String, SymbolInfo, &'static str, bool)> {
+    pub fn readers_of(&self, key: &str) -> Vec<&Reader> {
         let want = config_keys::relaxed(key);
         let (_, properties) = crate::frameworks::config_annotations();
         self.readers
             .iter()
-            .filter(|(k, _, how, _)| {
-                let k = config_keys::relaxed(k);
+            .filter(|r| {
+                let k = config_keys::relaxed(&r.key);
                 k == want
-                    || (how.strip_prefix('@') == Some(properties) && want.strip_prefix(&k).is_some_and(|rest| rest.starts_with(['[', '.'])))
+                    || (r.how.strip_prefix('@') == Some(properties)
+                        && want.strip_prefix(&k).is_some_and(|rest| rest.starts_with(['[', '.'])))
             })
             .collect()
     }
@@ -67,8 +95,16 @@ impl Atlas {
         per_generation(store, &self.config_view, || {
             let mut keys: BTreeMap<String, Vec<Setting>> = BTreeMap::new();
             let mut errors = Vec::new();
-            let texts = self.read_text_files(|rel| config_keys::config_file(rel).is_some())?;
+            let texts = self.read_text_files(|rel| config_keys::config_file(rel).is_some() || crate::frameworks::is_logging_file(rel))?;
+            let (logging, texts): (Vec<_>, Vec<_>) = texts.into_iter().partition(|(rel, _)| crate::frameworks::is_logging_file(rel));
             let files = texts.len();
+            let mut readers = Vec::new();
+            // `<springProperty source="key">` in logback-spring.xml.
+            for (rel, text) in logging {
+                for (key, line, has_default) in crate::frameworks::logging_reads(&text) {
+                    readers.push(Reader { key, code: None, file: rel.clone(), line, how: "<springProperty>", has_default });
+                }
+            }
             for (rel, text) in texts {
                 let (settings, error) = config_keys::read(&rel, &text);
                 errors.extend(error);
@@ -77,7 +113,6 @@ impl Atlas {
                 }
             }
             let (value, properties) = crate::frameworks::config_annotations();
-            let mut readers = Vec::new();
             let by_name = crate::frameworks::property_marker();
             // A framework-called method's attributes may name keys too (`@Scheduled(cron =
             // "${jobs.cleanup.cron}")`).
@@ -94,14 +129,14 @@ impl Atlas {
                         for key in list.split(',').map(|c| c.split_once('=').map_or(c, |(k, _)| k).trim()).filter(|k| !k.is_empty()) {
                             // An unset key is a defined outcome (the bean is off, or on
                             // with `matchIfMissing`), as a default is.
-                            readers.push((key.to_string(), s.clone(), how.as_str(), true));
+                            readers.push(Reader::of(key.to_string(), &s, how.as_str(), true));
                         }
                     }
                 }
                 for (entry, how) in entries {
                     for detail in crate::frameworks::marker_values(&s.modifiers, entry) {
                         for (key, has_default) in config_keys::placeholder_keys(detail) {
-                            readers.push((key, s.clone(), how.as_str(), has_default));
+                            readers.push(Reader::of(key, &s, how.as_str(), has_default));
                         }
                     }
                 }
@@ -110,11 +145,11 @@ impl Atlas {
                         Some((key, _)) => (key, true),
                         None => (read, false),
                     };
-                    readers.push((key.to_string(), s.clone(), by_name, has_default));
+                    readers.push(Reader::of(key.to_string(), &s, by_name, has_default));
                 }
                 for expr in crate::frameworks::marker_values(&s.modifiers, value) {
                     for (key, has_default) in config_keys::placeholder_keys(expr) {
-                        readers.push((key, s.clone(), "@Value", has_default));
+                        readers.push(Reader::of(key, &s, "@Value", has_default));
                     }
                 }
                 for prefix in crate::frameworks::marker_values(&s.modifiers, properties) {
@@ -122,7 +157,7 @@ impl Atlas {
                     let fields = store.symbols_by_ids(&store.member_ids(s.id)?.into_iter().map(|(m, _)| m).collect::<Vec<_>>())?;
                     for f in fields.into_iter().filter(|f| f.kind == crate::model::SymbolKind::Field) {
                         // A bound field keeps its initial value when no file sets it.
-                        readers.push((format!("{prefix}.{}", f.name), f, "@ConfigurationProperties", true));
+                        readers.push(Reader::of(format!("{prefix}.{}", f.name), &f, "@ConfigurationProperties", true));
                     }
                 }
             }
@@ -159,8 +194,8 @@ impl Atlas {
         if !readers.is_empty() || !crate::frameworks::read_by_boot(key) {
             let _ = writeln!(out, "  read by: {}", plural(readers.len(), "reader"));
         }
-        for (_, r, how, _) in readers.iter().take(10) {
-            let _ = writeln!(out, "    {how} {} {}  {}", r.kind, r.qname, location(r));
+        for r in readers.iter().take(10) {
+            let _ = writeln!(out, "    {}", r.shown());
         }
         if readers.len() > 10 {
             let _ = writeln!(out, "    ... {} more (find_references)", readers.len() - 10);
@@ -176,10 +211,7 @@ impl Atlas {
             return Ok(None);
         }
         let mut out = format!("{} of config_key {}\n", plural(readers.len(), "reader"), echo(key));
-        let rows = readers
-            .iter()
-            .skip(window.offset)
-            .map(|(_, r, how, _)| Ok::<_, ToolError>(Row::new(format!("{how} {} {}  {}", r.kind, r.qname, location(r)))));
+        let rows = readers.iter().skip(window.offset).map(|r| Ok::<_, ToolError>(Row::new(r.shown())));
         write_page(&mut out, rows, readers.len(), window)?;
         Ok(Some(out))
     }
@@ -198,9 +230,9 @@ impl Atlas {
         let mut names: Vec<&String> = view
             .readers
             .iter()
-            .filter(|(k, ..)| view.settings(k).is_empty() && k.to_ascii_lowercase().contains(&q))
-            .filter(|(k, ..)| prefix.is_empty() || view.readers_of(k).iter().any(|r| r.1.path.starts_with(prefix)))
-            .map(|(k, ..)| k)
+            .filter(|r| view.settings(&r.key).is_empty() && r.key.to_ascii_lowercase().contains(&q))
+            .filter(|r| prefix.is_empty() || view.readers_of(&r.key).iter().any(|r| r.file.starts_with(prefix)))
+            .map(|r| &r.key)
             .collect();
         names.sort();
         names.dedup();
@@ -298,9 +330,13 @@ impl Atlas {
         let view = self.config_view(store)?;
         let errors = view.errors.iter().map(|e| format!("{}:{}: {}", e.file, e.line, e.message)).collect();
         let mut unset: Vec<String> = Vec::new();
-        for (key, reader, how, has_default) in &view.readers {
-            if !has_default && view.settings(key).is_empty() {
-                let line = format!("{key} ({how} {}  {})", reader.qname, location(reader));
+        for r in &view.readers {
+            if !r.has_default && view.settings(&r.key).is_empty() {
+                let place = match &r.code {
+                    Some(c) => format!("{} {}  {}", r.how, c.qname, location(c)),
+                    None => format!("{} {}:{}", r.how, r.file, r.line),
+                };
+                let line = format!("{} ({place})", r.key);
                 if !unset.contains(&line) {
                     unset.push(line);
                 }
