@@ -1371,3 +1371,40 @@ fn spring_data_repositories_are_beans() {
 
     "####]].assert_eq(&out);
 }
+
+/// Several applications serving one path: each endpoint names the applications serving it
+/// (its own unit, or applications depending on its unit) with their `server.port`, and a
+/// URL's port picks the application listening on it.
+#[test]
+fn endpoints_of_several_applications_name_them() {
+    let out = run_calls(
+        "spring-apps",
+        &[
+            ("search_symbols", json!({"query": "GET /users/7"})),
+            ("search_symbols", json!({"query": "GET http://localhost:8085/users/7"})),
+            ("search_symbols", json!({"query": "http://localhost:9999/users/7"})),
+            ("search_symbols", json!({"query": "/health"})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### search_symbols {"query":"GET /users/7"}
+        2 endpoints for "GET /users/7":
+        endpoint GET /users/{id}  admin/src/main/java/com/acme/admin/AdminUserController.java:9-12  GET /users/{id} -> AdminUserController#user(long)  served by: apps-admin (server.port 8080)
+        endpoint GET /users/{id}  portal/src/main/java/com/acme/portal/PortalUserController.java:9-12  GET /users/{id} -> PortalUserController#user(long)  served by: apps-portal (server.port 8085)
+
+        ### search_symbols {"query":"GET http://localhost:8085/users/7"}
+        1 endpoint for "GET /users/7" (port 8085: apps-portal):
+        endpoint GET /users/{id}  portal/src/main/java/com/acme/portal/PortalUserController.java:9-12  GET /users/{id} -> PortalUserController#user(long)
+
+        ### search_symbols {"query":"http://localhost:9999/users/7"}
+        2 endpoints for "/users/7" (no application serving it listens on port 9999):
+        endpoint GET /users/{id}  admin/src/main/java/com/acme/admin/AdminUserController.java:9-12  GET /users/{id} -> AdminUserController#user(long)  served by: apps-admin (server.port 8080)
+        endpoint GET /users/{id}  portal/src/main/java/com/acme/portal/PortalUserController.java:9-12  GET /users/{id} -> PortalUserController#user(long)  served by: apps-portal (server.port 8085)
+
+        ### search_symbols {"query":"/health"}
+        1 endpoint for "/health":
+        endpoint GET /health  shared/src/main/java/com/acme/shared/HealthController.java:9-12  GET /health -> HealthController#health()  served by: apps-admin (server.port 8080), apps-portal (server.port 8085)
+
+    "####]]
+    .assert_eq(&out);
+}

@@ -10,6 +10,7 @@
 //! (what a name resolves to), `paging` (budgets and next pages), `lines` (formatting) and
 //! `cache` (the graphs' rows). This file holds the state they share and `Atlas::call`.
 
+mod apps;
 mod args;
 mod build_units;
 mod cache;

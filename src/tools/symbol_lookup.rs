@@ -13,8 +13,6 @@ use super::{clamp, fail, Answer, Atlas, ToolError};
 use crate::model::{Language, RefKind, SymbolKind};
 use crate::store::{Store, SymbolInfo, Target};
 
-/// A symbol as search lists it: kind, qualified name (with parameter types), place, and
-/// the signature when it says more than the name.
 /// The path of a URL written whole, with or without a verb (`GET https://shop.example:8443/api/x?y=1`
 /// -> `GET /api/x?y=1`); any other query as it is.
 fn url_path(query: &str) -> std::borrow::Cow<'_, str> {
@@ -38,6 +36,8 @@ fn url_path(query: &str) -> std::borrow::Cow<'_, str> {
     })
 }
 
+/// A symbol as search lists it: kind, qualified name (with parameter types), place, and
+/// the signature when it says more than the name.
 fn search_row(s: &SymbolInfo) -> String {
     let mut row = format!("{} {}  {}", s.kind, s.signature_handle(), location(s));
     if !s.signature.is_empty() && s.signature != s.name {
@@ -105,7 +105,9 @@ impl Atlas {
     /// verb matching the same verb or `ANY`. None when the query is no path or nothing
     /// matches (then the usual search answers).
     fn search_endpoints(&self, store: &Store, query: &str, prefix: &str, window: Window) -> Result<Option<String>, ToolError> {
-        // A full URL (`http://localhost:8080/pets/3/edit?x=1`) is its path.
+        // A full URL (`http://localhost:8080/pets/3/edit?x=1`) is its path; its port may
+        // pick the application.
+        let port = super::apps::url_port(query);
         let normalized = url_path(query);
         let query: &str = &normalized;
         let (verb, path) = match query.split_once(' ') {
@@ -114,7 +116,7 @@ impl Atlas {
             _ => return Ok(None),
         };
         let path = path.split(['?', '#']).next().unwrap_or(path);
-        let found: Vec<SymbolInfo> = store
+        let mut found: Vec<SymbolInfo> = store
             .symbols_of_kind(SymbolKind::Endpoint.as_str(), None, prefix, usize::MAX, 0)?
             .0
             .into_iter()
@@ -132,8 +134,37 @@ impl Atlas {
             }
             return Ok(None);
         }
-        let mut out = format!("{} for {}:\n", plural(found.len(), "endpoint"), echo(query));
-        let rows = found.iter().skip(window.offset).map(|s| Ok::<_, ToolError>(Row::new(search_row(s))));
+        // Several applications: each row names those serving it; a URL's port keeps the
+        // endpoints of the application listening on it.
+        let apps = self.apps(store)?;
+        let mut served: HashMap<i64, Vec<usize>> = HashMap::new();
+        let mut picked = String::new();
+        if apps.len() > 1 {
+            served = self.serving(store, &apps, &found.iter().map(|e| e.file_id).collect::<Vec<_>>())?;
+            let on_port = |e: &SymbolInfo, p: &str| served.get(&e.file_id).is_some_and(|s| s.iter().any(|&a| apps[a].listens_on(p)));
+            match port {
+                Some(p) if found.iter().any(|e| on_port(e, p)) => {
+                    found.retain(|e| on_port(e, p));
+                    let names: Vec<&str> = apps.iter().filter(|a| a.listens_on(p)).map(|a| a.name.as_str()).collect();
+                    picked = format!(" (port {p}: {})", names.join(", "));
+                }
+                Some(p) => picked = format!(" (no application serving it listens on port {p})"),
+                None => {}
+            }
+        }
+        let several = {
+            let all: HashSet<usize> = found.iter().flat_map(|e| served.get(&e.file_id).into_iter().flatten().copied()).collect();
+            all.len() > 1
+        };
+        let mut out = format!("{} for {}{picked}:\n", plural(found.len(), "endpoint"), echo(query));
+        let rows = found.iter().skip(window.offset).map(|s| {
+            let mut row = search_row(s);
+            if several {
+                let names: Vec<String> = served.get(&s.file_id).into_iter().flatten().map(|&a| apps[a].label()).collect();
+                let _ = write!(row, "  served by: {}", if names.is_empty() { "no application".to_string() } else { names.join(", ") });
+            }
+            Ok::<_, ToolError>(Row::new(row))
+        });
         write_page(&mut out, rows, found.len(), window)?;
         Ok(Some(out))
     }

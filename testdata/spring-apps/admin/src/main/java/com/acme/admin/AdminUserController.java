@@ -1,0 +1,13 @@
+package com.acme.admin;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+public class AdminUserController {
+    @GetMapping("/users/{id}")
+    public String user(@PathVariable long id) {
+        return "admin " + id;
+    }
+}
