@@ -1384,6 +1384,8 @@ fn endpoints_of_several_applications_name_them() {
             ("search_symbols", json!({"query": "GET http://localhost:8085/users/7"})),
             ("search_symbols", json!({"query": "http://localhost:9999/users/7"})),
             ("search_symbols", json!({"query": "/health"})),
+            // The literal template before the one with a variable, as Spring picks.
+            ("search_symbols", json!({"query": "GET /users/me"})),
         ],
     );
     expect_test::expect![[r####"
@@ -1404,6 +1406,12 @@ fn endpoints_of_several_applications_name_them() {
         ### search_symbols {"query":"/health"}
         1 endpoint for "/health":
         endpoint GET /health  shared/src/main/java/com/acme/shared/HealthController.java:9-12  GET /health -> HealthController#health()  served by: apps-admin (server.port 8080), apps-portal (server.port 8085)
+
+        ### search_symbols {"query":"GET /users/me"}
+        3 endpoints for "GET /users/me":
+        endpoint GET /users/me  admin/src/main/java/com/acme/admin/AdminUserController.java:14-17  GET /users/me -> AdminUserController#me()  served by: apps-admin (server.port 8080)
+        endpoint GET /users/{id}  admin/src/main/java/com/acme/admin/AdminUserController.java:9-12  GET /users/{id} -> AdminUserController#user(long)  served by: apps-admin (server.port 8080)
+        endpoint GET /users/{id}  portal/src/main/java/com/acme/portal/PortalUserController.java:9-12  GET /users/{id} -> PortalUserController#user(long)  served by: apps-portal (server.port 8085)
 
     "####]]
     .assert_eq(&out);

@@ -342,7 +342,9 @@ pub fn is_logging_file(path: &str) -> bool {
 /// from its `<springProperty source="key">` elements. A file that does not parse reads none.
 pub fn logging_reads(text: &str) -> Vec<(String, u32, bool)> {
     let c = &rules().config;
-    let Ok(doc) = roxmltree::Document::parse(text) else { return Vec::new() };
+    // `<!DOCTYPE configuration>` heads many logback files.
+    let options = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+    let Ok(doc) = roxmltree::Document::parse_with_options(text, options) else { return Vec::new() };
     doc.descendants()
         .filter(|n| n.is_element() && c.logging_properties.iter().any(|p| p == n.tag_name().name()))
         .filter_map(|n| {

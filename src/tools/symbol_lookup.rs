@@ -134,6 +134,12 @@ impl Atlas {
             }
             return Ok(None);
         }
+        // The most specific template first, as Spring picks it: fewer variables and
+        // wildcards, then the longer (`/admin/login` before `/admin/{id}`).
+        found.sort_by_key(|e| {
+            let template = e.name.split_once(' ').map_or(e.name.as_str(), |(_, t)| t);
+            (template.matches(['{', '*']).count(), std::cmp::Reverse(template.len()))
+        });
         // Several applications: each row names those serving it; a URL's port keeps the
         // endpoints of the application listening on it.
         let apps = self.apps(store)?;

@@ -10,4 +10,9 @@ public class AdminUserController {
     public String user(@PathVariable long id) {
         return "admin " + id;
     }
+
+    @GetMapping("/users/me")
+    public String me() {
+        return "admin";
+    }
 }
