@@ -62,6 +62,14 @@ fn the_page_is_self_contained_searchable_and_renders() {
     // `url(#marker)` names a part of the page itself; any other `url(` would fetch.
     assert!(page.match_indices("url(").all(|(i, _)| page[i + 4..].starts_with('#')), "the page loads a url(...)");
     assert!(page.contains("data-key=\"order-service\""), "the units are drawn");
+    // A legend for the edge styles, and the repository's external systems.
+    for style in ["part of a cycle", "used, not declared in the manifest", "declared, not used"] {
+        assert!(page.contains(style), "the legend names {style:?}");
+    }
+    assert!(
+        page.contains("<h3>external systems (3)</h3><ul class=\"external\"><li>MySQL (database)  default=localhost:3306/shop"),
+        "external systems"
+    );
     let file = tmp.path().join("map.html");
     std::fs::write(&file, &page).unwrap();
 
@@ -75,8 +83,11 @@ fn the_page_is_self_contained_searchable_and_renders() {
     let dom = headless(&browser, profile.path(), &["--dump-dom", &format!("{url}#q=OrderService&open=order-service")]);
     assert!(dom.contains("symbols match \"orderservice\""), "{}", &dom[dom.len().saturating_sub(2000)..]);
     assert!(dom.contains("interface com.shop.order.service.OrderService <a href=\"https://git.example/shop/blob//order-service/src/main/java/com/shop/order/service/OrderService.java#L3\">"), "{}", &dom[dom.len().saturating_sub(3000)..]);
-    // The unit opened: its modules drawn, its entry points listed.
+    // The unit opened: its modules drawn under the units, its entry points and external
+    // systems listed.
     assert!(dom.contains("entry points (") && dom.contains("http com.shop.order.web.OrderController"), "{dom}");
+    assert!(dom.contains("<div id=\"modules\"><h3>modules of order-service</h3><svg"), "{dom}");
+    assert!(dom.contains("<h3>external systems</h3><ul><li>MySQL (database)"), "{dom}");
     // Places in the rows are links too.
     assert!(
         dom.contains("<a href=\"https://git.example/shop/blob//order-service/src/main/java/com/shop/order/web/OrderController.java#L9\">order-service/src/main/java/com/shop/order/web/OrderController.java:9-47</a>"),

@@ -2,10 +2,12 @@
 //! modules, when the repository has one unit or none) as a layered drawing, arrows pointing
 //! down from a unit to what it uses; cycles and uses a manifest does not declare in red,
 //! declared dependencies nothing uses dotted. As DOT or Mermaid for docs and pull requests,
-//! as SVG, or as one self-contained HTML page: the drawing, each unit's modules (its own
-//! drawing), entry points, size, most depended-upon types, hot spots and last commit, and a
-//! search over the symbols, every name a link to its file and line. Read from the same store
-//! and graphs the tools answer from.
+//! as SVG, or as one self-contained HTML page: the drawing with a legend of its edge styles,
+//! the repository's external systems, each unit's modules (its own drawing, under the units
+//! when the unit is opened), entry points, external systems, size, most depended-upon types,
+//! hot spots and last commit, and a search over the symbols, every name a link to its file
+//! and line. Arrows leave and reach a node at points spread over its width, with heads of
+//! one size. Read from the same store and graphs the tools answer from.
 //!
 //! The layout is a small layered (Sugiyama-style) one written here, because the crates that
 //! draw graphs either shell out to Graphviz or pull a renderer in: edges that close a cycle
@@ -281,6 +283,20 @@ impl Atlas {
             d.insert("hot".into(), hot.into());
             details.insert(n.key.clone(), d.into());
         }
+        // Each unit's external systems (the whole repository's head the page).
+        if by_units {
+            for u in &view.units.units {
+                let key = if u.dir.is_empty() { ".".to_string() } else { u.dir.clone() };
+                let Some(serde_json::Value::Object(d)) = details.get_mut(&key) else { continue };
+                let prefix = if u.dir.is_empty() { String::new() } else { format!("{}/", u.dir) };
+                // The root unit's folder holds the others: only its own files.
+                let rows = if u.dir.is_empty() { Vec::new() } else { self.external_systems(store, &prefix)? };
+                if !rows.is_empty() {
+                    d.insert("external".into(), rows.into_iter().map(|r| r.trim().to_string()).collect::<Vec<_>>().into());
+                }
+            }
+        }
+        let external = self.external_systems(store, "")?;
         let symbols = store.map_symbols(MAX_SEARCH_SYMBOLS)?;
         let symbols_json: Vec<serde_json::Value> =
             symbols.iter().map(|(kind, qname, path, line)| serde_json::json!([kind, qname, path, line])).collect();
@@ -307,6 +323,7 @@ impl Atlas {
         );
         out.push_str("<main><section id=\"drawing\">");
         out.push_str(&svg(top, "top"));
+        out.push_str(LEGEND);
         if !top.left_out.is_empty() {
             let _ = write!(out, "<p class=\"more\">{} more not drawn (click to open): ", top.left_out.len());
             for n in &top.left_out {
@@ -314,7 +331,16 @@ impl Atlas {
             }
             out.push_str("</p>");
         }
-        out.push_str("</section><aside id=\"panel\"><p>Click a box to see its modules, entry points, most depended-upon types and hot spots.</p></aside>");
+        // The opened unit's modules, at a size one can read, under the drawing.
+        out.push_str("<div id=\"modules\"></div>");
+        if !external.is_empty() {
+            let _ = write!(out, "<h3>external systems ({})</h3><ul class=\"external\">", external.len());
+            for row in &external {
+                let _ = write!(out, "<li>{}</li>", escape(row.trim()));
+            }
+            out.push_str("</ul>");
+        }
+        out.push_str("</section><aside id=\"panel\"><p>Click a box to see its modules, entry points, external systems, most depended-upon types and hot spots.</p></aside>");
         out.push_str("<section id=\"results\"></section></main>\n<footer id=\"history\"></footer>\n");
         let _ = write!(
             out,
@@ -508,8 +534,8 @@ fn svg(d: &Drawing, id: &str) -> String {
     );
     let _ = write!(
         out,
-        "<defs><marker id=\"{id}-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#555\"/></marker>\
-         <marker id=\"{id}-red\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#c62828\"/></marker></defs>"
+        "<defs><marker id=\"{id}-arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#555\"/></marker>\
+         <marker id=\"{id}-red\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\"><path d=\"M0,0L10,5L0,10z\" fill=\"#c62828\"/></marker></defs>"
     );
     // Where each edge leaves and arrives: spread over the node's width, in the order of the
     // other ends, so that arrows into one node do not meet at one point.
@@ -684,7 +710,11 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 420px; gap: 12px; pa
 #panel h2 { font-size: 16px; margin: 4px 0; }
 #panel h3 { font-size: 13px; margin: 10px 0 4px; color: #35618f; }
 #panel ul { margin: 0; padding-left: 18px; }
-#panel svg { max-width: 100%; height: auto; }
+#modules svg { max-width: none; }
+#drawing h3 { font-size: 13px; margin: 12px 0 4px; color: #35618f; }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 12px; color: #444; margin: 6px 0; }
+.legend svg { vertical-align: middle; margin-right: 4px; }
+ul.external { margin: 0; padding-left: 18px; font-size: 13px; }
 #panel li { margin: 2px 0; word-break: break-all; }
 #results { grid-column: 1 / -1; }
 #results li { font-family: ui-monospace, monospace; font-size: 12px; }
@@ -695,6 +725,16 @@ g.node:hover rect, g.node.selected rect { fill: #cfe0f5; }
 footer { padding: 6px 16px; color: #555; font-size: 12px; }
 </style>
 "#;
+
+/// What the edge styles of a drawing mean, under it.
+const LEGEND: &str = concat!(
+    "<div class=\"legend\">",
+    "<span><svg width=\"36\" height=\"10\"><path d=\"M2,5H34\" stroke=\"#555\" stroke-width=\"2\"/></svg>uses (arrow to what is used; wider: more references)</span>",
+    "<span><svg width=\"36\" height=\"10\"><path d=\"M2,5H34\" stroke=\"#c62828\" stroke-width=\"2\"/></svg>part of a cycle</span>",
+    "<span><svg width=\"36\" height=\"10\"><path d=\"M2,5H34\" stroke=\"#c62828\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/></svg>used, not declared in the manifest</span>",
+    "<span><svg width=\"36\" height=\"10\"><path d=\"M2,5H34\" stroke=\"#555\" stroke-width=\"1\" stroke-dasharray=\"2 4\"/></svg>declared, not used</span>",
+    "</div>"
+);
 
 /// The page's script: details of a clicked node, the search, links.
 const PAGE_SCRIPT: &str = r#"
@@ -711,8 +751,11 @@ function show(key) {
   if (!d) return;
   document.querySelectorAll("g.node").forEach((g) => g.classList.toggle("selected", g.dataset.key === key));
   let h = `<h2>${esc(d.summary)}</h2>`;
-  if (d.svg) h += `<h3>modules</h3>${d.svg}`;
-  if (d.more && d.more.length) h += `<p class="more">${d.more.length} more modules: ${d.more.map(esc).join(", ")}</p>`;
+  let m = "";
+  if (d.svg) m += `<h3>modules of ${esc(d.summary.split(" (")[0])}</h3>${d.svg}`;
+  if (d.more && d.more.length) m += `<p class="more">${d.more.length} more modules: ${d.more.map(esc).join(", ")}</p>`;
+  document.getElementById("modules").innerHTML = m;
+  if (d.external) h += `<h3>external systems</h3><ul>${d.external.map((r) => `<li>${linkify(r)}</li>`).join("")}</ul>`;
   if (d.entries) h += `<h3>${esc(d.entries_title)}</h3><ul>${d.entries.map((e) => `<li>${linkify(e)}</li>`).join("")}</ul>`;
   if (d.types && d.types.length) h += `<h3>most depended-upon</h3><ul>${d.types.map((t) => `<li>${esc(t.name)} (${t.n}) ${place(t.path, t.line)}</li>`).join("")}</ul>`;
   if (d.hot && d.hot.length) h += `<h3>hot spots</h3><ul>${d.hot.map((r) => `<li>${linkify(r)}</li>`).join("")}</ul>`;
