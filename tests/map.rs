@@ -67,7 +67,7 @@ fn the_page_is_self_contained_searchable_and_renders() {
         assert!(page.contains(style), "the legend names {style:?}");
     }
     assert!(
-        page.contains("<h3>external systems (3)</h3><ul class=\"external\"><li>MySQL (database)  default=localhost:3306/shop"),
+        page.contains("<h3>external systems (4)</h3><ul class=\"external\"><li>MySQL (database)  default=localhost:3306/shop"),
         "external systems"
     );
     let file = tmp.path().join("map.html");

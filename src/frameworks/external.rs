@@ -29,6 +29,30 @@ pub struct System {
     /// Outside types (qualified names) whose users talk to it.
     #[serde(default)]
     pub types: Vec<String>,
+    /// Build dependencies (artifactId / module name) of its client or starter.
+    #[serde(default)]
+    pub artifacts: Vec<String>,
+}
+
+/// The artifacts of a system a build manifest declares (`<artifactId>x</artifactId>` in a
+/// pom, `group:x:version` or `group:x` in a Gradle file), in the rules' order.
+pub fn declared<'a>(system: &'a System, manifest: &str) -> Vec<&'a str> {
+    // A pom's `<dependencyManagement>` sets versions; it declares no dependency.
+    let mut text = manifest.to_string();
+    while let Some(start) = text.find("<dependencyManagement>") {
+        let end = text[start..].find("</dependencyManagement>").map_or(text.len(), |e| start + e + "</dependencyManagement>".len());
+        text.replace_range(start..end, "");
+    }
+    let manifest = text.as_str();
+    system
+        .artifacts
+        .iter()
+        .filter(|a| {
+            manifest.contains(&format!("<artifactId>{a}</artifactId>"))
+                || [':', '"', '\''].iter().any(|end| manifest.contains(&format!(":{a}{end}")))
+        })
+        .map(String::as_str)
+        .collect()
 }
 
 fn rules() -> &'static Rules {
@@ -48,13 +72,23 @@ pub fn systems() -> &'static [System] {
 pub fn names(system: &System, key: &str, value: &str) -> bool {
     let key = key.to_ascii_lowercase();
     let by_key = system.keys.iter().any(|k| key == *k || key.ends_with(&format!(".{k}")));
-    let value = value.trim().to_ascii_lowercase();
+    let value = defaulted(value).to_ascii_lowercase();
     by_key && (system.schemes.is_empty() || system.schemes.iter().any(|s| value.starts_with(s.as_str())))
+}
+
+/// A value as it is without its environment: `${MYSQL_URL:jdbc:mysql://localhost/db}` is
+/// its default, `jdbc:mysql://localhost/db`; any other value as written.
+fn defaulted(value: &str) -> &str {
+    let v = value.trim();
+    match v.strip_prefix("${").and_then(|r| r.strip_suffix('}')).and_then(|r| r.split_once(':')) {
+        Some((name, default)) if !name.contains(['{', '}']) => default.trim(),
+        _ => v,
+    }
 }
 
 /// Where a value points, for a row: a URL's `host:port/database`, else the value, cut.
 pub fn place(value: &str) -> String {
-    let v = value.trim();
+    let v = defaulted(value);
     let after = v.rsplit_once("://").map(|(_, a)| a).unwrap_or(v);
     let after = after.split(['?', ';']).next().unwrap_or(after);
     let mut out: String = after.chars().take(60).collect();
@@ -74,10 +108,23 @@ mod tests {
         assert_eq!(by("spring.datasource.url", "jdbc:mysql://db:3306/mall?useSSL=false"), ["MySQL"]);
         assert_eq!(by("spring.datasource.druid.url", "jdbc:postgresql://pg/shop"), ["PostgreSQL"]);
         assert_eq!(by("spring.redis.host", "localhost"), ["Redis"]);
+        // The default of a placeholder: what runs when the environment sets nothing.
+        assert_eq!(by("spring.datasource.url", "${MYSQL_URL:jdbc:mysql://localhost/petclinic}"), ["MySQL"]);
+        assert_eq!(place("${MYSQL_URL:jdbc:mysql://localhost/petclinic}"), "localhost/petclinic");
         assert_eq!(by("spring.data.redis.host", "cache"), ["Redis"]);
         assert_eq!(by("spring.rabbitmq.host", "mq"), ["RabbitMQ"]);
         assert!(by("spring.datasource.username", "root").is_empty());
         assert!(by("myredis.hostname", "x").is_empty());
+        let redis = systems().iter().find(|s| s.name == "Redis").unwrap();
+        assert_eq!(
+            declared(redis, "<dependency><artifactId>spring-boot-starter-data-redis</artifactId></dependency>"),
+            ["spring-boot-starter-data-redis"]
+        );
+        assert_eq!(declared(redis, "implementation 'org.redisson:redisson:3.27.0'"), ["redisson"]);
+        assert_eq!(declared(redis, "implementation(\"redis.clients:jedis\")"), ["jedis"]);
+        assert!(declared(redis, "<artifactId>jedis-mock</artifactId>").is_empty());
+        let managed = "<dependencyManagement><dependencies><dependency><artifactId>jedis</artifactId></dependency></dependencies></dependencyManagement>";
+        assert!(declared(redis, managed).is_empty());
         assert_eq!(place("jdbc:mysql://db:3306/mall?useSSL=false"), "db:3306/mall");
         assert_eq!(place("localhost"), "localhost");
     }

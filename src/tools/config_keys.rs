@@ -265,6 +265,17 @@ impl Atlas {
     pub(super) fn external_systems(&self, store: &Store, prefix: &str) -> Result<Vec<String>, ToolError> {
         use crate::frameworks::external;
         let view = self.config_view(store)?;
+        // The build manifests of the units under the path (their client and starter
+        // dependencies name systems no key configures).
+        let units = self.unit_view(store)?;
+        let root = self.root.canonicalize()?;
+        let manifests: Vec<(String, String)> = units
+            .units
+            .units
+            .iter()
+            .filter(|u| u.manifest.starts_with(prefix) && !u.manifest.is_empty())
+            .filter_map(|u| Some((u.manifest.clone(), std::fs::read_to_string(root.join(&u.manifest)).ok()?)))
+            .collect();
         let mut rows = Vec::new();
         for system in external::systems() {
             // (profile, place) and (file:line) of the settings naming it.
@@ -293,12 +304,22 @@ impl Atlas {
             let types: Vec<&str> = system.types.iter().map(String::as_str).collect();
             let users = if types.is_empty() { Vec::new() } else { store.files_using_externals(&types)? };
             let users: Vec<&(String, String)> = users.iter().filter(|(_, f)| f.starts_with(prefix)).collect();
-            if places.is_empty() && users.is_empty() {
+            let declared: Vec<(String, Vec<&str>)> = manifests
+                .iter()
+                .map(|(path, text)| (path.clone(), external::declared(system, text)))
+                .filter(|(_, found)| !found.is_empty())
+                .collect();
+            if places.is_empty() && users.is_empty() && declared.is_empty() {
                 continue;
             }
             let mut row = format!("{} ({})", system.name, system.kind);
             if places.is_empty() {
                 row.push_str("  not configured here (its client's defaults)");
+                // Where the build brings its client in, when no key says where it is.
+                if let Some((path, found)) = declared.first() {
+                    let more = if declared.len() > 1 { format!(" and {} more", declared.len() - 1) } else { String::new() };
+                    let _ = write!(row, "; declared in {path} ({}){more}", found.join(", "));
+                }
             } else {
                 places.sort();
                 let shown: Vec<String> = places.iter().take(4).map(|(profile, place)| format!("{profile}={place}")).collect();

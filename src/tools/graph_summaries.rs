@@ -82,7 +82,7 @@ impl Atlas {
         let systems = self.external_systems(store, &prefix)?;
         if !systems.is_empty() {
             let page = systems.iter().skip(window.offset).take(window.limit).cloned().collect();
-            lists.push((format!("external systems ({}, from configuration and code):", systems.len()), systems.len(), page));
+            lists.push((format!("external systems ({}, from configuration, code and build files):", systems.len()), systems.len(), page));
         }
         let graph = self.graph(store, Level::Symbol)?;
         // Symbols under the path, by distinct dependents.
