@@ -881,6 +881,16 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Symbol ids matching an FTS5 expression, best first by BM25 with these column weights
+    /// (name words, owner words, doc), every match scored.
+    pub fn fts_weighted(&self, expression: &str, (words, owner, doc): (f64, f64, f64), limit: usize) -> Result<Vec<i64>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts, ?2, ?3, ?4) LIMIT ?5")?;
+        let rows = stmt.query_map(params![expression, words, owner, doc, limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Symbol ids matching a whole FTS5 query expression, best first (all matches scored:
     /// an expression of several words matches few rows).
     pub fn fts_query(&self, expression: &str, limit: usize) -> Result<Vec<i64>> {

@@ -19,6 +19,7 @@ mod graph_summaries;
 mod handles;
 mod history;
 mod impact;
+mod intent;
 mod lines;
 mod map;
 mod paging;

@@ -223,6 +223,12 @@ impl Atlas {
         if let Some(answer) = self.search_endpoints(store, query, &prefix, window)? {
             return Ok(answer);
         }
+        // A task in plain words ("escape supplementary characters for non-UTF charsets").
+        if super::intent::reads_as_sentence(query) {
+            if let Some(answer) = self.search_sentence(store, query, kind, a.language.as_deref(), &prefix, window)? {
+                return Ok(answer);
+            }
+        }
         // Each ranking contributes its top 100: deeper ranks barely move the fused order.
         const DEPTH: usize = 100;
         let simple = crate::model::last_segment(query);

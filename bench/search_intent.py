@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Search by intent, measured on real history (issue 35).
+
+For the most recent non-merge commits of a repository, the commit subject is the query and
+the declarations the commit changed are the truth: the innermost methods, functions and
+types overlapping its changed lines, as `change_impact git:HEAD~1` lists them at that
+commit. Each commit is checked out in a scratch clone and indexed incrementally, then
+`search_symbols` answers the subject; the top `--limit` rows are scored against the truth.
+
+    python3 bench/search_intent.py BINARY CLONE [--commits 200] [--limit 10] [--show 5]
+
+Reports P@k (hits / k), R@k (truth found / truth) and MRR (1 / rank of the first hit), each
+the mean over the commits that changed at least one declaration; a hit is a row naming a
+changed declaration (overloads by name: the subject names no parameter types). Commits
+whose changes touch no declaration (docs, build files) are counted apart.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+KINDS = {
+    "class", "interface", "enum", "record", "annotation", "method", "constructor", "field", "function",
+    "struct", "trait", "impl", "module", "macro", "const", "static", "variant", "type", "type_alias",
+    "union", "endpoint", "constant", "associated_type",
+}
+ROW = re.compile(r"^\s*([a-z_]+) (\S+)")
+
+
+def run(args, cwd=None):
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+
+
+def plain(handle):
+    """A handle without its parameter list: `a.B#m(int)` -> `a.B#m`."""
+    return handle.split("(", 1)[0]
+
+
+def changed_declarations(binary, work):
+    out = run([binary, "query", "change_impact", "target=git:HEAD~1", "limit=1", "--repo", work]).stdout
+    truth = set()
+    for line in out.splitlines():
+        m = re.match(r"^  [MA] ([a-z_]+) (\S+)  ", line)
+        if m and m.group(1) in KINDS:
+            truth.add(plain(m.group(2)))
+    return truth
+
+
+def search(binary, work, query, limit):
+    out = run([binary, "query", "search_symbols", f"query={query}", f"limit={limit}", "--repo", work]).stdout
+    rows = []
+    for line in out.splitlines():
+        m = ROW.match(line)
+        if m and m.group(1) in KINDS:
+            rows.append(plain(m.group(2)))
+    return rows[:limit]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("clone")
+    ap.add_argument("--commits", type=int, default=200)
+    ap.add_argument("--limit", type=int, default=10)
+    ap.add_argument("--show", type=int, default=0, help="print this many commits with their rows")
+    a = ap.parse_args()
+    binary = os.path.abspath(a.binary)
+    work = tempfile.mkdtemp(prefix="search-intent-")
+    try:
+        run(["git", "clone", "-q", os.path.abspath(a.clone), work])
+        log = run(["git", "log", "--no-merges", "--format=%H%x09%s", "-n", str(a.commits)], cwd=work).stdout
+        commits = [l.split("\t", 1) for l in log.splitlines() if "\t" in l]
+        scored, skipped = [], 0
+        shown = 0
+        for sha, subject in commits:
+            if run(["git", "checkout", "-q", "--force", sha], cwd=work).returncode != 0:
+                skipped += 1
+                continue
+            if run(["git", "rev-parse", "-q", "--verify", "HEAD~1"], cwd=work).returncode != 0:
+                skipped += 1
+                continue
+            run([binary, "index", "--repo", work])
+            truth = changed_declarations(binary, work)
+            if not truth:
+                skipped += 1
+                continue
+            rows = search(binary, work, subject, a.limit)
+            hits = [r for r in rows if r in truth]
+            first = next((i + 1 for i, r in enumerate(rows) if r in truth), None)
+            found = {r for r in rows if r in truth}
+            scored.append((len(hits) / a.limit, len(found) / len(truth), 1.0 / first if first else 0.0))
+            if shown < a.show:
+                shown += 1
+                print(f"--- {sha[:8]} {subject}")
+                print(f"    truth ({len(truth)}): {', '.join(sorted(truth)[:8])}{' ...' if len(truth) > 8 else ''}")
+                for i, r in enumerate(rows):
+                    print(f"    {i + 1:2} {'*' if r in truth else ' '} {r}")
+        n = len(scored)
+        if not n:
+            print("no commit changed a declaration")
+            return 1
+        p = sum(s[0] for s in scored) / n
+        r = sum(s[1] for s in scored) / n
+        mrr = sum(s[2] for s in scored) / n
+        name = os.path.basename(os.path.abspath(a.clone).rstrip("/"))
+        print(f"{name}: {n} commits scored ({skipped} skipped: no declaration changed, or a root commit)")
+        print(f"P@{a.limit} {p:.4f}  R@{a.limit} {r:.4f}  MRR {mrr:.4f}")
+        return 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,339 @@
+//! Search by intent: `search_symbols` when the query reads as a sentence ("Escape
+//! supplementary characters for non-UTF charsets", "Add rate limiting to the login
+//! endpoint"). The sentence's words worth searching are kept (no stop words from
+//! `grammars/search/stop-words.txt`, none under three letters, sentence punctuation is no
+//! qualified-name syntax: `Cargo.toml` is two words), identifiers are split into words, and
+//! each word is folded to its English stem (Snowball, `rust-stemmers`) and searched as a
+//! prefix of the words of names, owners and doc comments, ranked by BM25 (rare words
+//! weigh more). Those rankings and the exact names of the words are fused as the name search
+//! fuses its own (reciprocal ranks); then the map's priors: declarations (types, methods,
+//! functions) before fields, constants and variants, production code before tests unless the
+//! sentence is about tests, overloads as one row. Each row says which words matched where.
+//!
+//! Owns the sentence path of `search_symbols`. It must not read source text.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+use std::sync::OnceLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+
+use super::lines::plural;
+use super::paging::{echo, write_page, Row, Window};
+use super::{is_test_path, Atlas, ToolError};
+use crate::model::{name_words, SymbolKind};
+use crate::store::{Store, SymbolInfo};
+
+/// One word of a sentence: as written (lower case) and its stem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub word: String,
+    pub stem: String,
+}
+
+/// What a test's score is multiplied by when the sentence is not about tests.
+const TEST_PRIOR: f64 = 0.75;
+
+fn stop_words() -> &'static HashSet<&'static str> {
+    static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        include_str!("../../grammars/search/stop-words.txt")
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect()
+    })
+}
+
+fn stemmer() -> &'static Stemmer {
+    static STEMMER: OnceLock<Stemmer> = OnceLock::new();
+    STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
+}
+
+/// The stem of a lower-case word (`redirects` -> `redirect`, `handlers` -> `handler`).
+pub fn stem(word: &str) -> String {
+    stemmer().stem(word).into_owned()
+}
+
+/// Whether a query reads as a sentence rather than a name: three words or more, or two
+/// with a stop word among them, and none of a qualified name's separators (`#`, `::`) nor a
+/// path's.
+pub fn reads_as_sentence(query: &str) -> bool {
+    if query.contains('#') || query.contains("::") || query.contains('/') || query.contains('(') {
+        return false;
+    }
+    let words: Vec<&str> = query.split_whitespace().collect();
+    words.len() >= 3 || (words.len() == 2 && words.iter().any(|w| stop_words().contains(w.to_lowercase().as_str())))
+}
+
+/// The words of a sentence worth searching, in order, once each: alphanumeric runs split as
+/// identifiers (`RouteHandlers` -> `route`, `handlers`), without stop words and words under
+/// three letters, each with its stem.
+pub fn terms(query: &str) -> Vec<Term> {
+    let mut out: Vec<Term> = Vec::new();
+    // A chunk written as code (`Elements.before(Node)`, `after/prepend`, `set_title`,
+    // `getItem`) keeps every word: there `before` is a name, not a stop word.
+    let runs = query.split_whitespace().flat_map(|chunk| {
+        let code = is_code(chunk);
+        chunk.split(|c: char| !c.is_alphanumeric()).filter(|r| !r.is_empty()).map(move |r| (r, code))
+    });
+    for (run, code) in runs {
+        let lower = run.to_lowercase();
+        if !code && stop_words().contains(lower.as_str()) {
+            continue;
+        }
+        // An identifier's words (its whole lower-case form comes last in `name_words`).
+        let words = name_words(run);
+        let mut parts: Vec<&str> = words.split_whitespace().collect();
+        if parts.len() > 1 {
+            parts.pop();
+        }
+        for w in parts {
+            if w.chars().count() < 3 || w.chars().all(|c| c.is_ascii_digit()) || (!code && stop_words().contains(w)) {
+                continue;
+            }
+            let stem = stem(w);
+            if !out.iter().any(|t| t.stem == stem) {
+                out.push(Term { word: w.to_string(), stem });
+            }
+        }
+    }
+    out
+}
+
+/// Whether a chunk of a sentence is written as code: a call, a qualified name, a path of
+/// names, snake_case or camelCase (not a sentence's own punctuation: `end.`, `(see`).
+fn is_code(chunk: &str) -> bool {
+    let inner = chunk.trim_matches(|c: char| !c.is_alphanumeric());
+    let letters_around = |sep: char| {
+        inner.match_indices(sep).any(|(i, _)| {
+            inner[..i].chars().last().is_some_and(char::is_alphanumeric) && inner[i + 1..].chars().next().is_some_and(char::is_alphanumeric)
+        })
+    };
+    letters_around('.')
+        || letters_around('/')
+        || letters_around('_')
+        || inner.contains('(')
+        || inner.chars().skip(1).any(char::is_uppercase) && inner.chars().any(char::is_lowercase)
+}
+
+/// `Owner.member` pairs written in a sentence (`Elements.before(Node)`): owner and member.
+fn qualified_pairs(query: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for chunk in query.split_whitespace() {
+        let inner = chunk.split('(').next().unwrap_or(chunk).trim_matches(|c: char| !c.is_alphanumeric());
+        let parts: Vec<&str> = inner.split(['.', '#']).filter(|p| !p.is_empty()).collect();
+        if let [.., owner, member] = parts.as_slice() {
+            if owner.chars().next().is_some_and(char::is_uppercase) && member.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                out.push((owner.to_string(), member.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The FTS5 expression matching any term's stem as a word prefix, in these columns.
+fn any_term(terms: &[Term], columns: &str) -> String {
+    let alternatives: Vec<String> = terms.iter().map(|t| format!("\"{}\"*", t.stem)).collect();
+    format!("{{{columns}}} : ({})", alternatives.join(" OR "))
+}
+
+/// How much a kind of declaration counts: what a developer reads first (types, methods,
+/// functions) over the parts they hold.
+fn kind_prior(kind: SymbolKind) -> f64 {
+    use SymbolKind::*;
+    match kind {
+        Class | Interface | Enum | Record | Struct | Union | Trait | Method | Function | Constructor | Macro | Endpoint => 1.0,
+        Module | Package | Annotation | TypeAlias => 0.8,
+        _ => 0.5,
+    }
+}
+
+/// The terms a symbol's name, owner and doc hold, by field (indexes into `terms`).
+fn matched(s: &SymbolInfo, terms: &[Term]) -> [Vec<usize>; 3] {
+    let words_of = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .flat_map(|w| name_words(w).split_whitespace().map(|p| p.to_string()).collect::<Vec<_>>())
+            .collect()
+    };
+    let owner = s.qname.rsplit_once(['#', '.']).map(|(o, _)| o.rsplit(['.', ':']).next().unwrap_or(o)).unwrap_or("");
+    let hits =
+        |words: Vec<String>| -> Vec<usize> { (0..terms.len()).filter(|&i| words.iter().any(|w| w.starts_with(&terms[i].stem))).collect() };
+    [hits(words_of(&s.name)), hits(words_of(owner)), hits(words_of(&s.doc))]
+}
+
+/// How well a symbol covers the sentence: each term once, where it counts most (in the name
+/// 1, the owner's name 0.5, the doc 0.3).
+fn coverage(m: &[Vec<usize>; 3], terms: usize) -> f64 {
+    (0..terms)
+        .map(|t| {
+            if m[0].contains(&t) {
+                1.0
+            } else if m[1].contains(&t) {
+                0.5
+            } else if m[2].contains(&t) {
+                0.3
+            } else {
+                0.0
+            }
+        })
+        .sum()
+}
+
+/// `name: redirect, url; doc: host`.
+fn why(m: &[Vec<usize>; 3], terms: &[Term]) -> String {
+    let mut parts = Vec::new();
+    for (field, hit) in ["name", "owner", "doc"].iter().zip(m) {
+        if !hit.is_empty() {
+            let words: Vec<&str> = hit.iter().map(|&i| terms[i].word.as_str()).collect();
+            parts.push(format!("{field}: {}", words.join(", ")));
+        }
+    }
+    parts.join("; ")
+}
+
+impl Atlas {
+    /// `search_symbols` for a sentence: see the module's header. None when no word is left
+    /// to search (the name search answers then).
+    pub(super) fn search_sentence(
+        &self,
+        store: &Store,
+        query: &str,
+        kind: Option<SymbolKind>,
+        language: Option<&str>,
+        prefix: &str,
+        window: Window,
+    ) -> Result<Option<String>, ToolError> {
+        let terms = terms(query);
+        if terms.is_empty() {
+            return Ok(None);
+        }
+        const DEPTH: usize = 200;
+        // (weight, ranked ids): the words anywhere (names count most), the words in names
+        // alone, and each word as a whole name (`cache` -> `Cache`).
+        let mut lists: Vec<(f64, Vec<i64>)> = vec![
+            (3.0, store.fts_weighted(&any_term(&terms, "words owner doc"), (4.0, 1.0, 1.0), DEPTH)?),
+            (2.0, store.fts_weighted(&any_term(&terms, "words"), (1.0, 1.0, 1.0), DEPTH)?),
+        ];
+        for t in terms.iter().filter(|t| t.word.len() >= 4) {
+            lists.push((1.0, store.names_like(&t.word, false, 20)?));
+        }
+        // `Elements.before(Node)`: the member of that owner.
+        for (owner, member) in qualified_pairs(query) {
+            let ids: Vec<i64> = store.names_like(&member, false, 200)?;
+            let found: Vec<i64> = store
+                .symbols_by_ids(&ids)?
+                .into_iter()
+                .filter(|s| s.qname.rsplit_once(['#', '.']).is_some_and(|(o, _)| o.rsplit(['.', ':']).next() == Some(owner.as_str())))
+                .map(|s| s.id)
+                .collect();
+            lists.push((4.0, found));
+        }
+        let mut score: HashMap<i64, f64> = HashMap::new();
+        for (weight, list) in &lists {
+            for (rank, id) in list.iter().enumerate() {
+                *score.entry(*id).or_default() += weight / (60.0 + rank as f64);
+            }
+        }
+        let about_tests = terms.iter().any(|t| t.stem.starts_with("test"));
+        let ids: Vec<i64> = score.keys().copied().collect();
+        // (coverage with priors, fused score, symbol, matched terms)
+        let mut ranked: Vec<(f64, f64, SymbolInfo, [Vec<usize>; 3])> = Vec::new();
+        for s in store.symbols_by_ids(&ids)? {
+            if kind.is_some_and(|k| k != s.kind) || language.is_some_and(|l| l != s.language.as_str()) || !s.path.starts_with(prefix) {
+                continue;
+            }
+            let mut prior = kind_prior(s.kind);
+            if !about_tests && is_test_path(&s.path) {
+                prior *= TEST_PRIOR;
+            }
+            let m = matched(&s, &terms);
+            ranked.push((coverage(&m, terms.len()) * prior, score[&s.id], s, m));
+        }
+        ranked.sort_by(|a, b| {
+            b.0.partial_cmp(&a.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal))
+                .then(a.2.qname.cmp(&b.2.qname))
+        });
+        // Overloads are one row: the best-ranked, with how many there are.
+        let mut rows: Vec<(SymbolInfo, usize, [Vec<usize>; 3])> = Vec::new();
+        let mut at: HashMap<String, usize> = HashMap::new();
+        for (_, _, s, m) in ranked {
+            match at.get(&s.qname) {
+                Some(&i) if s.kind.is_callable() => rows[i].1 += 1,
+                _ => {
+                    at.insert(s.qname.clone(), rows.len());
+                    rows.push((s, 1, m));
+                }
+            }
+        }
+        let words: Vec<&str> = terms.iter().map(|t| t.word.as_str()).collect();
+        let mut out = format!(
+            "{} match the words {} (a sentence: stop words dropped, words stemmed; name, owner and doc searched)\n",
+            plural(rows.len(), "symbol"),
+            echo(&words.join(" "))
+        );
+        let total = rows.len();
+        let page = rows.iter().skip(window.offset).map(|(s, overloads, m)| {
+            let mut row = format!(
+                "{} {}  {}",
+                s.kind,
+                if *overloads > 1 { s.qname.clone() } else { s.signature_handle() },
+                super::lines::location(s)
+            );
+            if *overloads > 1 {
+                let _ = write!(row, " ({overloads} overloads)");
+            }
+            let matched = why(m, &terms);
+            if !matched.is_empty() {
+                let _ = write!(row, "  [{matched}]");
+            }
+            Ok::<_, ToolError>(Row::new(row))
+        });
+        write_page(&mut out, page, total, window)?;
+        Ok(Some(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(query: &str) -> Vec<(String, String)> {
+        terms(query).into_iter().map(|t| (t.word, t.stem)).collect()
+    }
+
+    #[test]
+    fn sentences_keep_their_content_words_stemmed() {
+        // Stop words and task verbs go; punctuation splits; plurals fold.
+        assert_eq!(
+            words("Add rate limiting to the login endpoint"),
+            [("rate", "rate"), ("limiting", "limit"), ("login", "login"), ("endpoint", "endpoint")]
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+        );
+        // `Cargo.toml` is two words, not a qualified name; `e.g.` is nothing.
+        assert_eq!(
+            words("read settings set in the project's Cargo.toml, e.g. features"),
+            [("read", "read"), ("settings", "set"), ("project", "project"), ("cargo", "cargo"), ("toml", "toml"), ("features", "featur")]
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+        );
+        // Identifiers split into their words; each stem once.
+        assert_eq!(
+            words("RouteHandlers route handler"),
+            [("route", "rout"), ("handlers", "handler")].map(|(a, b)| (a.to_string(), b.to_string()))
+        );
+        assert!(terms("the a of by").is_empty());
+    }
+
+    #[test]
+    fn what_reads_as_a_sentence() {
+        assert!(reads_as_sentence("Escape supplementary characters for non-UTF charsets"));
+        assert!(reads_as_sentence("fix the cache"));
+        assert!(!reads_as_sentence("HashMap resize"));
+        assert!(!reads_as_sentence("java.util.HashMap#resize"));
+        assert!(!reads_as_sentence("GET /order/detail/42"));
+        assert!(!reads_as_sentence("cache"));
+    }
+}
