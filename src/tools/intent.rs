@@ -33,6 +33,29 @@ pub struct Term {
 
 /// What a test's score is multiplied by when the sentence is not about tests.
 const TEST_PRIOR: f64 = 0.75;
+/// How many of the best hits bring their callers and callees in.
+const EXPANDED: usize = 3;
+
+/// A candidate: its rank (coverage with priors), fused search score, matched terms, and
+/// the hit that brought it in through the graph.
+struct Ranked {
+    rank: f64,
+    fused: f64,
+    s: SymbolInfo,
+    m: [Vec<usize>; 4],
+    via: Option<String>,
+}
+
+/// Best rank first, then the fused score, then by name.
+fn sort(ranked: &mut [Ranked]) {
+    ranked.sort_by(|a, b| {
+        b.rank
+            .partial_cmp(&a.rank)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(b.fused.partial_cmp(&a.fused).unwrap_or(std::cmp::Ordering::Equal))
+            .then(a.s.qname.cmp(&b.s.qname))
+    });
+}
 
 fn stop_words() -> &'static HashSet<&'static str> {
     static WORDS: OnceLock<HashSet<&'static str>> = OnceLock::new();
@@ -50,9 +73,16 @@ fn stemmer() -> &'static Stemmer {
     STEMMER.get_or_init(|| Stemmer::create(Algorithm::English))
 }
 
-/// The stem of a lower-case word (`redirects` -> `redirect`, `handlers` -> `handler`).
+/// The stem of a lower-case word as a prefix of its forms (`redirects` -> `redirect`,
+/// `handlers` -> `handler`). Snowball writes a final `y` as `i` (`inventori`), which no form
+/// starts with, or not all (`polici` of `policies`): that `i` is dropped (`inventor` finds
+/// `inventory` and `inventories`, `polic` `policy` and `policies`).
 pub fn stem(word: &str) -> String {
-    stemmer().stem(word).into_owned()
+    let stem = stemmer().stem(word);
+    match stem.strip_suffix('i') {
+        Some(head) if head.len() >= 3 => head.to_string(),
+        _ => stem.into_owned(),
+    }
 }
 
 /// Whether a query reads as a sentence rather than a name: three words or more, or two
@@ -143,35 +173,54 @@ fn any_term(terms: &[Term], columns: &str) -> String {
 fn kind_prior(kind: SymbolKind) -> f64 {
     use SymbolKind::*;
     match kind {
-        Class | Interface | Enum | Record | Struct | Union | Trait | Method | Function | Constructor | Macro | Endpoint => 1.0,
+        Class | Interface | Enum | Record | Struct | Union | Trait | Method | Function | Macro | Endpoint => 1.0,
+        // Named like its class, which is the better handle.
+        Constructor => 0.6,
         Module | Package | Annotation | TypeAlias => 0.8,
         _ => 0.5,
     }
 }
 
-/// The terms a symbol's name, owner and doc hold, by field (indexes into `terms`).
-fn matched(s: &SymbolInfo, terms: &[Term]) -> [Vec<usize>; 3] {
+/// The terms a symbol's name, owner, doc and path (folders, file name, module) hold, by
+/// field (indexes into `terms`).
+fn matched(s: &SymbolInfo, terms: &[Term]) -> [Vec<usize>; 4] {
     let words_of = |text: &str| -> Vec<String> {
         text.split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
             .flat_map(|w| name_words(w).split_whitespace().map(|p| p.to_string()).collect::<Vec<_>>())
             .collect()
     };
-    let owner = s.qname.rsplit_once(['#', '.']).map(|(o, _)| o.rsplit(['.', ':']).next().unwrap_or(o)).unwrap_or("");
+    let owner = owner_name(&s.qname);
     let hits =
         |words: Vec<String>| -> Vec<usize> { (0..terms.len()).filter(|&i| words.iter().any(|w| w.starts_with(&terms[i].stem))).collect() };
-    [hits(words_of(&s.name)), hits(words_of(owner)), hits(words_of(&s.doc))]
+    let place = format!("{} {}", s.path.rsplit_once('.').map_or(s.path.as_str(), |(p, _)| p), s.qname);
+    [hits(words_of(&s.name)), hits(words_of(owner)), hits(words_of(&s.doc)), hits(words_of(&place))]
+}
+
+/// The simple name of what holds a declaration: `Order` of `com.acme.Order#total`,
+/// `Inventory` of `shop::inventory::Inventory::reserve`, the package of a top-level class.
+fn owner_name(qname: &str) -> &str {
+    let head = match qname.rsplit_once('#') {
+        Some((owner, _)) => owner,
+        None => match qname.rsplit_once("::") {
+            Some((owner, _)) => owner,
+            None => qname.rsplit_once('.').map_or("", |(owner, _)| owner),
+        },
+    };
+    head.rsplit(['.', ':']).next().unwrap_or(head)
 }
 
 /// How well a symbol covers the sentence: each term once, where it counts most (in the name
-/// 1, the owner's name 0.5, the doc 0.3).
-fn coverage(m: &[Vec<usize>; 3], terms: usize) -> f64 {
+/// 1, the owner's name 0.5, the path 0.4, the doc 0.3).
+fn coverage(m: &[Vec<usize>; 4], terms: usize) -> f64 {
     (0..terms)
         .map(|t| {
             if m[0].contains(&t) {
                 1.0
             } else if m[1].contains(&t) {
                 0.5
+            } else if m[3].contains(&t) {
+                0.4
             } else if m[2].contains(&t) {
                 0.3
             } else {
@@ -182,9 +231,12 @@ fn coverage(m: &[Vec<usize>; 3], terms: usize) -> f64 {
 }
 
 /// `name: redirect, url; doc: host`.
-fn why(m: &[Vec<usize>; 3], terms: &[Term]) -> String {
+fn why(m: &[Vec<usize>; 4], terms: &[Term]) -> String {
     let mut parts = Vec::new();
-    for (field, hit) in ["name", "owner", "doc"].iter().zip(m) {
+    for (field, hit) in ["name", "owner", "doc", "path"].iter().zip(m) {
+        // The path holds the name: only what the name and owner do not.
+        let hit: Vec<usize> =
+            if *field == "path" { hit.iter().copied().filter(|i| !m[0].contains(i) && !m[1].contains(i)).collect() } else { hit.clone() };
         if !hit.is_empty() {
             let words: Vec<&str> = hit.iter().map(|&i| terms[i].word.as_str()).collect();
             parts.push(format!("{field}: {}", words.join(", ")));
@@ -222,12 +274,7 @@ impl Atlas {
         // `Elements.before(Node)`: the member of that owner.
         for (owner, member) in qualified_pairs(query) {
             let ids: Vec<i64> = store.names_like(&member, false, 200)?;
-            let found: Vec<i64> = store
-                .symbols_by_ids(&ids)?
-                .into_iter()
-                .filter(|s| s.qname.rsplit_once(['#', '.']).is_some_and(|(o, _)| o.rsplit(['.', ':']).next() == Some(owner.as_str())))
-                .map(|s| s.id)
-                .collect();
+            let found: Vec<i64> = store.symbols_by_ids(&ids)?.into_iter().filter(|s| owner_name(&s.qname) == owner).map(|s| s.id).collect();
             lists.push((4.0, found));
         }
         let mut score: HashMap<i64, f64> = HashMap::new();
@@ -238,34 +285,63 @@ impl Atlas {
         }
         let about_tests = terms.iter().any(|t| t.stem.starts_with("test"));
         let ids: Vec<i64> = score.keys().copied().collect();
-        // (coverage with priors, fused score, symbol, matched terms)
-        let mut ranked: Vec<(f64, f64, SymbolInfo, [Vec<usize>; 3])> = Vec::new();
-        for s in store.symbols_by_ids(&ids)? {
-            if kind.is_some_and(|k| k != s.kind) || language.is_some_and(|l| l != s.language.as_str()) || !s.path.starts_with(prefix) {
-                continue;
-            }
+        let keep = |s: &SymbolInfo| {
+            kind.is_none_or(|k| k == s.kind) && language.is_none_or(|l| l == s.language.as_str()) && s.path.starts_with(prefix)
+        };
+        let rank = |s: &SymbolInfo, m: &[Vec<usize>; 4]| {
             let mut prior = kind_prior(s.kind);
             if !about_tests && is_test_path(&s.path) {
                 prior *= TEST_PRIOR;
             }
+            coverage(m, terms.len()) * prior
+        };
+        let mut ranked: Vec<Ranked> = Vec::new();
+        for s in store.symbols_by_ids(&ids)?.into_iter().filter(keep) {
             let m = matched(&s, &terms);
-            ranked.push((coverage(&m, terms.len()) * prior, score[&s.id], s, m));
+            ranked.push(Ranked { rank: rank(&s, &m), fused: score[&s.id], s, m, via: None });
         }
-        ranked.sort_by(|a, b| {
-            b.0.partial_cmp(&a.0)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal))
-                .then(a.2.qname.cmp(&b.2.qname))
-        });
+        sort(&mut ranked);
+        // Graph expansion: what the best hits call and what calls them join at a discount
+        // (half the hit's rank, plus their own), so the answer names collaborators, not only
+        // more synonyms.
+        let top: Vec<&Ranked> = ranked.iter().filter(|r| r.rank > 0.0).take(EXPANDED).collect();
+        let known: HashSet<i64> = ranked.iter().map(|r| r.s.id).collect();
+        let top_ids: Vec<i64> = top.iter().map(|r| r.s.id).collect();
+        let mut neighbours: HashMap<i64, (f64, String)> = HashMap::new();
+        if !top_ids.is_empty() {
+            let by_id: HashMap<i64, &Ranked> = top.iter().map(|r| (r.s.id, *r)).collect();
+            let calls = store.reference_targets(&top_ids)?.into_iter().filter_map(|r| Some((r.source?, r.target, r.kind)));
+            let callers = store.reference_sources(&top_ids)?.into_iter().filter_map(|r| Some((r.target, r.source?, r.kind)));
+            for (hit, other, kind) in calls.chain(callers) {
+                if other <= 0
+                    || known.contains(&other)
+                    || !matches!(kind, crate::model::RefKind::Calls | crate::model::RefKind::Instantiates)
+                {
+                    continue;
+                }
+                let Some(h) = by_id.get(&hit) else { continue };
+                let entry = neighbours.entry(other).or_insert((0.0, String::new()));
+                if h.rank / 2.0 > entry.0 {
+                    *entry = (h.rank / 2.0, h.s.signature_handle());
+                }
+            }
+        }
+        let neighbour_ids: Vec<i64> = neighbours.keys().copied().collect();
+        for s in store.symbols_by_ids(&neighbour_ids)?.into_iter().filter(keep) {
+            let m = matched(&s, &terms);
+            let (base, via) = neighbours[&s.id].clone();
+            ranked.push(Ranked { rank: base + rank(&s, &m), fused: 0.0, s, m, via: Some(via) });
+        }
+        sort(&mut ranked);
         // Overloads are one row: the best-ranked, with how many there are.
-        let mut rows: Vec<(SymbolInfo, usize, [Vec<usize>; 3])> = Vec::new();
+        let mut rows: Vec<(Ranked, usize)> = Vec::new();
         let mut at: HashMap<String, usize> = HashMap::new();
-        for (_, _, s, m) in ranked {
-            match at.get(&s.qname) {
-                Some(&i) if s.kind.is_callable() => rows[i].1 += 1,
+        for r in ranked {
+            match at.get(&r.s.qname) {
+                Some(&i) if r.s.kind.is_callable() => rows[i].1 += 1,
                 _ => {
-                    at.insert(s.qname.clone(), rows.len());
-                    rows.push((s, 1, m));
+                    at.insert(r.s.qname.clone(), rows.len());
+                    rows.push((r, 1));
                 }
             }
         }
@@ -276,7 +352,7 @@ impl Atlas {
             echo(&words.join(" "))
         );
         let total = rows.len();
-        let page = rows.iter().skip(window.offset).map(|(s, overloads, m)| {
+        let page = rows.iter().skip(window.offset).map(|(Ranked { s, m, via, .. }, overloads)| {
             let mut row = format!(
                 "{} {}  {}",
                 s.kind,
@@ -286,7 +362,10 @@ impl Atlas {
             if *overloads > 1 {
                 let _ = write!(row, " ({overloads} overloads)");
             }
-            let matched = why(m, &terms);
+            let mut matched = why(m, &terms);
+            if let Some(via) = via {
+                matched = if matched.is_empty() { format!("via {via}") } else { format!("{matched}; via {via}") };
+            }
             if !matched.is_empty() {
                 let _ = write!(row, "  [{matched}]");
             }
@@ -323,6 +402,11 @@ mod tests {
         assert_eq!(
             words("RouteHandlers route handler"),
             [("route", "rout"), ("handlers", "handler")].map(|(a, b)| (a.to_string(), b.to_string()))
+        );
+        // Every stem is a prefix of the forms it stands for.
+        assert_eq!(
+            words("inventory policies policy"),
+            [("inventory", "inventor"), ("policies", "polic")].map(|(a, b)| (a.to_string(), b.to_string()))
         );
         assert!(terms("the a of by").is_empty());
     }
