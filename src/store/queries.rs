@@ -891,6 +891,20 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// How many symbols the index holds.
+    pub fn symbol_count(&self) -> Result<usize> {
+        Ok(self.conn.prepare_cached("SELECT COUNT(*) FROM symbols")?.query_row([], |r| r.get::<_, i64>(0))? as usize)
+    }
+
+    /// How many symbols match an FTS5 expression.
+    pub fn fts_count(&self, expression: &str) -> Result<usize> {
+        let n: i64 = self
+            .conn
+            .prepare_cached("SELECT count(*) FROM symbols_fts WHERE symbols_fts MATCH ?1")?
+            .query_row([expression], |r| r.get(0))?;
+        Ok(n as usize)
+    }
+
     /// Symbol ids matching a whole FTS5 query expression, best first (all matches scored:
     /// an expression of several words matches few rows).
     pub fn fts_query(&self, expression: &str, limit: usize) -> Result<Vec<i64>> {

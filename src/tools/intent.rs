@@ -210,22 +210,24 @@ fn owner_name(qname: &str) -> &str {
     head.rsplit(['.', ':']).next().unwrap_or(head)
 }
 
-/// How well a symbol covers the sentence: each term once, where it counts most (in the name
-/// 1, the owner's name 0.5, the path 0.4, the doc 0.3).
-fn coverage(m: &[Vec<usize>; 4], terms: usize) -> f64 {
-    (0..terms)
+/// How well a symbol covers the sentence: each term once, by its weight (rarer words weigh
+/// more), where it counts most (in the name 1, the owner's name 0.5, the path 0.4, the doc
+/// 0.3).
+fn coverage(m: &[Vec<usize>; 4], weights: &[f64]) -> f64 {
+    (0..weights.len())
         .map(|t| {
-            if m[0].contains(&t) {
-                1.0
-            } else if m[1].contains(&t) {
-                0.5
-            } else if m[3].contains(&t) {
-                0.4
-            } else if m[2].contains(&t) {
-                0.3
-            } else {
-                0.0
-            }
+            weights[t]
+                * if m[0].contains(&t) {
+                    1.0
+                } else if m[1].contains(&t) {
+                    0.5
+                } else if m[3].contains(&t) {
+                    0.4
+                } else if m[2].contains(&t) {
+                    0.3
+                } else {
+                    0.0
+                }
         })
         .sum()
 }
@@ -284,6 +286,18 @@ impl Atlas {
             }
         }
         let about_tests = terms.iter().any(|t| t.stem.starts_with("test"));
+        // Each term's weight: its inverse document frequency among names, scaled so that the
+        // commonest word of the repository still counts (`map` in java.base).
+        let all = store.symbol_count()?.max(1) as f64;
+        let mut weights = Vec::with_capacity(terms.len());
+        for t in &terms {
+            let df = store.fts_count(&format!("words : \"{}\"*", t.stem))? as f64;
+            weights.push((1.0 + all / (1.0 + df)).ln().max(0.5));
+        }
+        let top_weight = weights.iter().copied().fold(0.0, f64::max).max(1e-9);
+        for w in &mut weights {
+            *w /= top_weight;
+        }
         let ids: Vec<i64> = score.keys().copied().collect();
         let keep = |s: &SymbolInfo| {
             kind.is_none_or(|k| k == s.kind) && language.is_none_or(|l| l == s.language.as_str()) && s.path.starts_with(prefix)
@@ -293,7 +307,7 @@ impl Atlas {
             if !about_tests && is_test_path(&s.path) {
                 prior *= TEST_PRIOR;
             }
-            coverage(m, terms.len()) * prior
+            coverage(m, &weights) * prior
         };
         let mut ranked: Vec<Ranked> = Vec::new();
         for s in store.symbols_by_ids(&ids)?.into_iter().filter(keep) {
@@ -302,8 +316,8 @@ impl Atlas {
         }
         sort(&mut ranked);
         // Graph expansion: what the best hits call and what calls them join at a discount
-        // (half the hit's rank, plus their own), so the answer names collaborators, not only
-        // more synonyms.
+        // (a quarter of the hit's rank and half their own), so the answer names
+        // collaborators, not only more synonyms.
         let top: Vec<&Ranked> = ranked.iter().filter(|r| r.rank > 0.0).take(EXPANDED).collect();
         let known: HashSet<i64> = ranked.iter().map(|r| r.s.id).collect();
         let top_ids: Vec<i64> = top.iter().map(|r| r.s.id).collect();
@@ -321,8 +335,8 @@ impl Atlas {
                 }
                 let Some(h) = by_id.get(&hit) else { continue };
                 let entry = neighbours.entry(other).or_insert((0.0, String::new()));
-                if h.rank / 2.0 > entry.0 {
-                    *entry = (h.rank / 2.0, h.s.signature_handle());
+                if h.rank / 4.0 > entry.0 {
+                    *entry = (h.rank / 4.0, h.s.signature_handle());
                 }
             }
         }
@@ -330,7 +344,7 @@ impl Atlas {
         for s in store.symbols_by_ids(&neighbour_ids)?.into_iter().filter(keep) {
             let m = matched(&s, &terms);
             let (base, via) = neighbours[&s.id].clone();
-            ranked.push(Ranked { rank: base + rank(&s, &m), fused: 0.0, s, m, via: Some(via) });
+            ranked.push(Ranked { rank: base + rank(&s, &m) / 2.0, fused: 0.0, s, m, via: Some(via) });
         }
         sort(&mut ranked);
         // Overloads are one row: the best-ranked, with how many there are.
