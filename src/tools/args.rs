@@ -62,7 +62,7 @@ pub struct ImpactArgs {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
-    /// Name, words or qualified name
+    /// Name, qualified name, URL, or a task sentence
     pub query: Option<String>,
     /// class, method, struct, trait...; alone lists all
     pub kind: Option<String>,

@@ -79,7 +79,7 @@ tool_specs! {
     "dependency_graph" => GraphArgs, "Dependencies and dependents of a type, file, module or build unit";
     "dependency_path" => PathArgs, "Shortest dependency chain between two nodes, with the line of each hop";
     "change_impact" => ImpactArgs, "What depends on a node, transitively and through interfaces";
-    "search_symbols" => SearchArgs, "Find symbols by name, words, typo or doc text";
+    "search_symbols" => SearchArgs, "Find symbols by name, typo, doc text, or a task in plain words";
     "get_symbol" => SymbolArgs, "One symbol: signature, doc, location, supertypes, members";
     "find_implementations" => ImplArgs, "Implementations of an interface, trait, class or method";
     "find_references" => RefsArgs, "Where a symbol is used, as the compiler resolves it, by file";
