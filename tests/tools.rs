@@ -1451,8 +1451,8 @@ fn search_symbols_reads_a_sentence() {
         ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":4}
         23 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner and doc searched)
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
-        method com.acme.order.Order#lines()  src/main/java/com/acme/order/Order.java:20-22  [name: lines; owner: order]
         record com.acme.order.Order.Line  src/main/java/com/acme/order/Order.java:33  [name: lines; owner: order; doc: order, lines]
+        method com.acme.order.Order#lines()  src/main/java/com/acme/order/Order.java:20-22  [name: lines; owner: order]
         method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [name: lines; owner: order]
         ... 19 more (limit=4); next page: offset=4
 

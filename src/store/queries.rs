@@ -891,6 +891,19 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// How many places reference each of these symbols (resolved references, imports left
+    /// out), by id; a symbol nothing references is absent.
+    pub fn fan_in(&self, ids: &[i64]) -> Result<std::collections::HashMap<i64, usize>> {
+        let ids = serde_json::to_string(ids).expect("ids serialize");
+        let mut stmt = self.conn.prepare_cached(concat!(
+            "SELECT r.target_id, COUNT(*) FROM refs r WHERE r.target_id IN (SELECT value FROM json_each(?1)) AND r.kind != ",
+            kind_sql!(imports),
+            " GROUP BY r.target_id"
+        ))?;
+        let rows = stmt.query_map([ids], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? as usize)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// How many symbols the index holds.
     pub fn symbol_count(&self) -> Result<usize> {
         Ok(self.conn.prepare_cached("SELECT COUNT(*) FROM symbols")?.query_row([], |r| r.get::<_, i64>(0))? as usize)

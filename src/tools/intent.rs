@@ -36,22 +36,24 @@ const TEST_PRIOR: f64 = 0.75;
 /// How many of the best hits bring their callers and callees in.
 const EXPANDED: usize = 3;
 
-/// A candidate: its rank (coverage with priors), fused search score, matched terms, and
-/// the hit that brought it in through the graph.
+/// A candidate: its rank (coverage with priors), how many places reference it, fused search
+/// score, matched terms, and the hit that brought it in through the graph.
 struct Ranked {
     rank: f64,
+    fan_in: usize,
     fused: f64,
     s: SymbolInfo,
     m: [Vec<usize>; 4],
     via: Option<String>,
 }
 
-/// Best rank first, then the fused score, then by name.
+/// Best rank first; among equals the more referenced, then the fused score, then by name.
 fn sort(ranked: &mut [Ranked]) {
     ranked.sort_by(|a, b| {
         b.rank
             .partial_cmp(&a.rank)
             .unwrap_or(std::cmp::Ordering::Equal)
+            .then(b.fan_in.cmp(&a.fan_in))
             .then(b.fused.partial_cmp(&a.fused).unwrap_or(std::cmp::Ordering::Equal))
             .then(a.s.qname.cmp(&b.s.qname))
     });
@@ -310,9 +312,11 @@ impl Atlas {
             coverage(m, &weights) * prior
         };
         let mut ranked: Vec<Ranked> = Vec::new();
+        let fan_in = store.fan_in(&ids)?;
         for s in store.symbols_by_ids(&ids)?.into_iter().filter(keep) {
             let m = matched(&s, &terms);
-            ranked.push(Ranked { rank: rank(&s, &m), fused: score[&s.id], s, m, via: None });
+            let fan_in = fan_in.get(&s.id).copied().unwrap_or(0);
+            ranked.push(Ranked { rank: rank(&s, &m), fan_in, fused: score[&s.id], s, m, via: None });
         }
         sort(&mut ranked);
         // Graph expansion: what the best hits call and what calls them join at a discount
@@ -344,7 +348,7 @@ impl Atlas {
         for s in store.symbols_by_ids(&neighbour_ids)?.into_iter().filter(keep) {
             let m = matched(&s, &terms);
             let (base, via) = neighbours[&s.id].clone();
-            ranked.push(Ranked { rank: base + rank(&s, &m) / 2.0, fused: 0.0, s, m, via: Some(via) });
+            ranked.push(Ranked { rank: base + rank(&s, &m) / 2.0, fan_in: 0, fused: 0.0, s, m, via: Some(via) });
         }
         sort(&mut ranked);
         // Overloads are one row: the best-ranked, with how many there are.
