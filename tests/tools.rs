@@ -1439,17 +1439,17 @@ fn search_symbols_reads_a_sentence() {
         run_calls("rust-shop", &[("search_symbols", json!({"query": "reserve stock in the inventory before placing orders", "limit": 5}))]);
     expect_test::expect![[r####"
         ### search_symbols {"query":"Validate the order total before charging the payment","limit":6}
-        36 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner and doc searched)
+        42 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
         class com.acme.order.OrderValidator  src/main/java/com/acme/order/OrderValidator.java:3-18  [name: validate, order; owner: order]
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
         method com.acme.pay.PaymentGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/PaymentGateway.java:10  [name: charging; owner: payment; doc: charging]
         constructor com.acme.order.OrderValidator#OrderValidator()  src/main/java/com/acme/order/OrderValidator.java:4  [name: validate, order; owner: validate, order]
         class com.acme.pay.PaymentService  src/main/java/com/acme/pay/PaymentService.java:7-28  [name: payment; doc: charging]
         class com.acme.order.OrderService  src/main/java/com/acme/order/OrderService.java:14-37  [name: order; owner: order; doc: order, payment]
-        ... 30 more (limit=6); next page: offset=6
+        ... 36 more (limit=6); next page: offset=6
 
         ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":4}
-        23 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner and doc searched)
+        23 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
         record com.acme.order.Order.Line  src/main/java/com/acme/order/Order.java:33  [name: lines; owner: order; doc: order, lines]
         method com.acme.order.Order#lines()  src/main/java/com/acme/order/Order.java:20-22  [name: lines; owner: order]
@@ -1457,11 +1457,11 @@ fn search_symbols_reads_a_sentence() {
         ... 19 more (limit=4); next page: offset=4
 
         ### search_symbols {"query":"test placing an order","limit":3}
-        27 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner and doc searched)
+        28 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
         method com.acme.order.OrderServiceTest#placesAnOrder()  src/test/java/com/acme/order/OrderServiceTest.java:7-10  [name: placing, order; owner: test, order]
         class com.acme.order.OrderServiceTest  src/test/java/com/acme/order/OrderServiceTest.java:6-11  [name: test, order; owner: order]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [name: placing; owner: order]
-        ... 24 more (limit=3); next page: offset=3
+        ... 25 more (limit=3); next page: offset=3
 
         ### search_symbols {"query":"the of and","limit":2}
         7 symbols match "the of and"
@@ -1471,13 +1471,13 @@ fn search_symbols_reads_a_sentence() {
         ... 5 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"reserve stock in the inventory before placing orders","limit":5}
-        25 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner and doc searched)
+        31 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
         struct shop_core::inventory::Inventory  crates/shop-core/src/inventory.rs:8-10  [name: inventory; owner: inventory; doc: reserve, stock]
         method shop_core::inventory::Inventory::reserve  crates/shop-core/src/inventory.rs:17-24  [name: reserve; owner: inventory]
         enum shop_core::order::PlaceError  crates/shop-core/src/order.rs:16-19  [name: placing; owner: orders]
         method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [name: placing; owner: orders]
         struct shop_core::order::OrderService  crates/shop-core/src/order.rs:22-25  [name: orders; owner: orders; doc: inventory, placing, orders]
-        ... 20 more (limit=5); next page: offset=5
+        ... 26 more (limit=5); next page: offset=5
 
     "####]]
     .assert_eq(&format!("{java}{rust}"));

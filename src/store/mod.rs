@@ -10,7 +10,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 use crate::model::{Confidence, FileId, Language, Receiver, RefKind, SymbolId, SymbolKind};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 18;
+pub const SCHEMA_VERSION: i64 = 19;
 pub const INDEX_DIR: &str = ".repochart";
 /// The index folder of earlier versions (then called codeatlas): never read, indexed or
 /// served; when a new index is built beside it, a notice says it can be deleted.
@@ -158,7 +158,7 @@ CREATE INDEX refs_subject_simple ON refs(subject_simple) WHERE subject_simple IS
 -- the others are here, so that each candidate's references include it.
 CREATE TABLE ref_alts(target_id INTEGER NOT NULL, ref_id INTEGER NOT NULL, PRIMARY KEY(target_id, ref_id)) WITHOUT ROWID;
 CREATE INDEX ref_alts_ref ON ref_alts(ref_id);
-CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, tokenize = 'unicode61', content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, place, tokenize = 'unicode61', content = '', contentless_delete = 1);
 CREATE VIEW edges AS
     SELECT source_id, target_id, external_id, kind, confidence, COUNT(*) AS weight
     FROM refs
@@ -687,7 +687,7 @@ impl Store {
         &["refs_source", "refs_simple", "refs_head", "refs_recv_head", "refs_recv_simple", "refs_subject_simple"];
 
     pub fn transaction(&mut self) -> Result<Writer<'_>> {
-        Ok(Writer { tx: self.conn.transaction()?, externals: Default::default(), touched_files: Default::default() })
+        Ok(Writer { tx: self.conn.transaction()?, externals: Default::default(), touched_files: Default::default(), place: None })
     }
 
     /// Replaces the skipped rows at or under `targets` with `skipped`.
@@ -773,6 +773,24 @@ pub struct Writer<'c> {
     /// Files whose references or symbols this transaction wrote, changed or removed
     /// (`stamp_files`).
     touched_files: rustc_hash::FxHashSet<FileId>,
+    /// The last file whose place words were asked for, and those words (a file's symbols are
+    /// written together).
+    place: Option<(FileId, String)>,
+}
+
+/// The words of a file's place, for search: its folders and file name without extension,
+/// each split as an identifier (`crates/ignore/src/walk.rs` -> `crates ignore src walk`).
+pub fn place_words(path: &str) -> String {
+    let stem = path.rsplit_once('.').filter(|(_, ext)| !ext.contains('/')).map_or(path, |(p, _)| p);
+    let mut words: Vec<String> = Vec::new();
+    for part in stem.split(['/', '.', '-']).filter(|p| !p.is_empty()) {
+        for w in crate::model::name_words(part).split_whitespace() {
+            if !words.iter().any(|x| x == w) {
+                words.push(w.to_string());
+            }
+        }
+    }
+    words.join(" ")
 }
 
 /// How many bits of a reference id number it within its file.
@@ -1046,13 +1064,24 @@ impl Writer<'_> {
                 sym.params,
                 sym.impl_of.as_ref().and_then(|i| i.module.as_deref())
             ])?;
-        self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
-            s.id,
-            crate::model::name_words(&sym.name),
-            crate::model::name_words(s.owner),
-            sym.doc
-        ])?;
+        let place = self.place_of(s.file)?;
+        self.tx
+            .prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc, place) VALUES (?1, ?2, ?3, ?4, ?5)")?
+            .execute(params![s.id, crate::model::name_words(&sym.name), crate::model::name_words(s.owner), sym.doc, place])?;
         Ok(())
+    }
+
+    /// The place words of a file (`place_words` of its path), kept for the next symbol.
+    fn place_of(&mut self, file: FileId) -> Result<String> {
+        if let Some((id, words)) = &self.place {
+            if *id == file {
+                return Ok(words.clone());
+            }
+        }
+        let path: String = self.tx.prepare_cached("SELECT path FROM files WHERE id = ?1")?.query_row([file], |r| r.get(0))?;
+        let words = place_words(&path);
+        self.place = Some((file, words.clone()));
+        Ok(words)
     }
 
     /// Endpoints whose paths name constants their own file does not define (a
@@ -1106,12 +1135,10 @@ impl Writer<'_> {
                 .prepare_cached("UPDATE symbols SET name = ?2, xqname = COALESCE(xqname, qname), qname = ?2, signature = ?3 WHERE id = ?1")?
                 .execute(params![e.id, e.name, e.signature])?;
             self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid = ?1")?.execute([e.id])?;
-            self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc) VALUES (?1, ?2, ?3, ?4)")?.execute(params![
-                e.id,
-                crate::model::name_words(&e.name),
-                crate::model::name_words(&e.owner),
-                e.doc
-            ])?;
+            let place = self.place_of(e.file)?;
+            self.tx
+                .prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc, place) VALUES (?1, ?2, ?3, ?4, ?5)")?
+                .execute(params![e.id, crate::model::name_words(&e.name), crate::model::name_words(&e.owner), e.doc, place])?;
             self.touched_files.insert(e.file);
         }
         Ok(())
@@ -1140,7 +1167,7 @@ impl Writer<'_> {
         &mut self,
         rows: impl IntoIterator<Item = (FileId, Option<SymbolId>, &'r crate::model::Reference, &'r Resolved)>,
     ) -> Result<()> {
-        let Writer { tx, externals, touched_files } = self;
+        let Writer { tx, externals, touched_files, .. } = self;
         // The table's largest id and each file's next are read from the table, not kept
         // between calls (a delete would have to forget them): two searches of the id b-tree
         // per file and call, 25-34 ms of java.base's first build.
@@ -1370,6 +1397,13 @@ fn extractor_fingerprint() -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn place_words_are_the_folders_and_file_name_split() {
+        assert_eq!(place_words("crates/ignore/src/walk.rs"), "crates ignore src walk");
+        assert_eq!(place_words("src/main/java/com/acme/OrderService.java"), "src main java com acme order service orderservice");
+        assert_eq!(place_words("grep-searcher/src/line_buffer.rs"), "grep searcher src line buffer line_buffer");
+    }
+
     #[test]
     fn sql_kind_codes_are_the_models() {
         use crate::model::RefKind;

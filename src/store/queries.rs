@@ -882,12 +882,12 @@ impl Store {
     }
 
     /// Symbol ids matching an FTS5 expression, best first by BM25 with these column weights
-    /// (name words, owner words, doc), every match scored.
-    pub fn fts_weighted(&self, expression: &str, (words, owner, doc): (f64, f64, f64), limit: usize) -> Result<Vec<i64>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts, ?2, ?3, ?4) LIMIT ?5")?;
-        let rows = stmt.query_map(params![expression, words, owner, doc, limit as i64], |r| r.get(0))?;
+    /// (name words, owner words, doc, place words), every match scored.
+    pub fn fts_weighted(&self, expression: &str, (words, owner, doc, place): (f64, f64, f64, f64), limit: usize) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts, ?2, ?3, ?4, ?5) LIMIT ?6",
+        )?;
+        let rows = stmt.query_map(params![expression, words, owner, doc, place, limit as i64], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

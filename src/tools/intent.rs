@@ -4,8 +4,8 @@
 //! `grammars/search/stop-words.txt`, none under three letters, sentence punctuation is no
 //! qualified-name syntax: `Cargo.toml` is two words), identifiers are split into words, and
 //! each word is folded to its English stem (Snowball, `rust-stemmers`) and searched as a
-//! prefix of the words of names, owners and doc comments, ranked by BM25 (rare words
-//! weigh more). Those rankings and the exact names of the words are fused as the name search
+//! prefix of the words of names, owners, doc comments and places (folders and file name),
+//! ranked by BM25 (rare words weigh more). Those rankings and the exact names of the words are fused as the name search
 //! fuses its own (reciprocal ranks); then the map's priors: declarations (types, methods,
 //! functions) before fields, constants and variants, production code before tests unless the
 //! sentence is about tests, overloads as one row. Each row says which words matched where.
@@ -269,8 +269,8 @@ impl Atlas {
         // (weight, ranked ids): the words anywhere (names count most), the words in names
         // alone, and each word as a whole name (`cache` -> `Cache`).
         let mut lists: Vec<(f64, Vec<i64>)> = vec![
-            (3.0, store.fts_weighted(&any_term(&terms, "words owner doc"), (4.0, 1.0, 1.0), DEPTH)?),
-            (2.0, store.fts_weighted(&any_term(&terms, "words"), (1.0, 1.0, 1.0), DEPTH)?),
+            (3.0, store.fts_weighted(&any_term(&terms, "words owner doc place"), (4.0, 1.0, 1.0, 0.5), DEPTH)?),
+            (2.0, store.fts_weighted(&any_term(&terms, "words"), (1.0, 1.0, 1.0, 1.0), DEPTH)?),
         ];
         for t in terms.iter().filter(|t| t.word.len() >= 4) {
             lists.push((1.0, store.names_like(&t.word, false, 20)?));
@@ -365,7 +365,7 @@ impl Atlas {
         }
         let words: Vec<&str> = terms.iter().map(|t| t.word.as_str()).collect();
         let mut out = format!(
-            "{} match the words {} (a sentence: stop words dropped, words stemmed; name, owner and doc searched)\n",
+            "{} match the words {} (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)\n",
             plural(rows.len(), "symbol"),
             echo(&words.join(" "))
         );
