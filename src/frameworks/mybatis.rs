@@ -64,6 +64,13 @@ pub struct Statement {
     pub tables: Vec<String>,
 }
 
+impl Statement {
+    /// The id code runs it by (`sqlSession.selectList("com.acme.OrderMapper.list")`).
+    pub fn string_id(&self) -> String {
+        format!("{}.{}", self.namespace, self.id)
+    }
+}
+
 /// The tables a statement's SQL text names: the word after `from`, `join`, `into` and
 /// `update` (and after each comma of a `from` list), without quotes or schema, lower case.
 /// Dynamic parts (`${table}`, `#{id}`) and subqueries are no tables.

@@ -172,16 +172,13 @@ pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
         } else if b.property_conditions.contains(&a.name) {
             // `@ConditionalOnProperty(shop.cache.enabled=true)`: each key, with the value it
             // must have when the annotation names one.
-            let prefix = a.arg("prefix").map(|v| {
-                let mut p = Vec::new();
-                plain_strings(v, &mut p);
-                p.concat()
-            });
-            let having = a.arg("havingValue").map(|v| {
-                let mut h = Vec::new();
-                plain_strings(v, &mut h);
-                h.concat()
-            });
+            let joined = |v: &Value| {
+                let mut parts = Vec::new();
+                plain_strings(v, &mut parts);
+                parts.concat()
+            };
+            let prefix = a.arg("prefix").map(joined);
+            let having = a.arg("havingValue").map(joined);
             let mut names = Vec::new();
             for v in ["name", "value"].iter().filter_map(|k| a.arg(k)) {
                 plain_strings(v, &mut names);

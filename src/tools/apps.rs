@@ -47,8 +47,9 @@ pub(super) fn url_port(query: &str) -> Option<&str> {
 }
 
 impl Atlas {
-    /// The applications of the repository, in unit order. Java units only: a Rust binary's
-    /// port is in its code, not in configuration.
+    /// The applications of the repository, in unit order, when there are several (one
+    /// application names nothing). Java units only: a Rust binary's port is in its code,
+    /// not in configuration.
     pub(super) fn apps(&self, store: &Store) -> Result<Vec<App>, ToolError> {
         let view = self.unit_view(store)?;
         let mut units: Vec<u32> = self
@@ -60,7 +61,7 @@ impl Atlas {
         units.sort_unstable();
         units.dedup();
         if units.len() < 2 {
-            return Ok(units.into_iter().map(|unit| App { unit, name: String::new(), port: None }).collect());
+            return Ok(Vec::new());
         }
         let config = self.config_view(store)?;
         let map = UnitMap::new(&view.units);

@@ -811,11 +811,7 @@ impl Atlas {
                     changed_items.push(format!("  {letter} {label}  {loc}  ({runs_for})"));
                     for m in runs {
                         starts.push(m.id);
-                        let node = match graph.level {
-                            Level::Service => self.bean_of(store, graph, &m)?,
-                            _ => graph.node_of_symbol(m.id),
-                        };
-                        nodes.extend(node);
+                        nodes.extend(self.changed_node(store, graph, &m)?);
                     }
                 }
                 continue;
@@ -872,13 +868,7 @@ impl Atlas {
                     }
                     for s in hit {
                         starts.push(s.id);
-                        let node = match graph.level {
-                            Level::Service => self.bean_of(store, graph, s)?,
-                            _ => graph.node_of_symbol(s.id),
-                        };
-                        if let Some(n) = node {
-                            nodes.push(n);
-                        }
+                        nodes.extend(self.changed_node(store, graph, s)?);
                         changed_items.push(format!("  {letter} {} {}  {}", s.kind, s.qname, location(s)));
                     }
                 }
@@ -974,6 +964,15 @@ impl Atlas {
         self.reached_page(&mut out, store, graph, &reached, window, &section, &usual, Some(&test_nodes))?;
         out.push_str(&tail);
         Ok(cap(out, self.summary_budget))
+    }
+
+    /// The graph node a changed declaration stands for: its bean at service level, else its
+    /// own node (or its type's).
+    fn changed_node(&self, store: &Store, graph: &Graph, s: &SymbolInfo) -> Result<Option<Node>, ToolError> {
+        Ok(match graph.level {
+            Level::Service => self.bean_of(store, graph, s)?,
+            _ => graph.node_of_symbol(s.id),
+        })
     }
 
     /// The file a node lives in, if it is a symbol or a file.

@@ -104,6 +104,8 @@ pub struct Atlas {
     unit_view: Mutex<Option<(Stamp, Arc<build_units::UnitView>)>>,
     config_view: Mutex<Option<(Stamp, Arc<config_keys::ConfigView>)>>,
     statement_view: Mutex<Option<(Stamp, Arc<statements::StatementView>)>>,
+    /// The class names Spring Boot's auto-configuration files list.
+    auto_configured: Mutex<Option<(Stamp, Arc<HashSet<String>>)>>,
     /// Every entry point (`main`, endpoints, framework-called methods): finding them scans
     /// the symbols' modifiers, so once per index generation.
     entry_points: Mutex<Option<(Stamp, Arc<Vec<store::SymbolInfo>>)>>,
@@ -233,6 +235,7 @@ impl Atlas {
             unit_view: Mutex::new(None),
             config_view: Mutex::new(None),
             statement_view: Mutex::new(None),
+            auto_configured: Mutex::new(None),
             entry_points: Mutex::new(None),
             dependents: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),

@@ -10,6 +10,7 @@
 //! Owns the bean rows handed to `graph::Graph::build`. It must not read source text.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::{Atlas, ToolError};
 use crate::frameworks::{has_marker, marker_value, marker_values};
@@ -70,7 +71,7 @@ impl Atlas {
         }
         // Component scanning: a stereotyped class outside every scanned package is no bean
         // (unless imported or auto-configured).
-        let outside_scan = self.outside_scan(&marked, &beans)?;
+        let outside_scan = self.outside_scan(store, &marked, &beans)?;
         beans.retain(|id, _| !outside_scan.contains_key(id));
         // Interfaces made beans by an annotation of their own (`@Mapper`) or by a package
         // scan of a bean (`@MapperScan("com.acme.mapper")`).
@@ -234,11 +235,33 @@ impl Atlas {
         Ok(Beans { beans, edges, created: created.into_keys().collect(), outside_scan })
     }
 
+    /// The words of Spring Boot's auto-configuration files (`META-INF/spring.factories`, ...):
+    /// the qualified names of the classes they list, read once per index generation.
+    fn auto_configured(&self, store: &Store) -> Result<Arc<HashSet<String>>, ToolError> {
+        super::per_generation(store, &self.auto_configured, || {
+            let files = crate::frameworks::auto_configuration_files();
+            let mut names = HashSet::new();
+            for (_, text) in self.read_text_files(|rel| files.iter().any(|f| rel.ends_with(f.as_str())))? {
+                names.extend(
+                    text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '_' || c == '$'))
+                        .filter(|w| !w.is_empty())
+                        .map(str::to_string),
+                );
+            }
+            Ok(names)
+        })
+    }
+
     /// The stereotyped classes no component scan of the repository reaches, with the
     /// packages scanned. A scan annotation names its packages, or scans its class's own;
     /// with no scan annotation (or one by classes, `*`), every class is reached. A class
     /// `@Import`ed, or listed in an auto-configuration file, is reached wherever it is.
-    fn outside_scan(&self, marked: &[SymbolInfo], beans: &HashMap<i64, SymbolInfo>) -> Result<HashMap<i64, String>, ToolError> {
+    fn outside_scan(
+        &self,
+        store: &Store,
+        marked: &[SymbolInfo],
+        beans: &HashMap<i64, SymbolInfo>,
+    ) -> Result<HashMap<i64, String>, ToolError> {
         let mut roots: Vec<String> = Vec::new();
         let mut every = false;
         // Applications under test folders scan for tests; those in main code decide.
@@ -273,16 +296,11 @@ impl Atlas {
                 }
             }
         }
-        let files = crate::frameworks::auto_configuration_files();
-        let auto = self.read_text_files(|rel| files.iter().any(|f| rel.ends_with(f.as_str())))?;
-        let listed = |qname: &str| {
-            auto.iter()
-                .any(|(_, text)| text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '_' || c == '$')).any(|w| w == qname))
-        };
+        let auto = self.auto_configured(store)?;
         let scanned = roots.join(", ");
         Ok(outside
             .into_iter()
-            .filter(|b| !imported.contains(b.name.as_str()) && !listed(&b.qname))
+            .filter(|b| !imported.contains(b.name.as_str()) && !auto.contains(&b.qname))
             .map(|b| (b.id, scanned.clone()))
             .collect())
     }

@@ -33,6 +33,10 @@ pub(super) struct StatementView {
     pub run_by_id: HashMap<String, Vec<SymbolInfo>>,
 }
 
+/// A statement or fragment for `change_impact`: its label, its place, and the methods that
+/// run it.
+pub(super) type StatementRuns = (String, String, Vec<SymbolInfo>);
+
 /// How many callers by id a statement's line names before "and N more".
 const SHOWN_CALLERS: usize = 5;
 
@@ -143,7 +147,7 @@ impl Atlas {
     /// The methods of a mapper XML place's statement, for `change_impact`: the mapper method
     /// it runs for and the methods that run it by its id; for a fragment, those of every
     /// statement including it. None when the place is no mapper file's.
-    pub(super) fn statement_impact(&self, store: &Store, handle: &str) -> Result<Option<(String, String, Vec<SymbolInfo>)>, ToolError> {
+    pub(super) fn statement_impact(&self, store: &Store, handle: &str) -> Result<Option<StatementRuns>, ToolError> {
         let Some((view, i)) = self.statement_at(store, handle)? else { return Ok(None) };
         let s = &view.statements[i];
         let runs: Vec<&Statement> = if mybatis::is_fragment(s) {
@@ -155,7 +159,7 @@ impl Atlas {
         for st in runs {
             let method = format!("{}#{}", st.namespace, st.id);
             members.extend(store.symbols_by_qname(&method)?.into_iter().filter(|m| m.kind == crate::model::SymbolKind::Method));
-            members.extend(view.run_by_id.get(&format!("{}.{}", st.namespace, st.id)).into_iter().flatten().cloned());
+            members.extend(view.run_by_id.get(&st.string_id()).into_iter().flatten().cloned());
         }
         members.sort_by_key(|m| m.id);
         members.dedup_by_key(|m| m.id);
@@ -166,12 +170,7 @@ impl Atlas {
 
     /// The statements and fragments of a mapper file on these changed lines, each as
     /// `statement_impact` gives it.
-    pub(super) fn statements_changed(
-        &self,
-        store: &Store,
-        path: &str,
-        lines: &[(u32, u32)],
-    ) -> Result<Vec<(String, String, Vec<SymbolInfo>)>, ToolError> {
+    pub(super) fn statements_changed(&self, store: &Store, path: &str, lines: &[(u32, u32)]) -> Result<Vec<StatementRuns>, ToolError> {
         let view = self.statement_view(store)?;
         let mut out = Vec::new();
         for st in view.statements.iter().filter(|s| s.file == path) {
@@ -215,9 +214,7 @@ impl Atlas {
                 Some(m) => {
                     let _ = writeln!(out, "  runs for: {}  {}:{}", m.signature_handle(), m.path, m.start_line);
                 }
-                None if view.run_by_id.contains_key(&format!("{}.{}", s.namespace, s.id)) => {
-                    out.push_str("  runs for: no mapper method (run by its id)\n")
-                }
+                None if view.run_by_id.contains_key(&s.string_id()) => out.push_str("  runs for: no mapper method (run by its id)\n"),
                 None => out.push_str(
                     "  runs for: no such method in the index, and no code runs it by its id (\"ns.id\" built at run time, or stale)\n",
                 ),
@@ -285,8 +282,8 @@ impl Atlas {
         let view = self.statement_view(store)?;
         let q = query.to_ascii_lowercase();
         let names_table = |s: &Statement| {
-            s.tables.iter().any(|t| *t == q)
-                || s.includes.iter().filter_map(|r| mybatis::fragment(&view.statements, s, r)).any(|f| f.tables.iter().any(|t| *t == q))
+            s.tables.contains(&q)
+                || s.includes.iter().filter_map(|r| mybatis::fragment(&view.statements, s, r)).any(|f| f.tables.contains(&q))
         };
         let found: Vec<&Statement> = view
             .statements
@@ -302,7 +299,7 @@ impl Atlas {
         );
         let rows = found.iter().skip(window.offset).map(|s| {
             let method = format!("{}#{}", s.namespace, s.id);
-            let by_id = view.run_by_id.get(&format!("{}.{}", s.namespace, s.id)).map_or(0, Vec::len);
+            let by_id = view.run_by_id.get(&s.string_id()).map_or(0, Vec::len);
             let linked = match store.symbols_by_qname(&method)?.into_iter().find(|m| m.kind == crate::model::SymbolKind::Method) {
                 Some(m) if by_id > 0 => format!("-> {}, run by its id in {}", m.signature_handle(), plural(by_id, "method")),
                 Some(m) => format!("-> {}", m.signature_handle()),
@@ -349,7 +346,7 @@ impl Atlas {
 /// `{lead}Owner#method  path:line, ...` for the methods running a statement by its id, at
 /// most `SHOWN_CALLERS` of them, or nothing.
 fn callers_by_id(view: &StatementView, st: &Statement, lead: &str) -> String {
-    let Some(callers) = view.run_by_id.get(&format!("{}.{}", st.namespace, st.id)) else { return String::new() };
+    let Some(callers) = view.run_by_id.get(&st.string_id()) else { return String::new() };
     let shown: Vec<String> =
         callers.iter().take(SHOWN_CALLERS).map(|c| format!("{}  {}:{}", c.signature_handle(), c.path, c.start_line)).collect();
     let more = callers.len().saturating_sub(SHOWN_CALLERS);
