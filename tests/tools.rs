@@ -1420,7 +1420,8 @@ fn endpoints_of_several_applications_name_them() {
 /// Search by intent (issue 35): a task written as a sentence is searched by its content words
 /// (stop words and task verbs dropped, stems folded, `Owner.member` taken as written), ranked
 /// by how much of the sentence a symbol covers in its name, owner, path and doc, declarations
-/// before their fields and constructors, production code before tests; the best hits bring
+/// before their fields and constructors, production code before tests (Rust's `mod tests`
+/// too), an area named before a colon first (`pay: ...`); the best hits bring
 /// their callers and callees in (`via`), and each row says which words matched where.
 #[test]
 fn search_symbols_reads_a_sentence() {
@@ -1433,10 +1434,18 @@ fn search_symbols_reads_a_sentence() {
             ("search_symbols", json!({"query": "test placing an order", "limit": 3})),
             // Nothing but stop words: the name search answers.
             ("search_symbols", json!({"query": "the of and", "limit": 2})),
+            // An area before a colon: its symbols first (`pay`: the payment package).
+            ("search_symbols", json!({"query": "pay: validate the order total", "limit": 3})),
         ],
     );
-    let rust =
-        run_calls("rust-shop", &[("search_symbols", json!({"query": "reserve stock in the inventory before placing orders", "limit": 5}))]);
+    let rust = run_calls(
+        "rust-shop",
+        &[
+            ("search_symbols", json!({"query": "reserve stock in the inventory before placing orders", "limit": 5})),
+            // A test in a `mod tests` is test code: it comes after the function it is about.
+            ("search_symbols", json!({"query": "the empty order", "limit": 3})),
+        ],
+    );
     expect_test::expect![[r####"
         ### search_symbols {"query":"Validate the order total before charging the payment","limit":6}
         42 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
@@ -1451,9 +1460,9 @@ fn search_symbols_reads_a_sentence() {
         ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":4}
         23 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
+        method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [via com.acme.order.Order#total()]
         record com.acme.order.Order.Line  src/main/java/com/acme/order/Order.java:33  [name: lines; owner: order; doc: order, lines]
         method com.acme.order.Order#lines()  src/main/java/com/acme/order/Order.java:20-22  [name: lines; owner: order]
-        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [name: lines; owner: order]
         ... 19 more (limit=4); next page: offset=4
 
         ### search_symbols {"query":"test placing an order","limit":3}
@@ -1470,6 +1479,13 @@ fn search_symbols_reads_a_sentence() {
           enum com.acme.pay.PaymentService.Status  src/main/java/com/acme/pay/PaymentService.java:21-27  public enum Status
         ... 5 more (limit=2); next page: offset=2
 
+        ### search_symbols {"query":"pay: validate the order total","limit":3}
+        45 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
+        interface com.acme.pay.PaymentGateway  src/main/java/com/acme/pay/PaymentGateway.java:8-15  [name: pay; owner: pay]
+        class com.acme.pay.PaymentException  src/main/java/com/acme/pay/PaymentException.java:3-7  [name: pay; owner: pay]
+        class com.acme.pay.PaymentService  src/main/java/com/acme/pay/PaymentService.java:7-28  [name: pay; owner: pay]
+        ... 42 more (limit=3); next page: offset=3
+
         ### search_symbols {"query":"reserve stock in the inventory before placing orders","limit":5}
         31 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
         struct shop_core::inventory::Inventory  crates/shop-core/src/inventory.rs:8-10  [name: inventory; owner: inventory; doc: reserve, stock]
@@ -1478,6 +1494,13 @@ fn search_symbols_reads_a_sentence() {
         method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [name: placing; owner: orders]
         struct shop_core::order::OrderService  crates/shop-core/src/order.rs:22-25  [name: orders; owner: orders; doc: inventory, placing, orders]
         ... 26 more (limit=5); next page: offset=5
+
+        ### search_symbols {"query":"the empty order","limit":3}
+        17 symbols match the words "empty order" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
+        function shop_core::order::empty  crates/shop-core/src/order.rs:48-50  [name: empty; owner: order]
+        function shop_core::order::tests::empty_order_has_no_lines  crates/shop-core/src/order.rs:57-59  [name: empty, order]
+        struct shop_core::order::Order  crates/shop-core/src/order.rs:9-13  [name: order; owner: order; doc: order]
+        ... 14 more (limit=3); next page: offset=3
 
     "####]]
     .assert_eq(&format!("{java}{rust}"));

@@ -6,9 +6,11 @@
 //! each word is folded to its English stem (Snowball, `rust-stemmers`) and searched as a
 //! prefix of the words of names, owners, doc comments and places (folders and file name),
 //! ranked by BM25 (rare words weigh more). Those rankings and the exact names of the words are fused as the name search
-//! fuses its own (reciprocal ranks); then the map's priors: declarations (types, methods,
-//! functions) before fields, constants and variants, production code before tests unless the
-//! sentence is about tests, overloads as one row. Each row says which words matched where.
+//! fuses its own (reciprocal ranks); then the map's priors: an area named before a colon first
+//! (`ignore: ...`), a member written as `Owner.member` as if it covered the whole sentence,
+//! declarations (types, methods, functions) before fields, constants and variants, production
+//! code before tests unless the sentence is about tests, overloads as one row. Each row says
+//! which words matched where.
 //!
 //! Owns the sentence path of `search_symbols`. It must not read source text.
 
@@ -39,6 +41,8 @@ const EXPANDED: usize = 3;
 /// A candidate: its rank (coverage with priors), how many places reference it, fused search
 /// score, matched terms, and the hit that brought it in through the graph.
 struct Ranked {
+    /// In the area the sentence names before a colon (`ignore: ...`), or no area is named.
+    in_area: bool,
     rank: f64,
     fan_in: usize,
     fused: f64,
@@ -47,12 +51,13 @@ struct Ranked {
     via: Option<String>,
 }
 
-/// Best rank first; among equals the more referenced, then the fused score, then by name.
+/// The named area first, then the best rank; among equals the more referenced, then the
+/// fused score, then by name.
 fn sort(ranked: &mut [Ranked]) {
     ranked.sort_by(|a, b| {
-        b.rank
-            .partial_cmp(&a.rank)
-            .unwrap_or(std::cmp::Ordering::Equal)
+        b.in_area
+            .cmp(&a.in_area)
+            .then(b.rank.partial_cmp(&a.rank).unwrap_or(std::cmp::Ordering::Equal))
             .then(b.fan_in.cmp(&a.fan_in))
             .then(b.fused.partial_cmp(&a.fused).unwrap_or(std::cmp::Ordering::Equal))
             .then(a.s.qname.cmp(&b.s.qname))
@@ -133,6 +138,36 @@ pub fn terms(query: &str) -> Vec<Term> {
     out
 }
 
+/// The area a sentence names before a colon, as commit subjects and task titles do
+/// (`ignore: skip unreachable files`, `ignore,globset: ...`, `fix(parser): ...`): the stems
+/// of its words. Empty when the sentence has no such prefix.
+pub fn scope(query: &str) -> Vec<String> {
+    let Some((head, rest)) = query.trim_start().split_once(':') else {
+        return Vec::new();
+    };
+    // One chunk, no spaces, then a space: not `Note: ...` inside a sentence, not `a::b`.
+    if head.is_empty() || head.contains(char::is_whitespace) || !rest.starts_with(char::is_whitespace) {
+        return Vec::new();
+    }
+    // `fix(parser)`: the area is in the parentheses.
+    let area = match head.split_once('(') {
+        Some((_, inner)) => inner.trim_end_matches(')'),
+        None => head,
+    };
+    let mut out: Vec<String> = Vec::new();
+    for w in area.split(|c: char| !c.is_alphanumeric()) {
+        let lower = w.to_lowercase();
+        if lower.chars().count() < 3 || stop_words().contains(lower.as_str()) {
+            continue;
+        }
+        let stem = stem(&lower);
+        if !out.contains(&stem) {
+            out.push(stem);
+        }
+    }
+    out
+}
+
 /// Whether a chunk of a sentence is written as code: a call, a qualified name, a path of
 /// names, snake_case or camelCase (not a sentence's own punctuation: `end.`, `(see`).
 fn is_code(chunk: &str) -> bool {
@@ -186,17 +221,10 @@ fn kind_prior(kind: SymbolKind) -> f64 {
 /// The terms a symbol's name, owner, doc and path (folders, file name, module) hold, by
 /// field (indexes into `terms`).
 fn matched(s: &SymbolInfo, terms: &[Term]) -> [Vec<usize>; 4] {
-    let words_of = |text: &str| -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .flat_map(|w| name_words(w).split_whitespace().map(|p| p.to_string()).collect::<Vec<_>>())
-            .collect()
-    };
     let owner = owner_name(&s.qname);
     let hits =
         |words: Vec<String>| -> Vec<usize> { (0..terms.len()).filter(|&i| words.iter().any(|w| w.starts_with(&terms[i].stem))).collect() };
-    let place = format!("{} {}", s.path.rsplit_once('.').map_or(s.path.as_str(), |(p, _)| p), s.qname);
-    [hits(words_of(&s.name)), hits(words_of(owner)), hits(words_of(&s.doc)), hits(words_of(&place))]
+    [hits(words_of(&s.name)), hits(words_of(owner)), hits(words_of(&s.doc)), hits(place_words(s))]
 }
 
 /// The simple name of what holds a declaration: `Order` of `com.acme.Order#total`,
@@ -210,6 +238,26 @@ fn owner_name(qname: &str) -> &str {
         },
     };
     head.rsplit(['.', ':']).next().unwrap_or(head)
+}
+
+/// Test code: in a test folder or file, or in a Rust `tests` module.
+fn is_test(s: &SymbolInfo) -> bool {
+    is_test_path(&s.path) || s.qname.contains("::tests::")
+}
+
+/// The words of a symbol's place: its folders, file name and qualified name.
+fn place_words(s: &SymbolInfo) -> Vec<String> {
+    let place = format!("{} {}", s.path.rsplit_once('.').map_or(s.path.as_str(), |(p, _)| p), s.qname);
+    words_of(&place)
+}
+
+/// The lower-case words of a text, identifiers split (`HttpConnection` -> `http`,
+/// `connection`, `httpconnection`).
+fn words_of(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| name_words(w).split_whitespace().map(|p| p.to_string()).collect::<Vec<_>>())
+        .collect()
 }
 
 /// How well a symbol covers the sentence: each term once, by its weight (rarer words weigh
@@ -275,10 +323,12 @@ impl Atlas {
         for t in terms.iter().filter(|t| t.word.len() >= 4) {
             lists.push((1.0, store.names_like(&t.word, false, 20)?));
         }
-        // `Elements.before(Node)`: the member of that owner.
+        // `Elements.before(Node)`: the member of that owner, which the sentence names.
+        let mut named: HashSet<i64> = HashSet::new();
         for (owner, member) in qualified_pairs(query) {
             let ids: Vec<i64> = store.names_like(&member, false, 200)?;
             let found: Vec<i64> = store.symbols_by_ids(&ids)?.into_iter().filter(|s| owner_name(&s.qname) == owner).map(|s| s.id).collect();
+            named.extend(&found);
             lists.push((4.0, found));
         }
         let mut score: HashMap<i64, f64> = HashMap::new();
@@ -304,19 +354,28 @@ impl Atlas {
         let keep = |s: &SymbolInfo| {
             kind.is_none_or(|k| k == s.kind) && language.is_none_or(|l| l == s.language.as_str()) && s.path.starts_with(prefix)
         };
+        let candidates: Vec<SymbolInfo> = store.symbols_by_ids(&ids)?.into_iter().filter(keep).collect();
+        // `ignore: skip unreachable files`: symbols in the named area come first (see
+        // `sort`), when the area is a place of the repository (`feat:` or `docs:` name none).
+        let area = scope(query);
+        let in_area = |s: &SymbolInfo| place_words(s).iter().any(|w| area.iter().any(|a| w.starts_with(a.as_str())));
+        let scoped = !area.is_empty() && candidates.iter().any(in_area);
+        let full: f64 = weights.iter().sum();
         let rank = |s: &SymbolInfo, m: &[Vec<usize>; 4]| {
             let mut prior = kind_prior(s.kind);
-            if !about_tests && is_test_path(&s.path) {
+            if !about_tests && is_test(s) {
                 prior *= TEST_PRIOR;
             }
-            coverage(m, &weights) * prior
+            // A member the sentence names as `Owner.member` covers it whole.
+            let named_bonus = if named.contains(&s.id) { full } else { 0.0 };
+            (coverage(m, &weights) + named_bonus) * prior
         };
         let mut ranked: Vec<Ranked> = Vec::new();
         let fan_in = store.fan_in(&ids)?;
-        for s in store.symbols_by_ids(&ids)?.into_iter().filter(keep) {
+        for s in candidates {
             let m = matched(&s, &terms);
             let fan_in = fan_in.get(&s.id).copied().unwrap_or(0);
-            ranked.push(Ranked { rank: rank(&s, &m), fan_in, fused: score[&s.id], s, m, via: None });
+            ranked.push(Ranked { in_area: !scoped || in_area(&s), rank: rank(&s, &m), fan_in, fused: score[&s.id], s, m, via: None });
         }
         sort(&mut ranked);
         // Graph expansion: what the best hits call and what calls them join at a discount
@@ -348,7 +407,8 @@ impl Atlas {
         for s in store.symbols_by_ids(&neighbour_ids)?.into_iter().filter(keep) {
             let m = matched(&s, &terms);
             let (base, via) = neighbours[&s.id].clone();
-            ranked.push(Ranked { rank: base + rank(&s, &m) / 2.0, fan_in: 0, fused: 0.0, s, m, via: Some(via) });
+            let in_area = !scoped || in_area(&s);
+            ranked.push(Ranked { in_area, rank: base + rank(&s, &m) / 2.0, fan_in: 0, fused: 0.0, s, m, via: Some(via) });
         }
         sort(&mut ranked);
         // Overloads are one row: the best-ranked, with how many there are.
@@ -427,6 +487,18 @@ mod tests {
             [("inventory", "inventor"), ("policies", "polic")].map(|(a, b)| (a.to_string(), b.to_string()))
         );
         assert!(terms("the a of by").is_empty());
+    }
+
+    #[test]
+    fn a_sentence_names_its_area_before_a_colon() {
+        assert_eq!(scope("ignore: skip loading unreachable ignore files"), ["ignor"]);
+        assert_eq!(scope("ignore,globset: increase pool capacity"), ["ignor", "globset"]);
+        assert_eq!(scope("fix(parser): keep the doctype's quotes"), ["parser"]);
+        // Conventional types name no area; nor does a colon inside a sentence or a path.
+        assert!(scope("feat: add a new output format").is_empty());
+        assert!(scope("Fix the cache. Note: not the parser").is_empty());
+        assert!(scope("crate::cache::Cache evicts late").is_empty());
+        assert!(scope("ci: fix binary discovery").is_empty());
     }
 
     #[test]
