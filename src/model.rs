@@ -1,5 +1,6 @@
 //! Plain data shared by every layer: languages, symbol and reference kinds, and the
-//! per-file extraction result. This module does no IO and knows nothing of SQL, serde or MCP.
+//! per-file extraction result. This module does no IO and knows nothing of SQL or MCP; a
+//! reference derives serde's traits only so that a build can hold many packed (`index`).
 
 use std::fmt;
 
@@ -126,7 +127,7 @@ impl fmt::Display for SymbolKind {
 }
 
 /// What a reference does. Also the kind of the dependency edge it creates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum RefKind {
     Extends,
     Implements,
@@ -296,7 +297,7 @@ pub struct ImplInfo {
 }
 
 /// How the receiver of a call was written, for the resolver to find the method's type.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Receiver {
     /// No receiver (`foo()`), or `this`/`self`: look in the enclosing type.
     Implicit,
@@ -309,7 +310,9 @@ pub enum Receiver {
 
 /// One reference as extracted. `name` is the path as written, with the language's
 /// separator (`java.util.List`, `crate::pay::Gateway`); `Self` is already replaced.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Serialized (postcard) while a first build holds a whole tree's references between
+/// parsing and resolving: see `index::Packed`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Reference {
     pub kind: RefKind,
     pub name: String,

@@ -22,7 +22,7 @@ use super::{
 use crate::build::rust_layout::Layout;
 use crate::build::{self, UnitMap, Units};
 use crate::frameworks::endpoints::{self, Templated};
-use crate::model::{Language, RefKind, SymbolId, SymbolKind};
+use crate::model::{Language, RefKind, Reference, SymbolId, SymbolKind};
 use crate::resolve::{FileCtx, Import, Sym, World};
 use crate::store::{self, FileState, NewSymbol, RenamedEndpoint, Resolved, StoredRef, Writer};
 use crate::walk::Candidate;
@@ -247,7 +247,7 @@ impl Run<'_> {
     /// old version's symbols of the same kind and qualified name; the names of symbols and
     /// imports that appeared or disappeared are affected.
     fn store_file(&mut self, c: &Candidate, old: Option<i64>, parsed: Parsed) -> anyhow::Result<()> {
-        let Parsed { extract, hash, size } = parsed;
+        let Parsed { extract, imports: import_refs, refs, hash, size } = parsed;
         let file_id = old.unwrap_or_else(|| {
             self.next_file += 1;
             self.next_file - 1
@@ -327,10 +327,8 @@ impl Run<'_> {
                 },
             );
         }
-        let imports: HashSet<(String, String, i64)> = extract
-            .references
+        let imports: HashSet<(String, String, i64)> = import_refs
             .iter()
-            .filter(|r| r.kind == RefKind::Imports)
             .map(|r| (r.alias.clone().unwrap_or_else(|| r.simple_name().to_string()), r.name.clone(), import_flags(r)))
             .collect();
         match prev {
@@ -365,7 +363,7 @@ impl Run<'_> {
             }
             None => self.affected.extend(imports.iter().map(|k| k.0.clone())),
         }
-        for r in extract.references.iter().filter(|r| r.kind == RefKind::Imports) {
+        for r in &import_refs {
             self.world.add_import(Import {
                 file: file_id,
                 enclosing: r.enclosing.map(|e| ids[e]),
@@ -375,7 +373,8 @@ impl Run<'_> {
                 is_static: r.is_static,
             });
         }
-        self.pending.push(PendingFile { file: file_id, symbol_ids: ids, extract });
+        let impl_members = extract.symbols.iter().zip(&ids).filter(|(s, _)| s.impl_of.is_some()).map(|(_, id)| *id).collect();
+        self.pending.push(PendingFile { file: file_id, symbol_ids: ids, impl_members, refs });
         Ok(())
     }
 
@@ -400,11 +399,7 @@ impl Run<'_> {
 
     /// Rust impl members belong to the type their impl names, wherever it is declared.
     pub fn attach_impl_members(&mut self) -> anyhow::Result<()> {
-        let mut impl_members: Vec<SymbolId> = self
-            .pending
-            .iter()
-            .flat_map(|p| p.extract.symbols.iter().zip(&p.symbol_ids).filter(|(s, _)| s.impl_of.is_some()).map(|(_, id)| *id))
-            .collect();
+        let mut impl_members: Vec<SymbolId> = self.pending.iter().flat_map(|p| p.impl_members.iter().copied()).collect();
         if self.incremental {
             impl_members.extend(self.writer.impl_members_to_recheck()?);
         }
@@ -426,7 +421,7 @@ impl Run<'_> {
         for _ in 0..2 {
             let mut seeded: HashMap<SymbolId, Vec<SymbolId>> = HashMap::default();
             for p in &self.pending {
-                for r in p.extract.references.iter().filter(|r| Pass::Supertypes.includes(r.kind)) {
+                for r in &p.refs.supers {
                     let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
                     let res = resolve_one(self.world, &query_of(p.file, enclosing, r));
                     if let Some(Resolved { source: Some(source), target: Some(target), .. }) = res {
@@ -489,34 +484,36 @@ impl Run<'_> {
         let (shared, pending, writer, bulk): (&World, &[PendingFile], &mut Writer, bool) =
             (self.world, &self.pending, &mut self.writer, self.bulk);
         let cursor = AtomicUsize::new(0);
-        let (tx, rx) = crossbeam_channel::bounded::<(usize, Vec<(usize, Option<SymbolId>, Resolved)>)>(64);
+        // (file's index, the rest pass's references unpacked, what resolved: index into the
+        // pass's references, enclosing symbol, resolution).
+        type Out = (usize, Vec<Reference>, Vec<(usize, Option<SymbolId>, Resolved)>);
+        let (tx, rx) = crossbeam_channel::bounded::<Out>(64);
         std::thread::scope(|scope| -> anyhow::Result<()> {
             for _ in 0..self.threads.max(1) {
                 let (tx, cursor) = (tx.clone(), &cursor);
                 scope.spawn(move || loop {
                     let i = cursor.fetch_add(1, Ordering::Relaxed);
                     let Some(p) = pending.get(i) else { break };
+                    let unpacked = if pass == Pass::Rest { p.refs.unpack_rest() } else { Vec::new() };
+                    let refs = if pass == Pass::Rest { &unpacked } else { &p.refs.supers };
                     let mut out = Vec::new();
-                    for (k, r) in p.extract.references.iter().enumerate() {
-                        if pass.includes(r.kind) {
-                            let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
-                            let res = resolve_one(shared, &query_of(p.file, enclosing, r));
-                            if let Some(res) = res {
-                                out.push((k, enclosing, res));
-                            }
+                    for (k, r) in refs.iter().enumerate() {
+                        let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
+                        if let Some(res) = resolve_one(shared, &query_of(p.file, enclosing, r)) {
+                            out.push((k, enclosing, res));
                         }
                     }
-                    if tx.send((i, out)).is_err() {
+                    if tx.send((i, unpacked, out)).is_err() {
                         break;
                     }
                 });
             }
             drop(tx);
-            let mut waiting: HashMap<usize, Vec<(usize, Option<SymbolId>, Resolved)>> = HashMap::default();
+            let mut waiting: HashMap<usize, (Vec<Reference>, Vec<(usize, Option<SymbolId>, Resolved)>)> = HashMap::default();
             let mut next = 0;
-            for (i, out) in rx {
-                waiting.insert(i, out);
-                while let Some(out) = waiting.remove(&next) {
+            for (i, unpacked, out) in rx {
+                waiting.insert(i, (unpacked, out));
+                while let Some((unpacked, out)) = waiting.remove(&next) {
                     let p = &pending[next];
                     touched.extend(out.iter().filter_map(|(_, _, res)| res.source));
                     if bulk && pass == Pass::Supertypes {
@@ -527,9 +524,14 @@ impl Run<'_> {
                         }
                         held.push(out);
                     } else {
+                        // A first build's supertypes (held back), then this pass's.
                         let first = held.get(next).map(Vec::as_slice).unwrap_or_default();
+                        let refs = if pass == Pass::Rest { &unpacked } else { &p.refs.supers };
                         writer.insert_refs(
-                            first.iter().chain(&out).map(|(k, enclosing, res)| (p.file, *enclosing, &p.extract.references[*k], res)),
+                            first
+                                .iter()
+                                .map(|(k, enclosing, res)| (p.file, *enclosing, &p.refs.supers[*k], res))
+                                .chain(out.iter().map(|(k, enclosing, res)| (p.file, *enclosing, &refs[*k], res))),
                         )?;
                     }
                     next += 1;
