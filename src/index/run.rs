@@ -16,7 +16,7 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{
-    content_hash, import_flags, is_binary, member_names, query_of, read_and_extract, recheck, resolve_one, unix_seconds_now, OldSymbol,
+    content_hash, cpu_ms, import_flags, is_binary, member_names, query_of, read_and_extract, recheck, resolve_one, unix_seconds_now, OldSymbol,
     Parsed, Pass, PendingFile, Previous, Scope, Summary, BINARY,
 };
 use crate::build::rust_layout::Layout;
@@ -235,6 +235,7 @@ impl Run<'_> {
         result?;
         tracing::debug!(
             ms = self.ms(),
+            cpu_ms = cpu_ms(),
             parsed = self.pending.len(),
             affected = self.affected.len(),
             gone = self.gone.len(),
@@ -393,7 +394,7 @@ impl Run<'_> {
         } else {
             Vec::new()
         };
-        tracing::debug!(ms = self.ms(), old_refs = old_refs.len(), "phase: recheck list");
+        tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), old_refs = old_refs.len(), "phase: recheck list");
         Ok(old_refs)
     }
 
@@ -435,7 +436,7 @@ impl Run<'_> {
                 self.world.set_supertypes(source, supers);
             }
         }
-        tracing::debug!(ms = self.ms(), "phase: supertypes seeded");
+        tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), "phase: supertypes seeded");
     }
 
     /// Supertypes first (member lookups through inheritance depend on them), then the
@@ -449,7 +450,7 @@ impl Run<'_> {
                 self.old_supers.entry(s).or_insert_with(|| self.world.supertypes.get(&s).cloned().unwrap_or_default());
             }
         }
-        tracing::debug!(ms = self.ms(), "phase: impls attached");
+        tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), "phase: impls attached");
         self.seed_supertypes();
         // A first build holds the supertypes pass's references back and writes each file's
         // with its other references: reference ids grow with the file (`store::ref_ids_of`),
@@ -467,7 +468,7 @@ impl Run<'_> {
                 self.store_supertypes(touched, written_supers, &mut old_refs, &changed_files)?;
             }
         }
-        tracing::debug!(ms = self.ms(), rechecked = self.rechecked, "phase: resolved");
+        tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), rechecked = self.rechecked, "phase: resolved");
         Ok(())
     }
 
@@ -614,7 +615,7 @@ impl Run<'_> {
             }
             self.world.set_supertypes(s, after);
         }
-        tracing::debug!(ms = self.ms(), "phase: supertypes stored");
+        tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), "phase: supertypes stored");
         if !inherited.is_empty() {
             let known: HashSet<i64> = old_refs.iter().map(|r| r.id).collect();
             let more = self.writer.refs_to_recheck(&inherited, &[])?;
@@ -643,7 +644,7 @@ impl Run<'_> {
         self.writer.stamp_files(generation)?;
         self.writer.set_meta("generation", &generation.to_string())?;
         self.writer.set_meta("indexed_at", &unix_seconds_now())?;
-        tracing::debug!(ms = self.ms(), "phase: externals collected");
+        tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), "phase: externals collected");
         let Run { writer, changes, skipped, pending, parse_errors, rechecked, .. } = self;
         writer.commit()?;
         Ok(Summary {
