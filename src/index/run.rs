@@ -16,8 +16,8 @@ use std::time::Instant;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{
-    content_hash, cpu_ms, import_flags, is_binary, member_names, query_of, read_and_extract, recheck, resolve_one, unix_seconds_now, OldSymbol,
-    Parsed, Pass, PendingFile, Previous, Scope, Summary, BINARY,
+    content_hash, cpu_ms, import_flags, is_binary, member_names, query_of, read_and_extract, recheck, resolve_one, unix_seconds_now,
+    OldSymbol, Parsed, Pass, PendingFile, Previous, Scope, Summary, BINARY,
 };
 use crate::build::rust_layout::Layout;
 use crate::build::{self, UnitMap, Units};
