@@ -94,15 +94,26 @@ pub fn stem(word: &str) -> String {
     }
 }
 
-/// Whether a query reads as a sentence rather than a name: three words or more, or two
-/// with a stop word among them, and none of a qualified name's separators (`#`, `::`) nor a
-/// path's.
+/// Whether a query reads as a sentence rather than a name: three words or more of which two
+/// are plain words (not code: `Elements.before(Node)`, `Order#total`, `after/prepend`), or
+/// two plain words with a stop word among them. An area prefix (`fix(parser): `) and issue
+/// numbers (`#953`, `(#2567)`) are neither.
 pub fn reads_as_sentence(query: &str) -> bool {
-    if query.contains('#') || query.contains("::") || query.contains('/') || query.contains('(') {
-        return false;
+    let query = split_scope(query).map_or(query, |(_, rest)| rest);
+    let words: Vec<&str> = query.split_whitespace().filter(|w| !is_issue_number(w)).collect();
+    let plain = |w: &&&str| !is_code(w) && !w.contains(['#', '/', '(']) && !w.contains("::");
+    let plain_words = words.iter().filter(plain).count();
+    match words.len() {
+        0 | 1 => false,
+        2 => plain_words == 2 && words.iter().any(|w| stop_words().contains(w.to_lowercase().as_str())),
+        _ => plain_words >= 2,
     }
-    let words: Vec<&str> = query.split_whitespace().collect();
-    words.len() >= 3 || (words.len() == 2 && words.iter().any(|w| stop_words().contains(w.to_lowercase().as_str())))
+}
+
+/// `#953`, `(#2567)`, `#12,`: an issue or pull-request number, as commit subjects end.
+fn is_issue_number(word: &str) -> bool {
+    let inner = word.trim_matches(|c: char| matches!(c, '(' | ')' | ',' | '.' | ';'));
+    inner.strip_prefix('#').is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// The words of a sentence worth searching, in order, once each: alphanumeric runs split as
@@ -112,10 +123,11 @@ pub fn terms(query: &str) -> Vec<Term> {
     let mut out: Vec<Term> = Vec::new();
     // A chunk written as code (`Elements.before(Node)`, `after/prepend`, `set_title`,
     // `getItem`) keeps every word: there `before` is a name, not a stop word.
-    let runs = query.split_whitespace().flat_map(|chunk| {
-        let code = is_code(chunk);
-        chunk.split(|c: char| !c.is_alphanumeric()).filter(|r| !r.is_empty()).map(move |r| (r, code))
-    });
+    // An area prefix (`fix(parser): `) is words, not code: `fix` stays a stop word.
+    let (head, body) = split_scope(query).unwrap_or(("", query));
+    let chunks = head.split_whitespace().map(|c| (c, false)).chain(body.split_whitespace().map(|c| (c, is_code(c))));
+    let runs =
+        chunks.flat_map(|(chunk, code)| chunk.split(|c: char| !c.is_alphanumeric()).filter(|r| !r.is_empty()).map(move |r| (r, code)));
     for (run, code) in runs {
         let lower = run.to_lowercase();
         if !code && stop_words().contains(lower.as_str()) {
@@ -144,13 +156,9 @@ pub fn terms(query: &str) -> Vec<Term> {
 /// (`ignore: skip unreachable files`, `ignore,globset: ...`, `fix(parser): ...`): the stems
 /// of its words. Empty when the sentence has no such prefix.
 pub fn scope(query: &str) -> Vec<String> {
-    let Some((head, rest)) = query.trim_start().split_once(':') else {
+    let Some((head, _)) = split_scope(query) else {
         return Vec::new();
     };
-    // One chunk, no spaces, then a space: not `Note: ...` inside a sentence, not `a::b`.
-    if head.is_empty() || head.contains(char::is_whitespace) || !rest.starts_with(char::is_whitespace) {
-        return Vec::new();
-    }
     // `fix(parser)`: the area is in the parentheses.
     let area = match head.split_once('(') {
         Some((_, inner)) => inner.trim_end_matches(')'),
@@ -168,6 +176,16 @@ pub fn scope(query: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// A sentence's area prefix and the rest: one chunk without spaces, then a colon and a
+/// space (`ignore,globset: `, `fix(parser): `); not `Note: ...` inside a sentence, not `a::b`.
+fn split_scope(query: &str) -> Option<(&str, &str)> {
+    let (head, rest) = query.trim_start().split_once(':')?;
+    if head.is_empty() || head.contains(char::is_whitespace) || !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    Some((head, rest))
 }
 
 /// Whether a chunk of a sentence is written as code: a call, a qualified name, a path of
@@ -501,11 +519,24 @@ mod tests {
         assert!(scope("Fix the cache. Note: not the parser").is_empty());
         assert!(scope("crate::cache::Cache evicts late").is_empty());
         assert!(scope("ci: fix binary discovery").is_empty());
+        // The area is no code syntax: the sentence is still one, and `fix` a stop word.
+        assert!(reads_as_sentence("fix(admin): login fails for a disabled account"));
+        assert!(reads_as_sentence("ignore/walk: skip unreadable files"));
+        assert_eq!(
+            words("fix(admin): login fails for a disabled account"),
+            [("admin", "admin"), ("login", "login"), ("fails", "fail"), ("disabled", "disabl"), ("account", "account")]
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+        );
     }
 
     #[test]
     fn what_reads_as_a_sentence() {
         assert!(reads_as_sentence("Escape supplementary characters for non-UTF charsets"));
+        // Code and issue numbers inside a sentence leave it one.
+        assert!(reads_as_sentence("HTTP redirects use standard URL resolution for single-slash locations (#2580)"));
+        assert!(reads_as_sentence("Add Elements.before(Node) and after/prepend/append(Node) #953 (#2567)"));
+        assert!(!reads_as_sentence("Order#total Order#lines Money#plus"));
+        assert!(!reads_as_sentence("#2580 HashMap"));
         assert!(reads_as_sentence("fix the cache"));
         assert!(!reads_as_sentence("HashMap resize"));
         assert!(!reads_as_sentence("java.util.HashMap#resize"));
