@@ -164,18 +164,8 @@ pub fn scope(query: &str) -> Vec<String> {
         Some((_, inner)) => inner.trim_end_matches(')'),
         None => head,
     };
-    let mut out: Vec<String> = Vec::new();
-    for w in area.split(|c: char| !c.is_alphanumeric()) {
-        let lower = w.to_lowercase();
-        if lower.chars().count() < 3 || stop_words().contains(lower.as_str()) {
-            continue;
-        }
-        let stem = stem(&lower);
-        if !out.contains(&stem) {
-            out.push(stem);
-        }
-    }
-    out
+    // Its words as a sentence's: stop words and words under three letters dropped, stemmed.
+    terms(area).into_iter().map(|t| t.stem).collect()
 }
 
 /// A sentence's area prefix and the rest: one chunk without spaces, then a colon and a
@@ -374,12 +364,20 @@ impl Atlas {
         let keep = |s: &SymbolInfo| {
             kind.is_none_or(|k| k == s.kind) && language.is_none_or(|l| l == s.language.as_str()) && s.path.starts_with(prefix)
         };
-        let candidates: Vec<SymbolInfo> = store.symbols_by_ids(&ids)?.into_iter().filter(keep).collect();
         // `ignore: skip unreachable files`: symbols in the named area come first (see
         // `sort`), when the area is a place of the repository (`feat:` or `docs:` name none).
         let area = scope(query);
-        let in_area = |s: &SymbolInfo| place_words(s).iter().any(|w| area.iter().any(|a| w.starts_with(a.as_str())));
-        let scoped = !area.is_empty() && candidates.iter().any(in_area);
+        let in_area = |s: &SymbolInfo| !area.is_empty() && place_words(s).iter().any(|w| area.iter().any(|a| w.starts_with(a.as_str())));
+        let candidates: Vec<(SymbolInfo, bool)> = store
+            .symbols_by_ids(&ids)?
+            .into_iter()
+            .filter(keep)
+            .map(|s| {
+                let inside = in_area(&s);
+                (s, inside)
+            })
+            .collect();
+        let scoped = candidates.iter().any(|(_, inside)| *inside);
         let full: f64 = weights.iter().sum();
         let rank = |s: &SymbolInfo, m: &[Vec<usize>; 4]| {
             let mut prior = kind_prior(s.kind);
@@ -392,10 +390,10 @@ impl Atlas {
         };
         let mut ranked: Vec<Ranked> = Vec::new();
         let fan_in = store.fan_in(&ids)?;
-        for s in candidates {
+        for (s, inside) in candidates {
             let m = matched(&s, &terms);
             let fan_in = fan_in.get(&s.id).copied().unwrap_or(0);
-            ranked.push(Ranked { in_area: !scoped || in_area(&s), rank: rank(&s, &m), fan_in, fused: score[&s.id], s, m, via: None });
+            ranked.push(Ranked { in_area: !scoped || inside, rank: rank(&s, &m), fan_in, fused: score[&s.id], s, m, via: None });
         }
         sort(&mut ranked);
         // Graph expansion: what the best hits call and what calls them join at a discount
