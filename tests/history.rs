@@ -296,3 +296,30 @@ fn serve_reads_history_in_the_background_and_follows_head() {
     drop(stdin);
     child.wait().unwrap();
 }
+
+const GATE: &str = "package shop;\n\n/** Lets requests in. */\npublic class Gate {\n    boolean admit(String user) {\n        return true;\n    }\n\n    int capacity() {\n        return 10;\n    }\n}\n";
+const LOGIN: &str = "package shop;\n\npublic class Login {\n    void signIn(String user) {\n    }\n}\n";
+
+/// Search by intent reads past commits (issue 35): a sentence's words that no name, doc or
+/// path holds, but a past commit's subject does, find what that commit changed (its
+/// innermost declarations, not their class); a commit whose subject holds one of the words
+/// only lends nothing; each row says which words matched in `commits:`.
+#[test]
+fn a_sentence_finds_what_past_commits_about_its_words_changed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    git(root, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
+    write(root, "src/shop/Gate.java", GATE);
+    write(root, "src/shop/Login.java", LOGIN);
+    commit(root, "2024-01-01T12:00:00Z", "Ann", "Add the gate and the login");
+    write(root, "src/shop/Gate.java", &GATE.replace("return true;", "return user.length() < 64;"));
+    commit(root, "2024-02-01T12:00:00Z", "Bob", "Throttle repeated sign-in attempts");
+    write(root, "src/shop/Gate.java", &GATE.replace("return true;", "return user.length() < 64;").replace("return 10;", "return 20;"));
+    commit(root, "2024-03-01T12:00:00Z", "Cid", "More attempts fit the gate");
+    let (_, atlas) = read(root, &HistoryConfig::default());
+    expect_test::expect![[r#"
+        2 symbols match the words "throttling attempts sign" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and past commits searched)
+        method shop.Gate#admit(String)  src/shop/Gate.java:5-7  [commits: throttling, attempts, sign]
+        method shop.Login#signIn(String)  src/shop/Login.java:4-5  [name: sign]"#]]
+    .assert_eq(&ask(&atlas, "search_symbols", json!({"query": "throttling the attempts to sign in", "limit": 5})));
+}

@@ -86,6 +86,23 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Every stored commit's idx and subject, newest first.
+    pub fn commit_subjects(&self) -> Result<Vec<(i64, String)>> {
+        let mut stmt = self.conn.prepare_cached("SELECT idx, subject FROM history_commits ORDER BY idx DESC")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The changes of these commits that were compared line by line and still have lines in
+    /// `HEAD`: (commit idx, path, lines as `3-5,9-9`).
+    pub fn changed_lines_of(&self, idxs: &[i64]) -> Result<Vec<(i64, String, String)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT idx, path, lines FROM history_changes WHERE idx IN (SELECT value FROM json_each(?1)) AND lines <> ''",
+        )?;
+        let rows = stmt.query_map([serde_json::to_string(idxs).unwrap_or_default()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn commit(&self, idx: i64) -> Result<Option<CommitRow>> {
         Ok(self
             .conn

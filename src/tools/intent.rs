@@ -9,8 +9,11 @@
 //! fuses its own (reciprocal ranks); then the map's priors: an area named before a colon first
 //! (`ignore: ...`), a member written as `Owner.member` as if it covered the whole sentence,
 //! declarations (types, methods, functions) before fields, constants and variants, production
-//! code before tests unless the sentence is about tests, overloads as one row. Each row says
-//! which words matched where.
+//! code before tests unless the sentence is about tests, overloads as one row. Where git
+//! history is read, the declarations that past commits about the same words changed (their
+//! subjects matched like a sentence, rare words weighing more) join the ranking: a task's
+//! words are often in the history of the code it touches, not in its names. Each row says
+//! which words matched where (`commits: ...` for a past commit's subject).
 //!
 //! Owns the sentence path of `search_symbols`. It must not read source text.
 
@@ -23,6 +26,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 use super::lines::plural;
 use super::paging::{echo, write_page, Row, Window};
 use super::{is_test_path, Atlas, ToolError};
+use crate::git::history::ranges_meet;
 use crate::model::{name_words, SymbolKind};
 use crate::store::{Store, SymbolInfo};
 
@@ -39,6 +43,14 @@ pub struct Term {
 const TEST_PRIOR: f64 = 0.5;
 /// How many of the best hits bring their callers and callees in.
 const EXPANDED: usize = 3;
+/// What a declaration changed by a past commit about the sentence's words adds to its rank:
+/// this share of the whole sentence's weight, for the commit whose subject matches best (less
+/// for the others, by their share of its score). On the parent's index of 200 commits
+/// (`bench/search_intent.py --parent`), 0.25 / 0.5 / 1.0: P@10 0.0783 / 0.0750 / 0.0707 on
+/// jsoup, 0.0544 / 0.0633 / 0.0633 on ripgrep.
+const HISTORY_WEIGHT: f64 = 0.5;
+/// How many of the commits whose subjects match the sentence best lend their declarations.
+const PAST_COMMITS: usize = 20;
 
 /// A candidate: its rank (coverage with priors), how many places reference it, fused search
 /// score, matched terms, and the hit that brought it in through the graph.
@@ -308,6 +320,72 @@ fn why(m: &[Vec<usize>; 4], terms: &[Term]) -> String {
 }
 
 impl Atlas {
+    /// The declarations past commits about the sentence's words changed: for each, the
+    /// relevance of the best such commit (1 for the best match of all) and the terms its
+    /// subject holds. A commit counts when its subject holds two of the words (one for a
+    /// one-word sentence), scored by the words' rarity among subjects; it lends the innermost
+    /// declarations its changed lines meet (lines as `HEAD` has them). None when history is
+    /// not read (no git, disabled, or still reading).
+    fn past_commits(&self, store: &Store, terms: &[Term]) -> Result<Option<HashMap<i64, (f64, Vec<usize>)>>, ToolError> {
+        if !self.history(store)?.is_ready() {
+            return Ok(None);
+        }
+        let subjects = store.commit_subjects()?;
+        let matched: Vec<(i64, Vec<usize>)> = subjects
+            .iter()
+            .map(|(idx, subject)| {
+                let words = words_of(subject);
+                (*idx, (0..terms.len()).filter(|&i| words.iter().any(|w| w.starts_with(&terms[i].stem))).collect())
+            })
+            .collect();
+        let n = subjects.len() as f64;
+        let weights: Vec<f64> = (0..terms.len())
+            .map(|i| {
+                let df = matched.iter().filter(|(_, m)| m.contains(&i)).count() as f64;
+                (1.0 + n / (1.0 + df)).ln()
+            })
+            .collect();
+        let need = terms.len().min(2);
+        let mut scored: Vec<(f64, i64, Vec<usize>)> =
+            matched.into_iter().filter(|(_, m)| m.len() >= need).map(|(idx, m)| (m.iter().map(|&i| weights[i]).sum(), idx, m)).collect();
+        scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(b.1.cmp(&a.1)));
+        scored.truncate(PAST_COMMITS);
+        let Some(best) = scored.first().map(|s| s.0).filter(|b| *b > 0.0) else {
+            return Ok(Some(HashMap::new()));
+        };
+        let by_idx: HashMap<i64, (f64, Vec<usize>)> = scored.into_iter().map(|(score, idx, m)| (idx, (score / best, m))).collect();
+        let idxs: Vec<i64> = by_idx.keys().copied().collect();
+        let mut by_path: HashMap<String, Vec<(i64, String)>> = HashMap::new();
+        for (idx, path, lines) in store.changed_lines_of(&idxs)? {
+            by_path.entry(path).or_default().push((idx, lines));
+        }
+        let mut out: HashMap<i64, (f64, Vec<usize>)> = HashMap::new();
+        for (path, changes) in by_path {
+            let Some(file) = store.file_by_path(&path)? else { continue };
+            let symbols = store.file_symbols(file.id)?;
+            for (idx, lines) in changes {
+                let meeting: Vec<&SymbolInfo> =
+                    symbols.iter().filter(|s| s.kind != SymbolKind::Package && ranges_meet(&lines, s.start_line, s.end_line)).collect();
+                let inner = |s: &SymbolInfo| {
+                    !meeting.iter().any(|o| {
+                        o.id != s.id
+                            && o.start_line >= s.start_line
+                            && o.end_line <= s.end_line
+                            && (o.start_line, o.end_line) != (s.start_line, s.end_line)
+                    })
+                };
+                let (relevance, m) = &by_idx[&idx];
+                for s in meeting.iter().filter(|s| inner(s)) {
+                    let entry = out.entry(s.id).or_insert((0.0, Vec::new()));
+                    if *relevance > entry.0 {
+                        *entry = (*relevance, m.clone());
+                    }
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+
     /// `search_symbols` for a sentence: see the module's header. None when no word is left
     /// to search (the name search answers then).
     pub(super) fn search_sentence(
@@ -360,6 +438,15 @@ impl Atlas {
         for w in &mut weights {
             *w /= top_weight;
         }
+        // What past commits about these words changed (`history: ...`), where history is read.
+        let read_history = self.past_commits(store, &terms)?;
+        let searched = if read_history.is_some() { "name, owner, doc, path and past commits" } else { "name, owner, doc and path" };
+        let past = read_history.unwrap_or_default();
+        let mut by_commit: Vec<(&i64, &(f64, Vec<usize>))> = past.iter().collect();
+        by_commit.sort_by(|a, b| b.1 .0.partial_cmp(&a.1 .0).unwrap_or(std::cmp::Ordering::Equal).then(a.0.cmp(b.0)));
+        for (rank, (id, _)) in by_commit.iter().enumerate() {
+            *score.entry(**id).or_default() += 2.0 / (60.0 + rank as f64);
+        }
         let ids: Vec<i64> = score.keys().copied().collect();
         let keep = |s: &SymbolInfo| {
             kind.is_none_or(|k| k == s.kind) && language.is_none_or(|l| l == s.language.as_str()) && s.path.starts_with(prefix)
@@ -386,7 +473,8 @@ impl Atlas {
             }
             // A member the sentence names as `Owner.member` covers it whole.
             let named_bonus = if named.contains(&s.id) { full } else { 0.0 };
-            (coverage(m, &weights) + named_bonus) * prior
+            let past_bonus = past.get(&s.id).map_or(0.0, |(relevance, _)| relevance * HISTORY_WEIGHT * full);
+            (coverage(m, &weights) + named_bonus + past_bonus) * prior
         };
         let mut ranked: Vec<Ranked> = Vec::new();
         let fan_in = store.fan_in(&ids)?;
@@ -443,7 +531,7 @@ impl Atlas {
         }
         let words: Vec<&str> = terms.iter().map(|t| t.word.as_str()).collect();
         let mut out = format!(
-            "{} match the words {} (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)\n",
+            "{} match the words {} (a sentence: stop words dropped, words stemmed; {searched} searched)\n",
             plural(rows.len(), "symbol"),
             echo(&words.join(" "))
         );
@@ -459,6 +547,11 @@ impl Atlas {
                 let _ = write!(row, " ({overloads} overloads)");
             }
             let mut matched = why(m, &terms);
+            if let Some((_, words)) = past.get(&s.id) {
+                let words: Vec<&str> = words.iter().map(|&i| terms[i].word.as_str()).collect();
+                let commits = format!("commits: {}", words.join(", "));
+                matched = if matched.is_empty() { commits } else { format!("{matched}; {commits}") };
+            }
             if let Some(via) = via {
                 matched = if matched.is_empty() { format!("via {via}") } else { format!("{matched}; via {via}") };
             }
