@@ -498,6 +498,7 @@ impl Run<'_> {
                     let unpacked = if pass == Pass::Rest { p.refs.unpack_rest() } else { Vec::new() };
                     let refs = if pass == Pass::Rest { &unpacked } else { &p.refs.supers };
                     let mut out = Vec::new();
+                    let _types = crate::resolve::FileScope::open(p.file);
                     for (k, r) in refs.iter().enumerate() {
                         let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
                         if let Some(res) = resolve_one(shared, &query_of(p.file, enclosing, r)) {

@@ -245,6 +245,27 @@ impl World {
     }
 
     pub(super) fn java_simple_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
+        let known = super::TYPES.with(|t| match &*t.borrow() {
+            Some((f, memo)) if *f == file => Some(memo.get(&enclosing).and_then(|m| m.get(name)).cloned()),
+            _ => None,
+        });
+        match known {
+            Some(Some(target)) => target,
+            // A scope is open on this file: resolve and remember.
+            Some(None) => {
+                let target = self.java_simple_type_uncached(name, file, enclosing, package);
+                super::TYPES.with(|t| {
+                    if let Some((_, memo)) = &mut *t.borrow_mut() {
+                        memo.entry(enclosing).or_default().insert(name.to_string(), target.clone());
+                    }
+                });
+                target
+            }
+            None => self.java_simple_type_uncached(name, file, enclosing, package),
+        }
+    }
+
+    fn java_simple_type_uncached(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
         // 1. The enclosing types themselves, their member types and inherited member types.
         for t in self.enclosing_types(enclosing) {
             if *self.syms[&t].name == *name {

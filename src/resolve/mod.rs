@@ -175,6 +175,30 @@ thread_local! {
     static MEMO: std::cell::RefCell<HashMap<(String, String), Option<PathHit>>> = Default::default();
     /// The build unit of the file whose reference is being resolved.
     static UNIT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Java simple type names already resolved in one file, by enclosing symbol, while a
+    /// `FileScope` is open on this thread (`String` is looked up once per class, not once
+    /// per use).
+    static TYPES: std::cell::RefCell<Option<(FileId, TypeMemo)>> = const { std::cell::RefCell::new(None) };
+}
+
+type TypeMemo = HashMap<Option<SymbolId>, HashMap<String, Option<Target>>>;
+
+/// While open, the Java simple type names this thread resolves in `file` are remembered.
+/// Open it only where the world cannot change until it is dropped (around one file's
+/// resolution, the world borrowed): a name's meaning depends on the world only.
+pub struct FileScope;
+
+impl FileScope {
+    pub fn open(file: FileId) -> FileScope {
+        TYPES.with(|t| *t.borrow_mut() = Some((file, HashMap::default())));
+        FileScope
+    }
+}
+
+impl Drop for FileScope {
+    fn drop(&mut self) {
+        TYPES.with(|t| *t.borrow_mut() = None);
+    }
 }
 
 const MAX_HOPS: usize = 8;
