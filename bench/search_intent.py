@@ -12,7 +12,9 @@ commit. Each commit is checked out in a scratch clone and indexed incrementally,
 With `--parent`, the search runs on the index of the commit's parent, as a developer starting
 the task would have it, and the truth is the changed declarations that exist there (the
 ones the commit adds cannot be found before it is written, and a test named after the
-subject would be a leak). Without it, the search runs on the commit itself.
+subject would be a leak). Without it, the search runs on the commit itself, whose own
+subject is then in the git history the search reads (with what it changed): that mode
+leaks the answer and is no measure since the search reads past commits.
 
 Reports P@k (hits / k), R@k (truth found / truth) and MRR (1 / rank of the first hit), each
 the mean over the commits that changed at least one declaration; a hit is a row naming a

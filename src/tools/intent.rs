@@ -319,6 +319,34 @@ fn why(m: &[Vec<usize>; 4], terms: &[Term]) -> String {
     parts.join("; ")
 }
 
+/// The innermost declarations each change's lines meet (a method, not its class): (commit
+/// idx, symbol id), from (commit idx, path, lines as `3-5,9-9`), in path order.
+fn changed_declarations(store: &Store, changes: Vec<(i64, String, String)>) -> Result<Vec<(i64, i64)>, ToolError> {
+    let mut by_path: std::collections::BTreeMap<String, Vec<(i64, String)>> = Default::default();
+    for (idx, path, lines) in changes {
+        by_path.entry(path).or_default().push((idx, lines));
+    }
+    let mut out = Vec::new();
+    for (path, changes) in by_path {
+        let Some(file) = store.file_by_path(&path)? else { continue };
+        let symbols = store.file_symbols(file.id)?;
+        for (idx, lines) in changes {
+            let meeting: Vec<&SymbolInfo> =
+                symbols.iter().filter(|s| s.kind != SymbolKind::Package && ranges_meet(&lines, s.start_line, s.end_line)).collect();
+            let inner = |s: &SymbolInfo| {
+                !meeting.iter().any(|o| {
+                    o.id != s.id
+                        && o.start_line >= s.start_line
+                        && o.end_line <= s.end_line
+                        && (o.start_line, o.end_line) != (s.start_line, s.end_line)
+                })
+            };
+            out.extend(meeting.iter().filter(|s| inner(s)).map(|s| (idx, s.id)));
+        }
+    }
+    Ok(out)
+}
+
 impl Atlas {
     /// The declarations past commits about the sentence's words changed: for each, the
     /// relevance of the best such commit (1 for the best match of all) and the terms its
@@ -355,32 +383,12 @@ impl Atlas {
         };
         let by_idx: HashMap<i64, (f64, Vec<usize>)> = scored.into_iter().map(|(score, idx, m)| (idx, (score / best, m))).collect();
         let idxs: Vec<i64> = by_idx.keys().copied().collect();
-        let mut by_path: HashMap<String, Vec<(i64, String)>> = HashMap::new();
-        for (idx, path, lines) in store.changed_lines_of(&idxs)? {
-            by_path.entry(path).or_default().push((idx, lines));
-        }
         let mut out: HashMap<i64, (f64, Vec<usize>)> = HashMap::new();
-        for (path, changes) in by_path {
-            let Some(file) = store.file_by_path(&path)? else { continue };
-            let symbols = store.file_symbols(file.id)?;
-            for (idx, lines) in changes {
-                let meeting: Vec<&SymbolInfo> =
-                    symbols.iter().filter(|s| s.kind != SymbolKind::Package && ranges_meet(&lines, s.start_line, s.end_line)).collect();
-                let inner = |s: &SymbolInfo| {
-                    !meeting.iter().any(|o| {
-                        o.id != s.id
-                            && o.start_line >= s.start_line
-                            && o.end_line <= s.end_line
-                            && (o.start_line, o.end_line) != (s.start_line, s.end_line)
-                    })
-                };
-                let (relevance, m) = &by_idx[&idx];
-                for s in meeting.iter().filter(|s| inner(s)) {
-                    let entry = out.entry(s.id).or_insert((0.0, Vec::new()));
-                    if *relevance > entry.0 {
-                        *entry = (*relevance, m.clone());
-                    }
-                }
+        for (idx, id) in changed_declarations(store, store.changed_lines_of(&idxs)?)? {
+            let (relevance, m) = &by_idx[&idx];
+            let entry = out.entry(id).or_insert((0.0, Vec::new()));
+            if *relevance > entry.0 {
+                *entry = (*relevance, m.clone());
             }
         }
         Ok(Some(out))
