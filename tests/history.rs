@@ -303,7 +303,8 @@ const LOGIN: &str = "package shop;\n\npublic class Login {\n    void signIn(Stri
 /// Search by intent reads past commits (issue 35): a sentence's words that no name, doc or
 /// path holds, but a past commit's subject does, find what that commit changed (its
 /// innermost declarations, not their class); a commit whose subject holds one of the words
-/// only lends nothing; each row says which words matched in `commits:`.
+/// only lends nothing; each row says which words matched in `commits:`, and that it changed
+/// within the newest commits (all three here).
 #[test]
 fn a_sentence_finds_what_past_commits_about_its_words_changed() {
     let tmp = tempfile::tempdir().unwrap();
@@ -319,7 +320,7 @@ fn a_sentence_finds_what_past_commits_about_its_words_changed() {
     let (_, atlas) = read(root, &HistoryConfig::default());
     expect_test::expect![[r#"
         2 symbols match the words "throttling attempts sign" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and past commits searched)
-        method shop.Gate#admit(String)  src/shop/Gate.java:5-7  [commits: throttling, attempts, sign]
-        method shop.Login#signIn(String)  src/shop/Login.java:4-5  [name: sign]"#]]
+        method shop.Gate#admit(String)  src/shop/Gate.java:5-7  [commits: throttling, attempts, sign; changed recently]
+        method shop.Login#signIn(String)  src/shop/Login.java:4-5  [name: sign; changed recently]"#]]
     .assert_eq(&ask(&atlas, "search_symbols", json!({"query": "throttling the attempts to sign in", "limit": 5})));
 }
