@@ -21,7 +21,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -359,9 +359,16 @@ fn changed_declarations(store: &Store, changes: Vec<(i64, String, String)>) -> R
     Ok(out)
 }
 
+/// What sentence search reads of the stored history, kept until the index or the history
+/// changes: each commit's subject as words, newest first, and the declarations the newest
+/// commits changed.
+pub(super) struct HistoryWords {
+    subjects: Vec<(i64, Vec<String>)>,
+    recent: HashSet<i64>,
+}
+
 /// The declarations the newest `RECENT_COMMITS` commits changed, wide commits left out.
-fn recently_changed(store: &Store) -> Result<HashSet<i64>, ToolError> {
-    let newest: Vec<i64> = store.commit_subjects()?.into_iter().take(RECENT_COMMITS).map(|(idx, _)| idx).collect();
+fn recently_changed(store: &Store, newest: Vec<i64>) -> Result<HashSet<i64>, ToolError> {
     let changes = store.changed_lines_of(&newest)?;
     let mut width: HashMap<i64, usize> = HashMap::new();
     for (idx, _, _) in &changes {
@@ -372,23 +379,38 @@ fn recently_changed(store: &Store) -> Result<HashSet<i64>, ToolError> {
 }
 
 impl Atlas {
+    /// The stored history as sentence search reads it; None when history is not read (no
+    /// git, disabled, or still reading).
+    fn history_words(&self, store: &Store) -> Result<Option<Arc<HistoryWords>>, ToolError> {
+        if !self.history(store)?.is_ready() {
+            return Ok(None);
+        }
+        let key = (store.stamp()?, store.meta(crate::store::HISTORY_HEAD)?.unwrap_or_default());
+        let mut slot = self.history_words.lock().expect("history words lock");
+        if let Some((k, words)) = slot.as_ref() {
+            if *k == key {
+                return Ok(Some(words.clone()));
+            }
+        }
+        let subjects: Vec<(i64, Vec<String>)> =
+            store.commit_subjects()?.into_iter().map(|(idx, subject)| (idx, words_of(&subject))).collect();
+        let newest = subjects.iter().take(RECENT_COMMITS).map(|(idx, _)| *idx).collect();
+        let words = Arc::new(HistoryWords { recent: recently_changed(store, newest)?, subjects });
+        *slot = Some((key, words.clone()));
+        Ok(Some(words))
+    }
+
     /// The declarations past commits about the sentence's words changed: for each, the
     /// relevance of the best such commit (1 for the best match of all) and the terms its
     /// subject holds. A commit counts when its subject holds two of the words (one for a
     /// one-word sentence), scored by the words' rarity among subjects; it lends the innermost
     /// declarations its changed lines meet (lines as `HEAD` has them). None when history is
     /// not read (no git, disabled, or still reading).
-    fn past_commits(&self, store: &Store, terms: &[Term]) -> Result<Option<HashMap<i64, (f64, Vec<usize>)>>, ToolError> {
-        if !self.history(store)?.is_ready() {
-            return Ok(None);
-        }
-        let subjects = store.commit_subjects()?;
+    fn past_commits(&self, store: &Store, history: &HistoryWords, terms: &[Term]) -> Result<HashMap<i64, (f64, Vec<usize>)>, ToolError> {
+        let subjects = &history.subjects;
         let matched: Vec<(i64, Vec<usize>)> = subjects
             .iter()
-            .map(|(idx, subject)| {
-                let words = words_of(subject);
-                (*idx, (0..terms.len()).filter(|&i| words.iter().any(|w| w.starts_with(&terms[i].stem))).collect())
-            })
+            .map(|(idx, words)| (*idx, (0..terms.len()).filter(|&i| words.iter().any(|w| w.starts_with(&terms[i].stem))).collect()))
             .collect();
         let n = subjects.len() as f64;
         let weights: Vec<f64> = (0..terms.len())
@@ -403,7 +425,7 @@ impl Atlas {
         scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(b.1.cmp(&a.1)));
         scored.truncate(PAST_COMMITS);
         let Some(best) = scored.first().map(|s| s.0).filter(|b| *b > 0.0) else {
-            return Ok(Some(HashMap::new()));
+            return Ok(HashMap::new());
         };
         let by_idx: HashMap<i64, (f64, Vec<usize>)> = scored.into_iter().map(|(score, idx, m)| (idx, (score / best, m))).collect();
         let idxs: Vec<i64> = by_idx.keys().copied().collect();
@@ -415,7 +437,7 @@ impl Atlas {
                 *entry = (*relevance, m.clone());
             }
         }
-        Ok(Some(out))
+        Ok(out)
     }
 
     /// `search_symbols` for a sentence: see the module's header. None when no word is left
@@ -471,11 +493,14 @@ impl Atlas {
             *w /= top_weight;
         }
         // What past commits about these words changed (`history: ...`), where history is read.
-        let read_history = self.past_commits(store, &terms)?;
-        let searched = if read_history.is_some() { "name, owner, doc, path and past commits" } else { "name, owner, doc and path" };
-        let history_read = read_history.is_some();
-        let past = read_history.unwrap_or_default();
-        let recent = if history_read { recently_changed(store)? } else { HashSet::new() };
+        let history = self.history_words(store)?;
+        let searched = if history.is_some() { "name, owner, doc, path and past commits" } else { "name, owner, doc and path" };
+        let past = match &history {
+            Some(h) => self.past_commits(store, h, &terms)?,
+            None => HashMap::new(),
+        };
+        let no_recent = HashSet::new();
+        let recent = history.as_ref().map_or(&no_recent, |h| &h.recent);
         let mut by_commit: Vec<(&i64, &(f64, Vec<usize>))> = past.iter().collect();
         by_commit.sort_by(|a, b| b.1 .0.partial_cmp(&a.1 .0).unwrap_or(std::cmp::Ordering::Equal).then(a.0.cmp(b.0)));
         for (rank, (id, _)) in by_commit.iter().enumerate() {

@@ -111,6 +111,9 @@ pub struct Atlas {
     entry_points: Mutex<Option<(Stamp, Arc<Vec<store::SymbolInfo>>)>>,
     /// The member-level reverse index change impact walks (per generation).
     dependents: Mutex<Option<(Stamp, Arc<crate::graph::impact::Dependents>)>>,
+    /// The commit subjects' words and what the newest commits changed, for sentence search
+    /// (per generation and history head).
+    history_words: Mutex<Option<((Stamp, String), Arc<intent::HistoryWords>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -238,6 +241,7 @@ impl Atlas {
             auto_configured: Mutex::new(None),
             entry_points: Mutex::new(None),
             dependents: Mutex::new(None),
+            history_words: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
