@@ -404,9 +404,8 @@ impl Atlas {
     /// relevance of the best such commit (1 for the best match of all) and the terms its
     /// subject holds. A commit counts when its subject holds two of the words (one for a
     /// one-word sentence), scored by the words' rarity among subjects; it lends the innermost
-    /// declarations its changed lines meet (lines as `HEAD` has them). None when history is
-    /// not read (no git, disabled, or still reading).
-    fn past_commits(&self, store: &Store, history: &HistoryWords, terms: &[Term]) -> Result<HashMap<i64, (f64, Vec<usize>)>, ToolError> {
+    /// declarations its changed lines meet (lines as `HEAD` has them).
+    fn past_commits(store: &Store, history: &HistoryWords, terms: &[Term]) -> Result<HashMap<i64, (f64, Vec<usize>)>, ToolError> {
         let subjects = &history.subjects;
         let matched: Vec<(i64, Vec<usize>)> = subjects
             .iter()
@@ -492,11 +491,12 @@ impl Atlas {
         for w in &mut weights {
             *w /= top_weight;
         }
-        // What past commits about these words changed (`history: ...`), where history is read.
+        // What past commits about these words changed (`commits: ...`), and what the newest
+        // commits changed, where history is read.
         let history = self.history_words(store)?;
         let searched = if history.is_some() { "name, owner, doc, path and past commits" } else { "name, owner, doc and path" };
         let past = match &history {
-            Some(h) => self.past_commits(store, h, &terms)?,
+            Some(h) => Self::past_commits(store, h, &terms)?,
             None => HashMap::new(),
         };
         let no_recent = HashSet::new();
@@ -609,16 +609,16 @@ impl Atlas {
                 let _ = write!(row, " ({overloads} overloads)");
             }
             let mut matched = why(m, &terms);
+            let mut add = |part: String| matched = if matched.is_empty() { part } else { format!("{matched}; {part}") };
             if let Some((_, words)) = past.get(&s.id) {
                 let words: Vec<&str> = words.iter().map(|&i| terms[i].word.as_str()).collect();
-                let commits = format!("commits: {}", words.join(", "));
-                matched = if matched.is_empty() { commits } else { format!("{matched}; {commits}") };
+                add(format!("commits: {}", words.join(", ")));
             }
             if recent.contains(&s.id) {
-                matched = if matched.is_empty() { "changed recently".to_string() } else { format!("{matched}; changed recently") };
+                add("changed recently".to_string());
             }
             if let Some(via) = via {
-                matched = if matched.is_empty() { format!("via {via}") } else { format!("{matched}; via {via}") };
+                add(format!("via {via}"));
             }
             if !matched.is_empty() {
                 let _ = write!(row, "  [{matched}]");
