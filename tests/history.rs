@@ -300,6 +300,17 @@ fn serve_reads_history_in_the_background_and_follows_head() {
 const GATE: &str = "package shop;\n\n/** Lets requests in. */\npublic class Gate {\n    boolean admit(String user) {\n        return true;\n    }\n\n    int capacity() {\n        return 10;\n    }\n}\n";
 const LOGIN: &str = "package shop;\n\npublic class Login {\n    void signIn(String user) {\n    }\n}\n";
 
+/// A git repository whose first commit adds `GATE` and `LOGIN`.
+fn shop() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    git(root, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
+    write(root, "src/shop/Gate.java", GATE);
+    write(root, "src/shop/Login.java", LOGIN);
+    commit(root, "2024-01-01T12:00:00Z", "Ann", "Add the gate and the login");
+    tmp
+}
+
 /// Search by intent reads past commits (issue 35): a sentence's words that no name, doc or
 /// path holds, but a past commit's subject does, find what that commit changed (its
 /// innermost declarations, not their class); a commit whose subject holds one of the words
@@ -307,12 +318,8 @@ const LOGIN: &str = "package shop;\n\npublic class Login {\n    void signIn(Stri
 /// within the newest commits (all three here).
 #[test]
 fn a_sentence_finds_what_past_commits_about_its_words_changed() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = shop();
     let root = tmp.path();
-    git(root, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
-    write(root, "src/shop/Gate.java", GATE);
-    write(root, "src/shop/Login.java", LOGIN);
-    commit(root, "2024-01-01T12:00:00Z", "Ann", "Add the gate and the login");
     write(root, "src/shop/Gate.java", &GATE.replace("return true;", "return user.length() < 64;"));
     commit(root, "2024-02-01T12:00:00Z", "Bob", "Throttle repeated sign-in attempts");
     write(root, "src/shop/Gate.java", &GATE.replace("return true;", "return user.length() < 64;").replace("return 10;", "return 20;"));
@@ -323,4 +330,26 @@ fn a_sentence_finds_what_past_commits_about_its_words_changed() {
         method shop.Gate#admit(String)  src/shop/Gate.java:5-7  [commits: throttling, attempts, sign; changed recently]
         method shop.Login#signIn(String)  src/shop/Login.java:4-5  [name: sign; changed recently]"#]]
     .assert_eq(&ask(&atlas, "search_symbols", json!({"query": "throttling the attempts to sign in", "limit": 5})));
+}
+
+/// A declaration's history is searched as one more field: words of a sentence spread over
+/// several commits that changed it (no one subject holds two of them, so no single commit
+/// lends it) find it together; a declaration whose commits hold one of the words is no
+/// candidate.
+#[test]
+fn a_sentence_finds_what_commits_about_its_words_changed_together() {
+    let tmp = shop();
+    let root = tmp.path();
+    let gate = GATE.replace("return true;", "return user.length() < 64;");
+    write(root, "src/shop/Gate.java", &gate);
+    commit(root, "2024-02-01T12:00:00Z", "Bob", "Throttle callers");
+    let gate = gate.replace("< 64;", "< 32;");
+    write(root, "src/shop/Gate.java", &gate);
+    commit(root, "2024-03-01T12:00:00Z", "Cid", "Count attempts per user");
+    write(root, "src/shop/Gate.java", &gate.replace("return 10;", "return 20;"));
+    commit(root, "2024-04-01T12:00:00Z", "Cid", "More attempts fit");
+    let (_, atlas) = read(root, &HistoryConfig::default());
+    expect_test::expect![[r#"
+        1 symbol match the words "throttle attempts" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and past commits searched)
+        method shop.Gate#admit(String)  src/shop/Gate.java:5-7  [commits: throttle, attempts; changed recently]"#]].assert_eq(&ask(&atlas, "search_symbols", json!({"query": "throttle the attempts", "limit": 5})));
 }
