@@ -714,6 +714,11 @@ mod tests {
             [("inventory", "inventor"), ("policies", "polic")].map(|(a, b)| (a.to_string(), b.to_string()))
         );
         assert!(terms("the a of by").is_empty());
+        // A contraction's head is no word of the code.
+        assert_eq!(
+            words("Don't emit XML namespace"),
+            [("emit", "emit"), ("xml", "xml"), ("namespace", "namespac")].map(|(a, b)| (a.to_string(), b.to_string()))
+        );
     }
 
     #[test]
