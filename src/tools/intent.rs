@@ -15,9 +15,8 @@
 //! declaration's history (the subjects of the commits that changed it) is searched as one
 //! more field: a task's words are often in the history of the code it touches, not in its
 //! names; and what the newest commits changed counts a little more (work goes on where it
-//! went on). Each row
-//! says which words matched where (`commits: ...` for a past commit's subject) and whether
-//! it changed recently.
+//! went on). Each row says which words matched where (`commits: ...` for the subjects of the
+//! commits that changed it) and whether it changed recently.
 //!
 //! Owns the sentence path of `search_symbols`. It must not read source text.
 
@@ -265,9 +264,13 @@ fn kind_prior(kind: SymbolKind) -> f64 {
 /// field (indexes into `terms`), and those the subjects of the commits that changed it hold.
 fn matched(s: &SymbolInfo, terms: &[Term], history: &[usize]) -> [Vec<usize>; 5] {
     let owner = owner_name(&s.qname);
-    let hits =
-        |words: Vec<String>| -> Vec<usize> { (0..terms.len()).filter(|&i| words.iter().any(|w| w.starts_with(&terms[i].stem))).collect() };
+    let hits = |words: Vec<String>| terms_in(&words, terms);
     [hits(words_of(&s.name)), hits(words_of(owner)), hits(words_of(&s.doc)), hits(place_words(s)), history.to_vec()]
+}
+
+/// The terms (indexes into `terms`) whose stem begins one of these words.
+fn terms_in(words: &[String], terms: &[Term]) -> Vec<usize> {
+    (0..terms.len()).filter(|&i| words.iter().any(|w| w.starts_with(&terms[i].stem))).collect()
 }
 
 /// The simple name of what holds a declaration: `Order` of `com.acme.Order#total`,
@@ -392,11 +395,7 @@ impl HistoryWords {
 
 /// The terms each commit's subject holds (indexes into `terms`), in `subjects` order.
 fn subject_terms(history: &HistoryWords, terms: &[Term]) -> Vec<Vec<usize>> {
-    history
-        .subjects
-        .iter()
-        .map(|(_, words)| (0..terms.len()).filter(|&i| words.iter().any(|w| w.starts_with(&terms[i].stem))).collect())
-        .collect()
+    history.subjects.iter().map(|(_, words)| terms_in(words, terms)).collect()
 }
 
 /// For each declaration a stored commit changed, the terms the subjects of those commits

@@ -111,8 +111,8 @@ pub struct Atlas {
     entry_points: Mutex<Option<(Stamp, Arc<Vec<store::SymbolInfo>>)>>,
     /// The member-level reverse index change impact walks (per generation).
     dependents: Mutex<Option<(Stamp, Arc<crate::graph::impact::Dependents>)>>,
-    /// The commit subjects' words and what the newest commits changed, for sentence search
-    /// (per generation and history head).
+    /// The commit subjects' words, the declarations each commit changed and what the newest
+    /// commits changed, for sentence search (per generation and history head).
     history_words: Mutex<Option<((Stamp, String), Arc<intent::HistoryWords>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
