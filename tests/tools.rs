@@ -1436,6 +1436,9 @@ fn search_symbols_reads_a_sentence() {
             ("search_symbols", json!({"query": "the of and", "limit": 2})),
             // An area before a colon: its symbols first (`pay`: the payment package).
             ("search_symbols", json!({"query": "pay: validate the order total", "limit": 3})),
+            // Found by what it uses: `Money#plus` adds `BigDecimal`s (an external) and reads
+            // `amount()`; no name of its own holds these words.
+            ("search_symbols", json!({"query": "keep a decimal amount exact when adding sums", "limit": 2})),
         ],
     );
     let rust = run_calls(
@@ -1448,28 +1451,28 @@ fn search_symbols_reads_a_sentence() {
     );
     expect_test::expect![[r####"
         ### search_symbols {"query":"Validate the order total before charging the payment","limit":6}
-        42 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
+        44 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
         class com.acme.order.OrderValidator  src/main/java/com/acme/order/OrderValidator.java:3-18  [name: validate, order; owner: order]
+        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [owner: validate, order; uses: order, total]
+        method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, payment]
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
-        method com.acme.pay.PaymentGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/PaymentGateway.java:10  [name: charging; owner: payment; doc: charging]
-        constructor com.acme.order.OrderValidator#OrderValidator()  src/main/java/com/acme/order/OrderValidator.java:4  [name: validate, order; owner: validate, order]
-        class com.acme.pay.PaymentService  src/main/java/com/acme/pay/PaymentService.java:7-28  [name: payment; doc: charging]
-        class com.acme.order.OrderService  src/main/java/com/acme/order/OrderService.java:14-37  [name: order; owner: order; doc: order, payment]
-        ... 36 more (limit=6); next page: offset=6
+        method com.acme.pay.PaymentGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/PaymentGateway.java:10  [name: charging; owner: payment; doc: charging; uses: payment]
+        method com.acme.pay.AbstractGateway#doCharge(String,BigDecimal)  src/main/java/com/acme/pay/AbstractGateway.java:20  [name: charging; uses: payment]
+        ... 38 more (limit=6); next page: offset=6
 
         ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":4}
-        23 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
-        method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
+        26 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order; uses: lines]
+        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [name: lines; owner: order; uses: order, total, lines]
         method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [via com.acme.order.Order#total()]
-        record com.acme.order.Order.Line  src/main/java/com/acme/order/Order.java:33  [name: lines; owner: order; doc: order, lines]
-        method com.acme.order.Order#lines()  src/main/java/com/acme/order/Order.java:20-22  [name: lines; owner: order]
-        ... 19 more (limit=4); next page: offset=4
+        method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, lines]
+        ... 22 more (limit=4); next page: offset=4
 
         ### search_symbols {"query":"test placing an order","limit":3}
-        28 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
-        method com.acme.order.OrderServiceTest#placesAnOrder()  src/test/java/com/acme/order/OrderServiceTest.java:7-10  [name: placing, order; owner: test, order]
+        28 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        method com.acme.order.OrderServiceTest#placesAnOrder()  src/test/java/com/acme/order/OrderServiceTest.java:7-10  [name: placing, order; owner: test, order; uses: placing, order]
         class com.acme.order.OrderServiceTest  src/test/java/com/acme/order/OrderServiceTest.java:6-11  [name: test, order; owner: order]
-        method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [name: placing; owner: order]
+        method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [name: placing; owner: order; uses: order]
         ... 25 more (limit=3); next page: offset=3
 
         ### search_symbols {"query":"the of and","limit":2}
@@ -1480,25 +1483,31 @@ fn search_symbols_reads_a_sentence() {
         ... 5 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"pay: validate the order total","limit":3}
-        45 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
+        46 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
         interface com.acme.pay.PaymentGateway  src/main/java/com/acme/pay/PaymentGateway.java:8-15  [name: pay; owner: pay]
         class com.acme.pay.PaymentException  src/main/java/com/acme/pay/PaymentException.java:3-7  [name: pay; owner: pay]
         class com.acme.pay.PaymentService  src/main/java/com/acme/pay/PaymentService.java:7-28  [name: pay; owner: pay]
-        ... 42 more (limit=3); next page: offset=3
+        ... 43 more (limit=3); next page: offset=3
+
+        ### search_symbols {"query":"keep a decimal amount exact when adding sums","limit":2}
+        6 symbols match the words "keep decimal amount exact sums" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [uses: decimal, amount]
+        method com.acme.pay.PaymentGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/PaymentGateway.java:10  [doc: amount; uses: decimal]
+        ... 4 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"reserve stock in the inventory before placing orders","limit":5}
-        31 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
+        35 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [name: placing; owner: orders; uses: reserve, stock, inventory, placing, orders]
+        function shop_cli::main  crates/shop-cli/src/main.rs:12-19  [uses: inventory, placing, orders]
         struct shop_core::inventory::Inventory  crates/shop-core/src/inventory.rs:8-10  [name: inventory; owner: inventory; doc: reserve, stock]
         method shop_core::inventory::Inventory::reserve  crates/shop-core/src/inventory.rs:17-24  [name: reserve; owner: inventory]
         enum shop_core::order::PlaceError  crates/shop-core/src/order.rs:16-19  [name: placing; owner: orders]
-        method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [name: placing; owner: orders]
-        struct shop_core::order::OrderService  crates/shop-core/src/order.rs:22-25  [name: orders; owner: orders; doc: inventory, placing, orders]
-        ... 26 more (limit=5); next page: offset=5
+        ... 30 more (limit=5); next page: offset=5
 
         ### search_symbols {"query":"the empty order","limit":3}
-        17 symbols match the words "empty order" (a sentence: stop words dropped, words stemmed; name, owner, doc and path searched)
-        function shop_core::order::empty  crates/shop-core/src/order.rs:48-50  [name: empty; owner: order]
-        function shop_core::order::tests::empty_order_has_no_lines  crates/shop-core/src/order.rs:57-59  [name: empty, order]
+        17 symbols match the words "empty order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        function shop_core::order::empty  crates/shop-core/src/order.rs:48-50  [name: empty; owner: order; uses: order]
+        function shop_core::order::tests::empty_order_has_no_lines  crates/shop-core/src/order.rs:57-59  [name: empty, order; uses: empty]
         struct shop_core::order::Order  crates/shop-core/src/order.rs:9-13  [name: order; owner: order; doc: order]
         ... 14 more (limit=3); next page: offset=3
 

@@ -727,6 +727,27 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The declarations that reference these symbols, or these externals (imports left out):
+    /// (declaration, symbol or external id) pairs, once each.
+    pub fn declarations_using(&self, ids: &[i64], externals: bool) -> Result<Vec<(i64, i64)>> {
+        let ids = serde_json::to_string(ids).expect("ids serialize");
+        let column = if externals { "external_id" } else { "target_id" };
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT DISTINCT r.source_id, r.{column} FROM refs r
+             WHERE r.{column} IN (SELECT value FROM json_each(?1)) AND r.source_id IS NOT NULL AND r.kind != {}",
+            kind_sql!(imports)
+        ))?;
+        let rows = stmt.query_map([ids], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every external: (id, qualified name).
+    pub fn externals(&self) -> Result<Vec<(i64, String)>> {
+        let mut stmt = self.conn.prepare_cached("SELECT id, qname FROM externals")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// What some symbols reference (name-only guesses and imports left out), grouped by
     /// source, target and kind: a member's own dependencies. `target` is a symbol id, or
     /// minus an external's id.

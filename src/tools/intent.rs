@@ -15,8 +15,11 @@
 //! declaration's history (the subjects of the commits that changed it) is searched as one
 //! more field: a task's words are often in the history of the code it touches, not in its
 //! names; and what the newest commits changed counts a little more (work goes on where it
-//! went on). Each row says which words matched where (`commits: ...` for the subjects of the
-//! commits that changed it) and whether it changed recently.
+//! went on). What a declaration uses is one more field: the words of the names of the
+//! symbols and externals it references (`Response#execute` uses `followRedirects`, so it
+//! matches "redirect"), as a body's identifiers say what it does. Each row says which words
+//! matched where (`commits: ...` for the subjects of the commits that changed it, `uses: ...`
+//! for what it references) and whether it changed recently.
 //!
 //! Owns the sentence path of `search_symbols`. It must not read source text.
 
@@ -53,13 +56,25 @@ const EXPANDED: usize = 3;
 /// jsoup, 0.0544 / 0.0633 / 0.0633 on ripgrep.
 const HISTORY_WEIGHT: f64 = 0.5;
 /// What a word counts for when it is in the subject of a commit that changed the declaration
-/// (its history as a field, beside name 1, owner 0.5, path 0.4 and doc 0.3). On the parent's
-/// index of 200 commits (`bench/search_intent.py --parent`), P@10 / MRR without the field,
-/// then 0.4 / 0.6 / 0.8 / 0.9 / 1.2: jsoup 0.0815 / 0.2540, 0.0826 / 0.2668, 0.0815 / 0.2726,
-/// 0.0804 / 0.2752, 0.0837 / 0.2857, 0.0804 / 0.2725; ripgrep 0.0644 / 0.3186, 0.0644 /
-/// 0.3066, 0.0644 / 0.3109, 0.0667 / 0.3443, 0.0678 / 0.3567, 0.0656 / 0.3488.
-const HISTORY_FIELD: f64 = 0.9;
-/// How many of the commits whose subjects match the sentence best lend their declarations.
+/// (its history as a field, beside name 1, uses 0.6, owner 0.5, path 0.4 and doc 0.3). On
+/// the parent's index of 200 commits (`bench/search_intent.py --parent`), P@10 / MRR without
+/// the field, then 0.4 / 0.6 / 0.8 / 0.9 / 1.2: jsoup 0.0815 / 0.2540, 0.0826 / 0.2668,
+/// 0.0815 / 0.2726, 0.0804 / 0.2752, 0.0837 / 0.2857, 0.0804 / 0.2725; ripgrep 0.0644 /
+/// 0.3186, 0.0644 / 0.3066, 0.0644 / 0.3109, 0.0667 / 0.3443, 0.0678 / 0.3567, 0.0656 /
+/// 0.3488. With the `uses` field beside it, 0.9 / 0.7 / 0.6: jsoup 0.1043 / 0.1087 /
+/// 0.1087, ripgrep 0.0867 / 0.0878 / 0.0889, and on the 200 commits before those (a set
+/// no weight was chosen on) jsoup 0.0664 / 0.0693 / 0.0750, ripgrep 0.0676 / 0.0676 / 0.0662.
+const HISTORY_FIELD: f64 = 0.7;
+/// What a word counts for when it is in the name of a symbol or external the declaration
+/// references (`uses`). P@10 on the parent's index of 200 commits, without the field, then
+/// 0.3 / 0.5 / 0.7 (symbols only): jsoup 0.0837, 0.0967 / 0.0967 / 0.0957; ripgrep 0.0678,
+/// 0.0733 / 0.0756 / 0.0744; with externals too (`HttpClient`, `std::fs`), 0.5 / 0.6: jsoup
+/// 0.1000 / 0.1011, ripgrep 0.0822 / 0.0833.
+const USES_FIELD: f64 = 0.6;
+/// How many of the symbols named with each word are followed to what references them.
+const USED_NAMES: usize = 300;
+/// How many of the commits whose subjects match the sentence best lend their declarations
+/// (each by the share of the sentence's weight its subject holds).
 const PAST_COMMITS: usize = 20;
 /// What the rank of a declaration changed by one of the newest `RECENT_COMMITS` commits is
 /// multiplied by: a task more often continues recent work than old. On the parent's index
@@ -81,7 +96,7 @@ struct Ranked {
     fan_in: usize,
     fused: f64,
     s: SymbolInfo,
-    m: [Vec<usize>; 5],
+    m: [Vec<usize>; 6],
     via: Option<String>,
 }
 
@@ -261,11 +276,12 @@ fn kind_prior(kind: SymbolKind) -> f64 {
 }
 
 /// The terms a symbol's name, owner, doc and path (folders, file name, module) hold, by
-/// field (indexes into `terms`), and those the subjects of the commits that changed it hold.
-fn matched(s: &SymbolInfo, terms: &[Term], history: &[usize]) -> [Vec<usize>; 5] {
+/// field (indexes into `terms`), then those the subjects of the commits that changed it
+/// hold and those the names of what it uses hold.
+fn matched(s: &SymbolInfo, terms: &[Term], history: &[usize], uses: &[usize]) -> [Vec<usize>; 6] {
     let owner = owner_name(&s.qname);
     let hits = |words: Vec<String>| terms_in(&words, terms);
-    [hits(words_of(&s.name)), hits(words_of(owner)), hits(words_of(&s.doc)), hits(place_words(s)), history.to_vec()]
+    [hits(words_of(&s.name)), hits(words_of(owner)), hits(words_of(&s.doc)), hits(place_words(s)), history.to_vec(), uses.to_vec()]
 }
 
 /// The terms (indexes into `terms`) whose stem begins one of these words.
@@ -307,17 +323,17 @@ fn words_of(text: &str) -> Vec<String> {
 }
 
 /// How well a symbol covers the sentence: each term once, by its weight (rarer words weigh
-/// more), where it counts most (in the name 1, its history 0.9, the owner's name 0.5, the
-/// path 0.4, the doc 0.3).
-fn coverage(m: &[Vec<usize>; 5], weights: &[f64]) -> f64 {
-    let field = [1.0, 0.5, 0.3, 0.4, HISTORY_FIELD];
-    (0..weights.len()).map(|t| weights[t] * (0..5).filter(|&f| m[f].contains(&t)).map(|f| field[f]).fold(0.0, f64::max)).sum()
+/// more), where it counts most (in the name 1, its history 0.7, what it uses 0.6, the
+/// owner's name 0.5, the path 0.4, the doc 0.3).
+fn coverage(m: &[Vec<usize>; 6], weights: &[f64]) -> f64 {
+    let field = [1.0, 0.5, 0.3, 0.4, HISTORY_FIELD, USES_FIELD];
+    (0..weights.len()).map(|t| weights[t] * (0..6).filter(|&f| m[f].contains(&t)).map(|f| field[f]).fold(0.0, f64::max)).sum()
 }
 
 /// `name: redirect, url; doc: host`.
-fn why(m: &[Vec<usize>; 5], terms: &[Term]) -> String {
+fn why(m: &[Vec<usize>; 6], terms: &[Term]) -> String {
     let mut parts = Vec::new();
-    for (field, hit) in ["name", "owner", "doc", "path", "commits"].iter().zip(m) {
+    for (field, hit) in ["name", "owner", "doc", "path", "commits", "uses"].iter().zip(m) {
         // The path holds the name: only what the name and owner do not.
         let hit: Vec<usize> =
             if *field == "path" { hit.iter().copied().filter(|i| !m[0].contains(i) && !m[1].contains(i)).collect() } else { hit.clone() };
@@ -355,6 +371,16 @@ fn changed_declarations(store: &Store, changes: Vec<(i64, String, String)>) -> R
         }
     }
     Ok(out)
+}
+
+/// The declarations a field (terms by declaration) holds two of the sentence's words for (one
+/// for a one-word sentence), best covered first, at most `depth`.
+fn joining(field: &HashMap<i64, Vec<usize>>, weights: &[f64], depth: usize) -> Vec<i64> {
+    let need = weights.len().min(2);
+    let mut listed: Vec<(f64, i64)> =
+        field.iter().filter(|(_, m)| m.len() >= need).map(|(id, m)| (m.iter().map(|&i| weights[i]).sum(), *id)).collect();
+    listed.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
+    listed.into_iter().take(depth).map(|(_, id)| id).collect()
 }
 
 /// What sentence search reads of the stored history, kept until the index or the history
@@ -421,6 +447,38 @@ fn commit_words(history: &HistoryWords, in_subject: &[Vec<usize>], past: &HashMa
     bag
 }
 
+/// How deep each ranked list of candidates goes.
+const DEPTH: usize = 200;
+
+/// The candidates the sentence's words find, fused (reciprocal ranks): the words anywhere
+/// (names count most), the words in names alone, each word as a whole name (`cache` ->
+/// `Cache`), and each member the sentence names as `Owner.member`; with those members.
+fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i64, f64>, HashSet<i64>), ToolError> {
+    // (weight, ranked ids)
+    let mut lists: Vec<(f64, Vec<i64>)> = vec![
+        (3.0, store.fts_weighted(&any_term(terms, "words owner doc place"), (4.0, 1.0, 1.0, 0.5), DEPTH)?),
+        (2.0, store.fts_weighted(&any_term(terms, "words"), (1.0, 1.0, 1.0, 1.0), DEPTH)?),
+    ];
+    for t in terms.iter().filter(|t| t.word.len() >= 4) {
+        lists.push((1.0, store.names_like(&t.word, false, 20)?));
+    }
+    // `Elements.before(Node)`: the member of that owner, which the sentence names.
+    let mut named: HashSet<i64> = HashSet::new();
+    for (owner, member) in qualified_pairs(query) {
+        let ids: Vec<i64> = store.names_like(&member, false, 200)?;
+        let found: Vec<i64> = store.symbols_by_ids(&ids)?.into_iter().filter(|s| owner_name(&s.qname) == owner).map(|s| s.id).collect();
+        named.extend(&found);
+        lists.push((4.0, found));
+    }
+    let mut score: HashMap<i64, f64> = HashMap::new();
+    for (weight, list) in &lists {
+        for (rank, id) in list.iter().enumerate() {
+            *score.entry(*id).or_default() += weight / (60.0 + rank as f64);
+        }
+    }
+    Ok((score, named))
+}
+
 impl Atlas {
     /// The stored history as sentence search reads it; None when history is not read (no
     /// git, disabled, or still reading).
@@ -440,11 +498,58 @@ impl Atlas {
         Ok(Some(words))
     }
 
+    /// What each declaration uses, as the terms (indexes into `terms`) the names of what it
+    /// references hold: the `USED_NAMES` symbols each word names best (by the words of their
+    /// names), and every external whose simple name holds one (`java.net.http.HttpClient`).
+    fn uses(&self, store: &Store, terms: &[Term]) -> Result<HashMap<i64, Vec<usize>>, ToolError> {
+        let mut named: HashMap<i64, Vec<usize>> = HashMap::new();
+        for (i, t) in terms.iter().enumerate() {
+            for id in store.fts_weighted(&format!("words : \"{}\"*", t.stem), (1.0, 1.0, 1.0, 1.0), USED_NAMES)? {
+                named.entry(id).or_default().push(i);
+            }
+        }
+        let ids: Vec<i64> = named.keys().copied().collect();
+        let mut uses: HashMap<i64, Vec<usize>> = HashMap::new();
+        for (user, id) in store.declarations_using(&ids, false)? {
+            // A recursive call says nothing its own name does not.
+            if user != id {
+                uses.entry(user).or_default().extend(&named[&id]);
+            }
+        }
+        let externals = super::per_generation(store, &self.external_words, || {
+            Ok(store
+                .externals()?
+                .into_iter()
+                .map(|(id, qname)| {
+                    let simple = qname.rsplit(['.', ':']).next().unwrap_or(&qname);
+                    (id, words_of(simple))
+                })
+                .collect())
+        })?;
+        let named: HashMap<i64, Vec<usize>> =
+            externals.iter().map(|(id, words)| (*id, terms_in(words, terms))).filter(|(_, found)| !found.is_empty()).collect();
+        let ids: Vec<i64> = named.keys().copied().collect();
+        for (user, id) in store.declarations_using(&ids, true)? {
+            uses.entry(user).or_default().extend(&named[&id]);
+        }
+        for found in uses.values_mut() {
+            found.sort_unstable();
+            found.dedup();
+        }
+        Ok(uses)
+    }
+
     /// The declarations past commits about the sentence's words changed: for each, the
-    /// relevance of the best such commit (1 for the best match of all) and the terms its
-    /// subject holds. A commit counts when its subject holds two of the words (one for a
-    /// one-word sentence), scored by the words' rarity among subjects; it lends the innermost
-    /// declarations its changed lines meet (lines as `HEAD` has them).
+    /// relevance of the best such commit (the share of the sentence's weight its subject
+    /// holds: 1 when it holds every word) and the terms its subject holds. A commit counts
+    /// when its subject holds two of the words (one for a one-word sentence), scored by the
+    /// words' rarity among subjects; it lends the innermost declarations its changed lines
+    /// meet (lines as `HEAD` has them). The share is of the whole sentence, not of the best
+    /// commit's score: the best of poor matches ("error" and "stack" of "Error vs throw if the
+    /// insert after el was no longer on the stack") lends little. On the parent's index of 200
+    /// commits (`bench/search_intent.py --parent`), P@10 relative to the best / share: jsoup
+    /// 0.1011 / 0.1043, ripgrep 0.0833 / 0.0867; on the 200 commits before those, jsoup 0.0621
+    /// / 0.0664, ripgrep 0.0676 / 0.0676 (MRR on ripgrep 0.3668 -> 0.3235, 0.2919 -> 0.2731).
     fn past_commits(history: &HistoryWords, in_subject: &[Vec<usize>], terms: &[Term]) -> HashMap<i64, (f64, Vec<usize>)> {
         let n = in_subject.len() as f64;
         let weights: Vec<f64> = (0..terms.len())
@@ -463,11 +568,12 @@ impl Atlas {
         scored.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(b.1.cmp(&a.1)));
         scored.truncate(PAST_COMMITS);
         let mut out: HashMap<i64, (f64, Vec<usize>)> = HashMap::new();
-        let Some(best) = scored.first().map(|s| s.0).filter(|b| *b > 0.0) else {
+        let whole: f64 = weights.iter().sum();
+        if whole <= 0.0 {
             return out;
-        };
+        }
         for (score, _, c) in scored {
-            let relevance = score / best;
+            let relevance = score / whole;
             for id in &history.changed[c] {
                 let entry = out.entry(*id).or_insert((0.0, Vec::new()));
                 if relevance > entry.0 {
@@ -493,30 +599,7 @@ impl Atlas {
         if terms.is_empty() {
             return Ok(None);
         }
-        const DEPTH: usize = 200;
-        // (weight, ranked ids): the words anywhere (names count most), the words in names
-        // alone, and each word as a whole name (`cache` -> `Cache`).
-        let mut lists: Vec<(f64, Vec<i64>)> = vec![
-            (3.0, store.fts_weighted(&any_term(&terms, "words owner doc place"), (4.0, 1.0, 1.0, 0.5), DEPTH)?),
-            (2.0, store.fts_weighted(&any_term(&terms, "words"), (1.0, 1.0, 1.0, 1.0), DEPTH)?),
-        ];
-        for t in terms.iter().filter(|t| t.word.len() >= 4) {
-            lists.push((1.0, store.names_like(&t.word, false, 20)?));
-        }
-        // `Elements.before(Node)`: the member of that owner, which the sentence names.
-        let mut named: HashSet<i64> = HashSet::new();
-        for (owner, member) in qualified_pairs(query) {
-            let ids: Vec<i64> = store.names_like(&member, false, 200)?;
-            let found: Vec<i64> = store.symbols_by_ids(&ids)?.into_iter().filter(|s| owner_name(&s.qname) == owner).map(|s| s.id).collect();
-            named.extend(&found);
-            lists.push((4.0, found));
-        }
-        let mut score: HashMap<i64, f64> = HashMap::new();
-        for (weight, list) in &lists {
-            for (rank, id) in list.iter().enumerate() {
-                *score.entry(*id).or_default() += weight / (60.0 + rank as f64);
-            }
-        }
+        let (mut score, named) = word_matches(store, &terms, query)?;
         let about_tests = terms.iter().any(|t| t.stem.starts_with("test"));
         // Each term's weight: its inverse document frequency among names, scaled so that the
         // commonest word of the repository still counts (`map` in java.base).
@@ -533,7 +616,7 @@ impl Atlas {
         // What past commits about these words changed (`commits: ...`), and what the newest
         // commits changed, where history is read.
         let history = self.history_words(store)?;
-        let searched = if history.is_some() { "name, owner, doc, path and past commits" } else { "name, owner, doc and path" };
+        let searched = if history.is_some() { "name, owner, doc, path, uses and past commits" } else { "name, owner, doc, path and uses" };
         let in_subject: Vec<Vec<usize>> = history.as_ref().map_or_else(Vec::new, |h| subject_terms(h, &terms));
         let past = match &history {
             Some(h) => Self::past_commits(h, &in_subject, &terms),
@@ -545,12 +628,12 @@ impl Atlas {
             Some(h) => commit_words(h, &in_subject, &past),
             None => HashMap::new(),
         };
-        let need = terms.len().min(2);
-        let mut listed: Vec<(f64, i64)> =
-            bag.iter().filter(|(_, m)| m.len() >= need).map(|(id, m)| (m.iter().map(|&i| weights[i]).sum(), *id)).collect();
-        listed.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then(a.1.cmp(&b.1)));
-        for (rank, (_, id)) in listed.iter().take(DEPTH).enumerate() {
-            *score.entry(*id).or_default() += 1.0 / (60.0 + rank as f64);
+        // And what each declaration uses; those using two of the words join too.
+        let uses = self.uses(store, &terms)?;
+        for field in [&bag, &uses] {
+            for (rank, id) in joining(field, &weights, DEPTH).into_iter().enumerate() {
+                *score.entry(id).or_default() += 1.0 / (60.0 + rank as f64);
+            }
         }
         let no_bag = Vec::new();
         let no_recent = HashSet::new();
@@ -579,7 +662,7 @@ impl Atlas {
             .collect();
         let scoped = candidates.iter().any(|(_, inside)| *inside);
         let full: f64 = weights.iter().sum();
-        let rank = |s: &SymbolInfo, m: &[Vec<usize>; 5]| {
+        let rank = |s: &SymbolInfo, m: &[Vec<usize>; 6]| {
             let mut prior = kind_prior(s.kind);
             if !about_tests && is_test(s) {
                 prior *= TEST_PRIOR;
@@ -595,7 +678,7 @@ impl Atlas {
         let mut ranked: Vec<Ranked> = Vec::new();
         let fan_in = store.fan_in(&ids)?;
         for (s, inside) in candidates {
-            let m = matched(&s, &terms, bag.get(&s.id).unwrap_or(&no_bag));
+            let m = matched(&s, &terms, bag.get(&s.id).unwrap_or(&no_bag), uses.get(&s.id).unwrap_or(&no_bag));
             let fan_in = fan_in.get(&s.id).copied().unwrap_or(0);
             ranked.push(Ranked { in_area: !scoped || inside, rank: rank(&s, &m), fan_in, fused: score[&s.id], s, m, via: None });
         }
@@ -627,7 +710,7 @@ impl Atlas {
         }
         let neighbour_ids: Vec<i64> = neighbours.keys().copied().collect();
         for s in store.symbols_by_ids(&neighbour_ids)?.into_iter().filter(keep) {
-            let m = matched(&s, &terms, bag.get(&s.id).unwrap_or(&no_bag));
+            let m = matched(&s, &terms, bag.get(&s.id).unwrap_or(&no_bag), uses.get(&s.id).unwrap_or(&no_bag));
             let (base, via) = neighbours[&s.id].clone();
             let in_area = !scoped || in_area(&s);
             ranked.push(Ranked { in_area, rank: base + rank(&s, &m) / 2.0, fan_in: 0, fused: 0.0, s, m, via: Some(via) });

@@ -114,6 +114,9 @@ pub struct Atlas {
     /// The commit subjects' words, the declarations each commit changed and what the newest
     /// commits changed, for sentence search (per generation and history head).
     history_words: Mutex<Option<((Stamp, String), Arc<intent::HistoryWords>)>>,
+    /// Each external's simple name as words, for sentence search's `uses` field (per
+    /// generation).
+    external_words: Mutex<Option<(Stamp, Arc<Vec<(i64, Vec<String>)>>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -242,6 +245,7 @@ impl Atlas {
             entry_points: Mutex::new(None),
             dependents: Mutex::new(None),
             history_words: Mutex::new(None),
+            external_words: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
