@@ -7,7 +7,10 @@ types overlapping its changed lines, as `change_impact git:HEAD~1` lists them at
 commit. Each commit is checked out in a scratch clone and indexed incrementally, then
 `search_symbols` answers the subject; the top `--limit` rows are scored against the truth.
 
-    python3 bench/search_intent.py BINARY CLONE [--commits 200] [--limit 10] [--show 5]
+    python3 bench/search_intent.py BINARY CLONE [--commits 200] [--skip 0] [--limit 10] [--show 5]
+
+`--skip N` leaves out the N newest commits first: `--skip 200` scores the 200 before the
+ones the weights were chosen on, a set nothing was tuned on.
 
 With `--parent`, the search runs on the index of the commit's parent, as a developer starting
 the task would have it, and the truth is the changed declarations that exist there (the
@@ -82,6 +85,7 @@ def main():
     ap.add_argument("binary")
     ap.add_argument("clone")
     ap.add_argument("--commits", type=int, default=200)
+    ap.add_argument("--skip", type=int, default=0, help="leave out this many of the newest commits first")
     ap.add_argument("--limit", type=int, default=10)
     ap.add_argument("--parent", action="store_true", help="search the parent's index (see the header)")
     ap.add_argument("--show", type=int, default=0, help="print this many commits with their rows")
@@ -90,7 +94,7 @@ def main():
     work = tempfile.mkdtemp(prefix="search-intent-")
     try:
         run(["git", "clone", "-q", os.path.abspath(a.clone), work])
-        log = run(["git", "log", "--no-merges", "--format=%H%x09%s", "-n", str(a.commits)], cwd=work).stdout
+        log = run(["git", "log", "--no-merges", "--format=%H%x09%s", "-n", str(a.commits), f"--skip={a.skip}"], cwd=work).stdout
         commits = [l.split("\t", 1) for l in log.splitlines() if "\t" in l]
         scored, skipped = [], 0
         shown = 0
