@@ -411,6 +411,9 @@ pub struct FileExtract {
     pub loc: u32,
     /// Why the file is indexed only in part (or not at all), when it is.
     pub failure: Option<String>,
+    /// The words of string literals and comments (docs left out) inside each declaration,
+    /// by index into `symbols` (the innermost declaration holding them), space-separated.
+    pub texts: Vec<(usize, String)>,
 }
 
 /// The words of an identifier, for full-text search: `PaymentGateway` -> `payment gateway`,

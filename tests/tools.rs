@@ -1439,6 +1439,9 @@ fn search_symbols_reads_a_sentence() {
             // Found by what it uses: `Money#plus` adds `BigDecimal`s (an external) and reads
             // `amount()`; no name of its own holds these words.
             ("search_symbols", json!({"query": "keep a decimal amount exact when adding sums", "limit": 2})),
+            // Found by its error message: `AbstractGateway#charge` throws "amount must be
+            // positive".
+            ("search_symbols", json!({"query": "refuse charges whose amount is not positive", "limit": 2})),
         ],
     );
     let rust = run_calls(
@@ -1451,9 +1454,9 @@ fn search_symbols_reads_a_sentence() {
     );
     expect_test::expect![[r####"
         ### search_symbols {"query":"Validate the order total before charging the payment","limit":6}
-        44 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        44 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         class com.acme.order.OrderValidator  src/main/java/com/acme/order/OrderValidator.java:3-18  [name: validate, order; owner: order]
-        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [owner: validate, order; uses: order, total]
+        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [owner: validate, order; uses: order, total; text: order]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, payment]
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
         method com.acme.pay.PaymentGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/PaymentGateway.java:10  [name: charging; owner: payment; doc: charging; uses: payment]
@@ -1461,18 +1464,18 @@ fn search_symbols_reads_a_sentence() {
         ... 38 more (limit=6); next page: offset=6
 
         ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":4}
-        26 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        26 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order; uses: lines]
-        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [name: lines; owner: order; uses: order, total, lines]
+        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [name: lines; owner: order; uses: order, total, lines; text: order, lines]
         method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [via com.acme.order.Order#total()]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, lines]
         ... 22 more (limit=4); next page: offset=4
 
         ### search_symbols {"query":"test placing an order","limit":3}
-        28 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        28 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.OrderServiceTest#placesAnOrder()  src/test/java/com/acme/order/OrderServiceTest.java:7-10  [name: placing, order; owner: test, order; uses: placing, order]
         class com.acme.order.OrderServiceTest  src/test/java/com/acme/order/OrderServiceTest.java:6-11  [name: test, order; owner: order]
-        method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [name: placing; owner: order; uses: order]
+        method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [name: placing; owner: order; uses: order; text: placing]
         ... 25 more (limit=3); next page: offset=3
 
         ### search_symbols {"query":"the of and","limit":2}
@@ -1483,20 +1486,26 @@ fn search_symbols_reads_a_sentence() {
         ... 5 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"pay: validate the order total","limit":3}
-        46 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        46 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         interface com.acme.pay.PaymentGateway  src/main/java/com/acme/pay/PaymentGateway.java:8-15  [name: pay; owner: pay]
         class com.acme.pay.PaymentException  src/main/java/com/acme/pay/PaymentException.java:3-7  [name: pay; owner: pay]
         class com.acme.pay.PaymentService  src/main/java/com/acme/pay/PaymentService.java:7-28  [name: pay; owner: pay]
         ... 43 more (limit=3); next page: offset=3
 
         ### search_symbols {"query":"keep a decimal amount exact when adding sums","limit":2}
-        6 symbols match the words "keep decimal amount exact sums" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        6 symbols match the words "keep decimal amount exact sums" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [uses: decimal, amount]
         method com.acme.pay.PaymentGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/PaymentGateway.java:10  [doc: amount; uses: decimal]
         ... 4 more (limit=2); next page: offset=2
 
+        ### search_symbols {"query":"refuse charges whose amount is not positive","limit":2}
+        13 symbols match the words "refuse charges whose amount positive" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        method com.acme.pay.AbstractGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/AbstractGateway.java:11-18  [name: charges; uses: charges; text: amount, positive]
+        method com.acme.pay.PaymentService#pay(String,Money)  src/main/java/com/acme/pay/PaymentService.java:15-18  [uses: charges, amount]
+        ... 11 more (limit=2); next page: offset=2
+
         ### search_symbols {"query":"reserve stock in the inventory before placing orders","limit":5}
-        35 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        35 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [name: placing; owner: orders; uses: reserve, stock, inventory, placing, orders]
         function shop_cli::main  crates/shop-cli/src/main.rs:12-19  [uses: inventory, placing, orders]
         struct shop_core::inventory::Inventory  crates/shop-core/src/inventory.rs:8-10  [name: inventory; owner: inventory; doc: reserve, stock]
@@ -1505,7 +1514,7 @@ fn search_symbols_reads_a_sentence() {
         ... 30 more (limit=5); next page: offset=5
 
         ### search_symbols {"query":"the empty order","limit":3}
-        17 symbols match the words "empty order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path and uses searched)
+        17 symbols match the words "empty order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         function shop_core::order::empty  crates/shop-core/src/order.rs:48-50  [name: empty; owner: order; uses: order]
         function shop_core::order::tests::empty_order_has_no_lines  crates/shop-core/src/order.rs:57-59  [name: empty, order; uses: empty]
         struct shop_core::order::Order  crates/shop-core/src/order.rs:9-13  [name: order; owner: order; doc: order]

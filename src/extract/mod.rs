@@ -108,7 +108,68 @@ pub fn extract_with(spec: &'static LanguageSpec, source: &str, module: &str, eng
     }
     out.loc = loc;
     out.parse_errors = count_errors(tree.root_node());
+    out.texts = body_text(spec, tree.root_node(), source, &out.symbols);
     out
+}
+
+/// At most this many distinct words of body text are kept per declaration.
+const MAX_TEXT_WORDS: usize = 64;
+/// A literal or comment longer than this is data (a table, a licence), not words about the code.
+const MAX_TEXT_NODE: usize = 2000;
+
+/// The words of the string literals and comments (not docs) inside each declaration, given
+/// to the innermost declaration whose lines hold them: lower case, identifiers split, three
+/// letters or more, each once, at most `MAX_TEXT_WORDS` per declaration.
+fn body_text(spec: &LanguageSpec, root: Node, source: &str, symbols: &[Symbol]) -> Vec<(usize, String)> {
+    let last = symbols.iter().map(|s| s.end_line as usize).max().unwrap_or(0);
+    // The innermost declaration of each line: wider ones first, narrower ones over them.
+    let mut by_width: Vec<usize> = (0..symbols.len()).filter(|&i| symbols[i].kind != SymbolKind::Package).collect();
+    by_width.sort_by_key(|&i| std::cmp::Reverse(symbols[i].end_line.saturating_sub(symbols[i].start_line)));
+    let mut inner: Vec<Option<usize>> = vec![None; last + 1];
+    for i in by_width {
+        for line in symbols[i].start_line as usize..=(symbols[i].end_line as usize).min(last) {
+            inner[line] = Some(i);
+        }
+    }
+    let mut words: Vec<(Vec<String>, HashSet<String>)> = vec![Default::default(); symbols.len()];
+    let mut cursor = root.walk();
+    let mut descend = true;
+    loop {
+        let node = cursor.node();
+        let kind = node.kind();
+        let is_text = spec.string_kinds.contains(&kind) || spec.comment_kinds.contains(&kind);
+        if is_text && descend {
+            let text = node.utf8_text(source.as_bytes()).unwrap_or("");
+            let doc =
+                spec.comment_kinds.contains(&kind) && (spec.doc_prefixes.iter().any(|p| text.starts_with(p)) || text.starts_with("//!"));
+            let line = node.start_position().row + 1;
+            if let (false, true, Some(Some(owner))) = (doc, text.len() <= MAX_TEXT_NODE, inner.get(line)) {
+                let (list, seen) = &mut words[*owner];
+                for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                    for part in crate::model::name_words(w).split_whitespace() {
+                        if list.len() >= MAX_TEXT_WORDS {
+                            break;
+                        }
+                        if part.chars().count() >= 3 && !part.chars().all(|c| c.is_ascii_digit()) && seen.insert(part.to_string()) {
+                            list.push(part.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        if descend && !is_text && cursor.goto_first_child() {
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            break;
+        }
+        descend = false;
+    }
+    words.into_iter().enumerate().filter(|(_, (list, _))| !list.is_empty()).map(|(i, (list, _))| (i, list.join(" "))).collect()
 }
 
 /// Lines that are not blank. Bytes first: a line of ASCII whitespace is blank, one whose
@@ -522,7 +583,7 @@ impl<'t> Extractor<'t> {
             Language::Rust => self.rust_routes(&mut symbols, &def_symbol),
         }
 
-        FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0, failure: None }
+        FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0, failure: None, texts: Vec::new() }
     }
 
     /// Definitions, de-duplicated (one node may match twice), with anonymous bodies and impl
@@ -1839,6 +1900,18 @@ pub fn render(extract: &FileExtract) -> String {
 #[cfg(test)]
 mod tests {
     use super::{count_loc, normalize_path};
+
+    #[test]
+    fn body_text_is_each_innermost_declarations_literals_and_comments_without_docs() {
+        let java = "package p;\nclass Uploader {\n    /** Sends the file. */\n    void send() {\n        // Retry the upload once\n        throw new IllegalStateException(\"Quota exceeded: \" + quotaLeft);\n    }\n    String name = \"bulk uploader\";\n}\n";
+        let out = super::extract(crate::lang::spec(crate::model::Language::Java), java, "p");
+        let texts: Vec<(&str, &str)> = out.texts.iter().map(|(i, t)| (out.symbols[*i].qname.as_str(), t.as_str())).collect();
+        assert_eq!(texts, [("p.Uploader#send", "retry the upload once quota exceeded"), ("p.Uploader#name", "bulk uploader")]);
+        let rust = "/// Docs.\nfn send() {\n    //! inner docs\n    let m = r#\"Disk full\"#; // keep going\n}\n";
+        let out = super::extract(crate::lang::spec(crate::model::Language::Rust), rust, "shop");
+        let texts: Vec<(&str, &str)> = out.texts.iter().map(|(i, t)| (out.symbols[*i].qname.as_str(), t.as_str())).collect();
+        assert_eq!(texts, [("shop::send", "disk full keep going")]);
+    }
 
     #[test]
     fn lines_of_code_are_the_lines_trim_leaves_text_on() {

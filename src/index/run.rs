@@ -328,6 +328,9 @@ impl Run<'_> {
                 },
             );
         }
+        for (i, text) in &extract.texts {
+            self.writer.insert_text(ids[*i], text)?;
+        }
         let imports: HashSet<(String, String, i64)> = import_refs
             .iter()
             .map(|r| (r.alias.clone().unwrap_or_else(|| r.simple_name().to_string()), r.name.clone(), import_flags(r)))

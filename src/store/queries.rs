@@ -741,6 +741,14 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The declarations whose body text (string literals and comments) holds a word starting
+    /// with this stem, at most `limit`.
+    pub fn text_matches(&self, stem: &str, limit: usize) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare_cached("SELECT rowid FROM text_fts WHERE text_fts MATCH ?1 LIMIT ?2")?;
+        let rows = stmt.query_map(params![format!("\"{stem}\"*"), limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Every external: (id, qualified name).
     pub fn externals(&self) -> Result<Vec<(i64, String)>> {
         let mut stmt = self.conn.prepare_cached("SELECT id, qname FROM externals")?;
