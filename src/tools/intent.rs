@@ -458,11 +458,21 @@ fn commit_words(history: &HistoryWords, in_subject: &[Vec<usize>], past: &HashMa
     for (id, (_, m)) in past {
         bag.entry(*id).or_default().extend(m);
     }
-    for found in bag.values_mut() {
+    settle(&mut bag);
+    bag
+}
+
+/// The terms a field holds for a declaration (none when it holds none).
+fn terms_of(field: &HashMap<i64, Vec<usize>>, id: i64) -> &[usize] {
+    field.get(&id).map_or(&[], Vec::as_slice)
+}
+
+/// Each declaration's terms in order, once each.
+fn settle(field: &mut HashMap<i64, Vec<usize>>) {
+    for found in field.values_mut() {
         found.sort_unstable();
         found.dedup();
     }
-    bag
 }
 
 /// The terms (indexes into `terms`) each declaration's string literals and comments hold.
@@ -561,10 +571,7 @@ impl Atlas {
         for (user, id) in store.declarations_using(&ids, true)? {
             uses.entry(user).or_default().extend(&named[&id]);
         }
-        for found in uses.values_mut() {
-            found.sort_unstable();
-            found.dedup();
-        }
+        settle(&mut uses);
         Ok(uses)
     }
 
@@ -706,10 +713,7 @@ impl Atlas {
             }
             (coverage(m, &weights) + named_bonus + past_bonus) * prior
         };
-        let fields_of = |s: &SymbolInfo| {
-            let of = |field: &HashMap<i64, Vec<usize>>| field.get(&s.id).cloned().unwrap_or_default();
-            matched(s, &terms, &of(&bag), &of(&uses), &of(&text))
-        };
+        let fields_of = |s: &SymbolInfo| matched(s, &terms, terms_of(&bag, s.id), terms_of(&uses, s.id), terms_of(&text, s.id));
         let mut ranked: Vec<Ranked> = Vec::new();
         let fan_in = store.fan_in(&ids)?;
         for (s, inside) in candidates {
