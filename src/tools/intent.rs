@@ -19,6 +19,8 @@
 //! symbols and externals it references (`Response#execute` uses `followRedirects`, so it
 //! matches "redirect"), as a body's identifiers say what it does; and so are the words of
 //! its string literals and comments (`text`: an error message, a note on a workaround).
+//! A word found in the history, uses or text weighs by its rarity there as well as among
+//! names (`string` is in what half of jsoup's methods use).
 //! Each row says which words matched where (`commits: ...` for the subjects of the commits
 //! that changed it, `uses: ...` for what it references, `text: ...` for its literals and
 //! comments) and whether it changed recently.
@@ -47,8 +49,9 @@ pub struct Term {
 
 /// What a test's score is multiplied by when the sentence is not about tests. On the
 /// parent's index of 200 commits (`bench/search_intent.py --parent`), 0.5 against 0.75:
-/// P@10 0.0576 / 0.0565 on jsoup, 0.0478 / 0.0433 on ripgrep.
-const TEST_PRIOR: f64 = 0.5;
+/// P@10 0.0576 / 0.0565 on jsoup, 0.0478 / 0.0433 on ripgrep. With every field's own
+/// rarity (`field_weights`), 0.5 / 0.4: jsoup 0.1217 / 0.1228, ripgrep 0.0989 / 0.0989.
+const TEST_PRIOR: f64 = 0.4;
 /// How many of the best hits bring their callers and callees in.
 const EXPANDED: usize = 3;
 /// What a declaration changed by a past commit about the sentence's words adds to its rank:
@@ -58,7 +61,7 @@ const EXPANDED: usize = 3;
 /// jsoup, 0.0544 / 0.0633 / 0.0633 on ripgrep.
 const HISTORY_WEIGHT: f64 = 0.5;
 /// What a word counts for when it is in the subject of a commit that changed the declaration
-/// (its history as a field, beside name 1, uses 0.6, owner 0.5, path 0.4 and doc 0.3). On
+/// (its history as a field, beside name 1, text 0.7, uses 0.6, owner 0.5, path 0.4 and doc 0.3). On
 /// the parent's index of 200 commits (`bench/search_intent.py --parent`), P@10 / MRR without
 /// the field, then 0.4 / 0.6 / 0.8 / 0.9 / 1.2: jsoup 0.0815 / 0.2540, 0.0826 / 0.2668,
 /// 0.0815 / 0.2726, 0.0804 / 0.2752, 0.0837 / 0.2857, 0.0804 / 0.2725; ripgrep 0.0644 /
@@ -66,7 +69,9 @@ const HISTORY_WEIGHT: f64 = 0.5;
 /// 0.3488. With the `uses` field beside it, 0.9 / 0.7 / 0.6: jsoup 0.1043 / 0.1087 /
 /// 0.1087, ripgrep 0.0867 / 0.0878 / 0.0889, and on the 200 commits before those (a set
 /// no weight was chosen on) jsoup 0.0664 / 0.0693 / 0.0750, ripgrep 0.0676 / 0.0676 / 0.0662.
-const HISTORY_FIELD: f64 = 0.7;
+/// With every field's own rarity (`field_weights`) and the priors as they are, 0.7 / 0.6:
+/// jsoup 0.1228 / 0.1239, ripgrep 0.0989 / 0.1011.
+const HISTORY_FIELD: f64 = 0.6;
 /// What a word counts for when it is in the name of a symbol or external the declaration
 /// references (`uses`). P@10 on the parent's index of 200 commits, without the field, then
 /// 0.3 / 0.5 / 0.7 (symbols only): jsoup 0.0837, 0.0967 / 0.0967 / 0.0957; ripgrep 0.0678,
@@ -273,15 +278,18 @@ fn any_term(terms: &[Term], columns: &str) -> String {
 }
 
 /// How much a kind of declaration counts: what a developer reads first (types, methods,
-/// functions) over the parts they hold.
+/// functions) over the parts they hold. On the parent's index of 200 commits
+/// (`bench/search_intent.py --parent`, with every field's own rarity), constructors 0.6 /
+/// 0.8 and fields, constants and variants 0.5 / 0.7: jsoup 0.1185 -> 0.1207 -> 0.1217,
+/// ripgrep 0.0989 -> 0.0989 -> 0.0989 (MRR 0.3977 -> 0.4300).
 fn kind_prior(kind: SymbolKind) -> f64 {
     use SymbolKind::*;
     match kind {
         Class | Interface | Enum | Record | Struct | Union | Trait | Method | Function | Macro | Endpoint => 1.0,
         // Named like its class, which is the better handle.
-        Constructor => 0.6,
+        Constructor => 0.8,
         Module | Package | Annotation | TypeAlias => 0.8,
-        _ => 0.5,
+        _ => 0.7,
     }
 }
 
@@ -340,12 +348,33 @@ fn words_of(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// How well a symbol covers the sentence: each term once, by its weight (rarer words weigh
-/// more), where it counts most (in the name 1, its history 0.7, its literals and comments
-/// 0.7, what it uses 0.6, the owner's name 0.5, the path 0.4, the doc 0.3).
-fn coverage(m: &[Vec<usize>; 7], weights: &[f64]) -> f64 {
+/// How well a symbol covers the sentence: each term once, by its weight in the field (see
+/// `field_weights`), where it counts most (in the name 1, its literals and comments 0.7, its
+/// history 0.6, what it uses 0.6, the owner's name 0.5, the path 0.4, the doc 0.3).
+fn coverage(m: &[Vec<usize>; 7], weights: &[Vec<f64>; 7]) -> f64 {
     let field = [1.0, 0.5, 0.3, 0.4, HISTORY_FIELD, USES_FIELD, TEXT_FIELD];
-    (0..weights.len()).map(|t| weights[t] * (0..7).filter(|&f| m[f].contains(&t)).map(|f| field[f]).fold(0.0, f64::max)).sum()
+    (0..weights[0].len()).map(|t| (0..7).filter(|&f| m[f].contains(&t)).map(|f| field[f] * weights[f][t]).fold(0.0, f64::max)).sum()
+}
+
+/// Each term's weight in each field of `matched`: its rarity among names (`weights`) for the
+/// name, owner, doc and path; for the history, uses and text, the geometric mean of that and
+/// its rarity in the field itself (how many declarations the field holds it for, of `all`).
+/// `string` is a rare word among jsoup's names but in what half its methods use: there it
+/// says little. On the parent's index of 200 commits (`bench/search_intent.py --parent`),
+/// P@10 with names' rarity alone / the geometric mean / the field's alone: jsoup 0.1130 /
+/// 0.1185 / 0.1152, ripgrep 0.0956 / 0.0989 / 0.0967; on the 200 commits before those,
+/// jsoup 0.0771 / 0.0779 / 0.0764, ripgrep 0.0718 / 0.0718 / 0.0732.
+fn field_weights(weights: &[f64], all: f64, top_weight: f64, fields: [&HashMap<i64, Vec<usize>>; 3]) -> [Vec<f64>; 7] {
+    let own = |field: &HashMap<i64, Vec<usize>>| -> Vec<f64> {
+        let mut df = vec![0usize; weights.len()];
+        for &i in field.values().flatten() {
+            df[i] += 1;
+        }
+        let rarity = |i: usize| (1.0 + all / (1.0 + df[i] as f64)).ln().max(0.5) / top_weight;
+        (0..weights.len()).map(|i| (weights[i] * rarity(i)).sqrt()).collect()
+    };
+    let [history, uses, text] = fields;
+    [weights.to_vec(), weights.to_vec(), weights.to_vec(), weights.to_vec(), own(history), own(uses), own(text)]
 }
 
 /// `name: redirect, url; doc: host`.
@@ -674,6 +703,7 @@ impl Atlas {
                 *score.entry(id).or_default() += 1.0 / (60.0 + rank as f64);
             }
         }
+        let by_field = field_weights(&weights, all, top_weight, [&bag, &uses, &text]);
         let no_recent = HashSet::new();
         let recent = history.as_ref().map_or(&no_recent, |h| &h.recent);
         let mut by_commit: Vec<(&i64, &(f64, Vec<usize>))> = past.iter().collect();
@@ -711,7 +741,7 @@ impl Atlas {
             if recent.contains(&s.id) {
                 prior *= RECENT_PRIOR;
             }
-            (coverage(m, &weights) + named_bonus + past_bonus) * prior
+            (coverage(m, &by_field) + named_bonus + past_bonus) * prior
         };
         let fields_of = |s: &SymbolInfo| matched(s, &terms, terms_of(&bag, s.id), terms_of(&uses, s.id), terms_of(&text, s.id));
         let mut ranked: Vec<Ranked> = Vec::new();
