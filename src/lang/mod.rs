@@ -96,6 +96,9 @@ pub struct LanguageSpec {
     /// Comment node kinds and the prefixes that make a comment a doc comment.
     pub comment_kinds: &'static [&'static str],
     pub doc_prefixes: &'static [&'static str],
+    /// Prefixes of docs written inside what they document (Rust's `//!`): not docs of the
+    /// next declaration, but not body text either.
+    pub inner_doc_prefixes: &'static [&'static str],
     /// String literal node kinds: their words, with those of comments that are not docs,
     /// are a declaration's body text (what sentence search reads beside its names).
     pub string_kinds: &'static [&'static str],
@@ -204,6 +207,7 @@ static REGISTRY: [LanguageSpec; 2] = [
         generic_kinds: &["generic_type"],
         comment_kinds: &["block_comment", "line_comment"],
         doc_prefixes: &["/**"],
+        inner_doc_prefixes: &[],
         string_kinds: &["string_literal"],
         doc_skip_kinds: &[],
         modifier_kinds: &["modifiers"],
@@ -238,6 +242,7 @@ static REGISTRY: [LanguageSpec; 2] = [
         generic_kinds: &["generic_type", "generic_function", "generic_type_with_turbofish"],
         comment_kinds: &["line_comment", "block_comment"],
         doc_prefixes: &["///", "/**"],
+        inner_doc_prefixes: &["//!"],
         string_kinds: &["string_literal", "raw_string_literal"],
         doc_skip_kinds: &["attribute_item"],
         modifier_kinds: &["visibility_modifier", "function_modifiers"],

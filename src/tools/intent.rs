@@ -370,11 +370,16 @@ fn field_weights(weights: &[f64], all: f64, top_weight: f64, fields: [&HashMap<i
         for &i in field.values().flatten() {
             df[i] += 1;
         }
-        let rarity = |i: usize| (1.0 + all / (1.0 + df[i] as f64)).ln().max(0.5) / top_weight;
-        (0..weights.len()).map(|i| (weights[i] * rarity(i)).sqrt()).collect()
+        (0..weights.len()).map(|i| (weights[i] * rarity(all, df[i] as f64) / top_weight).sqrt()).collect()
     };
     let [history, uses, text] = fields;
     [weights.to_vec(), weights.to_vec(), weights.to_vec(), weights.to_vec(), own(history), own(uses), own(text)]
+}
+
+/// How rare a word is among `all` declarations when `df` of them hold it (an inverse document
+/// frequency kept at 0.5 or more, so the commonest word of a repository still counts).
+fn rarity(all: f64, df: f64) -> f64 {
+    (1.0 + all / (1.0 + df)).ln().max(0.5)
 }
 
 /// `name: redirect, url; doc: host`.
@@ -672,7 +677,7 @@ impl Atlas {
         let mut weights = Vec::with_capacity(terms.len());
         for t in &terms {
             let df = store.fts_count(&format!("words : \"{}\"*", t.stem))? as f64;
-            weights.push((1.0 + all / (1.0 + df)).ln().max(0.5));
+            weights.push(rarity(all, df));
         }
         let top_weight = weights.iter().copied().fold(0.0, f64::max).max(1e-9);
         for w in &mut weights {
