@@ -1443,6 +1443,10 @@ fn search_symbols_reads_a_sentence() {
             // Found by its error message: `AbstractGateway#charge` throws "amount must be
             // positive".
             ("search_symbols", json!({"query": "refuse charges whose amount is not positive", "limit": 2})),
+            // A type the sentence names: its members come first (above the class, which
+            // the bonus leaves out), `place`, which uses `payments`, before those that only
+            // sit in it.
+            ("search_symbols", json!({"query": "Retry declined payments in OrderService", "limit": 5})),
         ],
     );
     let rust = run_calls(
@@ -1451,6 +1455,8 @@ fn search_symbols_reads_a_sentence() {
             ("search_symbols", json!({"query": "reserve stock in the inventory before placing orders", "limit": 5})),
             // A test in a `mod tests` is test code: it comes after the function it is about.
             ("search_symbols", json!({"query": "the empty order", "limit": 3})),
+            // A member written `Owner::member` is named: it covers the whole sentence.
+            ("search_symbols", json!({"query": "Log which gateway PaymentService::pay tried", "limit": 2})),
         ],
     );
     expect_test::expect![[r####"
@@ -1505,6 +1511,15 @@ fn search_symbols_reads_a_sentence() {
         method com.acme.pay.PaymentService#pay(String,Money)  src/main/java/com/acme/pay/PaymentService.java:15-18  [uses: charges, amount]
         ... 11 more (limit=2); next page: offset=2
 
+        ### search_symbols {"query":"Retry declined payments in OrderService","limit":5}
+        48 symbols match the words "retry declined payments order service" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order, service; uses: payments, order]
+        constructor com.acme.order.OrderService#OrderService(PaymentService,InventoryService)  src/main/java/com/acme/order/OrderService.java:18-21  [name: order, service; owner: order, service; uses: payments, service]
+        method com.acme.order.OrderService#max(Comparable,Comparable)  src/main/java/com/acme/order/OrderService.java:34-36  [owner: order, service]
+        field com.acme.order.OrderService#payments  src/main/java/com/acme/order/OrderService.java:15  [name: payments; owner: order, service; uses: payments, service]
+        field com.acme.order.OrderService#inventory  src/main/java/com/acme/order/OrderService.java:16  [owner: order, service; uses: service]
+        ... 43 more (limit=5); next page: offset=5
+
         ### search_symbols {"query":"reserve stock in the inventory before placing orders","limit":5}
         35 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [name: placing; owner: orders; uses: reserve, stock, inventory, placing, orders]
@@ -1520,6 +1535,12 @@ fn search_symbols_reads_a_sentence() {
         struct shop_core::order::Order  crates/shop-core/src/order.rs:9-13  [name: order; owner: order; doc: order]
         macro shop_core::order::order  crates/shop-core/src/order.rs:42-46  [name: order; owner: order]
         ... 14 more (limit=3); next page: offset=3
+
+        ### search_symbols {"query":"Log which gateway PaymentService::pay tried","limit":2}
+        28 symbols match the words "log gateway payment service pay tried" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        method shop_core::pay::PaymentService::pay  crates/shop-core/src/pay/mod.rs:19-22  [name: pay; owner: payment, service, pay; uses: gateway]
+        struct shop_core::pay::PaymentService  crates/shop-core/src/pay/mod.rs:10-12  [name: payment, service, pay; owner: pay; doc: gateway]
+        ... 26 more (limit=2); next page: offset=2
 
     "####]]
     .assert_eq(&format!("{java}{rust}"));

@@ -1442,6 +1442,45 @@ mod tests {
         assert!(refs_steps[0].starts_with("SEARCH refs USING") && refs_steps[0].contains("INDEX refs_guesses (target_id=?)"), "{plan:#?}");
     }
 
+    /// What a type holds, by qualified name: its members and its nested types' members, in
+    /// Java (`.`, `#`) and Rust (`::`), not a type whose name only begins the same.
+    #[test]
+    fn ids_inside_a_type_stop_at_a_separator() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .conn
+            .execute("INSERT INTO files(id, path, language, module, size, hash, mtime_ns, loc, parse_errors, symbols) VALUES (1, 'A.java', 'java', '', 0, '', 0, 0, 0, 0)", [])
+            .unwrap();
+        let qnames = [
+            "a.W3CDom",
+            "a.W3CDom#convert",
+            "a.W3CDom.W3CBuilder",
+            "a.W3CDom.W3CBuilder#head",
+            "a.W3CDomTest#convert",
+            "a.W3CDo#x",
+            "g::GlobSet",
+            "g::GlobSet::new",
+            "g::GlobSetBuilder::new",
+        ];
+        for (id, q) in qnames.iter().enumerate() {
+            store
+                .conn
+                .execute(
+                    "INSERT INTO symbols(id, file_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line) VALUES (?1, 1, 'method', 'x', ?2, '', '', '', '', 1, 1)",
+                    params![id as i64 + 1, q],
+                )
+                .unwrap();
+        }
+        let inside = |q: &str, limit: usize| -> Vec<&str> {
+            store.ids_inside(q, limit).unwrap().into_iter().map(|id| qnames[id as usize - 1]).collect()
+        };
+        assert_eq!(inside("a.W3CDom", 10), ["a.W3CDom#convert", "a.W3CDom.W3CBuilder", "a.W3CDom.W3CBuilder#head"]);
+        assert_eq!(inside("a.W3CDom", 2), ["a.W3CDom#convert", "a.W3CDom.W3CBuilder"]);
+        assert_eq!(inside("g::GlobSet", 10), ["g::GlobSet::new"]);
+        assert!(inside("a.W3CDom#convert", 10).is_empty());
+    }
+
     /// An update's recheck must never scan the reference table (it did, through a type
     /// affinity mismatch, and cost 46 ms per saved file on java.base).
     #[test]

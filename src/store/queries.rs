@@ -481,6 +481,20 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The declarations inside the one named `qname`, nested ones too: `a.W3CDom#convert` and
+    /// `a.W3CDom.W3CBuilder#head` of `a.W3CDom`, `globset::GlobSetBuilder::new` of
+    /// `globset::GlobSetBuilder`; at most `limit`, by qualified name.
+    pub fn ids_inside(&self, qname: &str, limit: usize) -> Result<Vec<i64>> {
+        // A range of the qualified-name index, as `names_like` reads a prefix; then only
+        // names going on past a separator (not `a.W3CDomTest`).
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id FROM symbols WHERE qname > ?1 AND qname < ?2 AND (substr(qname, ?3, 1) IN ('#', '.') OR substr(qname, ?3, 2) = '::') ORDER BY qname LIMIT ?4",
+        )?;
+        let after = qname.chars().count() as i64 + 1;
+        let rows = stmt.query_map(params![qname, format!("{qname}\u{10FFFF}"), after, limit as i64], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Symbols whose qualified name ends with `.suffix`, `#suffix` or `::suffix`.
     pub fn symbols_by_qname_suffix(&self, suffix: &str) -> Result<Vec<SymbolInfo>> {
         let e = like_escape(suffix);

@@ -7,7 +7,8 @@
 //! prefix of the words of names, owners, doc comments and places (folders and file name),
 //! ranked by BM25 (rare words weigh more). Those rankings and the exact names of the words are fused as the name search
 //! fuses its own (reciprocal ranks); then the map's priors: an area named before a colon first
-//! (`ignore: ...`), a member written as `Owner.member` as if it covered the whole sentence,
+//! (`ignore: ...`), a member written as `Owner.member` (or `Owner::member`) as if it covered
+//! the whole sentence, the members of a type it names (`StreamParser`) 0.35 of that,
 //! declarations (types, methods, functions) before fields, constants and variants, production
 //! code before tests unless the sentence is about tests, overloads as one row. Where git
 //! history is read, the declarations that past commits about the same words changed (their
@@ -52,6 +53,13 @@ pub struct Term {
 /// P@10 0.0576 / 0.0565 on jsoup, 0.0478 / 0.0433 on ripgrep. With every field's own
 /// rarity (`field_weights`), 0.5 / 0.4: jsoup 0.1217 / 0.1228, ripgrep 0.0989 / 0.0989.
 const TEST_PRIOR: f64 = 0.4;
+/// What a member of a type the sentence names (`StreamParser`, `W3CDom`) adds to its rank:
+/// this share of the whole sentence's weight. A commit naming a type mostly changes what is
+/// inside it. On the parent's index of 200 commits (`bench/search_intent.py --parent`),
+/// 0 / 0.1 / 0.2 / 0.35 / 0.5 / 1.0: P@10 jsoup 0.1239 / 0.1272 / 0.1304 / 0.1359 / 0.1337
+/// / 0.1250, and on the 200 commits before those 0.0829 / 0.0843 / 0.0850 / 0.0893 / 0.0893 /
+/// 0.0871 (ripgrep's subjects name types as `Owner::member`, and its figures do not move).
+const NAMED_TYPE: f64 = 0.35;
 /// How many of the best hits bring their callers and callees in.
 const EXPANDED: usize = 3;
 /// What a declaration changed by a past commit about the sentence's words adds to its rank:
@@ -261,7 +269,7 @@ fn qualified_pairs(query: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for chunk in query.split_whitespace() {
         let inner = chunk.split('(').next().unwrap_or(chunk).trim_matches(|c: char| !c.is_alphanumeric());
-        let parts: Vec<&str> = inner.split(['.', '#']).filter(|p| !p.is_empty()).collect();
+        let parts: Vec<&str> = inner.split(['.', '#', ':']).filter(|p| !p.is_empty()).collect();
         if let [.., owner, member] = parts.as_slice() {
             if owner.chars().next().is_some_and(char::is_uppercase) && member.chars().all(|c| c.is_alphanumeric() || c == '_') {
                 out.push((owner.to_string(), member.to_string()));
@@ -523,10 +531,43 @@ fn text_words(store: &Store, terms: &[Term]) -> Result<HashMap<i64, Vec<usize>>,
 /// How deep each ranked list of candidates goes.
 const DEPTH: usize = 200;
 
+/// What a sentence names as code: the members it writes as `Owner.member`, and the types it
+/// writes by name (`StreamParser`, `W3CDom`) as qualified names.
+#[derive(Default)]
+struct Named {
+    members: HashSet<i64>,
+    types: Vec<String>,
+}
+
+impl Named {
+    /// Whether a declaration is inside a type the sentence names (nested types' members too).
+    fn holds(&self, qname: &str) -> bool {
+        self.types.iter().any(|t| qname.strip_prefix(t.as_str()).is_some_and(|rest| rest.starts_with(['#', '.']) || rest.starts_with("::")))
+    }
+}
+
+/// The chunks of a sentence written as one type-like identifier (`StreamParser`, `ConnectIT`,
+/// `` `GlobSetBuilder` ``): capitalised and written as code, so not `Simplify` or `HTTP`.
+fn type_names(query: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for chunk in query.split_whitespace() {
+        let inner = chunk.trim_matches(|c: char| !c.is_alphanumeric());
+        if inner.chars().next().is_some_and(char::is_uppercase)
+            && inner.chars().all(char::is_alphanumeric)
+            && is_code(inner)
+            && !out.contains(&inner)
+        {
+            out.push(inner);
+        }
+    }
+    out
+}
+
 /// The candidates the sentence's words find, fused (reciprocal ranks): the words anywhere
 /// (names count most), the words in names alone, each word as a whole name (`cache` ->
-/// `Cache`), and each member the sentence names as `Owner.member`; with those members.
-fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i64, f64>, HashSet<i64>), ToolError> {
+/// `Cache`), each member the sentence names as `Owner.member` and the members of each type it
+/// names; with what it names.
+fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i64, f64>, Named), ToolError> {
     // (weight, ranked ids)
     let mut lists: Vec<(f64, Vec<i64>)> = vec![
         (3.0, store.fts_weighted(&any_term(terms, "words owner doc place"), (4.0, 1.0, 1.0, 0.5), DEPTH)?),
@@ -536,12 +577,20 @@ fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i
         lists.push((1.0, store.names_like(&t.word, false, 20)?));
     }
     // `Elements.before(Node)`: the member of that owner, which the sentence names.
-    let mut named: HashSet<i64> = HashSet::new();
+    let mut named = Named::default();
     for (owner, member) in qualified_pairs(query) {
         let ids: Vec<i64> = store.names_like(&member, false, 200)?;
         let found: Vec<i64> = store.symbols_by_ids(&ids)?.into_iter().filter(|s| owner_name(&s.qname) == owner).map(|s| s.id).collect();
-        named.extend(&found);
+        named.members.extend(&found);
         lists.push((4.0, found));
+    }
+    // `Make progressive StreamParser selections emission-aware`: what the type holds.
+    for name in type_names(query) {
+        let ids = store.ids_by_name(name)?;
+        for t in store.symbols_by_ids(&ids)?.into_iter().filter(|s| s.kind.is_type()) {
+            lists.push((1.0, store.ids_inside(&t.qname, DEPTH)?));
+            named.types.push(t.qname);
+        }
     }
     let mut score: HashMap<i64, f64> = HashMap::new();
     for (weight, list) in &lists {
@@ -740,8 +789,15 @@ impl Atlas {
             if !about_tests && is_test(s) {
                 prior *= TEST_PRIOR;
             }
-            // A member the sentence names as `Owner.member` covers it whole.
-            let named_bonus = if named.contains(&s.id) { full } else { 0.0 };
+            // A member the sentence names as `Owner.member` covers it whole; a member of a type
+            // it names, a share of it.
+            let named_bonus = if named.members.contains(&s.id) {
+                full
+            } else if named.holds(&s.qname) {
+                NAMED_TYPE * full
+            } else {
+                0.0
+            };
             let past_bonus = past.get(&s.id).map_or(0.0, |(relevance, _)| relevance * HISTORY_WEIGHT * full);
             if recent.contains(&s.id) {
                 prior *= RECENT_PRIOR;
@@ -895,6 +951,28 @@ mod tests {
             [("admin", "admin"), ("login", "login"), ("fails", "fail"), ("disabled", "disabl"), ("account", "account")]
                 .map(|(a, b)| (a.to_string(), b.to_string()))
         );
+    }
+
+    #[test]
+    fn a_sentence_names_types_and_members_as_code() {
+        // A type written by name, in backticks or not; not a capitalised word or an acronym.
+        assert_eq!(type_names("Make progressive StreamParser selections emission-aware (#2551)"), ["StreamParser"]);
+        assert_eq!(type_names("Run the ConnectIT slow tests, then `GlobSetBuilder`; ConnectIT again"), ["ConnectIT", "GlobSetBuilder"]);
+        assert!(type_names("Simplify HTTP and XML name normalization").is_empty());
+        // A member is no type; `snake_case` is no type.
+        assert!(type_names("Fix `KeyVal.inputStream` and walk_builder").is_empty());
+        // Members as `Owner.member`, `Owner#member` and `Owner::member`.
+        assert_eq!(
+            qualified_pairs("Fix `KeyVal.inputStream`, Tag#TextBoundary and `WalkBuilder::from_iter()`"),
+            [("KeyVal", "inputStream"), ("Tag", "TextBoundary"), ("WalkBuilder", "from_iter")].map(|(a, b)| (a.to_string(), b.to_string()))
+        );
+        let named = Named { members: HashSet::new(), types: vec!["a.W3CDom".to_string(), "globset::GlobSet".to_string()] };
+        assert!(named.holds("a.W3CDom#convert"));
+        assert!(named.holds("a.W3CDom.W3CBuilder#head"));
+        assert!(named.holds("globset::GlobSet::new"));
+        assert!(!named.holds("a.W3CDomTest#convert"));
+        assert!(!named.holds("a.W3CDom"));
+        assert!(!named.holds("globset::GlobSetBuilder::new"));
     }
 
     #[test]
