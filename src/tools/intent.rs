@@ -278,8 +278,9 @@ fn split_scope(query: &str) -> Option<(&str, &str)> {
     Some((head, rest))
 }
 
-/// Whether a chunk of a sentence is written as code: a call, a qualified name, a path of
-/// names, snake_case or camelCase (not a sentence's own punctuation: `end.`, `(see`).
+/// Whether a chunk of a sentence is written as code: a call (`before(Node)`, `:has()`), a
+/// qualified name, a path of names, snake_case or camelCase (not a sentence's own
+/// punctuation: `end.`, `(see`).
 fn is_code(chunk: &str) -> bool {
     let inner = chunk.trim_matches(|c: char| !c.is_alphanumeric());
     let letters_around = |sep: char| {
@@ -290,7 +291,7 @@ fn is_code(chunk: &str) -> bool {
     letters_around('.')
         || letters_around('/')
         || letters_around('_')
-        || inner.contains('(')
+        || chunk.match_indices('(').any(|(i, _)| chunk[..i].chars().last().is_some_and(char::is_alphanumeric))
         || inner.chars().skip(1).any(char::is_uppercase) && inner.chars().any(char::is_lowercase)
 }
 
@@ -957,6 +958,11 @@ mod tests {
             [("inventory", "inventor"), ("policies", "polic")].map(|(a, b)| (a.to_string(), b.to_string()))
         );
         assert!(terms("the a of by").is_empty());
+        // A stop word written as a call is a name: `:has()` is a selector.
+        assert_eq!(
+            words("Selector with :has() is slow"),
+            [("selector", "selector"), ("has", "has"), ("slow", "slow")].map(|(a, b)| (a.to_string(), b.to_string()))
+        );
         // A contraction's head is no word of the code.
         assert_eq!(
             words("Don't emit XML namespace"),
