@@ -138,17 +138,21 @@ const SAME_NAME_SHARE: f64 = 0.5;
 /// Rows past the first `SAME_NAME` of one simple name (overloads count once) lose rank, and
 /// the list is sorted again.
 fn spread_names(ranked: &mut [Ranked]) {
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut qnames: HashSet<String> = HashSet::new();
-    for r in ranked.iter_mut() {
-        if !qnames.insert(r.s.qname.clone()) {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut qnames: HashSet<&str> = HashSet::new();
+    let mut past: Vec<usize> = Vec::new();
+    for (i, r) in ranked.iter().enumerate() {
+        if !qnames.insert(&r.s.qname) {
             continue;
         }
-        let n = seen.entry(r.s.name.clone()).or_default();
+        let n = seen.entry(&r.s.name).or_default();
         *n += 1;
         if *n > SAME_NAME {
-            r.rank *= SAME_NAME_SHARE;
+            past.push(i);
         }
+    }
+    for i in past {
+        ranked[i].rank *= SAME_NAME_SHARE;
     }
     sort(ranked);
 }
