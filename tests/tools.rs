@@ -1417,6 +1417,38 @@ fn endpoints_of_several_applications_name_them() {
     .assert_eq(&out);
 }
 
+/// A member written with its parameters in a sentence (`Account.Account()`) is that overload:
+/// the overloads' row shows its lines (a setter's lines for `Element.text()` misled before).
+#[test]
+fn a_sentence_writing_a_call_names_its_overload() {
+    let out = run_calls(
+        "java-overloads",
+        &[
+            ("search_symbols", json!({"query": "Account.Account() should start with an empty balance", "limit": 1})),
+            ("search_symbols", json!({"query": "Account.Account(String,int) should check the limit", "limit": 1})),
+            // Parameters that no overload has: every overload is named.
+            ("search_symbols", json!({"query": "Account.Account(long) should start with an empty balance", "limit": 1})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### search_symbols {"query":"Account.Account() should start with an empty balance","limit":1}
+        6 symbols match the words "account start empty balance" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        constructor p.Account#Account  src/p/Account.java:6-8 (3 overloads)  [name: account; owner: account; uses: account]
+        ... 5 more (limit=1); next page: offset=1
+
+        ### search_symbols {"query":"Account.Account(String,int) should check the limit","limit":1}
+        16 symbols match the words "account string int check limit" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        constructor p.Account#Account  src/p/Account.java:14-16 (3 overloads)  [name: account; owner: account; uses: account, string]
+        ... 15 more (limit=1); next page: offset=1
+
+        ### search_symbols {"query":"Account.Account(long) should start with an empty balance","limit":1}
+        7 symbols match the words "account long start empty balance" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        constructor p.Account#Account  src/p/Account.java:10-12 (3 overloads)  [name: account; owner: account]
+        ... 6 more (limit=1); next page: offset=1
+
+    "####]].assert_eq(&out);
+}
+
 /// Search by intent (issue 35): a task written as a sentence is searched by its content words
 /// (stop words and task verbs dropped, stems folded, `Owner.member` taken as written), ranked
 /// by how much of the sentence a symbol covers in its name, owner, path and doc, declarations

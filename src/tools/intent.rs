@@ -299,15 +299,32 @@ fn is_code(chunk: &str) -> bool {
         || inner.chars().skip(1).any(char::is_uppercase) && inner.chars().any(char::is_lowercase)
 }
 
-/// `Owner.member` pairs written in a sentence (`Elements.before(Node)`): owner and member.
-fn qualified_pairs(query: &str) -> Vec<(String, String)> {
+/// A member written in a sentence as `Owner.member` (`Elements.before(Node)`, `text()`): its
+/// owner, its name, and the parameter types written in its parentheses, if any (`Node`,
+/// `String,int`; empty for `()`).
+#[derive(Debug, PartialEq, Eq)]
+struct WrittenMember {
+    owner: String,
+    member: String,
+    params: Option<String>,
+}
+
+/// The members a sentence writes as `Owner.member`, `Owner#member` or `Owner::member`.
+fn qualified_pairs(query: &str) -> Vec<WrittenMember> {
     let mut out = Vec::new();
     for chunk in query.split_whitespace() {
-        let inner = chunk.split('(').next().unwrap_or(chunk).trim_matches(|c: char| !c.is_alphanumeric());
+        let (head, call) = match chunk.split_once('(') {
+            Some((head, rest)) => (head, rest.split_once(')').map(|(inside, _)| inside)),
+            None => (chunk, None),
+        };
+        let inner = head.trim_matches(|c: char| !c.is_alphanumeric());
         let parts: Vec<&str> = inner.split(['.', '#', ':']).filter(|p| !p.is_empty()).collect();
         if let [.., owner, member] = parts.as_slice() {
             if owner.chars().next().is_some_and(char::is_uppercase) && member.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                out.push((owner.to_string(), member.to_string()));
+                // `(Node node, int i)` -> `Node,int`: the types, as the index keeps a Java
+                // callable's erased parameters.
+                let params = call.map(|inside| inside.split(',').filter_map(|p| p.split_whitespace().next()).collect::<Vec<_>>().join(","));
+                out.push(WrittenMember { owner: owner.to_string(), member: member.to_string(), params });
             }
         }
     }
@@ -613,9 +630,17 @@ fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i
     }
     // `Elements.before(Node)`: the member of that owner, which the sentence names.
     let mut named = Named::default();
-    for (owner, member) in qualified_pairs(query) {
-        let ids: Vec<i64> = store.names_like(&member, false, 200)?;
-        let found: Vec<i64> = store.symbols_by_ids(&ids)?.into_iter().filter(|s| owner_name(&s.qname) == owner).map(|s| s.id).collect();
+    for written in qualified_pairs(query) {
+        let ids: Vec<i64> = store.names_like(&written.member, false, 200)?;
+        let mut found: Vec<SymbolInfo> =
+            store.symbols_by_ids(&ids)?.into_iter().filter(|s| owner_name(&s.qname) == written.owner).collect();
+        // `Element.text()`: the overload written, when one has those parameters.
+        if let Some(params) = &written.params {
+            if found.iter().any(|s| s.params.as_deref() == Some(params.as_str())) {
+                found.retain(|s| s.params.as_deref() == Some(params.as_str()));
+            }
+        }
+        let found: Vec<i64> = found.into_iter().map(|s| s.id).collect();
         named.members.extend(&found);
         lists.push((4.0, found));
     }
@@ -1003,9 +1028,20 @@ mod tests {
         // A member is no type; `snake_case` is no type.
         assert!(type_names("Fix `KeyVal.inputStream` and walk_builder").is_empty());
         // Members as `Owner.member`, `Owner#member` and `Owner::member`.
+        let written = |owner: &str, member: &str, params: Option<&str>| WrittenMember {
+            owner: owner.to_string(),
+            member: member.to_string(),
+            params: params.map(str::to_string),
+        };
         assert_eq!(
             qualified_pairs("Fix `KeyVal.inputStream`, Tag#TextBoundary and `WalkBuilder::from_iter()`"),
-            [("KeyVal", "inputStream"), ("Tag", "TextBoundary"), ("WalkBuilder", "from_iter")].map(|(a, b)| (a.to_string(), b.to_string()))
+            [written("KeyVal", "inputStream", None), written("Tag", "TextBoundary", None), written("WalkBuilder", "from_iter", Some(""))]
+        );
+        // What the parentheses hold, as the index keeps parameters: types, no names; a call
+        // whose parentheses span words says nothing of its parameters.
+        assert_eq!(
+            qualified_pairs("Add Elements.before(Node), Element.attr(String,String) and Node.attr(String key)."),
+            [written("Elements", "before", Some("Node")), written("Element", "attr", Some("String,String")), written("Node", "attr", None)]
         );
         let named = Named { members: HashSet::new(), types: vec!["a.W3CDom".to_string(), "globset::GlobSet".to_string()] };
         assert!(named.holds("a.W3CDom#convert"));
