@@ -21,7 +21,8 @@ leaks the answer and is no measure since the search reads past commits.
 
 Reports P@k (hits / k), R@k (truth found / truth) and MRR (1 / rank of the first hit), each
 the mean over the commits that changed at least one declaration; a hit is a row naming a
-changed declaration (overloads by name: the subject names no parameter types). Commits
+changed declaration (overloads by name: the subject names no parameter types), each once
+(a field and a method of one name are two rows of one qualified name). Commits
 whose changes touch no declaration (docs, build files) are counted apart.
 """
 
@@ -115,10 +116,9 @@ def main():
                 skipped += 1
                 continue
             rows = search(binary, work, subject, a.limit)
-            hits = [r for r in rows if r in truth]
             first = next((i + 1 for i, r in enumerate(rows) if r in truth), None)
             found = {r for r in rows if r in truth}
-            scored.append((len(hits) / a.limit, len(found) / len(truth), 1.0 / first if first else 0.0,
+            scored.append((len(found) / a.limit, len(found) / len(truth), 1.0 / first if first else 0.0,
                            min(len(truth), a.limit) / a.limit))
             if shown < a.show:
                 shown += 1
