@@ -1489,6 +1489,8 @@ fn search_symbols_reads_a_sentence() {
             ("search_symbols", json!({"query": "the empty order", "limit": 3})),
             // A member written `Owner::member` is named: it covers the whole sentence.
             ("search_symbols", json!({"query": "Log which gateway PaymentService::pay tried", "limit": 2})),
+            // A member the type does not have: the answer says so, and searches its words.
+            ("search_symbols", json!({"query": "Make PaymentService::refund return the receipt", "limit": 2})),
         ],
     );
     expect_test::expect![[r####"
@@ -1573,6 +1575,13 @@ fn search_symbols_reads_a_sentence() {
         method shop_core::pay::PaymentService::pay  crates/shop-core/src/pay/mod.rs:19-22  [name: pay; owner: payment, service, pay; uses: gateway]
         struct shop_core::pay::PaymentService  crates/shop-core/src/pay/mod.rs:10-12  [name: payment, service, pay; owner: pay; doc: gateway]
         ... 26 more (limit=2); next page: offset=2
+
+        ### search_symbols {"query":"Make PaymentService::refund return the receipt","limit":2}
+        17 symbols match the words "payment service refund return receipt" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        PaymentService has no member refund in the index: its words are searched as the sentence's
+        struct shop_core::pay::PaymentService  crates/shop-core/src/pay/mod.rs:10-12  [name: payment, service]
+        method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [owner: service; uses: payment, receipt]
+        ... 15 more (limit=2); next page: offset=2
 
     "####]]
     .assert_eq(&format!("{java}{rust}"));

@@ -584,11 +584,13 @@ fn text_words(store: &Store, terms: &[Term]) -> Result<HashMap<i64, Vec<usize>>,
 const DEPTH: usize = 200;
 
 /// What a sentence names as code: the members it writes as `Owner.member`, and the types it
-/// writes by name (`StreamParser`, `W3CDom`) as qualified names.
+/// writes by name (`StreamParser`, `W3CDom`) as qualified names; and the members it writes
+/// that a type of the repository does not have (`WalkBuilder::skip_hidden_files`).
 #[derive(Default)]
 struct Named {
     members: HashSet<i64>,
     types: Vec<String>,
+    missing: Vec<String>,
 }
 
 impl Named {
@@ -641,6 +643,14 @@ fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i
             }
         }
         let found: Vec<i64> = found.into_iter().map(|s| s.id).collect();
+        // A type of the repository without that member: say so (a type outside it, such as
+        // `Command::current_dir`, is not the index's to deny).
+        if found.is_empty() {
+            let ids = store.ids_by_name(&written.owner)?;
+            if store.symbols_by_ids(&ids)?.iter().any(|s| s.kind.is_type()) {
+                named.missing.push(format!("{} has no member {}", written.owner, written.member));
+            }
+        }
         named.members.extend(&found);
         lists.push((4.0, found));
     }
@@ -925,6 +935,9 @@ impl Atlas {
             plural(rows.len(), "symbol"),
             echo(&words.join(" "))
         );
+        for missing in &named.missing {
+            let _ = writeln!(out, "{missing} in the index: its words are searched as the sentence's");
+        }
         let total = rows.len();
         let page = rows.iter().skip(window.offset).map(|(Ranked { s, m, via, .. }, overloads)| {
             let mut row = format!(
@@ -1043,7 +1056,7 @@ mod tests {
             qualified_pairs("Add Elements.before(Node), Element.attr(String,String) and Node.attr(String key)."),
             [written("Elements", "before", Some("Node")), written("Element", "attr", Some("String,String")), written("Node", "attr", None)]
         );
-        let named = Named { members: HashSet::new(), types: vec!["a.W3CDom".to_string(), "globset::GlobSet".to_string()] };
+        let named = Named { types: vec!["a.W3CDom".to_string(), "globset::GlobSet".to_string()], ..Named::default() };
         assert!(named.holds("a.W3CDom#convert"));
         assert!(named.holds("a.W3CDom.W3CBuilder#head"));
         assert!(named.holds("globset::GlobSet::new"));
