@@ -145,15 +145,15 @@ fn body_text(spec: &LanguageSpec, root: Node, source: &str, symbols: &[Symbol]) 
             let line = node.start_position().row + 1;
             if let (false, true, Some(Some(owner))) = (doc, text.len() <= MAX_TEXT_NODE, inner.get(line)) {
                 let (list, seen) = &mut words[*owner];
-                let parts = text
-                    .split(|c: char| !c.is_alphanumeric())
-                    .flat_map(|w| crate::model::name_words(w).split_whitespace().map(str::to_string).collect::<Vec<_>>());
-                for part in parts.filter(|p| p.chars().count() >= 3 && !p.chars().all(|c| c.is_ascii_digit())) {
-                    if list.len() >= MAX_TEXT_WORDS {
-                        break;
-                    }
-                    if seen.insert(part.clone()) {
-                        list.push(part);
+                // The cap ends the whole literal or comment, not only the word.
+                'text: for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                    for part in crate::model::name_words(w).split_whitespace() {
+                        if list.len() >= MAX_TEXT_WORDS {
+                            break 'text;
+                        }
+                        if part.chars().count() >= 3 && !part.chars().all(|c| c.is_ascii_digit()) && seen.insert(part.to_string()) {
+                            list.push(part.to_string());
+                        }
                     }
                 }
             }

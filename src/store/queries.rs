@@ -377,7 +377,13 @@ impl Store {
 
     /// The types of the repository with this simple name.
     pub fn types_named(&self, name: &str) -> Result<Vec<i64>> {
-        Ok(self.symbols_where("s.name = ?1", [name])?.into_iter().filter(|s| s.kind.is_type()).map(|s| s.id).collect())
+        // The NOCASE comparison reads the index on `name`; the plain one keeps the case.
+        Ok(self
+            .symbols_where("s.name = ?1 COLLATE NOCASE AND s.name = ?1", [name])?
+            .into_iter()
+            .filter(|s| s.kind.is_type())
+            .map(|s| s.id)
+            .collect())
     }
 
     /// Injection points of beans: the types their constructors, fields and injecting methods

@@ -645,19 +645,15 @@ fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i
         let found: Vec<i64> = found.into_iter().map(|s| s.id).collect();
         // A type of the repository without that member: say so (a type outside it, such as
         // `Command::current_dir`, is not the index's to deny).
-        if found.is_empty() {
-            let ids = store.ids_by_name(&written.owner)?;
-            if store.symbols_by_ids(&ids)?.iter().any(|s| s.kind.is_type()) {
-                named.missing.push(format!("{} has no member {}", written.owner, written.member));
-            }
+        if found.is_empty() && !store.types_named(&written.owner)?.is_empty() {
+            named.missing.push(format!("{} has no member {}", written.owner, written.member));
         }
         named.members.extend(&found);
         lists.push((4.0, found));
     }
     // `Make progressive StreamParser selections emission-aware`: what the type holds.
     for name in type_names(query) {
-        let ids = store.ids_by_name(name)?;
-        for t in store.symbols_by_ids(&ids)?.into_iter().filter(|s| s.kind.is_type()) {
+        for t in store.symbols_by_ids(&store.types_named(name)?)? {
             lists.push((1.0, store.ids_inside(&t.qname, DEPTH)?));
             named.types.push(t.qname);
         }
