@@ -1,0 +1,335 @@
+//! Receiver and expression typing: what a call is made on (`Receiver`: a type, a chain
+//! `Owner#method()` the resolver follows through return types, implicit, or unknown), and
+//! the static type of a Java argument as far as the file tells it, for overload
+//! resolution. Chains and nested operands are followed at most `MAX_CHAIN` deep.
+//!
+//! Methods of the extractor. It must not make references, resolve names to symbols (it
+//! writes what the resolver will look up), or do IO.
+
+use super::*;
+
+/// The most links of a call chain (or nested operands) whose type extraction follows.
+const MAX_CHAIN: usize = 48;
+
+impl<'t> Extractor<'t> {
+    /// Java: the types of a call's arguments as far as the file tells them (see
+    /// `Reference::args`).
+    pub(super) fn arg_types(&self, list: Node<'t>, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> String {
+        let mut out = Vec::new();
+        let mut cursor = list.walk();
+        for arg in list.named_children(&mut cursor) {
+            if self.spec.comment_kinds.contains(&self.kind(arg)) {
+                continue;
+            }
+            out.push(self.expr_type(arg, ctx, symbols, locals, 0));
+        }
+        out.join(",")
+    }
+
+    /// The static type of a Java expression where the file alone tells it, else `?`.
+    fn expr_type(&self, node: Node<'t>, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>, depth: usize) -> String {
+        let text = self.text(node);
+        let unknown = || "?".to_string();
+        // Deeply nested operands (`1 + 1 + ... + 1` in generated code) are not followed.
+        if depth > MAX_CHAIN {
+            return unknown();
+        }
+        let depth = depth + 1;
+        match self.kind(node) {
+            "decimal_integer_literal" | "hex_integer_literal" | "octal_integer_literal" | "binary_integer_literal" => {
+                if text.ends_with(['l', 'L']) { "long" } else { "int" }.to_string()
+            }
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => {
+                if text.ends_with(['f', 'F']) { "float" } else { "double" }.to_string()
+            }
+            "true" | "false" => "boolean".to_string(),
+            "character_literal" => "char".to_string(),
+            "string_literal" | "text_block" => "String".to_string(),
+            "null_literal" => "null".to_string(),
+            "class_literal" => "Class".to_string(),
+            "instanceof_expression" => "boolean".to_string(),
+            "this" => {
+                let mut cur = ctx.symbol;
+                while let Some(i) = cur {
+                    if symbols[i].kind.is_type() {
+                        return symbols[i].name.clone();
+                    }
+                    cur = symbols[i].parent;
+                }
+                unknown()
+            }
+            "parenthesized_expression" => {
+                node.named_child(0).map(|n| self.expr_type(n, ctx, symbols, locals, depth)).unwrap_or_else(unknown)
+            }
+            "cast_expression" => node.child_by_field_name("type").map(|t| self.erased_type(t, node.start_byte())).unwrap_or_else(unknown),
+            "object_creation_expression" => {
+                if node.child_by_field_name("arguments").and_then(|a| a.next_named_sibling()).is_some() {
+                    // An anonymous class: a subtype of the named type, which is close enough
+                    // for applicability but not for specificity; leave it unknown.
+                    return unknown();
+                }
+                node.child_by_field_name("type").map(|t| self.type_path(t)).unwrap_or_else(unknown)
+            }
+            "array_creation_expression" => {
+                let Some(t) = node.child_by_field_name("type") else { return unknown() };
+                let dims = self.src[t.end_byte()..node.end_byte()].split('{').next().unwrap_or("").matches('[').count().max(1);
+                format!("{}{}", crate::model::last_segment(&self.type_path(t)), "[]".repeat(dims))
+            }
+            "unary_expression" => match node.child_by_field_name("operator").map(|o| self.text(o)) {
+                Some("!") => "boolean".to_string(),
+                _ => node
+                    .child_by_field_name("operand")
+                    .map(|n| java::numeric(&self.expr_type(n, ctx, symbols, locals, depth)))
+                    .unwrap_or_else(unknown),
+            },
+            "binary_expression" => {
+                let op = node.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
+                match op {
+                    "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||" => "boolean".to_string(),
+                    _ => {
+                        let left = node
+                            .child_by_field_name("left")
+                            .map(|n| self.expr_type(n, ctx, symbols, locals, depth))
+                            .unwrap_or_else(unknown);
+                        let right = node
+                            .child_by_field_name("right")
+                            .map(|n| self.expr_type(n, ctx, symbols, locals, depth))
+                            .unwrap_or_else(unknown);
+                        if op == "+" && (left == "String" || right == "String") {
+                            return "String".to_string();
+                        }
+                        if matches!(op, "<<" | ">>" | ">>>") {
+                            return java::promote(&left, "int");
+                        }
+                        java::promote(&left, &right)
+                    }
+                }
+            }
+            // `c ? a : b`: the branches' type when they agree (or one is `null`).
+            "ternary_expression" => {
+                let branch = |field: &str| {
+                    node.child_by_field_name(field).map(|n| self.expr_type(n, ctx, symbols, locals, depth)).unwrap_or_else(unknown)
+                };
+                match (branch("consequence"), branch("alternative")) {
+                    (a, b) if a == b => a,
+                    (a, n) | (n, a) if n == "null" && !java::NUMERIC.contains(&a.as_str()) && a != "boolean" => a,
+                    _ => unknown(),
+                }
+            }
+            // An array's length.
+            "field_access"
+                if node.child_by_field_name("field").is_some_and(|f| self.text(f) == "length")
+                    && node
+                        .child_by_field_name("object")
+                        .is_some_and(|o| self.expr_type(o, ctx, symbols, locals, depth).ends_with("[]")) =>
+            {
+                "int".to_string()
+            }
+            // An element of an array whose type is known: `a[i]` of an `int[]` is an `int`.
+            "array_access" => match node.child_by_field_name("array").map(|a| self.expr_type(a, ctx, symbols, locals, depth)) {
+                Some(t) if t.ends_with("[]") => t[..t.len() - 2].to_string(),
+                _ => unknown(),
+            },
+            "identifier" | "field_access" | "method_invocation" => match self.typed_receiver(node, ctx, symbols, locals) {
+                // A bare capitalized name that is no variable here is taken for a type by
+                // `receiver`: as a value it is a constant of unknown type.
+                Receiver::Type(t) if self.kind(node) == "identifier" && t == text => unknown(),
+                // A container's element is no part of its type to overloads (`List<Pet>`).
+                Receiver::Type(t) if !t.is_empty() => crate::model::without_element(&t).to_string(),
+                _ => unknown(),
+            },
+            _ => unknown(),
+        }
+    }
+
+    /// What a call is made on; an array (whose members are those of `Object`) is unknown.
+    pub(super) fn receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> Receiver {
+        match self.typed_receiver(node, ctx, symbols, locals) {
+            Receiver::Type(t) if t.contains("[]") => Receiver::Unknown,
+            other => other,
+        }
+    }
+
+    /// `receiver`, arrays included (`int[]`, `String[][]`).
+    pub(super) fn typed_receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> Receiver {
+        // A chain of thousands of links (`b().b().b()...`, generated code) would give every
+        // link a receiver as long as the chain, and the resolver a recursion as deep: past
+        // MAX_CHAIN nested receivers the type is not followed.
+        let depth = self.receiver_depth.get();
+        if depth > MAX_CHAIN {
+            return Receiver::Unknown;
+        }
+        self.receiver_depth.set(depth + 1);
+        let receiver = self.typed_receiver_at(node, ctx, symbols, locals);
+        self.receiver_depth.set(depth);
+        receiver
+    }
+
+    fn typed_receiver_at(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> Receiver {
+        let text = self.text(node);
+        if self.spec.language == Language::Java && text == "super" {
+            // `super.m()`: the superclass's `m`, never the class's own override; the
+            // resolver knows the superclass.
+            return Receiver::Type("super".to_string());
+        }
+        if self.spec.self_receivers.contains(&text) {
+            // Rust's `self.m()` is a method of the impl's type; Java's `this.m()` is `m()`.
+            return self.self_type(ctx, symbols).map(Receiver::Type).unwrap_or(Receiver::Implicit);
+        }
+        // The impl's type, when it is declared in this file, scopes its fields.
+        let impl_owner = ctx.impl_idx.and_then(|i| {
+            let type_name = crate::model::last_segment(&self.impls[i].info.self_type);
+            symbols.iter().position(|s| s.kind.is_type() && s.parent.is_none() && s.name == type_name)
+        });
+        let lookup_from = |start: Option<usize>, name: &str| -> Option<String> {
+            let mut cur = start;
+            loop {
+                if let Some(t) = locals.get(&(cur, name)) {
+                    return Some(t.clone());
+                }
+                match cur {
+                    Some(i) => cur = symbols[i].parent,
+                    None => return impl_owner.and_then(|o| locals.get(&(Some(o), name)).cloned()),
+                }
+            }
+        };
+        let lookup = |name: &str| lookup_from(ctx.symbol, name);
+        // `this.x` / `self.x` is a field: the locals of the method (`Type x = this.x.find()`
+        // declares a local of that name) do not hide it, so it is looked up from the type.
+        let own_type = || {
+            let mut cur = ctx.symbol;
+            while let Some(i) = cur.filter(|i| !symbols[*i].kind.is_type()) {
+                cur = symbols[i].parent;
+            }
+            cur
+        };
+        match self.kind(node) {
+            "identifier" => {
+                if let Some(t) = lookup(text) {
+                    return if t.is_empty() { Receiver::Unknown } else { Receiver::Type(t) };
+                }
+                if text.chars().next().is_some_and(|c| c.is_uppercase()) {
+                    return Receiver::Type(text.to_string());
+                }
+                Receiver::Unknown
+            }
+            // A struct literal's or pattern's type (`Match { start, end }`), `Self` in an impl.
+            "type_identifier" | "scoped_type_identifier" | "generic_type_with_turbofish" if self.spec.language == Language::Rust => {
+                let path = self.type_path(node);
+                match self.self_type(ctx, symbols) {
+                    Some(own) => Receiver::Type(replace_self(&path, &own)),
+                    None => Receiver::Type(path),
+                }
+            }
+            // `x?`, `&x`, `(x)`, `x.await`, `*x`: what `x` is (`?` unwraps, as return types
+            // are kept; a dereference reaches the value a reference or smart pointer holds).
+            "try_expression" | "reference_expression" | "parenthesized_expression" | "await_expression" => {
+                // `&mut x`: the value, not the `mut`.
+                match node.child_by_field_name("value").or_else(|| node.named_child(0)) {
+                    Some(inner) => self.typed_receiver(inner, ctx, symbols, locals),
+                    None => Receiver::Unknown,
+                }
+            }
+            // `ms[0]`: an element of a container (`ms[1..]`, a range, is none).
+            "index_expression" if self.spec.language == Language::Rust => {
+                match (node.named_child(0), node.named_child(1).filter(|i| self.kind(*i) != "range_expression")) {
+                    (Some(container), Some(_)) => match self.typed_receiver(container, ctx, symbols, locals) {
+                        Receiver::Type(t) if !t.ends_with('@') => Receiver::Type(format!("{t}@")),
+                        _ => Receiver::Unknown,
+                    },
+                    _ => Receiver::Unknown,
+                }
+            }
+            // `new Helper(tag).add(...)`: the created type (an anonymous class's members are
+            // not symbols, so its own type says as much).
+            "object_creation_expression" => match node.child_by_field_name("type") {
+                Some(t) => Receiver::Type(self.type_path(t)),
+                None => Receiver::Unknown,
+            },
+            "unary_expression" if self.spec.language == Language::Rust && text.starts_with('*') => match node.named_child(0) {
+                // Through a `Box`/`Arc`/`Rc` written without its argument (an impl's `Self`)
+                // the content is not known.
+                Some(inner) => match self.typed_receiver(inner, ctx, symbols, locals) {
+                    Receiver::Type(t) if self.spec.deref_wrappers.contains(&crate::model::last_segment(&t)) => Receiver::Unknown,
+                    other => other,
+                },
+                None => Receiver::Unknown,
+            },
+            // A call chain: the receiver is what the inner call returns, written
+            // `Owner#method()` (`#method()` for a method of the enclosing types) for the
+            // resolver, which knows return types.
+            "method_invocation" | "call_expression" => {
+                let (object, name) = match self.kind(node) {
+                    "method_invocation" => (node.child_by_field_name("object"), node.child_by_field_name("name")),
+                    _ => {
+                        let function = node.child_by_field_name("function").map(|f| match self.kind(f) {
+                            "generic_function" => f.child_by_field_name("function").unwrap_or(f),
+                            _ => f,
+                        });
+                        match function {
+                            Some(f) if self.kind(f) == "field_expression" => {
+                                (f.child_by_field_name("value"), f.child_by_field_name("field"))
+                            }
+                            // A path call (`Searcher::new()`, `make()`): `Owner#name()`, the
+                            // owner a type (or module) path, empty for a bare name.
+                            Some(f) if matches!(self.kind(f), "identifier" | "scoped_identifier") => {
+                                let mut path = normalize_path(self.text(f));
+                                if let Some(replacement) = self.self_type(ctx, symbols) {
+                                    path = replace_self(&path, &replacement);
+                                }
+                                let (owner, name) = path.rsplit_once("::").unwrap_or(("", path.as_str()));
+                                return Receiver::Type(format!("{owner}#{name}()"));
+                            }
+                            _ => return Receiver::Unknown,
+                        }
+                    }
+                };
+                let Some(name) = name else { return Receiver::Unknown };
+                // `x.unwrap()`, `x.clone()`: the chain goes on with `x`'s type.
+                if self.spec.transparent_calls.contains(&self.text(name)) {
+                    return match object {
+                        Some(o) => self.typed_receiver(o, ctx, symbols, locals),
+                        None => Receiver::Unknown,
+                    };
+                }
+                let inner = match object {
+                    None => Receiver::Implicit,
+                    Some(o) => self.receiver(o, ctx, symbols, locals),
+                };
+                match inner {
+                    Receiver::Implicit => Receiver::Type(format!("#{}()", self.text(name))),
+                    Receiver::Type(t) => Receiver::Type(format!("{t}#{}()", self.text(name))),
+                    Receiver::Unknown => Receiver::Unknown,
+                }
+            }
+            "field_access" | "field_expression" | "scoped_identifier" => {
+                let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("value"));
+                let field = node.child_by_field_name("field").or_else(|| node.child_by_field_name("name"));
+                match (object, field) {
+                    // `Outer.this`
+                    (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.kind(f)) => Receiver::Type(normalize_path(self.text(o))),
+                    (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.text(o)) => {
+                        lookup_from(own_type(), self.text(f)).filter(|t| !t.is_empty()).map(Receiver::Type).unwrap_or(Receiver::Unknown)
+                    }
+                    // A field of something whose type is known (`p.parent`, `Foo.BAR`,
+                    // `Outer.Inner`): `Owner#field`, resolved through the field's declared
+                    // type, or a member type of that name.
+                    (Some(o), Some(f)) if self.kind(node) != "scoped_identifier" && self.kind(f).ends_with("identifier") => {
+                        match self.receiver(o, ctx, symbols, locals) {
+                            Receiver::Type(t) => Receiver::Type(format!("{t}#{}", self.text(f))),
+                            _ if text.chars().next().is_some_and(|c| c.is_uppercase()) && !text.contains('(') => {
+                                Receiver::Type(normalize_path(text))
+                            }
+                            _ => Receiver::Unknown,
+                        }
+                    }
+                    _ if text.chars().next().is_some_and(|c| c.is_uppercase()) && !text.contains('(') => {
+                        Receiver::Type(normalize_path(text))
+                    }
+                    _ => Receiver::Unknown,
+                }
+            }
+            _ => Receiver::Unknown,
+        }
+    }
+}

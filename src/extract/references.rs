@@ -1,0 +1,189 @@
+//! References and calls: each captured name as one `Reference` (the most specific kind
+//! per name node, definitions, impl headers and `use` paths left out), with its enclosing
+//! symbol, receiver and argument types; configuration keys and MyBatis statements read by
+//! name; impl headers as `implements`; imports through the language's own syntax.
+//!
+//! Methods of the extractor. It must not decide what a type or expression is (it asks
+//! `types` and `receivers`), resolve a name to a symbol, or do IO.
+
+use super::*;
+
+impl<'t> Extractor<'t> {
+    /// Pass 3's captures, one per name node and sort (the most specific kind wins; a name
+    /// before a dot is both a possible type and a possible variable), in source order.
+    pub(super) fn refs_by_node(&mut self, def_names: &HashSet<usize>) -> Vec<Ref<'t>> {
+        let impl_self_ranges: Vec<(usize, usize)> = self.impls.iter().map(|i| (i.type_node.start_byte(), i.type_node.end_byte())).collect();
+        let impl_trait_nodes: HashSet<usize> =
+            self.impls.iter().filter_map(|i| i.trait_node).map(|t| self.base_type(t, false).id()).collect();
+        let raw_refs = std::mem::take(&mut self.refs);
+        let mut by_node: HashMap<(usize, bool), Ref<'t>> = HashMap::with_capacity_and_hasher(raw_refs.len(), Default::default());
+        for mut r in raw_refs {
+            if self.spec.generic_kinds.contains(&self.kind(r.name)) {
+                r.name = self.base_type(r.name, false);
+                r.parent = None;
+            }
+            if def_names.contains(&r.name.id()) || impl_trait_nodes.contains(&r.name.id()) {
+                continue;
+            }
+            if r.kind == RefKind::UsesType
+                && r.parent.unwrap_or_else(|| r.name.parent()).is_some_and(|p| self.spec.path_kinds.contains(&self.kind(p)))
+            {
+                continue;
+            }
+            let start = r.name.start_byte();
+            if impl_self_ranges.iter().any(|(s, e)| *s <= start && start < *e) {
+                continue;
+            }
+            let key = (r.name.id(), r.kind == RefKind::UsesField);
+            match by_node.get(&key) {
+                Some(existing) if existing.kind.priority() >= r.kind.priority() => {}
+                _ => {
+                    by_node.insert(key, r);
+                }
+            }
+        }
+        // `x.m()`: the name is a call, not also a field.
+        let called: HashSet<usize> = by_node.iter().filter(|(_, r)| r.kind == RefKind::Calls).map(|((id, _), _)| *id).collect();
+        by_node.retain(|(id, field), _| !*field || !called.contains(id));
+        let mut refs: Vec<Ref<'t>> = by_node.into_values().collect();
+        refs.sort_by_cached_key(|r| (r.name.start_byte(), r.name.id()));
+
+        refs
+    }
+
+    /// Pass 3: each captured name as a reference, with its receiver and argument types;
+    /// and the configuration keys read by name (`env.getProperty("k")`), as (caller, marker).
+    pub(super) fn name_references(
+        &self,
+        outline: &Outline,
+        locals: &Locals<'t>,
+        refs: Vec<Ref<'t>>,
+        param_types: Vec<Reference>,
+    ) -> (Vec<Reference>, Vec<(usize, String)>) {
+        let Outline { scopes, scope_parent, symbols, def_symbol } = outline;
+        // `use` declarations: their paths are imports, not also accesses.
+        let import_ranges: Vec<(usize, usize)> = self.imports.iter().map(|n| (n.start_byte(), n.end_byte())).collect();
+        let mut references = param_types;
+        // Configuration keys read by name (`env.getProperty("k")`): (caller, marker).
+        let mut key_reads: Vec<(usize, String)> = Vec::new();
+        for r in refs {
+            if r.kind == RefKind::Accesses && import_ranges.iter().any(|(s, e)| *s <= r.name.start_byte() && r.name.start_byte() < *e) {
+                continue;
+            }
+            let ctx = self.context_at(r.name.start_byte(), &scopes, &scope_parent, &def_symbol);
+            let mut name = if r.kind == RefKind::Instantiates && self.kind(r.name) == "argument_list" {
+                // An enum constant's arguments (`SUCCESS(200, "ok")`): its enum is created.
+                match ctx.symbol.and_then(|c| symbols[c].parent) {
+                    Some(e) if symbols[e].kind == SymbolKind::Enum => symbols[e].name.clone(),
+                    _ => continue,
+                }
+            } else {
+                normalize_path(self.text(r.name))
+            };
+            if name.is_empty() || name == "var" {
+                continue;
+            }
+            if !name.contains(['.', ':']) && self.is_type_param(&name, r.name.start_byte()) {
+                continue;
+            }
+            if let Some(replacement) = self.self_type(&ctx, &symbols) {
+                name = replace_self(&name, &replacement);
+            }
+            // A bare name that is a local or parameter is neither a field nor a type.
+            if matches!(r.kind, RefKind::UsesField | RefKind::Accesses)
+                && r.receiver.is_none()
+                && self.kind(r.name) == "identifier"
+                && is_local(&name, ctx.symbol, &symbols, &locals)
+            {
+                continue;
+            }
+            let line = r.name.start_position().row as u32 + 1;
+            let mut reference = Reference::new(r.kind, name, line, ctx.symbol);
+            if matches!(r.kind, RefKind::Calls | RefKind::UsesField | RefKind::MethodRef) {
+                reference.receiver = match r.receiver {
+                    None => Receiver::Implicit,
+                    // A call in a macro's tokens: read like code in the macros whose arguments
+                    // are code (`assert!`), else matched by name only.
+                    Some(recv) if self.kind(recv) == "token_tree" && self.in_code_macro(recv) => {
+                        let (path, receiver) = self.token_call(r.name, &ctx, &symbols, &locals, 0);
+                        if let Some(path) = path {
+                            reference.name = path;
+                        }
+                        receiver
+                    }
+                    Some(recv) => self.receiver(recv, &ctx, &symbols, &locals),
+                };
+            }
+            if let Some(args) = r.args {
+                reference.args = Some(self.arg_types(args, &ctx, &symbols, &locals).into_boxed_str());
+                if let (Receiver::Type(t), Some(caller)) = (&reference.receiver, ctx.symbol) {
+                    // A configuration key read by name (`env.getProperty("k")`), a MyBatis
+                    // statement run by its id (`sqlSession.selectList("ns.id")`).
+                    let keyed = frameworks::property_call(&reference.name, t)
+                        .and_then(|m| self.property_key(args, m, true))
+                        .or_else(|| frameworks::mybatis::session_call(&reference.name, t).and_then(|m| self.property_key(args, m, false)));
+                    if let Some(marker) = keyed {
+                        key_reads.push((caller, marker));
+                    }
+                }
+            }
+            references.push(reference);
+        }
+
+        (references, key_reads)
+    }
+
+    /// Impl headers: `impl Trait for Type` makes Type implement Trait.
+    pub(super) fn impl_header_refs(&self, outline: &Outline, references: &mut Vec<Reference>) {
+        let Outline { scopes, scope_parent, def_symbol, .. } = outline;
+        for imp in &self.impls {
+            if let (Some(trait_name), Some(trait_node)) = (&imp.info.trait_name, imp.trait_node) {
+                let line = trait_node.start_position().row as u32 + 1;
+                let ctx = self.context_at(trait_node.start_byte(), &scopes, &scope_parent, &def_symbol);
+                let mut reference = Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
+                reference.blanket = self.is_type_param(&imp.info.self_type, imp.type_node.start_byte())
+                    || (self.blanket_form(imp).is_some() && !std_path(&imp.info.self_type));
+                reference.subject = Some(if reference.blanket {
+                    self.text(imp.type_node).split_whitespace().collect::<Vec<_>>().join(" ")
+                } else {
+                    imp.info.self_type.clone()
+                });
+                references.push(reference);
+            }
+        }
+    }
+
+    /// Imports, through the language's own syntax.
+    pub(super) fn import_refs(&mut self, outline: &Outline, references: &mut Vec<Reference>) {
+        let Outline { scopes, scope_parent, def_symbol, .. } = outline;
+        for node in std::mem::take(&mut self.imports) {
+            let ctx = self.context_at(node.start_byte(), &scopes, &scope_parent, &def_symbol);
+            let line = node.start_position().row as u32 + 1;
+            match self.spec.language {
+                Language::Java => references.extend(java::java_import(self.text(node), line)),
+                Language::Rust => {
+                    let reexport = node.named_child(0).is_some_and(|c| self.kind(c) == "visibility_modifier");
+                    if self.kind(node) == "extern_crate_declaration" {
+                        // `extern crate x as y;` brings crate `x` in as `y`, as `use x as y;` does.
+                        let Some(name) = node.child_by_field_name("name").map(|n| self.text(n)).filter(|n| *n != "self") else { continue };
+                        let mut reference = Reference::new(RefKind::Imports, name.to_string(), line, ctx.symbol);
+                        reference.alias = node.child_by_field_name("alias").map(|a| self.text(a).to_string());
+                        reference.reexport = reexport;
+                        references.push(reference);
+                    } else if let Some(argument) = node.child_by_field_name("argument") {
+                        let mut out = Vec::new();
+                        self.rust_use_tree(argument, "", &mut out);
+                        // Each item on its own line (a `use` list may span many).
+                        for (path, alias, glob, item_line) in out {
+                            let mut reference = Reference::new(RefKind::Imports, path, item_line, ctx.symbol);
+                            reference.alias = alias;
+                            reference.glob = glob;
+                            reference.reexport = reexport;
+                            references.push(reference);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

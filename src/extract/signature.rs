@@ -1,0 +1,268 @@
+//! Signature and doc text: what a declaration says of itself: its one-line signature
+//! (annotations left out), modifiers and visibility, whether it is a test, its doc
+//! summary (the first sentence), and the words of the string literals and comments inside
+//! it (`FileExtract::texts`, for search).
+//!
+//! Methods of the extractor and plain functions over text. It must not make symbols or
+//! references, or do IO.
+
+use super::*;
+
+/// Longest one-line signature kept, in characters.
+const MAX_SIGNATURE: usize = 200;
+
+/// Longest doc summary kept, in characters.
+const MAX_DOC: usize = 240;
+
+/// At most this many distinct words of body text are kept per declaration.
+const MAX_TEXT_WORDS: usize = 64;
+
+/// A literal or comment longer than this is data (a table, a licence), not words about the code.
+const MAX_TEXT_NODE: usize = 2000;
+
+impl<'t> Extractor<'t> {
+    pub(super) fn signature(&self, node: Node) -> String {
+        let end = node.child_by_field_name("body").map(|b| b.start_byte()).unwrap_or(node.end_byte());
+        // Annotations are not the signature: a long `@RequestMapping(...)` would push the
+        // name past the cut. The modifier words stay.
+        let mut start = node.start_byte();
+        let mut words: Vec<&str> = Vec::new();
+        let mut cursor = node.walk();
+        if let Some(modifiers) = node.children(&mut cursor).find(|c| self.kind(*c) == "modifiers") {
+            let mut inner = modifiers.walk();
+            for word in modifiers.children(&mut inner) {
+                if !self.kind(word).ends_with("annotation") {
+                    words.extend(self.text(word).split_whitespace());
+                }
+            }
+            start = modifiers.end_byte();
+        }
+        // Trailing braces, semicolons and spaces off, words joined by one space, and no more
+        // words read than the cut keeps (a field's initializer can be a table of thousands).
+        let text = self.src[start..end.max(start)].trim_end_matches(|c: char| c == '{' || c == ';' || c.is_whitespace());
+        let mut out = String::new();
+        let mut chars = 0;
+        for word in words.into_iter().chain(text.split_whitespace()) {
+            if !out.is_empty() {
+                out.push(' ');
+                chars += 1;
+            }
+            out.push_str(word);
+            chars += word.chars().count();
+            if chars > MAX_SIGNATURE {
+                break;
+            }
+        }
+        truncate_chars(out, MAX_SIGNATURE)
+    }
+
+    /// The attributes of a Rust item (`attribute` nodes of the `#[...]` before it, nearest
+    /// first; comments may sit between them).
+    pub(super) fn attributes_before(&self, node: Node<'t>) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        let mut prev = node.prev_named_sibling();
+        while let Some(p) = prev {
+            match self.kind(p) {
+                "attribute_item" => out.extend(p.named_child(0)),
+                "line_comment" | "block_comment" => {}
+                _ => break,
+            }
+            prev = p.prev_named_sibling();
+        }
+        out
+    }
+
+    /// A function annotated (Java) or attributed (Rust) as a test (`grammars/<lang>/test-*`).
+    pub(super) fn is_test_function(&self, node: Node) -> bool {
+        match self.spec.language {
+            Language::Java => {
+                let mut cursor = node.walk();
+                let Some(modifiers) = node.children(&mut cursor).find(|c| self.kind(*c) == "modifiers") else { return false };
+                let mut inner = modifiers.walk();
+                let found = modifiers.children(&mut inner).any(|a| {
+                    self.kind(a).ends_with("annotation")
+                        && a.child_by_field_name("name").is_some_and(|n| {
+                            let name = self.text(n);
+                            self.spec.is_test_marker(name.rsplit('.').next().unwrap_or(name))
+                        })
+                });
+                found
+            }
+            Language::Rust => self
+                .attributes_before(node)
+                .iter()
+                .any(|attr| attr.named_child(0).is_some_and(|path| self.spec.is_test_marker(self.text(path)))),
+        }
+    }
+
+    pub(super) fn modifiers(&self, node: Node) -> (String, String) {
+        let mut words: Vec<String> = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if !self.spec.modifier_kinds.contains(&self.kind(child)) {
+                continue;
+            }
+            if self.kind(child) == "visibility_modifier" {
+                words.push(strip_space(self.text(child)));
+                continue;
+            }
+            let mut inner = child.walk();
+            for word in child.children(&mut inner) {
+                if !self.kind(word).ends_with("annotation") {
+                    words.push(strip_space(self.text(word)));
+                }
+            }
+        }
+        let visibility = words
+            .iter()
+            .find(|w| self.spec.visibilities.contains(&w.as_str()) || w.starts_with("pub("))
+            .cloned()
+            .unwrap_or_else(|| self.spec.default_visibility.to_string());
+        (visibility, words.join(" "))
+    }
+
+    pub(super) fn doc(&self, node: Node) -> String {
+        let mut lines: Vec<&str> = Vec::new();
+        let mut sibling = node.prev_sibling();
+        while let Some(s) = sibling {
+            if self.spec.doc_skip_kinds.contains(&self.kind(s)) {
+                sibling = s.prev_sibling();
+                continue;
+            }
+            if !self.spec.comment_kinds.contains(&self.kind(s)) {
+                break;
+            }
+            let text = self.text(s);
+            if !self.spec.doc_prefixes.iter().any(|p| text.starts_with(p)) || text.starts_with("////") {
+                break;
+            }
+            lines.push(text);
+            if text.starts_with("/**") {
+                break;
+            }
+            sibling = s.prev_sibling();
+        }
+        lines.reverse();
+        // The first sentence, cut to MAX_DOC: reading stops once either is known (a
+        // sentence ends where a word ending in '.' is followed by another).
+        let mut words = String::new();
+        let mut chars = 0;
+        'comments: for raw in lines {
+            for line in raw.lines() {
+                let line = line.trim().trim_start_matches("/**").trim_end_matches("*/").trim_start_matches("///");
+                let line = line.trim_start_matches('*').trim();
+                if line.starts_with('@') || line.starts_with("# ") {
+                    break;
+                }
+                for word in line.split_whitespace() {
+                    if !words.is_empty() {
+                        if words.ends_with('.') {
+                            break 'comments;
+                        }
+                        words.push(' ');
+                        chars += 1;
+                    }
+                    words.push_str(word);
+                    chars += word.chars().count();
+                    if chars > MAX_DOC {
+                        break 'comments;
+                    }
+                }
+            }
+        }
+        truncate_chars(first_sentence(&words), MAX_DOC)
+    }
+}
+
+/// The words of the string literals and comments (not docs) inside each declaration, given
+/// to the innermost declaration whose lines hold them: lower case, identifiers split, three
+/// letters or more, each once, at most `MAX_TEXT_WORDS` per declaration.
+pub(super) fn body_text(spec: &LanguageSpec, root: Node, source: &str, symbols: &[Symbol]) -> Vec<(usize, String)> {
+    let last = symbols.iter().map(|s| s.end_line as usize).max().unwrap_or(0);
+    // The innermost declaration of each line: wider ones first, narrower ones over them.
+    let mut by_width: Vec<usize> = (0..symbols.len()).filter(|&i| symbols[i].kind != SymbolKind::Package).collect();
+    by_width.sort_by_key(|&i| std::cmp::Reverse(symbols[i].end_line.saturating_sub(symbols[i].start_line)));
+    let mut inner: Vec<Option<usize>> = vec![None; last + 1];
+    for i in by_width {
+        for line in symbols[i].start_line as usize..=(symbols[i].end_line as usize).min(last) {
+            inner[line] = Some(i);
+        }
+    }
+    let mut words: Vec<(Vec<String>, HashSet<String>)> = vec![Default::default(); symbols.len()];
+    let mut cursor = root.walk();
+    let mut descend = true;
+    loop {
+        let node = cursor.node();
+        let kind = node.kind();
+        let is_text = spec.string_kinds.contains(&kind) || spec.comment_kinds.contains(&kind);
+        if is_text && descend {
+            let text = node.utf8_text(source.as_bytes()).unwrap_or("");
+            let doc =
+                spec.comment_kinds.contains(&kind) && spec.doc_prefixes.iter().chain(spec.inner_doc_prefixes).any(|p| text.starts_with(p));
+            let line = node.start_position().row + 1;
+            if let (false, true, Some(Some(owner))) = (doc, text.len() <= MAX_TEXT_NODE, inner.get(line)) {
+                let (list, seen) = &mut words[*owner];
+                // The cap ends the whole literal or comment, not only the word.
+                'text: for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                    for part in crate::model::name_words(w).split_whitespace() {
+                        if list.len() >= MAX_TEXT_WORDS {
+                            break 'text;
+                        }
+                        if part.chars().count() >= 3 && !part.chars().all(|c| c.is_ascii_digit()) && seen.insert(part.to_string()) {
+                            list.push(part.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        if descend && !is_text && cursor.goto_first_child() {
+            continue;
+        }
+        if cursor.goto_next_sibling() {
+            descend = true;
+            continue;
+        }
+        if !cursor.goto_parent() {
+            break;
+        }
+        descend = false;
+    }
+    words.into_iter().enumerate().filter(|(_, (list, _))| !list.is_empty()).map(|(i, (list, _))| (i, list.join(" "))).collect()
+}
+
+/// Appends a word (`@Test`, `@Service`, `@Scheduled(cron=...)`) to a symbol's modifiers.
+pub(super) fn add_modifier(modifiers: &mut String, word: &str) {
+    if !modifiers.is_empty() {
+        modifiers.push(' ');
+    }
+    modifiers.push_str(word);
+}
+
+fn first_sentence(text: &str) -> String {
+    let end = text.find(". ").map_or(text.len(), |i| i + 1);
+    text[..end].to_string()
+}
+
+fn truncate_chars(text: String, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut out: String = text.chars().take(max - 1).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn body_text_is_each_innermost_declarations_literals_and_comments_without_docs() {
+        let java = "package p;\nclass Uploader {\n    /** Sends the file. */\n    void send() {\n        // Retry the upload once\n        throw new IllegalStateException(\"Quota exceeded: \" + quotaLeft);\n    }\n    String name = \"bulk uploader\";\n}\n";
+        let out = crate::extract::extract(crate::lang::spec(crate::model::Language::Java), java, "p");
+        let texts: Vec<(&str, &str)> = out.texts.iter().map(|(i, t)| (out.symbols[*i].qname.as_str(), t.as_str())).collect();
+        assert_eq!(texts, [("p.Uploader#send", "retry the upload once quota exceeded"), ("p.Uploader#name", "bulk uploader")]);
+        let rust = "/// Docs.\nfn send() {\n    //! inner docs\n    let m = r#\"Disk full\"#; // keep going\n}\n";
+        let out = crate::extract::extract(crate::lang::spec(crate::model::Language::Rust), rust, "shop");
+        let texts: Vec<(&str, &str)> = out.texts.iter().map(|(i, t)| (out.symbols[*i].qname.as_str(), t.as_str())).collect();
+        assert_eq!(texts, [("shop::send", "disk full keep going")]);
+    }
+}
