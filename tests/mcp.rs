@@ -55,6 +55,12 @@ async fn serves_every_tool_over_stdio() {
         })
         .sum();
     assert!(as_python_writes_it <= 5_900, "tools/list is {as_python_writes_it} bytes as the Python SDK writes it");
+    // `search_symbols` names every kind it takes in its schema, so a model need not learn
+    // them from an error.
+    let search = tools.iter().find(|t| t.name == "search_symbols").unwrap();
+    let kinds = search.input_schema["properties"]["kind"]["enum"].as_array().map(|a| a.iter().map(|k| k.as_str().unwrap()).collect::<Vec<_>>());
+    assert_eq!(kinds, Some(repochart::model::SymbolKind::all().map(|k| k.as_str()).collect::<Vec<_>>()));
+    assert_eq!(kinds.unwrap()[20..], ["endpoint", "config_key", "statement"]);
     for t in &tools {
         let a = t.annotations.as_ref().unwrap();
         assert_eq!((a.read_only_hint, a.idempotent_hint, a.open_world_hint), (Some(true), None, Some(false)), "{}", t.name);

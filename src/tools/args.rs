@@ -1,5 +1,7 @@
 //! The tools' argument types and their lean JSON schemas. Owns what a caller may pass;
-//! must not know how a tool answers.
+//! must not know how a tool answers. Every byte here is context in every conversation:
+//! `offset` is described only where it means more than "items to skip" (the overview's
+//! lists), and a closed set of values is an `enum` the schema names.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -29,7 +31,6 @@ pub struct GraphArgs {
     pub depth: Option<u32>,
     /// Default 50
     pub limit: Option<u32>,
-    /// Items to skip
     pub offset: Option<u32>,
 }
 
@@ -55,7 +56,6 @@ pub struct ImpactArgs {
     pub level: Option<String>,
     /// Default 50
     pub limit: Option<u32>,
-    /// Items to skip
     pub offset: Option<u32>,
 }
 
@@ -64,7 +64,9 @@ pub struct ImpactArgs {
 pub struct SearchArgs {
     /// Name, qualified name, URL, or a task sentence
     pub query: Option<String>,
-    /// class, method, struct, trait...; alone lists all
+    /// Without query, lists all of it
+    #[serde(default)]
+    #[schemars(schema_with = "symbol_kind_schema")]
     pub kind: Option<String>,
     /// java or rust
     pub language: Option<String>,
@@ -72,7 +74,6 @@ pub struct SearchArgs {
     pub path: Option<String>,
     /// Default 20
     pub limit: Option<u32>,
-    /// Results to skip
     pub offset: Option<u32>,
 }
 
@@ -92,7 +93,6 @@ pub struct ImplArgs {
     pub transitive: Option<bool>,
     /// Default 50
     pub limit: Option<u32>,
-    /// Items to skip
     pub offset: Option<u32>,
 }
 
@@ -105,7 +105,6 @@ pub struct RefsArgs {
     pub kind: Option<String>,
     /// Default 50
     pub limit: Option<u32>,
-    /// References to skip
     pub offset: Option<u32>,
 }
 
@@ -116,7 +115,6 @@ pub struct OutlineArgs {
     pub path: String,
     /// Default 200
     pub limit: Option<u32>,
-    /// Symbols to skip
     pub offset: Option<u32>,
 }
 
@@ -153,8 +151,15 @@ pub struct TextArgs {
     pub case_sensitive: Option<bool>,
     /// Default 50
     pub limit: Option<u32>,
-    /// Matches to skip
     pub offset: Option<u32>,
+}
+
+/// `search_symbols`'s `kind`: every kind of symbol the index holds, named in the schema
+/// itself (an `enum`), so a client sees `endpoint`, `config_key` and `statement` without
+/// first making a call that fails.
+fn symbol_kind_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let kinds: Vec<&str> = crate::model::SymbolKind::all().map(|k| k.as_str()).collect();
+    schemars::json_schema!({ "type": "string", "enum": kinds })
 }
 
 /// The JSON schema of an argument type, without the noise clients pay for in every
