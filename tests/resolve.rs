@@ -767,3 +767,138 @@ public class Use {
         ref src/db/Use.java:5 calls or from=db.Use#run to=db.OrderExample#or() (exact)"#]]
     .assert_eq(&resolved(root, "src/db/Use", &["calls"]));
 }
+
+/// Rust (issue 49): calls through generic bounds. A field whose type is a parameter the impl
+/// block bounds (`self.sink.matched()` inside `impl<S: Sink> Core<S>`), a path through a
+/// bounded type parameter (`E::from_parts(s)`, also as a chain's first link), and the
+/// variable of a `for mut` loop over trait objects all call the trait's method, exactly; an
+/// unbounded parameter's field gives no name guess. An edit that drops the bound, indexed
+/// incrementally, equals a fresh index.
+#[test]
+fn rust_calls_through_generic_bounds_call_the_traits_method() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "gb"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub trait Sink {
+    fn matched(&mut self, n: u32) -> bool;
+}
+pub trait FromParts<S> {
+    fn from_parts(s: &S) -> Self;
+    fn check(&self) -> bool;
+}
+pub struct Core<S> {
+    sink: S,
+}
+impl<S: Sink> Core<S> {
+    pub fn step(&mut self) {
+        self.sink.matched(1);
+    }
+}
+pub struct Loose<T> {
+    inner: T,
+}
+impl<T> Loose<T> {
+    pub fn poke(&mut self) {
+        self.inner.matched(2);
+    }
+}
+pub fn run<E: FromParts<S>, S>(s: &S) -> bool {
+    E::from_parts(s).check()
+}
+pub fn many(v: Vec<Box<dyn Sink>>) {
+    for mut s in v {
+        s.matched(5);
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:13 calls matched from=gb::Core::step to=gb::Sink::matched (exact)
+        ref src/lib.rs:21 calls matched from=gb::Loose::poke to=gb::Sink::matched (guess)
+        ref src/lib.rs:25 calls FromParts::from_parts from=gb::run to=gb::FromParts::from_parts (exact)
+        ref src/lib.rs:25 calls check from=gb::run to=gb::FromParts::check (exact)
+        ref src/lib.rs:29 calls matched from=gb::many to=gb::Sink::matched (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
+    let lib = root.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace("impl<S: Sink> Core<S>", "impl<S> Core<S>");
+    std::fs::write(&lib, text).unwrap();
+    reindex(root);
+    assert!(resolved(root, "src/lib.rs:13 ", &["calls"]).ends_with("(guess)"), "{}", resolved(root, "src/lib.rs:13 ", &["calls"]));
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust (issue 49): functions and methods used as values are references of their own kind
+/// (`method_ref`, as Java's method references): an argument (`route(create)`,
+/// `.map(Self::parse)`, `.and_then(parse_line)`), a struct field's value, a `let` and an
+/// array element; a variant passed as a value is a use of it (a tuple variant is its
+/// constructor). A name bound as a variable where it is passed (a `let` without a type,
+/// a closure parameter, a pattern) is the variable, and a constant is no function:
+/// neither is a reference. Incremental == fresh after the handler is renamed.
+#[test]
+fn rust_functions_used_as_values_are_method_refs() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "fv"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub mod handlers;
+use handlers::{create, parse_line, P};
+pub const LIMIT: u32 = 3;
+pub enum Kind { Plain }
+pub struct Router { on_exit: fn() -> u32 }
+pub fn route(f: fn() -> u32) -> u32 { f() }
+pub fn take<T>(t: T) -> T { t }
+pub fn wire(v: Vec<&str>) {
+    route(create);
+    let _ = Some("1").and_then(parse_line);
+    let _ = P::all(v);
+    let _r = Router { on_exit: handlers::create };
+    let f = create;
+    let fs = [create, handlers::create];
+    take(LIMIT);
+    take(Kind::Plain);
+    let parse_line = 4;
+    take(parse_line);
+    let _ = [1].iter().map(|create| take(create));
+}
+//- src/handlers.rs
+pub fn create() -> u32 { 1 }
+pub fn parse_line(s: &str) -> Option<u32> { s.parse().ok() }
+pub struct P;
+impl P {
+    fn parse(s: &str) -> u32 { s.len() as u32 }
+    pub fn all(v: Vec<&str>) -> Vec<u32> {
+        v.into_iter().map(Self::parse).collect()
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/handlers.rs:7 method_ref P::parse from=fv::handlers::P::all to=fv::handlers::P::parse (exact)
+        ref src/lib.rs:10 method_ref parse_line from=fv::wire to=fv::handlers::parse_line (exact)
+        ref src/lib.rs:12 method_ref handlers::create from=fv::wire to=fv::handlers::create (exact)
+        ref src/lib.rs:13 method_ref create from=fv::wire to=fv::handlers::create (exact)
+        ref src/lib.rs:14 method_ref create from=fv::wire to=fv::handlers::create (exact)
+        ref src/lib.rs:14 method_ref handlers::create from=fv::wire to=fv::handlers::create (exact)
+        ref src/lib.rs:16 method_ref Kind::Plain from=fv::wire to=fv::Kind::Plain (exact)
+        ref src/lib.rs:9 method_ref create from=fv::wire to=fv::handlers::create (exact)"#]]
+    .assert_eq(&resolved(root, "src/", &["method_ref"]));
+    let handlers = root.join("src/handlers.rs");
+    let text = std::fs::read_to_string(&handlers).unwrap().replace("pub fn create()", "pub fn make()");
+    std::fs::write(&handlers, text).unwrap();
+    reindex(root);
+    assert_eq!(resolved(root, "src/lib.rs:9 ", &["method_ref"]), "");
+    assert_incremental_is_fresh(root);
+}

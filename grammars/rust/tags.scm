@@ -33,6 +33,14 @@
 (call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.calls
 (call_expression function: (generic_function function: (field_expression value: (_) @receiver field: (field_identifier) @name))) @reference.calls
 
+; functions and methods used as values (`route(create)`, `.map(Self::parse)`,
+; `.and_then(parse_line)`, `Handler { on_exit: cleanup }`, `let f = parse;`, `[a, b]`):
+; the extractor drops names bound as variables, the resolver keeps those naming a function
+(arguments [(identifier) (scoped_identifier)] @reference.method_ref)
+(field_initializer value: [(identifier) (scoped_identifier)] @reference.method_ref)
+(let_declaration value: [(identifier) (scoped_identifier)] @reference.method_ref)
+(array_expression [(identifier) (scoped_identifier)] @reference.method_ref)
+
 (macro_invocation macro: [(identifier) (scoped_identifier)] @reference.expands)
 ; Best effort inside a macro's tokens: `name(...)` is taken for a call. The token tree is
 ; its receiver, which is unknown: it resolves only by a unique name and is marked a guess.
@@ -71,6 +79,7 @@
 ; (`ms.iter().map(|m| m.end())`; the extractor checks the call's name)
 (for_expression pattern: (identifier) @local.name value: (_) @local.each)
 (for_expression pattern: (reference_pattern (identifier) @local.name) value: (_) @local.each)
+(for_expression pattern: (mut_pattern (identifier) @local.name) value: (_) @local.each)
 ; `for (i, m) in ms.iter().enumerate()`: the second of two is the element
 (for_expression pattern: (tuple_pattern . (_) . [(identifier) @local.name (reference_pattern (identifier) @local.name)] .) value: (_) @local.each)
 (call_expression function: (field_expression value: (_) @local.each field: (field_identifier) @local.call)

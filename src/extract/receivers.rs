@@ -162,7 +162,17 @@ impl<'t> Extractor<'t> {
         self.receiver_depth.set(depth + 1);
         let receiver = self.typed_receiver_at(node, ctx, symbols, locals);
         self.receiver_depth.set(depth);
-        receiver
+        match receiver {
+            // Rust: a value whose type is a type parameter in scope here (`self.sink`, a
+            // field of type `S`, inside `impl<S: Sink> Core<S>`) has its bound's methods;
+            // an unbounded one has none that are known.
+            Receiver::Type(t) if self.spec.language == Language::Rust && is_bare_name(&t) => match self.type_param(&t, node.start_byte()) {
+                Some("") => Receiver::Unknown,
+                Some(bound) => Receiver::Type(bound.to_string()),
+                None => Receiver::Type(t),
+            },
+            other => other,
+        }
     }
 
     fn typed_receiver_at(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> Receiver {
@@ -277,6 +287,7 @@ impl<'t> Extractor<'t> {
                                 if let Some(replacement) = self.self_type(ctx, symbols) {
                                     path = replace_self(&path, &replacement);
                                 }
+                                let path = self.bound_path(path, f.start_byte());
                                 let (owner, name) = path.rsplit_once("::").unwrap_or(("", path.as_str()));
                                 return Receiver::Type(format!("{owner}#{name}()"));
                             }
@@ -332,4 +343,9 @@ impl<'t> Extractor<'t> {
             _ => Receiver::Unknown,
         }
     }
+}
+
+/// A type written as one plain name (`S`, `Sink`), no path, call or element.
+fn is_bare_name(t: &str) -> bool {
+    !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }

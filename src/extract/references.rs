@@ -66,6 +66,11 @@ impl<'t> Extractor<'t> {
         let mut references = param_types;
         // Configuration keys read by name (`env.getProperty("k")`): (caller, marker).
         let mut key_reads: Vec<(usize, String)> = Vec::new();
+        // Rust: the variables each declaration binds, read once a bare name is passed as a
+        // value there (`route(create)`), by the symbol's definition node.
+        let mut bound: HashMap<usize, Vec<(&'t str, usize, usize)>> = HashMap::default();
+        let def_of_symbol: HashMap<usize, Node<'t>> =
+            def_symbol.iter().enumerate().filter_map(|(d, s)| Some((((*s)?), self.defs[d].node))).collect();
         for r in refs {
             if r.kind == RefKind::Accesses && import_ranges.iter().any(|(s, e)| *s <= r.name.start_byte() && r.name.start_byte() < *e) {
                 continue;
@@ -89,6 +94,7 @@ impl<'t> Extractor<'t> {
             if let Some(replacement) = self.self_type(&ctx, &symbols) {
                 name = replace_self(&name, &replacement);
             }
+            name = self.bound_path(name, r.name.start_byte());
             // A bare name that is a local or parameter is neither a field nor a type.
             if matches!(r.kind, RefKind::UsesField | RefKind::Accesses)
                 && r.receiver.is_none()
@@ -96,6 +102,19 @@ impl<'t> Extractor<'t> {
                 && is_local(&name, ctx.symbol, &symbols, &locals)
             {
                 continue;
+            }
+            // A bare name passed as a value where the body binds it as a variable (`let f =
+            // ..;`, a parameter, a closure's or a pattern's binding) is that variable. Bound
+            // by place, not as `locals` are (one name per declaration): a closure's `|create|`
+            // hides no `create` outside it.
+            if r.kind == RefKind::MethodRef && r.receiver.is_none() && self.kind(r.name) == "identifier" {
+                if let Some((symbol, def)) = ctx.symbol.and_then(|s| Some((s, *def_of_symbol.get(&s)?))) {
+                    let at = r.name.start_byte();
+                    let bindings = bound.entry(symbol).or_insert_with(|| self.bindings(def));
+                    if bindings.iter().any(|(n, start, end)| *n == name && *start < at && at < *end) {
+                        continue;
+                    }
+                }
             }
             let line = r.name.start_position().row as u32 + 1;
             let mut reference = Reference::new(r.kind, name, line, ctx.symbol);
@@ -131,6 +150,61 @@ impl<'t> Extractor<'t> {
         }
 
         (references, key_reads)
+    }
+
+    /// The variables a declaration binds, each with the bytes where it is in scope: from
+    /// the binding to the end of the nearest block, closure, loop, `match` arm, `if` or
+    /// function around it. Bindings are `let`, `for`, `if let` and `match` patterns,
+    /// parameters and closure parameters, in every pattern form (`mut x`, `&x`, `(a, b)`,
+    /// `Some(x)`, `Point { x, .. }`, `x @ 1..`); a unit variant in a `match` arm is taken for
+    /// one too, which is harmless: it is no function.
+    fn bindings(&self, def: Node<'t>) -> Vec<(&'t str, usize, usize)> {
+        /// Where an identifier binds: a pattern node's child, or the `pattern` field of the rest.
+        const PATTERNS: &[&str] = &[
+            "closure_parameters",
+            "mut_pattern",
+            "reference_pattern",
+            "ref_pattern",
+            "tuple_pattern",
+            "slice_pattern",
+            "or_pattern",
+            "captured_pattern",
+            "tuple_struct_pattern",
+            "match_pattern",
+            "field_pattern",
+        ];
+        const PATTERN_FIELDS: &[&str] = &["let_declaration", "for_expression", "let_condition", "parameter"];
+        const SCOPES: &[&str] =
+            &["block", "closure_expression", "for_expression", "while_expression", "match_arm", "if_expression", "function_item"];
+        let mut out = Vec::new();
+        let mut cursor = def.walk();
+        let mut parents: Vec<Node<'t>> = Vec::new();
+        loop {
+            let node = cursor.node();
+            let kind = self.kind(node);
+            if matches!(kind, "identifier" | "shorthand_field_identifier") {
+                let parent = parents.last().map_or("", |p| self.kind(*p));
+                let field = cursor.field_name();
+                let binds = (PATTERNS.contains(&parent) && !(parent == "tuple_struct_pattern" && field == Some("type")))
+                    || (PATTERN_FIELDS.contains(&parent) && field == Some("pattern"));
+                if binds {
+                    let end = parents.iter().rev().find(|p| SCOPES.contains(&self.kind(**p))).map_or(def.end_byte(), |p| p.end_byte());
+                    out.push((self.text(node), node.start_byte(), end));
+                }
+            }
+            if cursor.goto_first_child() {
+                parents.push(node);
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if parents.pop().is_none() || !cursor.goto_parent() {
+                    return out;
+                }
+            }
+        }
     }
 
     /// Impl headers: `impl Trait for Type` makes Type implement Trait.

@@ -129,7 +129,7 @@ impl<'t> Extractor<'t> {
 
     /// The first bound (empty when unbounded) of the type parameter `name` in scope at
     /// `offset`, the innermost one; None when `name` is no type parameter there.
-    fn type_param(&self, name: &str, offset: usize) -> Option<&str> {
+    pub(super) fn type_param(&self, name: &str, offset: usize) -> Option<&str> {
         self.type_params
             .iter()
             .filter(|(s, e, n, _)| *s <= offset && offset < *e && n == name)
@@ -145,6 +145,20 @@ impl<'t> Extractor<'t> {
     /// The first bound of a type parameter in scope, if it has one.
     pub(super) fn type_param_bound(&self, name: &str, offset: usize) -> Option<&str> {
         self.type_param(name, offset).filter(|b| !b.is_empty())
+    }
+
+    /// Rust: a path whose first segment is a type parameter in scope with a trait bound
+    /// (`E::from_parts` under `E: FromParts<S>`) names the bound's item
+    /// (`FromParts::from_parts`): a call of the trait's method, which reaches every
+    /// implementation through dispatch. Other paths are returned as they are.
+    pub(super) fn bound_path(&self, path: String, offset: usize) -> String {
+        if self.spec.language != Language::Rust {
+            return path;
+        }
+        match path.split_once("::").and_then(|(first, rest)| Some((self.type_param_bound(first, offset)?, rest))) {
+            Some((bound, rest)) => format!("{bound}::{rest}"),
+            None => path,
+        }
     }
 
     /// A declared type as overload resolution compares it: erased (generic arguments

@@ -164,6 +164,12 @@ impl World {
                 _ => None,
             },
             Language::Rust => {
+                if returns == "Self" && sym.impl_type.is_none() {
+                    // A trait's method returning `Self` (`E::from_parts(s)` under a bound,
+                    // `T::default()`): a value of some implementor, which has the trait's
+                    // methods.
+                    return sym.parent.filter(|p| self.syms.get(p).is_some_and(|t| t.kind == SymbolKind::Trait));
+                }
                 let returns = if returns == "Self" { sym.impl_type.as_deref().or_else(|| sym.parent.map(|_| ""))? } else { returns };
                 match self.rust_path(returns, &self.module_of(sym.file, Some(m)), 0) {
                     Some(PathHit::Symbol(id)) => Some(id),

@@ -26,6 +26,9 @@ impl World {
             }
             return (Target::Nothing, Confidence::Unresolved, false);
         }
+        if r.kind == RefKind::MethodRef {
+            return self.rust_function_value(r, &module);
+        }
         if r.kind == RefKind::Imports {
             if r.glob {
                 return match self.rust_path(r.name, &module, 0) {
@@ -128,6 +131,35 @@ impl World {
             }
         }
         self.hit_to_target(hit, r.name, want)
+    }
+
+    /// A function or method used as a value (`route(create)`, `.map(Self::parse)`): kept
+    /// only when the path names one, in the repository (an inherent or trait method through
+    /// its type included) or, written with a path, outside it (`String::from`); or a variant
+    /// (`.map_err(Error::Io)`: a tuple variant is its constructor function, a unit variant a
+    /// value of it). A bare name that names nothing is a variable the extractor could not
+    /// see bound; a constant, a static, a type or a module is no function.
+    fn rust_function_value(&self, r: &RefQuery, module: &str) -> (Target, Confidence, bool) {
+        let dropped = (Target::Nothing, Confidence::Unresolved, false);
+        match self.rust_path(r.name, module, 0) {
+            Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_callable() || self.syms[&id].kind == SymbolKind::Variant => {
+                (Target::Symbol(id), Confidence::Exact, true)
+            }
+            Some(PathHit::External(q)) if r.name.contains("::") && last_segment(&q).starts_with(|c: char| c.is_lowercase()) => {
+                (Target::External(q), Confidence::External, true)
+            }
+            Some(_) => dropped,
+            None => {
+                let Some((owner, member)) = r.name.rsplit_once("::") else { return dropped };
+                match self.rust_path(owner, module, 0) {
+                    Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() => match self.member(t, member, Want::Callable, 0) {
+                        Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                        None => dropped,
+                    },
+                    _ => dropped,
+                }
+            }
+        }
     }
 
     /// Whether a receiver ends in a call that gives a container's element as an `Option`
