@@ -902,3 +902,47 @@ impl P {
     assert_eq!(resolved(root, "src/lib.rs:9 ", &["method_ref"]), "");
     assert_incremental_is_fresh(root);
 }
+
+/// Rust (issue 49): macros live in a namespace of their own. A test file's `fn debug()`
+/// beside `use lg::debug;` is never what `debug!(..)` invokes: the macro the `use` brings
+/// in is, from another crate of the workspace; the function keeps its own calls.
+#[test]
+fn rust_macro_invocations_never_resolve_to_a_function_of_the_name() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[workspace]
+members = ["lg", "app"]
+//- lg/Cargo.toml
+[package]
+name = "lg"
+version = "0.1.0"
+edition = "2021"
+//- lg/src/lib.rs
+#[macro_export]
+macro_rules! debug {
+    ($($t:tt)*) => {};
+}
+//- app/Cargo.toml
+[package]
+name = "app"
+version = "0.1.0"
+edition = "2021"
+[dependencies]
+lg = { path = "../lg" }
+//- app/src/lib.rs
+use lg::debug;
+pub fn debug() {}
+pub fn run() {
+    debug!("x");
+    debug();
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref app/src/lib.rs:4 expands debug from=app::run to=lg::debug (exact)
+        ref app/src/lib.rs:5 calls debug from=app::run to=app::debug (exact)"#]]
+    .assert_eq(&resolved(root, "app/src/lib.rs:", &["expands", "calls"]));
+}

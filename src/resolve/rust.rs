@@ -107,6 +107,20 @@ impl World {
             }
         }
         let hit = self.rust_path(r.name, &module, 0);
+        // Macros live in a namespace of their own: a function or module of the same name
+        // (`fn debug()` of a test file beside `use tracing::debug;`) is never the macro
+        // invoked. The macro is the one a `use` of that name brings in, else unknown.
+        if r.kind == RefKind::Expands {
+            if let Some(PathHit::Symbol(id)) = hit {
+                if self.syms[&id].kind != SymbolKind::Macro {
+                    let imported = if r.name.contains("::") { None } else { self.macro_through_import(&module, r.name) };
+                    return match imported {
+                        Some(hit) => self.hit_to_target(Some(hit), r.name, want),
+                        None => (Target::Nothing, Confidence::Unresolved, true),
+                    };
+                }
+            }
+        }
         // `a::b::f()`: the qualifier `a::b` names a module, which is no dependency of its own
         // (the call is); a type (`Searcher::new()`) is.
         if r.kind == RefKind::Accesses && last_segment(r.name).starts_with(|c: char| c.is_lowercase()) {
@@ -131,6 +145,16 @@ impl World {
             }
         }
         self.hit_to_target(hit, r.name, want)
+    }
+
+    /// The macro a named `use` of the module brings in under `name`, if one does.
+    fn macro_through_import(&self, module: &str, name: &str) -> Option<PathHit> {
+        let imports = self.module_imports.get(module)?;
+        imports.by_name.get(name)?.iter().find_map(|(file, idx)| match self.rust_path(&self.imports[file][*idx].path, module, 1) {
+            Some(PathHit::Symbol(m)) if self.syms[&m].kind == SymbolKind::Macro => Some(PathHit::Symbol(m)),
+            Some(PathHit::External(q)) => Some(PathHit::External(q)),
+            _ => None,
+        })
     }
 
     /// A function or method used as a value (`route(create)`, `.map(Self::parse)`): kept
