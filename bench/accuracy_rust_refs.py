@@ -2,6 +2,7 @@
 """Rust references of the index against rust-analyzer's, per definition and per use.
 
 Usage: python3 bench/accuracy_rust_refs.py <workspace> [rust-analyzer binary]
+       LSIF=<dump> | SCIP=<index> python3 bench/accuracy_rust_refs.py <workspace>
 
 rust-analyzer (the oracle, built once with the nightly toolchain:
 `cargo +nightly install ra_ap_rust-analyzer --version 0.0.349 --locked --root <dir>`;
@@ -20,6 +21,15 @@ name itself). So are the lines inside invocations of the standard library's macr
 sources Debian ships (1.63), this rust-analyzer expands none of them and records no
 reference inside their arguments, so it cannot judge the index's there. The index is built
 with the release binary beside this script's repository.
+
+With `SCIP=<file>` the oracle is rust-analyzer's SCIP index instead, written without a
+sysroot (`rust-analyzer scip <workspace> --output <file> --config-path cfg.json`, cfg
+`{"cargo": {"sysroot": null}}`, after `cargo fetch`): this rust-analyzer panics in closure
+inference against Debian's 1.63 std sources on some workspaces (tracing), and without a
+sysroot it resolves the workspace fully and leaves std unresolved. It then cannot type what
+is reached through std (a field behind an `Arc`, a method on an iterator's item): a use the
+index finds on a line where rust-analyzer resolved no token of that name is left out and
+counted (unjudged), not called an extra.
 
 Prints precision and recall by the kind of definition (calls of functions and methods, type
 uses, fields, the rest), name-only guesses apart (they are not counted as found), and the
@@ -45,6 +55,109 @@ def lsif(workspace, binary):
     env = dict(os.environ, RUST_SRC_PATH=os.environ.get("RUST_SRC_PATH", "/usr/lib/rustlib/src/rust/library"))
     out = subprocess.run([binary, "lsif", workspace], capture_output=True, text=True, env=env, check=True).stdout
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+
+
+def _varint(buf, i):
+    shift = value = 0
+    while True:
+        b = buf[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value, i
+        shift += 7
+
+
+def _fields(buf):
+    """The (field number, value) pairs of one protobuf message: ints, or bytes for
+    length-delimited fields."""
+    i, n = 0, len(buf)
+    while i < n:
+        key, i = _varint(buf, i)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _varint(buf, i)
+        elif wire == 2:
+            size, i = _varint(buf, i)
+            value, i = buf[i:i + size], i + size
+        elif wire == 1:
+            value, i = buf[i:i + 8], i + 8
+        elif wire == 5:
+            value, i = buf[i:i + 4], i + 4
+        else:
+            raise ValueError(f"protobuf wire type {wire} not expected in SCIP")
+        yield number, value
+
+
+# Every (file, line, name) SCIP resolved to some symbol: without a sysroot, rust-analyzer
+# leaves a name it cannot type (a method or field reached through `Arc`, `Option`, an
+# iterator of std) without an occurrence, and cannot judge the index there.
+RESOLVED_NAMES = set()
+
+
+def scip_oracle(workspace, path):
+    """The same as `oracle`, from a SCIP index (`rust-analyzer scip <ws> --output FILE
+    --config-path cfg.json`, cfg `{"cargo": {"sysroot": null}}`): for every symbol of the
+    workspace's documents, the occurrence with the Definition role is its definition and
+    every other occurrence a use. Local symbols (`local N`) are per document, as SCIP says.
+    Read with a few lines of protobuf decoding (Index.documents = 2; Document.relative_path
+    = 1, occurrences = 2; Occurrence.range = 1, symbol = 2, symbol_roles = 3)."""
+    root = os.path.realpath(workspace)
+    data = open(path, "rb").read()
+    defs, uses = {}, collections.defaultdict(set)
+    seen = set()
+    lines_cache = {}
+    for number, doc in _fields(data):
+        if number != 2:
+            continue
+        rel, occurrences = None, []
+        for f, v in _fields(doc):
+            if f == 1:
+                rel = v.decode()
+            elif f == 2:
+                occurrences.append(v)
+        if rel is None or rel.startswith("..") or rel.startswith("target/"):
+            continue
+        seen.add(rel)
+        for occ in occurrences:
+            rng, symbol, roles = [], "", 0
+            for f, v in _fields(occ):
+                if f == 1:
+                    if isinstance(v, bytes):
+                        j = 0
+                        while j < len(v):
+                            x, j = _varint(v, j)
+                            rng.append(x)
+                    else:
+                        rng.append(v)
+                elif f == 2:
+                    symbol = v.decode()
+                elif f == 3:
+                    roles = v
+            if not symbol or len(rng) < 3:
+                continue
+            key = (rel, symbol) if symbol.startswith("local ") else symbol
+            line = rng[0]
+            if rel not in lines_cache:
+                try:
+                    lines_cache[rel] = open(os.path.join(root, rel), encoding="utf-8", errors="replace").read().split("\n")
+                except OSError:
+                    lines_cache[rel] = []
+            src = lines_cache[rel]
+            end = rng[2] if len(rng) == 3 else rng[3]
+            name = src[line][rng[1]:end] if line < len(src) and (len(rng) == 3 or rng[2] == line) else ""
+            if name:
+                RESOLVED_NAMES.add((rel, line + 1, name))
+            if roles & 1:
+                if name:
+                    defs.setdefault(key, (rel, line + 1, name))
+            else:
+                uses[key].add((rel, line + 1))
+    truth = {}
+    for key, here in defs.items():
+        places = {u for u in uses.get(key, ()) if u != (here[0], here[1])}
+        truth.setdefault(here, set()).update(places)
+    return truth, seen
 
 
 def oracle(workspace, items):
@@ -177,17 +290,21 @@ def main():
         sys.exit(2)
     workspace = os.path.realpath(sys.argv[1])
     binary = sys.argv[2] if len(sys.argv) > 2 else "rust-analyzer"
-    if os.environ.get("LSIF"):
+    if os.environ.get("SCIP"):
+        truth, seen = scip_oracle(workspace, os.environ["SCIP"])
+    elif os.environ.get("LSIF"):
         # A dump written before (`rust-analyzer lsif <workspace> > dump.lsif`).
         items = [json.loads(line) for line in open(os.environ["LSIF"]) if line.startswith("{")]
     else:
         items = lsif(workspace, binary)
-    truth, seen = oracle(workspace, items)
+    if not os.environ.get("SCIP"):
+        truth, seen = oracle(workspace, items)
     symbols, uses, guesses, blind = index(workspace)
     table = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # tp fp fn defs guess_right guess_all
     misses, extras = [], []
     unmatched = 0
     unseen = 0
+    unjudged = 0
     for (path, line, name), places in sorted(truth.items()):
         candidates = [s for s in symbols.get((path, name), []) if s[2] == line]
         if not candidates:
@@ -199,6 +316,11 @@ def main():
         ours = {u for u in uses.get(sid, set()) if (u[0], u[1]) != (path, line) and u not in blind}
         unseen += len({u for u in ours if u[0] not in seen})
         ours = {u for u in ours if u[0] in seen}
+        if os.environ.get("SCIP"):
+            # A use on a line where rust-analyzer resolved no token of the name: unjudged.
+            judged = {u for u in ours if (u[0], u[1], name) in RESOLVED_NAMES}
+            unjudged += len(ours - judged)
+            ours = judged
         guessed = {u for u in guesses.get(sid, set()) if (u[0], u[1]) != (path, line) and u not in blind}
         row = table[cls]
         row[0] += len(ours & places)
@@ -213,7 +335,11 @@ def main():
             extras.append((len(ours - places), f"{kind} {name} {path}:{line}", sorted(ours - places)[:3]))
     print(f"rust-analyzer definitions in the workspace's files: {len(truth)}; matched to index symbols: {len(truth) - unmatched}; "
           f"{len(blind)} lines inside standard macros left out; {unseen} of the index's uses left out, in files rust-analyzer did not analyze "
-          f"(modules behind a cfg it does not enable)")
+          f"(modules behind a cfg it does not enable)"
+          + (f"; {unjudged} left out on lines where rust-analyzer (no sysroot) resolved no token of the name" if os.environ.get("SCIP") else ""))
+    if len(truth) == unmatched:
+        # An empty or unfinished dump scores 1.0 on nothing; say so instead.
+        sys.exit("no definition of the dump matched the index: nothing to measure (is the LSIF dump complete?)")
     print("| definitions | defs | found | extra | missed | precision | recall | guesses: right / all |")
     print("|---|---|---|---|---|---|---|---|")
     total = [0, 0, 0, 0, 0, 0]
