@@ -905,7 +905,9 @@ impl P {
 
 /// Rust (issue 49): macros live in a namespace of their own. A test file's `fn debug()`
 /// beside `use lg::debug;` is never what `debug!(..)` invokes: the macro the `use` brings
-/// in is, from another crate of the workspace; the function keeps its own calls.
+/// in is, from another crate of the workspace; the function keeps its own calls. Where the
+/// path also names a module of the crate (`pub mod debug`), `debug!` is the crate's
+/// `#[macro_export]` macro, wherever it is defined, and `debug::emit()` the module's.
 #[test]
 fn rust_macro_invocations_never_resolve_to_a_function_of_the_name() {
     let repo = write_fixture(
@@ -919,9 +921,15 @@ name = "lg"
 version = "0.1.0"
 edition = "2021"
 //- lg/src/lib.rs
-#[macro_export]
-macro_rules! debug {
-    ($($t:tt)*) => {};
+pub mod debug {
+    pub fn emit() {}
+}
+#[macro_use]
+mod macros {
+    #[macro_export]
+    macro_rules! debug {
+        ($($t:tt)*) => {};
+    }
 }
 //- app/Cargo.toml
 [package]
@@ -931,18 +939,27 @@ edition = "2021"
 [dependencies]
 lg = { path = "../lg" }
 //- app/src/lib.rs
+pub mod other;
 use lg::debug;
 pub fn debug() {}
 pub fn run() {
     debug!("x");
     debug();
 }
+//- app/src/other.rs
+use lg::debug;
+pub fn run() {
+    debug!("y");
+    debug::emit();
+}
 "#,
     );
     let root = repo.path();
     reindex(root);
     expect_test::expect![[r#"
-        ref app/src/lib.rs:4 expands debug from=app::run to=lg::debug (exact)
-        ref app/src/lib.rs:5 calls debug from=app::run to=app::debug (exact)"#]]
-    .assert_eq(&resolved(root, "app/src/lib.rs:", &["expands", "calls"]));
+        ref app/src/lib.rs:5 expands debug from=app::run to=lg::macros::debug (exact)
+        ref app/src/lib.rs:6 calls debug from=app::run to=app::debug (exact)
+        ref app/src/other.rs:3 expands debug from=app::other::run to=lg::macros::debug (exact)
+        ref app/src/other.rs:4 calls debug::emit from=app::other::run to=lg::debug::emit (exact)"#]]
+    .assert_eq(&resolved(root, "app/src/", &["expands", "calls"]));
 }

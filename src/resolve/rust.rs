@@ -147,14 +147,40 @@ impl World {
         self.hit_to_target(hit, r.name, want)
     }
 
-    /// The macro a named `use` of the module brings in under `name`, if one does.
+    /// The macro a named `use` of the module brings in under `name`, if one does. The path
+    /// may name a function or module in the other namespaces (`tracing::debug` is also the
+    /// re-exported `field::debug`); `#[macro_export]` puts a crate's macro at its root
+    /// whatever module defines it, so then the crate's only macro of that name is the one.
     fn macro_through_import(&self, module: &str, name: &str) -> Option<PathHit> {
         let imports = self.module_imports.get(module)?;
-        imports.by_name.get(name)?.iter().find_map(|(file, idx)| match self.rust_path(&self.imports[file][*idx].path, module, 1) {
-            Some(PathHit::Symbol(m)) if self.syms[&m].kind == SymbolKind::Macro => Some(PathHit::Symbol(m)),
-            Some(PathHit::External(q)) => Some(PathHit::External(q)),
-            _ => None,
-        })
+        let mut exported = None;
+        for (file, idx) in imports.by_name.get(name)? {
+            let path = &self.imports[file][*idx].path;
+            match self.rust_path(path, module, 1) {
+                Some(PathHit::Symbol(m)) if self.syms[&m].kind == SymbolKind::Macro => return Some(PathHit::Symbol(m)),
+                Some(PathHit::External(q)) => return Some(PathHit::External(q)),
+                _ => {}
+            }
+            if exported.is_some() {
+                continue;
+            }
+            let krate = match path.split("::").next().unwrap_or("") {
+                "crate" | "self" | "super" => module.split("::").next().unwrap_or(""),
+                first => first,
+            };
+            let prefix = format!("{krate}::");
+            let mut macros = self
+                .by_name
+                .get(name)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|id| self.syms[id].kind == SymbolKind::Macro && self.syms[id].qname.starts_with(&prefix));
+            if let (Some(only), None) = (macros.next(), macros.next()) {
+                exported = Some(PathHit::Symbol(only));
+            }
+        }
+        exported
     }
 
     /// A function or method used as a value (`route(create)`, `.map(Self::parse)`): kept
