@@ -447,6 +447,10 @@ pub fn name_words(name: &str) -> String {
     words.join(" ")
 }
 
+/// The modifier of a Rust trait that a blanket impl in its file implements for every type
+/// (`impl<T: Bound> Trait for T`): its methods are methods of any value.
+pub const BLANKET: &str = "blanket";
+
 // ------------------------------------------------------------ the graph's input rows
 
 /// One symbol row, as much as the graph needs.

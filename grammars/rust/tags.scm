@@ -41,7 +41,37 @@
 (let_declaration value: [(identifier) (scoped_identifier)] @reference.method_ref)
 (array_expression [(identifier) (scoped_identifier)] @reference.method_ref)
 
+; paths and names read as values elsewhere (`level == Level::TRACE`, `=> Self::INFO,`,
+; `return MAX;`, `(A, B)`): the extractor keeps a constant's or static's name
+; (SCREAMING_CASE, as Rust names them) as a use of it and any other path as a value
+; (`x == Kind::Plain`), and drops other bare names, which are variables
+(binary_expression left: [(identifier) (scoped_identifier)] @reference.uses_field)
+(binary_expression right: [(identifier) (scoped_identifier)] @reference.uses_field)
+(unary_expression [(identifier) (scoped_identifier)] @reference.uses_field)
+(reference_expression value: [(identifier) (scoped_identifier)] @reference.uses_field)
+(return_expression [(identifier) (scoped_identifier)] @reference.uses_field)
+(break_expression [(identifier) (scoped_identifier)] @reference.uses_field)
+(match_arm value: [(identifier) (scoped_identifier)] @reference.uses_field)
+(match_expression value: [(identifier) (scoped_identifier)] @reference.uses_field)
+(tuple_expression [(identifier) (scoped_identifier)] @reference.uses_field)
+(parenthesized_expression [(identifier) (scoped_identifier)] @reference.uses_field)
+(range_expression [(identifier) (scoped_identifier)] @reference.uses_field)
+(assignment_expression right: [(identifier) (scoped_identifier)] @reference.uses_field)
+(compound_assignment_expr right: [(identifier) (scoped_identifier)] @reference.uses_field)
+(index_expression . (_) [(identifier) (scoped_identifier)] @reference.uses_field)
+(type_cast_expression value: [(identifier) (scoped_identifier)] @reference.uses_field)
+(const_item value: [(identifier) (scoped_identifier)] @reference.uses_field)
+(static_item value: [(identifier) (scoped_identifier)] @reference.uses_field)
+(if_expression condition: [(identifier) (scoped_identifier)] @reference.uses_field)
+(while_expression condition: [(identifier) (scoped_identifier)] @reference.uses_field)
+(closure_expression body: [(identifier) (scoped_identifier)] @reference.uses_field)
+(block [(identifier) (scoped_identifier)] @reference.uses_field .)
+
 (macro_invocation macro: [(identifier) (scoped_identifier)] @reference.expands)
+; attribute macros (`#[instrument]`, `#[tokio::main]`) and, through `derive(..)`, derive
+; macros: the extractor drops the attributes the compiler reads itself
+; (`grammars/rust/builtin-attributes.txt`) and takes each path `derive` lists
+(attribute_item (attribute . [(identifier) (scoped_identifier)] @reference.expands))
 ; Best effort inside a macro's tokens: `name(...)` is taken for a call. The token tree is
 ; its receiver, which is unknown: it resolves only by a unique name and is marked a guess.
 (token_tree (identifier) @name . (token_tree . "(")) @reference.calls @receiver
@@ -73,6 +103,8 @@
 ; untyped: the type of the value (`let b = Searcher::builder().build();`), when the
 ; extractor can follow it
 (let_declaration pattern: (identifier) @local.name !type value: [(call_expression) (try_expression) (reference_expression) (field_expression) (index_expression)] @local.value)
+; `let (subscriber, handle) = mock().run_with_handle();`: each name is its element of the value
+(let_declaration pattern: (tuple_pattern) @local.name !type value: [(call_expression) (try_expression) (field_expression) (identifier)] @local.value)
 (parameter pattern: (identifier) @local.name type: (_) @local.type)
 ; a container's elements (`grammars/rust/elements.toml`): the variable of `for m in &ms`,
 ; and the parameters of a closure passed to a call that hands it elements

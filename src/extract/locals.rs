@@ -70,7 +70,11 @@ impl<'t> Extractor<'t> {
                     continue;
                 }
                 let type_text = match self.typed_receiver(*value, &ctx, symbols, &locals) {
-                    Receiver::Type(t) if !t.contains("[]") => t,
+                    // An element of a tuple value: `X~1` (the resolver reads the tuple type).
+                    Receiver::Type(t) if !t.contains("[]") => match l.index {
+                        Some(i) => format!("{t}~{i}"),
+                        None => t,
+                    },
                     _ => String::new(),
                 };
                 locals.entry((owner, self.text(*name_node))).or_insert(type_text);
@@ -156,6 +160,10 @@ impl<'t> Extractor<'t> {
                 let Some(invocation) = r.name.parent().filter(|p| self.kind(*p) == "macro_invocation") else { continue };
                 let mut cursor = invocation.walk();
                 let Some(tree) = invocation.children(&mut cursor).find(|c| self.kind(*c) == "token_tree") else { continue };
+                // An input read as code has its closures and macros from its own tree.
+                if self.reparsed.contains(&tree.id()) {
+                    continue;
+                }
                 // Most invocations hold no closure and no macro: their text says so without a walk.
                 let text = self.text(tree);
                 if !(text.contains('|') || text.contains('!')) || !self.in_code_macro(tree) {

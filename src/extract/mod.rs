@@ -24,6 +24,7 @@ use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference
 
 mod java;
 mod locals;
+mod macros;
 mod outline;
 mod paths;
 mod receivers;
@@ -108,9 +109,11 @@ pub fn extract_with(spec: &'static LanguageSpec, source: &str, module: &str, eng
         // A broken query file is caught by the query test; extraction still never fails.
         return FileExtract { module: module.to_string(), loc, ..FileExtract::default() };
     };
+    // The virtual trees of macro inputs, one a level: they live as long as the extractor.
+    let levels: [std::cell::OnceCell<Tree>; macros::MACRO_LEVELS] = Default::default();
     let mut extractor =
         Extractor { spec, src: source, module: module.to_string(), ..Extractor::default_for(spec, &query.kind_names, source) };
-    let complete = extractor.collect(&tree, query, engine);
+    let complete = extractor.collect(&tree, query, engine) && extractor.reparse_macros(&levels, query, engine);
     let mut out = extractor.finish();
     if !complete {
         out.failure = Some(format!("query stopped after its {} s budget; symbols indexed in part", TIME_BUDGET.as_secs()));
@@ -226,6 +229,11 @@ struct Extractor<'t> {
     /// How many receivers `typed_receiver` is computing, one inside the other.
     receiver_depth: std::cell::Cell<usize>,
     package: Option<String>,
+    /// While a virtual tree of macro inputs is collected: its token trees, in byte order
+    /// (only captures inside them are taken). Empty for the file's own tree.
+    window: Vec<macros::Region>,
+    /// The token trees (by node id) of the invocations whose input was read as code.
+    reparsed: HashSet<usize>,
 }
 
 impl<'t> Extractor<'t> {
@@ -244,6 +252,8 @@ impl<'t> Extractor<'t> {
             type_params: Vec::new(),
             receiver_depth: std::cell::Cell::new(0),
             package: None,
+            window: Vec::new(),
+            reparsed: HashSet::default(),
         }
     }
 
@@ -324,14 +334,41 @@ impl<'t> Extractor<'t> {
                 other => main = Some((other, node)),
             }
         }
+        if !self.window.is_empty() {
+            // A virtual tree: only what lies inside its token trees (not the wrapper).
+            let key = name.or(local_name).or(impl_type).or(main.map(|(_, n)| n));
+            if !key.is_some_and(|k| self.in_window(k)) {
+                return;
+            }
+        }
         if let Some(n) = local_name {
-            self.locals.push(LocalDecl { name: n, ty: local_type, value: local_value, each: local_each, call: local_call });
+            if self.kind(n) == "tuple_pattern" {
+                // `let (subscriber, handle) = ..;`: each name takes its element of the value.
+                let mut cursor = n.walk();
+                let elements: Vec<Node<'t>> = n.named_children(&mut cursor).collect();
+                for (index, element) in elements.into_iter().enumerate() {
+                    let element = match self.kind(element) {
+                        "mut_pattern" => element.named_child(element.named_child_count().saturating_sub(1) as u32).unwrap_or(element),
+                        _ => element,
+                    };
+                    if self.kind(element) == "identifier" {
+                        let index = Some(index as u32);
+                        self.locals.push(LocalDecl { name: element, ty: None, value: local_value, each: None, call: None, index });
+                    }
+                }
+                return;
+            }
+            self.locals.push(LocalDecl { name: n, ty: local_type, value: local_value, each: local_each, call: local_call, index: None });
             return;
         }
         let Some((capture, node)) = main else {
             return;
         };
         match capture {
+            // An item written in an expression of a macro's input (`const X` in a closure
+            // passed to `rgtest!(name, |..| { .. })`) is local to code the macro makes, not
+            // an item of the module.
+            Capture::Definition(_) if !self.window.is_empty() && self.local_to_macro_code(node) => {}
             Capture::Definition(kind) => {
                 if let Some(name) = name {
                     self.defs.push(Def { node, name, kind });
@@ -422,7 +459,10 @@ impl<'t> Extractor<'t> {
                     self.lombok_members(&mut symbols, &def_symbol);
                 }
             }
-            Language::Rust => self.rust_routes(&mut symbols, &def_symbol),
+            Language::Rust => {
+                self.rust_routes(&mut symbols, &def_symbol);
+                self.mark_blanket_traits(&mut symbols);
+            }
         }
 
         FileExtract { module: self.module, symbols, references, parse_errors: 0, loc: 0, failure: None, texts: Vec::new() }
@@ -437,6 +477,8 @@ struct LocalDecl<'t> {
     value: Option<Node<'t>>,
     each: Option<Node<'t>>,
     call: Option<Node<'t>>,
+    /// The element of a tuple value it takes (`let (a, b) = pair();`).
+    index: Option<u32>,
 }
 
 #[derive(Default, Clone, Copy)]

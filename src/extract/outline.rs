@@ -101,6 +101,8 @@ impl<'t> Extractor<'t> {
             (None, None) => join(&self.module, spec.type_separator, &name),
         };
         let kind = match (def.kind, impl_idx, parent.map(|p| symbols[p].kind)) {
+            // A procedural macro is a macro to the code that uses it (`#[instrument]`).
+            (SymbolKind::Function, None, _) if self.is_proc_macro(def.node) => SymbolKind::Macro,
             (SymbolKind::Function, Some(_), _) => SymbolKind::Method,
             (SymbolKind::Function, None, Some(SymbolKind::Trait)) => SymbolKind::Method,
             (kind, _, _) => kind,
@@ -123,7 +125,7 @@ impl<'t> Extractor<'t> {
             parent,
             visibility,
             modifiers,
-            signature: if kind == SymbolKind::Macro { format!("macro_rules! {}", self.text(def.name)) } else { self.signature(def.node) },
+            signature: if def.kind == SymbolKind::Macro { format!("macro_rules! {}", self.text(def.name)) } else { self.signature(def.node) },
             doc: self.doc(def.node),
             start_line: def.node.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,

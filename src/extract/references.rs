@@ -71,11 +71,43 @@ impl<'t> Extractor<'t> {
         let mut bound: HashMap<usize, Vec<(&'t str, usize, usize)>> = HashMap::default();
         let def_of_symbol: HashMap<usize, Node<'t>> =
             def_symbol.iter().enumerate().filter_map(|(d, s)| Some((((*s)?), self.defs[d].node))).collect();
-        for r in refs {
+        for mut r in refs {
+            // Rust: a path or name read as a value (`Level::TRACE`, `route(create)`) names a
+            // constant or static when written in SCREAMING_CASE, as Rust names them (a use of
+            // it), else a function or variant when written as a path or passed (a value);
+            // another bare name read as a value is a variable.
+            if self.spec.language == Language::Rust && matches!(r.kind, RefKind::UsesField | RefKind::MethodRef) && r.receiver.is_none() {
+                let written = self.text(r.name);
+                r.kind = if is_constant_name(crate::model::last_segment(written)) {
+                    RefKind::UsesField
+                } else if r.kind == RefKind::MethodRef || self.kind(r.name) == "scoped_identifier" {
+                    RefKind::MethodRef
+                } else {
+                    continue;
+                };
+            }
+            // An attribute: a macro's unless the compiler reads it itself; `derive(..)` names
+            // derive macros.
+            let attribute = r.kind == RefKind::Expands && r.name.parent().is_some_and(|p| self.kind(p) == "attribute");
+            if attribute {
+                let path = strip_space(self.text(r.name));
+                if path == "derive" {
+                    let ctx = self.context_at(self.decorated_at(r.name), scopes, scope_parent, def_symbol);
+                    for (derived, line) in self.derived_paths(r.name) {
+                        references.push(Reference::new(RefKind::Expands, derived, line, ctx.symbol));
+                    }
+                    continue;
+                }
+                if self.spec.is_builtin_attribute(&path) {
+                    continue;
+                }
+            }
             if r.kind == RefKind::Accesses && import_ranges.iter().any(|(s, e)| *s <= r.name.start_byte() && r.name.start_byte() < *e) {
                 continue;
             }
-            let ctx = self.context_at(r.name.start_byte(), &scopes, &scope_parent, &def_symbol);
+            // An attribute macro is used by the item it decorates.
+            let at = if attribute { self.decorated_at(r.name) } else { r.name.start_byte() };
+            let ctx = self.context_at(at, &scopes, &scope_parent, &def_symbol);
             let mut name = if r.kind == RefKind::Instantiates && self.kind(r.name) == "argument_list" {
                 // An enum constant's arguments (`SUCCESS(200, "ok")`): its enum is created.
                 match ctx.symbol.and_then(|c| symbols[c].parent) {
@@ -91,10 +123,24 @@ impl<'t> Extractor<'t> {
             if !name.contains(['.', ':']) && self.is_type_param(&name, r.name.start_byte()) {
                 continue;
             }
-            if let Some(replacement) = self.self_type(&ctx, &symbols) {
-                name = replace_self(&name, &replacement);
+            // `Self::Rejection` in a type, inside a trait impl, names the trait's associated
+            // type (`<Self as FromRequestParts<S>>::Rejection`), as rust-analyzer resolves it.
+            let trait_of_impl = ctx.impl_idx.and_then(|i| self.impls[i].info.trait_name.as_deref());
+            match trait_of_impl {
+                Some(t) if r.kind == RefKind::UsesType && name.starts_with("Self::") => name = replace_self(&name, t),
+                _ => {
+                    if let Some(replacement) = self.self_type(&ctx, &symbols) {
+                        name = replace_self(&name, &replacement);
+                    }
+                }
             }
             name = self.bound_path(name, r.name.start_byte());
+            // `Listener<Addr = Self>`: the binding names the trait's associated type.
+            if r.kind == RefKind::UsesType {
+                if let Some(owner) = self.bound_trait_of_binding(r.name) {
+                    name = format!("{owner}::{name}");
+                }
+            }
             // A bare name that is a local or parameter is neither a field nor a type.
             if matches!(r.kind, RefKind::UsesField | RefKind::Accesses)
                 && r.receiver.is_none()
@@ -150,6 +196,56 @@ impl<'t> Extractor<'t> {
         }
 
         (references, key_reads)
+    }
+
+    /// The trait whose associated type a binding in its arguments names (`Addr` in
+    /// `serve::Listener<Addr = Self>`), as written.
+    fn bound_trait_of_binding(&self, name: Node<'t>) -> Option<String> {
+        let binding = name.parent().filter(|b| self.kind(*b) == "type_binding")?;
+        if binding.child_by_field_name("name").is_none_or(|n| n.id() != name.id()) {
+            return None;
+        }
+        let generic = binding.parent().filter(|a| self.kind(*a) == "type_arguments")?.parent()?;
+        let base = generic.child_by_field_name("type").filter(|_| self.kind(generic) == "generic_type")?;
+        Some(normalize_path(self.text(base)))
+    }
+
+    /// Where the item an attribute's name decorates starts (the attribute's own place when
+    /// no item follows it).
+    fn decorated_at(&self, name: Node<'t>) -> usize {
+        let item = name.parent().and_then(|a| a.parent()).filter(|i| self.kind(*i) == "attribute_item");
+        let mut next = item.and_then(|i| i.next_named_sibling());
+        while let Some(n) = next.filter(|n| self.kind(*n) == "attribute_item" || self.spec.comment_kinds.contains(&self.kind(*n))) {
+            next = n.next_named_sibling();
+        }
+        next.map_or(name.start_byte(), |n| n.start_byte())
+    }
+
+    /// The paths a `derive(..)` attribute lists (`Debug`, `serde::Serialize`), with their
+    /// lines, from the tokens after the attribute's name.
+    fn derived_paths(&self, name: Node<'t>) -> Vec<(String, u32)> {
+        let Some(args) = name.next_named_sibling().filter(|a| self.kind(*a) == "token_tree") else { return Vec::new() };
+        let mut out = Vec::new();
+        let mut path = String::new();
+        let mut line = 0;
+        let mut cursor = args.walk();
+        for token in args.children(&mut cursor) {
+            match self.text(token) {
+                "," | ")" | "]" | "}" => {
+                    if !path.is_empty() {
+                        out.push((std::mem::take(&mut path), line));
+                    }
+                }
+                "(" | "[" | "{" => {}
+                text => {
+                    if path.is_empty() {
+                        line = token.start_position().row as u32 + 1;
+                    }
+                    path.push_str(text);
+                }
+            }
+        }
+        out
     }
 
     /// The variables a declaration binds, each with the bytes where it is in scope: from
@@ -260,4 +356,13 @@ impl<'t> Extractor<'t> {
             }
         }
     }
+}
+
+/// Whether a name is written as Rust writes constants and statics: SCREAMING_CASE, with at
+/// least two characters and a letter (`MAX`, `INFO_USIZE`; not `T` or `N`, which name type
+/// and const generic parameters).
+fn is_constant_name(name: &str) -> bool {
+    name.len() > 1
+        && name.bytes().any(|b| b.is_ascii_uppercase())
+        && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }

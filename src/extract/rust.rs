@@ -5,6 +5,7 @@
 //! Methods of the extractor, on its private state. It must not do IO or know Java.
 
 use super::*;
+use crate::model::BLANKET;
 
 impl<'t> Extractor<'t> {
     /// `<&mut S as Sink>` for a trait impl whose self type is a type parameter of the impl,
@@ -31,6 +32,25 @@ impl<'t> Extractor<'t> {
         // A standard library type written with its path is no repository type either.
         (std_path(&imp.info.self_type) || self.is_type_param(base, imp.type_node.start_byte()))
             .then(|| format!("<{written} as {trait_name}>"))
+    }
+
+    /// Marks `blanket` on the traits of this file that a blanket impl here implements for
+    /// every type (`impl<S: Subscriber> SubscriberExt for S {}`, `impl<T> Instrument for
+    /// T {}`): their methods are methods of any value (the resolver looks them up when a
+    /// receiver's own type has no method of the name).
+    pub(super) fn mark_blanket_traits(&self, symbols: &mut [Symbol]) {
+        for imp in &self.impls {
+            let Some(trait_name) = imp.info.trait_name.as_deref() else { continue };
+            if !self.is_type_param(&imp.info.self_type, imp.type_node.start_byte()) {
+                continue;
+            }
+            let name = crate::model::last_segment(trait_name);
+            for s in symbols.iter_mut().filter(|s| s.kind == SymbolKind::Trait && s.name == name) {
+                if !s.modifiers.split(' ').any(|w| w == BLANKET) {
+                    add_modifier(&mut s.modifiers, BLANKET);
+                }
+            }
+        }
     }
 
     /// What a macro's tokens hold that the grammar leaves as tokens: the closure parameters

@@ -72,6 +72,15 @@ impl<'t> Extractor<'t> {
         out
     }
 
+    /// A Rust function that defines a procedural macro (`#[proc_macro]`,
+    /// `#[proc_macro_attribute]`, `#[proc_macro_derive(Name)]`).
+    pub(super) fn is_proc_macro(&self, node: Node<'t>) -> bool {
+        self.spec.language == Language::Rust
+            && self.attributes_before(node).iter().any(|attr| {
+                attr.named_child(0).is_some_and(|path| matches!(self.text(path), "proc_macro" | "proc_macro_attribute" | "proc_macro_derive"))
+            })
+    }
+
     /// A function annotated (Java) or attributed (Rust) as a test (`grammars/<lang>/test-*`).
     pub(super) fn is_test_function(&self, node: Node) -> bool {
         match self.spec.language {

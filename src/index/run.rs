@@ -325,6 +325,7 @@ impl Run<'_> {
                     params: s.params.as_deref().map(Into::into),
                     access: crate::resolve::Access::from_visibility(&s.visibility),
                     from_trait: s.impl_of.as_ref().is_some_and(|i| i.trait_name.is_some()),
+                    blanket: s.kind == crate::model::SymbolKind::Trait && s.modifiers.split(' ').any(|w| w == crate::model::BLANKET),
                 },
             );
         }

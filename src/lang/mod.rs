@@ -142,6 +142,10 @@ pub struct LanguageSpec {
     test_markers: OnceLock<Vec<&'static str>>,
     /// What a test function's modifiers say it is (`@Test`, `#[test]`).
     pub test_marker: &'static str,
+    /// Attributes the compiler reads itself, by first path segment (Rust:
+    /// `grammars/rust/builtin-attributes.txt`): every other attribute invokes a macro.
+    pub(crate) builtin_attributes_source: &'static str,
+    builtin_attributes: OnceLock<Vec<&'static str>>,
     /// `grammars/<lang>/elements.toml`: containers and the calls that hand out their elements.
     elements_file: &'static str,
     elements_source: &'static str,
@@ -226,6 +230,8 @@ static REGISTRY: [LanguageSpec; 2] = [
         test_markers_source: include_str!("../../grammars/java/test-annotations.txt"),
         test_markers: OnceLock::new(),
         test_marker: "@Test",
+        builtin_attributes_source: "",
+        builtin_attributes: OnceLock::new(),
         elements_file: "grammars/java/elements.toml",
         elements_source: include_str!("../../grammars/java/elements.toml"),
         elements: OnceLock::new(),
@@ -317,6 +323,8 @@ static REGISTRY: [LanguageSpec; 2] = [
         test_markers_source: include_str!("../../grammars/rust/test-attributes.txt"),
         test_markers: OnceLock::new(),
         test_marker: "#[test]",
+        builtin_attributes_source: include_str!("../../grammars/rust/builtin-attributes.txt"),
+        builtin_attributes: OnceLock::new(),
         elements_file: "grammars/rust/elements.toml",
         elements_source: include_str!("../../grammars/rust/elements.toml"),
         elements: OnceLock::new(),
@@ -378,6 +386,8 @@ const RUST_PRELUDE: &[(&str, &str)] = &[
     ("Box", "std::boxed::Box"),
     ("Clone", "std::clone::Clone"),
     ("Copy", "std::marker::Copy"),
+    // `Debug` and `Hash` are in the prelude as derive macros (the traits are not).
+    ("Debug", "std::fmt::Debug"),
     ("Default", "std::default::Default"),
     ("Drop", "std::ops::Drop"),
     ("Eq", "std::cmp::Eq"),
@@ -386,6 +396,7 @@ const RUST_PRELUDE: &[(&str, &str)] = &[
     ("FnMut", "std::ops::FnMut"),
     ("FnOnce", "std::ops::FnOnce"),
     ("From", "std::convert::From"),
+    ("Hash", "std::hash::Hash"),
     ("Into", "std::convert::Into"),
     ("IntoIterator", "std::iter::IntoIterator"),
     ("Iterator", "std::iter::Iterator"),
@@ -507,6 +518,18 @@ impl LanguageSpec {
             .contains(&name)
     }
 
+    /// Whether an attribute (by its path as written) is one the compiler reads itself
+    /// (`cfg`, `derive`, `clippy::..`), not an attribute macro.
+    pub fn is_builtin_attribute(&self, path: &str) -> bool {
+        let first = path.split("::").next().unwrap_or(path).trim();
+        self.builtin_attributes
+            .get_or_init(|| {
+                self.builtin_attributes_source.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
+            })
+            .binary_search(&first)
+            .is_ok()
+    }
+
     /// The text of `grammars/<lang>/elements.toml` (the index's fingerprint holds it).
     pub fn elements_source(&self) -> &'static str {
         self.elements_source
@@ -566,6 +589,13 @@ mod tests {
         assert!(spec(Language::Java).is_ubiquitous_call("toString"));
         assert!(!spec(Language::Java).is_ubiquitous_call("unwrap"));
         assert!(spec(Language::Rust).is_ubiquitous_call("unwrap"));
+        let builtin: Vec<&str> =
+            spec(Language::Rust).builtin_attributes_source.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+        assert!(builtin.windows(2).all(|w| w[0] < w[1]), "grammars/rust/builtin-attributes.txt is not sorted and unique");
+        assert!(spec(Language::Rust).is_builtin_attribute("cfg_attr"));
+        assert!(spec(Language::Rust).is_builtin_attribute("clippy::too_many_arguments"));
+        assert!(!spec(Language::Rust).is_builtin_attribute("instrument"));
+        assert!(!spec(Language::Rust).is_builtin_attribute("tokio::main"));
         assert!(!spec(Language::Rust).is_ubiquitous_call("search_path"));
     }
 

@@ -37,6 +37,7 @@ pub fn load_world(store: &Store, world: &mut World, place: &dyn Fn(&str) -> (u64
                 access: Access::from_visibility(&s.visibility),
                 impl_module: s.impl_module.map(Into::into),
                 from_trait: s.from_trait,
+                blanket: s.blanket,
             },
         );
     })?;

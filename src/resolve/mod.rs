@@ -50,6 +50,8 @@ pub struct Sym {
     /// A Rust member of a trait impl (`impl Trait for T { fn m() }`): an inherent member of
     /// the same name comes first, as in rustc's method lookup.
     pub from_trait: bool,
+    /// A Rust trait a blanket impl implements for every type (`model::BLANKET`).
+    pub blanket: bool,
 }
 
 /// A symbol's declared access (Java's four levels; Rust's `pub` is public, the rest private).
@@ -436,7 +438,11 @@ impl World {
                 Some(f) => (f.outside_roots, 2),
                 None => (false, 2),
             };
-            (outside, distance, want == Want::Callable && !sym.kind.is_callable(), sym.from_trait, *id)
+            // A macro lives in a namespace of its own and is never a path's prefix: a
+            // module, type or function of its name (`mod metadata` beside `macro_rules!
+            // metadata`) comes first where any kind will do.
+            let macro_last = want == Want::Any && sym.kind == SymbolKind::Macro;
+            (macro_last, outside, distance, want == Want::Callable && !sym.kind.is_callable(), sym.from_trait, *id)
         })
     }
 
@@ -638,6 +644,7 @@ mod tests {
             params: None,
             access: Access::Public,
             from_trait: false,
+            blanket: false,
         };
         w.add_symbol(10, class(1, "com.acme.pay.Gateway"));
         w.add_symbol(20, class(2, "com.acme.order.Gateway"));

@@ -7,6 +7,11 @@
 
 use super::*;
 
+thread_local! {
+    /// How many re-exports deep `macro_through_import` is following a macro's path.
+    static MACRO_CHAIN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl World {
     pub(super) fn resolve_rust(&self, r: &RefQuery) -> (Target, Confidence, bool) {
         let module = self.module_of(r.file, r.enclosing);
@@ -16,6 +21,17 @@ impl World {
             _ => Want::Type,
         };
         if r.kind == RefKind::UsesField {
+            // A constant or static read by its path (`Level::TRACE`, `MAX`, `Self::INFO`):
+            // kept when the path names one (an external one only when written with a path).
+            if let Receiver::Implicit = r.receiver {
+                return match self.rust_path(r.name, &module, 0) {
+                    Some(PathHit::Symbol(id)) if matches!(self.syms[&id].kind, SymbolKind::Const | SymbolKind::Static) => {
+                        (Target::Symbol(id), Confidence::Exact, true)
+                    }
+                    Some(PathHit::External(q)) if r.name.contains("::") => (Target::External(q), Confidence::External, true),
+                    _ => (Target::Nothing, Confidence::Unresolved, false),
+                };
+            }
             // A field of a type the receiver names; otherwise no reference is kept.
             if let Receiver::Type(t) = r.receiver {
                 if let Some(id) = self.rust_receiver_type(t, r.file, &module, r.enclosing) {
@@ -37,7 +53,14 @@ impl World {
                     _ => (Target::Nothing, Confidence::Exact, true),
                 };
             }
-            return self.hit_to_target(self.rust_path(r.name, &module, 0), r.name, want);
+            let hit = self.rust_path(r.name, &module, 0);
+            // `use tracing::info;` of a macro a crate exports at its root.
+            if hit.is_none() {
+                if let Some(found) = r.name.rsplit_once("::").and_then(|(owner, name)| self.macro_by_path(owner, name, &module)) {
+                    return self.hit_to_target(Some(found), r.name, want);
+                }
+            }
+            return self.hit_to_target(hit, r.name, want);
         }
         if r.kind == RefKind::Calls && !r.name.contains("::") {
             match r.receiver {
@@ -46,7 +69,7 @@ impl World {
                 Receiver::Type(t) if lang::spec(Language::Rust).transparent_calls.contains(&r.name) && self.on_element_option(t, r) => {
                     return (Target::External(format!("std::option::Option::{}", r.name)), Confidence::External, true);
                 }
-                Receiver::Type(t) if t.contains('#') || t.ends_with('@') => {
+                Receiver::Type(t) if t.contains('#') || t.ends_with('@') || t.contains('~') => {
                     return match self.rust_receiver_type(t, r.file, &module, r.enclosing).and_then(|id| self.rust_method(id, r.name)) {
                         Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                         None => self.guess(Language::Rust, r.name, Want::Callable),
@@ -106,6 +129,23 @@ impl World {
                 return (Target::Symbol(*id), Confidence::Exact, true);
             }
         }
+        // A macro a `use` brings in (`use tracing::info;`, a crate's exported macro).
+        if r.kind == RefKind::Expands && !r.name.contains("::") {
+            if let Some(hit) = self.macro_through_import(&module, r.name) {
+                return self.hit_to_target(Some(hit), r.name, want);
+            }
+        }
+        // A macro by path (`tracing::info!`, `crate::feature!`): in the module the path
+        // names, or, at a crate's root, the crate's macro of that name wherever it is
+        // defined (`#[macro_export]` puts it there).
+        if r.kind == RefKind::Expands {
+            if let Some((owner, name)) = r.name.rsplit_once("::") {
+                return match self.macro_by_path(owner, name, &module) {
+                    Some(hit) => self.hit_to_target(Some(hit), r.name, want),
+                    None => (Target::Nothing, Confidence::Unresolved, true),
+                };
+            }
+        }
         let hit = self.rust_path(r.name, &module, 0);
         // Macros live in a namespace of their own: a function or module of the same name
         // (`fn debug()` of a test file beside `use tracing::debug;`) is never the macro
@@ -147,6 +187,35 @@ impl World {
         self.hit_to_target(hit, r.name, want)
     }
 
+    /// The macro `owner::name` names: one defined in the module `owner` names, else, when
+    /// `owner` is a crate's root, the crate's only macro of that name; or an external one.
+    fn macro_by_path(&self, owner: &str, name: &str, module: &str) -> Option<PathHit> {
+        let owner_module = match self.rust_path(owner, module, 0)? {
+            PathHit::External(q) => return Some(PathHit::External(format!("{q}::{name}"))),
+            PathHit::ModulePath(m) => m,
+            PathHit::Symbol(id) if self.syms[&id].kind == SymbolKind::Module => self.syms[&id].qname.to_string(),
+            PathHit::Symbol(_) => return None,
+        };
+        let is_macro = |id: &SymbolId| self.syms[id].kind == SymbolKind::Macro;
+        let here = format!("{owner_module}::{name}");
+        if let Some(id) = self.by_qname.get(here.as_str()).and_then(|ids| ids.iter().copied().find(is_macro)) {
+            return Some(PathHit::Symbol(id));
+        }
+        // Re-exported (`pub use tracing_attributes::instrument;` beside `pub mod instrument;`).
+        if let Some(hit) = self.macro_through_import(&owner_module, name) {
+            return Some(hit);
+        }
+        if owner_module.contains("::") {
+            return None;
+        }
+        let prefix = format!("{owner_module}::");
+        let mut macros = self.by_name.get(name).into_iter().flatten().copied().filter(|id| is_macro(id) && self.syms[id].qname.starts_with(&prefix));
+        match (macros.next(), macros.next()) {
+            (Some(only), None) => Some(PathHit::Symbol(only)),
+            _ => None,
+        }
+    }
+
     /// The macro a named `use` of the module brings in under `name`, if one does. The path
     /// may name a function or module in the other namespaces (`tracing::debug` is also the
     /// re-exported `field::debug`); `#[macro_export]` puts a crate's macro at its root
@@ -159,7 +228,21 @@ impl World {
             match self.rust_path(path, module, 1) {
                 Some(PathHit::Symbol(m)) if self.syms[&m].kind == SymbolKind::Macro => return Some(PathHit::Symbol(m)),
                 Some(PathHit::External(q)) => return Some(PathHit::External(q)),
-                _ => {}
+                // The path names a module or function too (`tracing::instrument`): the
+                // macro of that path, through the re-exports of the module it is in.
+                _ => {
+                    let chain = MACRO_CHAIN.with(|c| c.get());
+                    if chain < MAX_HOPS {
+                        if let Some((owner, last)) = path.rsplit_once("::") {
+                            MACRO_CHAIN.with(|c| c.set(chain + 1));
+                            let found = self.macro_by_path(owner, last, module);
+                            MACRO_CHAIN.with(|c| c.set(chain));
+                            if let Some(found) = found {
+                                return Some(found);
+                            }
+                        }
+                    }
+                }
             }
             if exported.is_some() {
                 continue;
@@ -223,6 +306,24 @@ impl World {
     /// `Deref` impl derefs to (`w.hello()` on a wrapper whose `deref` returns `&Inner`), a few
     /// levels deep, as rustc's auto-deref finds it.
     pub(super) fn rust_method(&self, t: SymbolId, name: &str) -> Option<SymbolId> {
+        self.rust_own_method(t, name).or_else(|| self.blanket_method(name))
+    }
+
+    /// A method of a trait implemented for every type (`model::BLANKET`: extension traits
+    /// such as `SubscriberExt::with`), when exactly one such trait has one of the name.
+    fn blanket_method(&self, name: &str) -> Option<SymbolId> {
+        let mut found = self.symbol_ids_named(name).iter().copied().filter(|id| {
+            let s = &self.syms[id];
+            s.kind.is_callable() && s.parent.and_then(|p| self.syms.get(&p)).is_some_and(|t| t.blanket) && !self.shadowed(*id)
+        });
+        match (found.next(), found.next()) {
+            (Some(only), None) => Some(only),
+            _ => None,
+        }
+    }
+
+    /// `rust_method` without the blanket traits: the type's own, or through `Deref`.
+    fn rust_own_method(&self, t: SymbolId, name: &str) -> Option<SymbolId> {
         let mut t = t;
         for _ in 0..3 {
             if let Some(m) = self.member(t, name, Want::Callable, 0) {
@@ -245,6 +346,10 @@ impl World {
         if let Some(container) = t.strip_suffix('@') {
             return self.element_of(container, file, enclosing, 0);
         }
+        // An element of a tuple (`let (s, handle) = mock().run_with_handle();`).
+        if let Some((tuple, index)) = t.rsplit_once('~') {
+            return self.tuple_element(tuple, index.parse().ok()?, file, module, enclosing);
+        }
         if t.contains('#') {
             if let Some(id) = self.chain_type(t, file, enclosing, |base| self.rust_receiver_type(base, file, module, enclosing)) {
                 return Some(id);
@@ -255,8 +360,8 @@ impl World {
                 return None;
             }
             let path = if base.is_empty() { name.to_string() } else { format!("{base}::{name}") };
-            let Some(PathHit::Symbol(f)) = self.rust_path(&path, module, 0) else { return None };
-            let sym = self.syms.get(&f).filter(|s| s.kind.is_callable())?;
+            let f = self.rust_function(&path, module)?;
+            let sym = &self.syms[&f];
             return match self.rust_path(sym.returns.as_deref()?, &self.module_of(sym.file, Some(f)), 0) {
                 Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
                 _ => None,
@@ -264,6 +369,59 @@ impl World {
         }
         match self.rust_path(crate::model::without_element(t), module, 0) {
             Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The type of element `index` of a tuple: one written (`(A, B)`), or what a call
+    /// returns (`fn run_with_handle(self) -> (impl Subscriber, MockHandle)`), resolved where
+    /// it is written.
+    fn tuple_element(&self, tuple: &str, index: usize, file: FileId, module: &str, enclosing: Option<SymbolId>) -> Option<SymbolId> {
+        let (written, at) = if tuple.starts_with('(') {
+            (tuple.to_string(), module.to_string())
+        } else {
+            let callee = self.rust_chain_callee(tuple, file, module, enclosing)?;
+            let sym = &self.syms[&callee];
+            (sym.returns.as_deref()?.to_string(), self.module_of(sym.file, Some(callee)))
+        };
+        let element = split_tuple(&written)?.into_iter().nth(index)?;
+        // `impl Subscriber` and `dyn Layer` (their spaces gone) are values of the trait.
+        let element = ["impl", "dyn"]
+            .iter()
+            .find_map(|w| element.strip_prefix(w).filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase())))
+            .unwrap_or(element);
+        match self.rust_path(crate::model::without_element(element.trim_start_matches('&')), &at, 0) {
+            Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The function or method a call chain's last link calls (`Owner#m()`, `#m()`, a
+    /// module's function `path#f()`).
+    fn rust_chain_callee(&self, chain: &str, file: FileId, module: &str, enclosing: Option<SymbolId>) -> Option<SymbolId> {
+        let (base, method) = chain.strip_suffix("()")?.rsplit_once('#')?;
+        if base.is_empty() {
+            return self
+                .enclosing_types(enclosing)
+                .into_iter()
+                .find_map(|t| self.member(t, method, Want::Callable, 0))
+                .or_else(|| self.rust_function(method, module));
+        }
+        if let Some(t) = self.rust_receiver_type(base, file, module, enclosing) {
+            return self.rust_method(t, method);
+        }
+        if base.contains('#') {
+            return None;
+        }
+        self.rust_function(&format!("{base}::{method}"), module)
+    }
+
+    /// The function a path names in the value namespace: a module or type of the same path
+    /// (`pub mod registry;` beside `pub fn registry()`) is passed over.
+    fn rust_function(&self, path: &str, module: &str) -> Option<SymbolId> {
+        match self.rust_path(path, module, 0)? {
+            PathHit::Symbol(f) if self.syms[&f].kind.is_callable() => Some(f),
+            PathHit::Symbol(other) => self.lookup(&self.syms[&other].qname, Want::Callable).filter(|f| self.syms[f].kind.is_callable()),
             _ => None,
         }
     }
@@ -280,7 +438,10 @@ impl World {
             // (`mod parse;` and `pub use parse::parse;`, then `flags::parse()`): modules
             // live in the type namespace, so the call is the function's.
             Some(PathHit::Symbol(id)) if want == Want::Callable && self.syms[&id].kind == SymbolKind::Module => {
-                match self.callable_beside_module(&self.syms[&id].qname) {
+                let qname = &self.syms[&id].qname;
+                // A function of the module's own path (`pub mod registry;` beside `pub fn
+                // registry()`, which a macro's input may declare), else one a `use` brings in.
+                match self.lookup(qname, Want::Callable).filter(|f| self.syms[f].kind.is_callable()).or_else(|| self.callable_beside_module(qname)) {
                     Some(f) => (Target::Symbol(f), Confidence::Exact, true),
                     None => (Target::Symbol(id), Confidence::Exact, true),
                 }
@@ -413,5 +574,39 @@ impl World {
             }
         }
         None
+    }
+}
+
+/// The element types of a tuple type as written without spaces (`(implSubscriber,MockHandle)`):
+/// split at its top-level commas; None for anything else.
+fn split_tuple(written: &str) -> Option<Vec<&str>> {
+    let inner = written.strip_prefix('(')?.strip_suffix(')')?;
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < inner.len() {
+        out.push(&inner[start..]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tuples_split_at_their_top_level_commas() {
+        assert_eq!(super::split_tuple("(implSubscriber,MockHandle)"), Some(vec!["implSubscriber", "MockHandle"]));
+        assert_eq!(super::split_tuple("(Vec<(A,B)>,C,)"), Some(vec!["Vec<(A,B)>", "C"]));
+        assert_eq!(super::split_tuple("Result<A,B>"), None);
     }
 }

@@ -190,6 +190,8 @@ pub struct WorldSymbol {
     pub visibility: String,
     pub impl_module: Option<String>,
     pub from_trait: bool,
+    /// A trait implemented for every type by a blanket impl (`model::BLANKET`).
+    pub blanket: bool,
 }
 
 pub struct Store {
@@ -292,6 +294,8 @@ fn first_segment(path: &str) -> Option<&str> {
 fn receiver_keys(t: &str) -> (Option<&str>, Option<&str>) {
     let element_or_type = |t| crate::model::split_container(t).map_or(t, |(_, e)| e);
     let t = t.trim_end_matches('@');
+    // An element of a tuple (`pair()~1`): the tuple's keys.
+    let t = t.rsplit_once('~').filter(|(_, n)| n.bytes().all(|b| b.is_ascii_digit())).map_or(t, |(base, _)| base);
     if t.contains('#') {
         let base = element_or_type(t.split('#').next().unwrap_or(""));
         let method = t.rsplit('#').next().map(|m| m.trim_end_matches('@').trim_end_matches("()"));
@@ -535,7 +539,11 @@ impl Store {
     pub fn each_symbol_for_world(&self, mut f: impl FnMut(WorldSymbol)) -> Result<()> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility, impl_module, impl_trait IS NOT NULL FROM symbols ORDER BY id")?;
+            .prepare(&format!(
+                "SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility, impl_module, impl_trait IS NOT NULL,
+                        kind = 'trait' AND (' ' || modifiers || ' ') LIKE '% {} %' FROM symbols ORDER BY id",
+                crate::model::BLANKET
+            ))?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let kind: String = r.get(3)?;
@@ -555,6 +563,7 @@ impl Store {
                 visibility: r.get(9)?,
                 impl_module: r.get(10)?,
                 from_trait: r.get(11)?,
+                blanket: r.get(12)?,
             });
         }
         Ok(())
@@ -1400,6 +1409,8 @@ fn extractor_fingerprint() -> String {
     for spec in crate::lang::all() {
         text.push_str(spec.query_source);
         text.push_str(spec.elements_source());
+        text.push_str(spec.builtin_attributes_source);
+        text.push_str(spec.ubiquitous_calls_source);
     }
     for (_, rules) in crate::frameworks::RULES_FILES {
         text.push_str(rules);
