@@ -102,7 +102,7 @@
 (let_declaration pattern: (identifier) @local.name value: (struct_expression name: (_) @local.type))
 ; untyped: the type of the value (`let b = Searcher::builder().build();`), when the
 ; extractor can follow it
-(let_declaration pattern: (identifier) @local.name !type value: [(call_expression) (try_expression) (reference_expression) (field_expression) (index_expression)] @local.value)
+(let_declaration pattern: (identifier) @local.name !type value: [(call_expression) (try_expression) (reference_expression) (field_expression) (index_expression) (macro_invocation)] @local.value)
 ; `let (subscriber, handle) = mock().run_with_handle();`: each name is its element of the value
 (let_declaration pattern: (tuple_pattern) @local.name !type value: [(call_expression) (try_expression) (field_expression) (identifier)] @local.value)
 (parameter pattern: (identifier) @local.name type: (_) @local.type)

@@ -8,6 +8,9 @@
 
 use super::*;
 
+/// The names of a tuple struct's fields, as `self.0` writes them.
+const TUPLE_FIELDS: [&str; 12] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"];
+
 impl<'t> Extractor<'t> {
     /// Pass 2: variables, keyed by the symbol that scopes them: a field by its type, a
     /// local or parameter by its method (or by the field whose initializer holds it). The
@@ -128,6 +131,18 @@ impl<'t> Extractor<'t> {
                 None => String::new(),
             };
             locals.entry((owner, self.text(*name_node))).or_insert(type_text);
+        }
+        // A tuple struct's fields, by position (`self.0`): its type's locals `0`, `1`, ...
+        for (d, def) in self.defs.iter().enumerate() {
+            let (SymbolKind::Struct, Some(symbol)) = (def.kind, def_symbol[d]) else { continue };
+            let mut cursor = def.node.walk();
+            let Some(list) = def.node.children(&mut cursor).find(|c| self.kind(*c) == "ordered_field_declaration_list") else { continue };
+            let mut inner = list.walk();
+            let types = list.children_by_field_name("type", &mut inner);
+            for (position, ty) in types.enumerate().take(TUPLE_FIELDS.len()) {
+                let type_text = self.container_type(ty).unwrap_or_else(|| self.type_path(ty));
+                locals.entry((Some(symbol), TUPLE_FIELDS[position])).or_insert(type_text);
+            }
         }
 
         (locals, def_names)

@@ -62,7 +62,7 @@ impl<'t> Extractor<'t> {
                 break;
             }
             self.drop_inside(&regions);
-            let source = virtual_source(self.src, &regions);
+            let source = virtual_source(self.src, &regions, &std::mem::take(&mut self.blanks));
             let Some(tree) = parse(self.spec, &source) else { return false };
             let tree: &'t Tree = level.get_or_init(|| tree);
             from = self.refs.len();
@@ -123,7 +123,8 @@ impl<'t> Extractor<'t> {
     /// collected), in byte order, disjoint.
     fn macro_regions(&mut self, from: usize) -> Vec<Region> {
         let mut regions = Vec::new();
-        for r in &self.refs[from..] {
+        for k in from..self.refs.len() {
+            let r = self.refs[k];
             if r.kind != RefKind::Expands {
                 continue;
             }
@@ -149,12 +150,42 @@ impl<'t> Extractor<'t> {
             }
             if regions.len() == before {
                 regions.push(Region { start: tree.start_byte(), end: tree.end_byte(), block: false });
+                self.argument_labels(tree);
             }
             self.reparsed.insert(tree.id());
         }
         regions.sort_by_key(|r| r.start);
         regions.dedup_by(|b, a| b.start < a.end);
         regions
+    }
+
+    /// The tokens of an expression macro's arguments that are no Rust expression and would
+    /// break the expressions around them: a label starting an argument (`parent:` and
+    /// `target:` in `info!(parent: span.id(), target: "t", ..)`), and a sigil starting one
+    /// or a value (`?x`, `%x`, `name = ?value`). They are blanked in the virtual source; a
+    /// closure's parameters (`|dir: Dir, cmd: Cmd|`) keep theirs.
+    fn argument_labels(&mut self, tree: Node<'t>) {
+        let mut cursor = tree.walk();
+        let tokens: Vec<Node<'t>> = tree.children(&mut cursor).collect();
+        let mut in_params = false;
+        for i in 1..tokens.len() {
+            let text = self.text(tokens[i]);
+            let before = self.text(tokens[i - 1]);
+            let starts_argument = i == 1 || before == ",";
+            if text == "|" && (starts_argument || before == "move" || in_params) {
+                in_params = !in_params;
+                continue;
+            }
+            if in_params {
+                continue;
+            }
+            let next = tokens.get(i + 1).map(|t| self.text(*t)).unwrap_or("");
+            if starts_argument && self.kind(tokens[i]) == "identifier" && next == ":" {
+                self.blanks.push((tokens[i].start_byte(), tokens[i + 1].end_byte()));
+            } else if matches!(text, "?" | "%") && (starts_argument || before == "=") {
+                self.blanks.push((tokens[i].start_byte(), tokens[i].end_byte()));
+            }
+        }
     }
 
     /// Whether a token tree's input starts as items do: an item keyword, an attribute, a
@@ -207,9 +238,85 @@ impl<'t> Extractor<'t> {
     }
 }
 
+impl<'t> Extractor<'t> {
+    /// What each `macro_rules!` macro of the file gives as a value, as a receiver
+    /// (`crate::Span#new()` for `span!`, whose rules end in `$crate::Span::new(..)`;
+    /// `crate::span!` for `info_span!`, which forwards to it), kept as the macro symbol's
+    /// `returns`: the value most of its rules' bodies end in, a rule that forwards to the
+    /// macro itself aside.
+    pub(super) fn macro_values(&self, outline: &mut Outline) {
+        for (d, def) in self.defs.iter().enumerate() {
+            if def.kind != SymbolKind::Macro || self.kind(def.node) != "macro_definition" {
+                continue;
+            }
+            let Some(symbol) = outline.def_symbol[d] else { continue };
+            let own = self.text(def.name);
+            let mut counts: Vec<(String, usize)> = Vec::new();
+            let mut cursor = def.node.walk();
+            for rule in def.node.named_children(&mut cursor).filter(|r| self.kind(*r) == "macro_rule") {
+                let Some(body) = rule.child_by_field_name("right") else { continue };
+                let Some(value) = body_value(self.spec, self.text(body), &self.module) else { continue };
+                if value.strip_suffix('!').is_some_and(|p| crate::model::last_segment(p) == own) {
+                    continue;
+                }
+                match counts.iter_mut().find(|(v, _)| *v == value) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((value, 1)),
+                }
+            }
+            // The most common, the first of those on a tie.
+            let best = counts.iter().enumerate().max_by_key(|(i, (_, n))| (*n, std::cmp::Reverse(*i))).map(|(_, (v, _))| v.clone());
+            outline.symbols[symbol].returns = best;
+        }
+    }
+}
+
+/// The value a `macro_rules!` rule's body ends in, as a receiver: the body is read as a
+/// function's (metavariables and `$crate` lose their `$`), its tail expression is followed
+/// through blocks and `if` branches, and a macro it ends in is named `path!`; anything else
+/// is typed as a `let` of it would be, by extracting the body with the tail spliced into
+/// `{ let __value = TAIL; __value.__typed() }`.
+fn body_value(spec: &'static LanguageSpec, body: &str, module: &str) -> Option<String> {
+    const HEAD: &str = "fn __body() ";
+    let inner = body.get(1..body.len().checked_sub(1)?)?;
+    let source = format!("{HEAD}{{{}}}", inner.replace('$', " "));
+    let tree = parse(spec, &source)?;
+    let function = tree.root_node().named_child(0).filter(|f| f.kind() == "function_item")?;
+    let mut tail = function.child_by_field_name("body")?;
+    for _ in 0..16 {
+        let next = match tail.kind() {
+            "block" => {
+                let last = tail.named_child(tail.named_child_count().checked_sub(1)? as u32)?;
+                match last.kind() {
+                    // A block-like expression ending the block (`if .. { } else { }`, `{ }`)
+                    // is a statement without its `;`.
+                    "expression_statement" if !source[last.byte_range()].trim_end().ends_with(';') => last.named_child(0)?,
+                    // A block whose last statement ends in `;` gives no value.
+                    kind if kind.ends_with("_statement") || kind.ends_with("_item") || kind.ends_with("comment") => return None,
+                    _ => last,
+                }
+            }
+            "if_expression" => tail.child_by_field_name("consequence")?,
+            "unsafe_block" | "parenthesized_expression" => tail.named_child(0)?,
+            _ => break,
+        };
+        tail = next;
+    }
+    if tail.kind() == "macro_invocation" {
+        let path = tail.child_by_field_name("macro")?;
+        return Some(format!("{}!", normalize_path(&source[path.byte_range()])));
+    }
+    let spliced = format!("{}{{ let __value = {}; __value.__typed() }}{}", &source[..tail.start_byte()], &source[tail.byte_range()], &source[tail.end_byte()..]);
+    let extract = extract(spec, &spliced, module);
+    extract.references.iter().find(|r| r.name == "__typed").and_then(|r| match &r.receiver {
+        Receiver::Type(t) if !t.is_empty() => Some(t.clone()),
+        _ => None,
+    })
+}
+
 /// The virtual source of a level: `src`'s length and lines, blank but for the token trees
 /// (braces for a block's delimiters) and the wrapper around them.
-pub(super) fn virtual_source(src: &str, regions: &[Region]) -> String {
+pub(super) fn virtual_source(src: &str, regions: &[Region], blanks: &[(usize, usize)]) -> String {
     let bytes = src.as_bytes();
     let mut out: Vec<u8> = bytes.iter().map(|&b| if b == b'\n' { b'\n' } else { b' ' }).collect();
     out[..HEAD.len()].copy_from_slice(HEAD);
@@ -229,6 +336,13 @@ pub(super) fn virtual_source(src: &str, regions: &[Region]) -> String {
     if let Some(p) = (free_from..out.len()).find(|&p| out[p] == b' ') {
         out[p] = b'}';
     }
+    for &(start, end) in blanks {
+        for b in &mut out[start..end] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
     // Only ASCII was written, over whole characters: the token trees start and end at
     // ASCII delimiters, and every other byte became a space.
     String::from_utf8(out).unwrap_or_default()
@@ -247,7 +361,7 @@ mod tests {
             Region { start: a, end: a + "(a.b(), \"é\")".len(), block: false },
             Region { start: b, end: b + "{ fn g() {} }".len(), block: true },
         ];
-        let out = virtual_source(src, &regions);
+        let out = virtual_source(src, &regions, &[]);
         assert_eq!(out.len(), src.len());
         assert_eq!(out, "fn f(){    \n        ;(a.b(), \"é\") \n \n                      ;{ fn g() {} }} \n");
     }

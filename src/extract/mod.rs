@@ -234,6 +234,9 @@ struct Extractor<'t> {
     window: Vec<macros::Region>,
     /// The token trees (by node id) of the invocations whose input was read as code.
     reparsed: HashSet<usize>,
+    /// Bytes of the next level's token trees that are blanked in its virtual source (an
+    /// argument's label: `parent:` in `info!(parent: s, ..)`).
+    blanks: Vec<(usize, usize)>,
 }
 
 impl<'t> Extractor<'t> {
@@ -254,6 +257,7 @@ impl<'t> Extractor<'t> {
             package: None,
             window: Vec::new(),
             reparsed: HashSet::default(),
+            blanks: Vec::new(),
         }
     }
 
@@ -437,7 +441,10 @@ impl<'t> Extractor<'t> {
         };
         self.module = module.clone();
         let scopes = self.scopes();
-        let outline = self.outline(scopes);
+        let mut outline = self.outline(scopes);
+        if self.spec.language == Language::Rust {
+            self.macro_values(&mut outline);
+        }
         let (mut locals, def_names) = self.variables(&outline);
         let param_types = self.macro_closure_params(&outline, &mut locals);
         let refs = self.refs_by_node(&def_names);

@@ -189,7 +189,12 @@ impl<'t> Extractor<'t> {
         // The impl's type, when it is declared in this file, scopes its fields.
         let impl_owner = ctx.impl_idx.and_then(|i| {
             let type_name = crate::model::last_segment(&self.impls[i].info.self_type);
-            symbols.iter().position(|s| s.kind.is_type() && s.parent.is_none() && s.name == type_name)
+            // A type of the file's top level first, else one declared in a function (a
+            // test's own struct and its impl).
+            symbols
+                .iter()
+                .position(|s| s.kind.is_type() && s.parent.is_none() && s.name == type_name)
+                .or_else(|| symbols.iter().position(|s| s.kind.is_type() && s.name == type_name))
         });
         let lookup_from = |start: Option<usize>, name: &str| -> Option<String> {
             let mut cur = start;
@@ -313,6 +318,23 @@ impl<'t> Extractor<'t> {
                     Receiver::Unknown => Receiver::Unknown,
                 }
             }
+            // `(self as &Event<'_>).is_root()`: the type cast to.
+            "type_cast_expression" if self.spec.language == Language::Rust => match node.child_by_field_name("type") {
+                Some(t) => {
+                    let path = self.type_path(t);
+                    match self.self_type(ctx, symbols) {
+                        Some(own) => Receiver::Type(replace_self(&path, &own)),
+                        None => Receiver::Type(path),
+                    }
+                }
+                None => Receiver::Unknown,
+            },
+            // A macro's value (`info_span!("x").entered()`): what the macro's rules give,
+            // which the resolver knows (`path!`).
+            "macro_invocation" if self.spec.language == Language::Rust => match node.child_by_field_name("macro") {
+                Some(path) => Receiver::Type(format!("{}!", normalize_path(self.text(path)))),
+                None => Receiver::Unknown,
+            },
             "field_access" | "field_expression" | "scoped_identifier" => {
                 let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("value"));
                 let field = node.child_by_field_name("field").or_else(|| node.child_by_field_name("name"));

@@ -121,8 +121,11 @@ impl World {
                 None => return None,
             },
         };
+        let rust = self.files.get(&file).is_some_and(|f| f.language == Language::Rust);
         let m = match owner_type {
             None => self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, method, want, 0)),
+            // Rust: a method as rustc looks it up (through `Deref`, and the blanket traits).
+            Some(t) if rust && want == Want::Callable => self.rust_method(t, method),
             Some(t) => match self.member(t, method, want, 0) {
                 Some(m) => Some(m),
                 None if want == Want::Field => return self.member(t, method, Want::Type, 0),

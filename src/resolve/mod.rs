@@ -115,6 +115,7 @@ pub enum Target {
 }
 
 /// A reference as the resolver needs it.
+#[derive(Clone, Copy)]
 pub struct RefQuery<'a> {
     pub file: FileId,
     pub enclosing: Option<SymbolId>,

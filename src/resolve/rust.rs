@@ -14,6 +14,53 @@ thread_local! {
 
 impl World {
     pub(super) fn resolve_rust(&self, r: &RefQuery) -> (Target, Confidence, bool) {
+        // A name an enclosing function declares as a local item (`fn handler()` inside a
+        // test, called or passed as `get(handler)` there or in a sibling local function):
+        // the item's own path, which the module's names would not find.
+        if !matches!(r.kind, RefKind::Imports | RefKind::Expands) && matches!(r.receiver, Receiver::Implicit) {
+            let mut segments = r.name.split("::");
+            if let Some(mut id) = segments.next().and_then(|first| self.local_item(r.enclosing, first)) {
+                for segment in segments {
+                    match self.member(id, segment, Want::Any, 0) {
+                        Some(m) => id = m,
+                        None => return (Target::Nothing, Confidence::Unresolved, true),
+                    }
+                }
+                let kind = self.syms[&id].kind;
+                let fits = match r.kind {
+                    RefKind::Calls => kind.is_callable() || kind.is_type() || kind == SymbolKind::Variant,
+                    RefKind::MethodRef => kind.is_callable() || kind == SymbolKind::Variant,
+                    RefKind::UsesField => matches!(kind, SymbolKind::Const | SymbolKind::Static),
+                    _ => true,
+                };
+                return if fits {
+                    (Target::Symbol(id), Confidence::Exact, true)
+                } else {
+                    (Target::Nothing, Confidence::Unresolved, !matches!(r.kind, RefKind::MethodRef | RefKind::UsesField))
+                };
+            }
+        }
+        self.resolve_rust_path_at(r)
+    }
+
+    /// The item `name` that a function around a place declares in its body (or one around
+    /// it does), nearest first.
+    fn local_item(&self, enclosing: Option<SymbolId>, name: &str) -> Option<SymbolId> {
+        let mut cur = enclosing;
+        while let Some(id) = cur {
+            let sym = self.syms.get(&id)?;
+            if !sym.kind.is_callable() {
+                return None;
+            }
+            if let Some(child) = self.children_of(id).iter().find(|c| *self.syms[c].name == *name && self.syms[c].kind != SymbolKind::Macro) {
+                return Some(*child);
+            }
+            cur = sym.parent;
+        }
+        None
+    }
+
+    fn resolve_rust_path_at(&self, r: &RefQuery) -> (Target, Confidence, bool) {
         let module = self.module_of(r.file, r.enclosing);
         let want = match r.kind {
             RefKind::Calls => Want::Callable,
@@ -69,7 +116,7 @@ impl World {
                 Receiver::Type(t) if lang::spec(Language::Rust).transparent_calls.contains(&r.name) && self.on_element_option(t, r) => {
                     return (Target::External(format!("std::option::Option::{}", r.name)), Confidence::External, true);
                 }
-                Receiver::Type(t) if t.contains('#') || t.ends_with('@') || t.contains('~') => {
+                Receiver::Type(t) if t.contains('#') || t.ends_with('@') || t.contains('~') || t.ends_with('!') => {
                     return match self.rust_receiver_type(t, r.file, &module, r.enclosing).and_then(|id| self.rust_method(id, r.name)) {
                         Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                         None => self.guess(Language::Rust, r.name, Want::Callable),
@@ -350,6 +397,10 @@ impl World {
         if let Some((tuple, index)) = t.rsplit_once('~') {
             return self.tuple_element(tuple, index.parse().ok()?, file, module, enclosing);
         }
+        // A macro's value (`info_span!(..)`): what the macro's rules give, where it is defined.
+        if let Some(path) = t.strip_suffix('!') {
+            return self.macro_value(path, file, enclosing);
+        }
         if t.contains('#') {
             if let Some(id) = self.chain_type(t, file, enclosing, |base| self.rust_receiver_type(base, file, module, enclosing)) {
                 return Some(id);
@@ -360,7 +411,13 @@ impl World {
                 return None;
             }
             let path = if base.is_empty() { name.to_string() } else { format!("{base}::{name}") };
-            let f = self.rust_function(&path, module)?;
+            let Some(f) = self.rust_function(&path, module) else {
+                // A tuple struct's constructor (`Fut(x).instrument(..)`).
+                return match self.rust_path(&path, module, 0) {
+                    Some(PathHit::Symbol(id)) if self.syms[&id].kind == SymbolKind::Struct => Some(id),
+                    _ => None,
+                };
+            };
             let sym = &self.syms[&f];
             return match self.rust_path(sym.returns.as_deref()?, &self.module_of(sym.file, Some(f)), 0) {
                 Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
@@ -369,8 +426,45 @@ impl World {
         }
         match self.rust_path(crate::model::without_element(t), module, 0) {
             Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => Some(id),
+            // A constant or static (`TEST_META.fields()`, `CALLSITE.metadata()`): of its
+            // declared type, where it is declared.
+            Some(PathHit::Symbol(id)) if matches!(self.syms[&id].kind, SymbolKind::Const | SymbolKind::Static) => {
+                let sym = &self.syms[&id];
+                match self.rust_path(sym.returns.as_deref()?, &self.module_of(sym.file, Some(id)), 0) {
+                    Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() && t != id => Some(t),
+                    _ => None,
+                }
+            }
             _ => None,
         }
+    }
+
+    /// The type of the value a macro invocation gives: the macro's `returns` (its rules'
+    /// value, see `extract::macros`), read where the macro is defined, through macros that
+    /// forward to others (`info_span!` to `span!`).
+    fn macro_value(&self, path: &str, file: FileId, enclosing: Option<SymbolId>) -> Option<SymbolId> {
+        let chain = MACRO_CHAIN.with(|c| c.get());
+        if chain >= MAX_HOPS {
+            return None;
+        }
+        let query = RefQuery {
+            file,
+            enclosing,
+            kind: RefKind::Expands,
+            name: path,
+            receiver: &Receiver::Implicit,
+            subject: None,
+            is_static: false,
+            glob: false,
+            args: None,
+        };
+        let (Target::Symbol(id), _, _) = self.resolve_rust(&query) else { return None };
+        let sym = self.syms.get(&id).filter(|s| s.kind == SymbolKind::Macro)?;
+        let returns = sym.returns.as_deref()?;
+        MACRO_CHAIN.with(|c| c.set(chain + 1));
+        let found = self.rust_receiver_type(returns, sym.file, &self.module_of(sym.file, Some(id)), Some(id));
+        MACRO_CHAIN.with(|c| c.set(chain));
+        found
     }
 
     /// The type of element `index` of a tuple: one written (`(A, B)`), or what a call

@@ -298,10 +298,15 @@ fn receiver_keys(t: &str) -> (Option<&str>, Option<&str>) {
     let t = t.rsplit_once('~').filter(|(_, n)| n.bytes().all(|b| b.is_ascii_digit())).map_or(t, |(base, _)| base);
     if t.contains('#') {
         let base = element_or_type(t.split('#').next().unwrap_or(""));
+        // A macro's value (`tracing::info_span!#entered()`) starts from the macro.
+        if let Some(path) = base.strip_suffix('!') {
+            let method = t.rsplit('#').next().map(|m| m.trim_end_matches('@').trim_end_matches("()"));
+            return (Some(crate::model::last_segment(path)), method);
+        }
         let method = t.rsplit('#').next().map(|m| m.trim_end_matches('@').trim_end_matches("()"));
         (Some(first_segment(base).unwrap_or(crate::model::last_segment(base))).filter(|b| !b.is_empty()), method)
     } else {
-        let t = element_or_type(t);
+        let t = element_or_type(t).trim_end_matches('!');
         (first_segment(t), Some(crate::model::last_segment(t)))
     }
 }
