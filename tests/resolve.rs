@@ -963,3 +963,538 @@ pub fn run() {
         ref app/src/other.rs:4 calls debug::emit from=app::other::run to=lg::debug::emit (exact)"#]]
     .assert_eq(&resolved(root, "app/src/", &["expands", "calls"]));
 }
+
+/// Rust (issue 49): a code macro's input is read as code. The paths, fields and calls in
+/// `log!(target: "t", parent: span.id(), Level::INFO, ..)`, `vec![..]` and a macro inside
+/// another (`check!(format!(..))`) resolve as outside a macro; an item-level macro's items
+/// (`cfg_if! { if #[cfg(..)] { .. } else { .. } }`, a crate's pass-through `feature! {
+/// #![..] .. }`) are items of the module, and a constant inside a closure passed to a
+/// macro stays local to it. An edit inside a macro's input, indexed incrementally, equals a
+/// fresh index.
+#[test]
+fn rust_macro_inputs_are_read_as_code() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "mi"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+#[macro_use]
+mod macros;
+pub mod level;
+use level::Level;
+pub struct Span { id: u32 }
+impl Span {
+    pub fn id(&self) -> u32 { self.id }
+    pub fn new() -> Span { Span { id: 1 } }
+}
+pub struct Registry;
+cfg_if::cfg_if! {
+    if #[cfg(unix)] {
+        pub fn registry() -> Registry { Registry }
+    } else {
+        pub fn registry() -> Registry { Registry }
+    }
+}
+feature! {
+    #![cfg(feature = "std")]
+    pub fn make() -> Span { Span::new() }
+}
+pub fn run(span: &Span) -> Vec<Span> {
+    log!(target: "t", parent: span.id(), Level::INFO, "x {}", span.id);
+    check!(format!("{}", span.id()));
+    registry();
+    test_case!(|| {
+        const LOCAL: u32 = 2;
+        let _ = LOCAL;
+    });
+    vec![Span::new(), make()]
+}
+//- src/level.rs
+pub struct Level(u8);
+impl Level {
+    pub const INFO: Level = Level(2);
+}
+//- src/macros.rs
+macro_rules! log {
+    ($($t:tt)*) => {};
+}
+macro_rules! check {
+    ($e:expr) => {};
+}
+macro_rules! feature {
+    (#![$meta:meta] $($item:item)*) => { $( #[$meta] $item )* };
+}
+macro_rules! test_case {
+    ($e:expr) => {};
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:20 accesses Span from=mi::make to=mi::Span (exact)
+        ref src/lib.rs:20 calls Span::new from=mi::make to=mi::Span::new (exact)
+        ref src/lib.rs:23 accesses Level from=mi::run to=mi::level::Level (exact)
+        ref src/lib.rs:23 calls id from=mi::run to=mi::Span::id (exact)
+        ref src/lib.rs:23 uses_field Level::INFO from=mi::run to=mi::level::Level::INFO (exact)
+        ref src/lib.rs:23 uses_field id from=mi::run to=mi::Span::id (exact)
+        ref src/lib.rs:24 calls id from=mi::run to=mi::Span::id (exact)
+        ref src/lib.rs:25 calls registry from=mi::run to=mi::registry (exact)
+        ref src/lib.rs:30 accesses Span from=mi::run to=mi::Span (exact)
+        ref src/lib.rs:30 calls Span::new from=mi::run to=mi::Span::new (exact)
+        ref src/lib.rs:30 calls make from=mi::run to=mi::make (exact)
+        ref src/lib.rs:7 uses_field id from=mi::Span::id to=mi::Span::id (exact)
+        ref src/lib.rs:8 instantiates Span from=mi::Span::new to=mi::Span (exact)
+        ref src/lib.rs:8 uses_field id from=mi::Span::new to=mi::Span::id (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["calls", "uses_field", "accesses", "instantiates"]));
+    let symbols: Vec<String> =
+        dump(root).lines().filter(|l| l.starts_with("symbol src/lib.rs") && !l.contains(" field ")).map(|l| l.split(" sig=").next().unwrap().to_string()).collect();
+    expect_test::expect![[r#"
+        symbol src/lib.rs:10-10 struct mi::Registry parent=- vis=pub
+        symbol src/lib.rs:13-13 function mi::registry parent=- vis=pub
+        symbol src/lib.rs:15-15 function mi::registry parent=- vis=pub
+        symbol src/lib.rs:2-2 module mi::macros parent=- vis=private
+        symbol src/lib.rs:20-20 function mi::make parent=- vis=pub
+        symbol src/lib.rs:22-31 function mi::run parent=- vis=pub
+        symbol src/lib.rs:3-3 module mi::level parent=- vis=pub
+        symbol src/lib.rs:5-5 struct mi::Span parent=- vis=pub
+        symbol src/lib.rs:7-7 method mi::Span::id parent=mi::Span vis=pub
+        symbol src/lib.rs:8-8 method mi::Span::new parent=mi::Span vis=pub"#]]
+    .assert_eq(&symbols.join("\n"));
+    let lib = root.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace("check!(format!(\"{}\", span.id()));", "check!(format!(\"{}\", Span::new()));");
+    std::fs::write(&lib, text).unwrap();
+    reindex(root);
+    assert!(resolved(root, "src/lib.rs:24 ", &["calls"]).contains("to=mi::Span::new"), "{}", resolved(root, "src/lib.rs:24 ", &["calls"]));
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust (issue 49): attributes that invoke macros (`#[instrument]`, `#[attrs::instrument]`)
+/// and the derive macros `derive(..)` names are `expands` references of the item they
+/// decorate; the attributes the compiler reads itself (`#[cfg]`, `#[inline]`, `#[test]`)
+/// are none. A procedural macro's function is a macro, found through a re-export that a
+/// module of the same name sits beside (`pub mod instrument;`).
+#[test]
+fn rust_attribute_and_derive_macros_are_uses_of_the_macro() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[workspace]
+members = ["attrs", "lib"]
+//- attrs/Cargo.toml
+[package]
+name = "attrs"
+version = "0.1.0"
+edition = "2021"
+[lib]
+proc-macro = true
+//- attrs/src/lib.rs
+use proc_macro::TokenStream;
+#[proc_macro_attribute]
+pub fn instrument(_args: TokenStream, item: TokenStream) -> TokenStream { item }
+//- lib/Cargo.toml
+[package]
+name = "lib"
+version = "0.1.0"
+edition = "2021"
+[dependencies]
+attrs = { path = "../attrs" }
+//- lib/src/lib.rs
+pub mod instrument;
+pub use attrs::instrument;
+pub mod user;
+//- lib/src/instrument.rs
+pub fn helper() {}
+//- lib/src/user.rs
+use crate::instrument;
+#[derive(Debug, Clone)]
+pub struct Order;
+#[instrument]
+#[inline]
+pub fn place() {}
+#[crate::instrument(skip(x))]
+#[cfg(test)]
+pub fn refund(x: u32) {}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref lib/src/user.rs:2 expands Clone from=lib::user::Order to=ext:std::clone::Clone (external)
+        ref lib/src/user.rs:2 expands Debug from=lib::user::Order to=ext:std::fmt::Debug (external)
+        ref lib/src/user.rs:4 expands instrument from=lib::user::place to=attrs::instrument (exact)
+        ref lib/src/user.rs:7 expands crate::instrument from=lib::user::refund to=attrs::instrument (exact)"#]]
+    .assert_eq(&resolved(root, "lib/src/user.rs:", &["expands"]));
+    expect_test::expect!["symbol attrs/src/lib.rs:3-3 macro attrs::instrument parent=- vis=pub sig=pub fn instrument(_args: TokenStream, item: TokenStream) -> TokenStream"]
+    .assert_eq(&dump(root).lines().filter(|l| l.contains(" attrs::instrument ") && l.starts_with("symbol")).collect::<Vec<_>>().join("\n"));
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust (issue 49): a constant or static read as a value is a use of it (SCREAMING_CASE,
+/// as Rust names them): an associated constant by its type's path (`Level::TRACE`, also as
+/// `Self::INFO`), a module's constant bare or by path, in an argument, a comparison, a
+/// `match` arm's value and a `return`; a lowercase name read as a value is a variable.
+#[test]
+fn rust_constants_read_as_values_are_uses() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "cv"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub mod limits;
+use limits::MAX;
+pub struct Level(u8);
+impl Level {
+    pub const TRACE: Level = Level(0);
+    pub const INFO: Level = Level(2);
+    pub fn from(n: u8) -> Level {
+        match n {
+            0 => Self::TRACE,
+            _ => Self::INFO,
+        }
+    }
+}
+pub fn take(l: Level) -> u8 { l.0 }
+pub fn check(n: u8) -> bool {
+    let max = 4;
+    take(Level::TRACE);
+    if n > MAX || n > limits::MIN || n > max {
+        return limits::ON;
+    }
+    false
+}
+//- src/limits.rs
+pub const MAX: u8 = 9;
+pub const MIN: u8 = 1;
+pub static ON: bool = true;
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:10 uses_field Level::INFO from=cv::Level::from to=cv::Level::INFO (exact)
+        ref src/lib.rs:17 uses_field Level::TRACE from=cv::check to=cv::Level::TRACE (exact)
+        ref src/lib.rs:18 uses_field MAX from=cv::check to=cv::limits::MAX (exact)
+        ref src/lib.rs:18 uses_field limits::MIN from=cv::check to=cv::limits::MIN (exact)
+        ref src/lib.rs:19 uses_field limits::ON from=cv::check to=cv::limits::ON (exact)
+        ref src/lib.rs:9 uses_field Level::TRACE from=cv::Level::from to=cv::Level::TRACE (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["uses_field"]));
+    let limits = root.join("src/limits.rs");
+    std::fs::write(&limits, std::fs::read_to_string(&limits).unwrap().replace("pub const MIN", "pub const LOW")).unwrap();
+    reindex(root);
+    assert_eq!(resolved(root, "src/lib.rs:18 ", &["uses_field"]).matches("MIN").count(), 0);
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust (issue 49): macros live in a namespace of their own. A module and a macro of one
+/// name (`pub mod metadata;` beside `macro_rules! metadata`) do not hide each other:
+/// `self::metadata::Level` goes through the module. A macro by path (`lg::info!`) is the
+/// crate's exported macro wherever it is defined, and so is one a `use` brings in.
+#[test]
+fn rust_macros_by_path_and_beside_modules_of_their_name() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[workspace]
+members = ["lg", "app"]
+//- lg/Cargo.toml
+[package]
+name = "lg"
+version = "0.1.0"
+edition = "2021"
+//- lg/src/lib.rs
+#[macro_export]
+macro_rules! metadata {
+    () => {};
+}
+pub mod metadata;
+pub use self::metadata::Level;
+#[macro_use]
+mod macros;
+//- lg/src/metadata.rs
+pub struct Level;
+//- lg/src/macros.rs
+#[macro_export]
+macro_rules! info {
+    ($($t:tt)*) => {};
+}
+//- app/Cargo.toml
+[package]
+name = "app"
+version = "0.1.0"
+edition = "2021"
+[dependencies]
+lg = { path = "../lg" }
+//- app/src/lib.rs
+use lg::info;
+pub fn run(_l: lg::Level) {
+    lg::info!("a");
+    info!("b");
+    lg::metadata!();
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref app/src/lib.rs:1 imports lg::info from=- to=lg::macros::info (exact)
+        ref app/src/lib.rs:2 uses_type lg::Level from=app::run to=lg::metadata::Level (exact)
+        ref app/src/lib.rs:3 expands lg::info from=app::run to=lg::macros::info (exact)
+        ref app/src/lib.rs:4 expands info from=app::run to=lg::macros::info (exact)
+        ref app/src/lib.rs:5 expands lg::metadata from=app::run to=lg::metadata (exact)
+        ref lg/src/lib.rs:6 imports self::metadata::Level from=- to=lg::metadata::Level (exact)"#]]
+    .assert_eq(&resolved(root, "", &["imports", "expands", "uses_type"]));
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust (issue 49): receivers typed as rustc types them beyond a name's declared type: an
+/// element of a tuple a call returns (`let (s, handle) = mock().run_with_handle();`), a
+/// static's declared type (`META.fields()`), a tuple struct's constructor (`Fut(1)`), a
+/// tuple struct's field by position under the impl's bound (`self.0` of `Wrap<V>` with `V:
+/// Visit`), a cast (`(self as &Event).is_root()`), and a function a function declares in
+/// its body, called from a sibling local function.
+#[test]
+fn rust_receivers_through_tuples_statics_casts_and_local_items() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "rc"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub struct Handle;
+impl Handle {
+    pub fn assert_finished(&self) {}
+}
+pub struct Mock;
+impl Mock {
+    pub fn run_with_handle(self) -> (Mock, Handle) { (self, Handle) }
+}
+pub fn mock() -> Mock { Mock }
+pub struct Meta;
+impl Meta {
+    pub fn fields(&self) -> u32 { 0 }
+}
+pub static META: Meta = Meta;
+pub struct Fut(u32);
+impl Fut {
+    pub fn poll(&self) -> u32 { self.0 }
+}
+pub trait Visit {
+    fn record(&mut self);
+}
+pub struct Wrap<V>(V);
+impl<V: Visit> Visit for Wrap<V> {
+    fn record(&mut self) {
+        self.0.record();
+    }
+}
+pub struct Event;
+impl Event {
+    pub fn is_root(&self) -> bool { true }
+}
+pub fn run(e: &Event) {
+    let (_subscriber, handle) = mock().run_with_handle();
+    handle.assert_finished();
+    META.fields();
+    Fut(1).poll();
+    (e as &Event).is_root();
+    fn local() -> Handle { Handle }
+    fn sibling() {
+        local().assert_finished();
+    }
+    sibling();
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:25 calls record from=rc::Wrap::record to=rc::Visit::record (exact)
+        ref src/lib.rs:33 calls mock from=rc::run to=rc::mock (exact)
+        ref src/lib.rs:33 calls run_with_handle from=rc::run to=rc::Mock::run_with_handle (exact)
+        ref src/lib.rs:34 calls assert_finished from=rc::run to=rc::Handle::assert_finished (exact)
+        ref src/lib.rs:35 calls fields from=rc::run to=rc::Meta::fields (exact)
+        ref src/lib.rs:36 calls Fut from=rc::run to=rc::Fut (exact)
+        ref src/lib.rs:36 calls poll from=rc::run to=rc::Fut::poll (exact)
+        ref src/lib.rs:37 calls is_root from=rc::run to=rc::Event::is_root (exact)
+        ref src/lib.rs:40 calls assert_finished from=rc::run::sibling to=rc::Handle::assert_finished (exact)
+        ref src/lib.rs:40 calls local from=rc::run::sibling to=rc::run::local (exact)
+        ref src/lib.rs:42 calls sibling from=rc::run to=rc::run::sibling (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
+    let lib = root.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace("-> (Mock, Handle) { (self, Handle) }", "-> (Handle, Mock) { (Handle, self) }");
+    std::fs::write(&lib, text).unwrap();
+    reindex(root);
+    assert!(!resolved(root, "src/lib.rs:39 ", &["calls"]).contains("(exact)"), "{}", resolved(root, "src/lib.rs:39 ", &["calls"]));
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust (issue 49): an extension trait, implemented for every type by a blanket impl in
+/// its file (`impl<S: Subscriber> SubscriberExt for S {}`), gives its methods to any
+/// receiver whose own type has no method of that name, at every link of a chain
+/// (`registry().with(layer).set_default()`). When the blanket impl goes, the calls are
+/// unresolved again, incrementally as in a fresh index.
+#[test]
+fn rust_extension_traits_reach_every_type() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "et"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub mod ext;
+pub trait Subscriber {}
+pub struct Registry;
+impl Subscriber for Registry {}
+pub struct Layered;
+impl Subscriber for Layered {}
+pub fn registry() -> Registry { Registry }
+pub fn run() {
+    use ext::{InitExt, SubscriberExt};
+    registry().with(1).set_default();
+}
+//- src/ext.rs
+use crate::{Layered, Subscriber};
+pub trait SubscriberExt: Subscriber {
+    fn with(self, layer: u32) -> Layered;
+}
+impl<S: Subscriber> SubscriberExt for S {
+    fn with(self, _layer: u32) -> Layered { Layered }
+}
+pub trait InitExt {
+    fn set_default(self);
+}
+impl<T> InitExt for T where T: Into<u32> {
+    fn set_default(self) {}
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:10 calls registry from=et::run to=et::registry (exact)
+        ref src/lib.rs:10 calls set_default from=et::run to=et::ext::InitExt::set_default (exact)
+        ref src/lib.rs:10 calls with from=et::run to=et::ext::SubscriberExt::with (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:10", &["calls"]));
+    let ext = root.join("src/ext.rs");
+    let text = std::fs::read_to_string(&ext).unwrap().replace("impl<T> InitExt for T where T: Into<u32> {", "impl InitExt for u32 {");
+    std::fs::write(&ext, text).unwrap();
+    reindex(root);
+    assert!(resolved(root, "src/lib.rs:10", &["calls"]).contains("set_default from=et::run to=- (unresolved)"), "{}", resolved(root, "src/lib.rs:10", &["calls"]));
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust (issue 49): what a `macro_rules!` macro gives as a value is what its rules end in
+/// (`$crate::Span::new(..)`, through a macro that forwards to another: `info_span!` to
+/// `span!`), so a value a macro makes is a receiver of that type (`let s = info_span!(..);
+/// s.enter()`, `span!(..).in_scope()`). When the macro's rules change what they give,
+/// incremental equals fresh.
+#[test]
+fn rust_macro_values_type_their_receivers() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "mv"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+#[macro_use]
+mod macros;
+pub struct Span;
+impl Span {
+    pub fn new(_name: &str) -> Span { Span }
+    pub fn enter(&self) {}
+    pub fn in_scope(&self) {}
+}
+pub struct Other;
+impl Other {
+    pub fn make() -> Other { Other }
+    pub fn enter(&self) {}
+}
+pub fn run() {
+    let s = info_span!("a");
+    s.enter();
+    span!("b").in_scope();
+}
+//- src/macros.rs
+macro_rules! span {
+    ($name:expr) => {{
+        let span = $crate::Span::new($name);
+        span
+    }};
+}
+macro_rules! info_span {
+    ($name:expr) => {
+        $crate::span!($name)
+    };
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:16 calls enter from=mv::run to=mv::Span::enter (exact)
+        ref src/lib.rs:17 calls in_scope from=mv::run to=mv::Span::in_scope (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:1", &["calls"]));
+    let macros = root.join("src/macros.rs");
+    let text = std::fs::read_to_string(&macros).unwrap().replace("let span = $crate::Span::new($name);", "let span = $crate::Other::make();");
+    std::fs::write(&macros, text).unwrap();
+    reindex(root);
+    assert!(resolved(root, "src/lib.rs:16 ", &["calls"]).contains("to=mv::Other::enter"), "{}", resolved(root, "src/lib.rs:16 ", &["calls"]));
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust (issue 49): `Self::Rejection` in a trait impl's signature names the trait's
+/// associated type (`<Self as FromParts>::Rejection`, as rust-analyzer resolves it), and a
+/// binding in a bound's arguments (`L: Listener<Addr = Self>`) names the trait's.
+#[test]
+fn rust_associated_types_through_self_and_bindings_name_the_traits() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "at"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub trait FromParts {
+    type Rejection;
+    fn from_parts() -> Result<Self, Self::Rejection> where Self: Sized;
+}
+pub trait Listener {
+    type Addr;
+}
+pub struct Json;
+impl FromParts for Json {
+    type Rejection = u32;
+    fn from_parts() -> Result<Self, Self::Rejection> { Ok(Json) }
+}
+pub fn serve<L: Listener<Addr = Json>>(_l: L) {}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:11 uses_type FromParts::Rejection from=at::Json::from_parts to=at::FromParts::Rejection (exact)
+        ref src/lib.rs:11 uses_type Json from=at::Json::from_parts to=at::Json (exact)
+        ref src/lib.rs:11 uses_type Result from=at::Json::from_parts to=ext:std::result::Result (external)
+        ref src/lib.rs:13 uses_type Json from=at::serve to=at::Json (exact)
+        ref src/lib.rs:13 uses_type Listener from=at::serve to=at::Listener (exact)
+        ref src/lib.rs:13 uses_type Listener::Addr from=at::serve to=at::Listener::Addr (exact)
+        ref src/lib.rs:3 uses_type FromParts::Rejection from=at::FromParts::from_parts to=at::FromParts::Rejection (exact)
+        ref src/lib.rs:3 uses_type Result from=at::FromParts::from_parts to=ext:std::result::Result (external)
+        ref src/lib.rs:3 uses_type Sized from=at::FromParts::from_parts to=ext:std::marker::Sized (external)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["uses_type"]));
+    assert_incremental_is_fresh(root);
+}

@@ -57,11 +57,11 @@ impl<'t> Extractor<'t> {
         }
         let mut from = 0;
         for level in levels {
-            let regions = self.macro_regions(from);
+            let (regions, covered) = self.macro_regions(from);
             if regions.is_empty() {
                 break;
             }
-            self.drop_inside(&regions);
+            self.drop_inside(&covered);
             let source = virtual_source(self.src, &regions, &std::mem::take(&mut self.blanks));
             let Some(tree) = parse(self.spec, &source) else { return false };
             let tree: &'t Tree = level.get_or_init(|| tree);
@@ -120,9 +120,11 @@ impl<'t> Extractor<'t> {
     }
 
     /// The token trees of the code macros invoked by `refs[from..]` (the level just
-    /// collected), in byte order, disjoint.
-    fn macro_regions(&mut self, from: usize) -> Vec<Region> {
+    /// collected), in byte order, disjoint; and the whole inputs they come from (an
+    /// item-level macro's groups of items are read, the rest of its input is no code).
+    fn macro_regions(&mut self, from: usize) -> (Vec<Region>, Vec<Region>) {
         let mut regions = Vec::new();
+        let mut covered = Vec::new();
         for k in from..self.refs.len() {
             let r = self.refs[k];
             if r.kind != RefKind::Expands {
@@ -153,10 +155,13 @@ impl<'t> Extractor<'t> {
                 self.argument_labels(tree);
             }
             self.reparsed.insert(tree.id());
+            covered.push(Region { start: tree.start_byte(), end: tree.end_byte(), block: false });
         }
-        regions.sort_by_key(|r| r.start);
-        regions.dedup_by(|b, a| b.start < a.end);
-        regions
+        for list in [&mut regions, &mut covered] {
+            list.sort_by_key(|r| r.start);
+            list.dedup_by(|b, a| b.start < a.end);
+        }
+        (regions, covered)
     }
 
     /// The tokens of an expression macro's arguments that are no Rust expression and would
@@ -274,8 +279,8 @@ impl<'t> Extractor<'t> {
 /// The value a `macro_rules!` rule's body ends in, as a receiver: the body is read as a
 /// function's (metavariables and `$crate` lose their `$`), its tail expression is followed
 /// through blocks and `if` branches, and a macro it ends in is named `path!`; anything else
-/// is typed as a `let` of it would be, by extracting the body with the tail spliced into
-/// `{ let __value = TAIL; __value.__typed() }`.
+/// is typed as the receiver of a call on it, by extracting the body with the tail spliced
+/// into `(TAIL).__typed()`.
 fn body_value(spec: &'static LanguageSpec, body: &str, module: &str) -> Option<String> {
     const HEAD: &str = "fn __body() ";
     let inner = body.get(1..body.len().checked_sub(1)?)?;
@@ -306,7 +311,7 @@ fn body_value(spec: &'static LanguageSpec, body: &str, module: &str) -> Option<S
         let path = tail.child_by_field_name("macro")?;
         return Some(format!("{}!", normalize_path(&source[path.byte_range()])));
     }
-    let spliced = format!("{}{{ let __value = {}; __value.__typed() }}{}", &source[..tail.start_byte()], &source[tail.byte_range()], &source[tail.end_byte()..]);
+    let spliced = format!("{}({}).__typed(){}", &source[..tail.start_byte()], &source[tail.byte_range()], &source[tail.end_byte()..]);
     let extract = extract(spec, &spliced, module);
     extract.references.iter().find(|r| r.name == "__typed").and_then(|r| match &r.receiver {
         Receiver::Type(t) if !t.is_empty() => Some(t.clone()),

@@ -445,6 +445,8 @@ struct OldSymbol {
     id: SymbolId,
     name: String,
     returns: Option<Box<str>>,
+    /// A Rust trait implemented for every type (`model::BLANKET`).
+    blanket: bool,
 }
 
 fn import_flags(r: &crate::model::Reference) -> i64 {

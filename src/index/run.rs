@@ -171,7 +171,8 @@ impl Run<'_> {
                 for (sid, kind, xqname, name) in self.writer.symbol_keys(*id)? {
                     self.old_supers.insert(sid, self.world.supertypes.get(&sid).cloned().unwrap_or_default());
                     let returns = self.world.syms.get(&sid).and_then(|s| s.returns.clone());
-                    keys.entry((kind, xqname)).or_default().push_back(OldSymbol { id: sid, name, returns });
+                    let blanket = self.world.syms.get(&sid).is_some_and(|s| s.blanket);
+                    keys.entry((kind, xqname)).or_default().push_back(OldSymbol { id: sid, name, returns, blanket });
                 }
                 let imports = self.writer.import_keys(*id)?.into_iter().collect();
                 self.previous.insert(*id, Previous { keys, imports });
@@ -244,6 +245,32 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The macros whose value is another macro's (`info_span!`, which forwards to `span!`),
+    /// a few levels up from `name`: when what `name!` gives changes, so does what they give,
+    /// and the references typed by them are resolved again.
+    /// `here`: the (name, value) of the macros of the file being stored, which are not in
+    /// the world yet.
+    fn forwarding_macros(&mut self, name: &str, here: &[(&str, &str)]) {
+        let mut names = vec![name.to_string()];
+        for _ in 0..4 {
+            let in_world = self.world.syms.values().filter(|m| m.kind == SymbolKind::Macro).filter_map(|m| Some((&*m.name, m.returns.as_deref()?)));
+            let found: Vec<String> = in_world
+                .chain(here.iter().copied())
+                .filter(|(_, returns)| returns.strip_suffix('!').is_some_and(|p| names.iter().any(|n| crate::model::last_segment(p) == n)))
+                .map(|(m, _)| m.to_string())
+                .filter(|m| !self.affected.contains(m))
+                .collect();
+            if found.is_empty() {
+                break;
+            }
+            for m in &found {
+                self.affected.insert(m.clone());
+                self.links.insert(m.clone());
+            }
+            names = found;
+        }
+    }
+
     /// Writes one parsed file and adds it to the world: its symbols keep the ids of the
     /// old version's symbols of the same kind and qualified name; the names of symbols and
     /// imports that appeared or disappeared are affected.
@@ -274,7 +301,8 @@ impl Run<'_> {
         self.world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone(), unit, outside_roots });
         let mut prev = old.and_then(|id| self.previous.remove(&id));
         let mut ids = Vec::with_capacity(extract.symbols.len());
-        for s in &extract.symbols {
+        let is_blanket = |s: &crate::model::Symbol| s.kind == SymbolKind::Trait && s.modifiers.split(' ').any(|w| w == crate::model::BLANKET);
+        for (index, s) in extract.symbols.iter().enumerate() {
             let key = match &s.params {
                 Some(p) => (s.kind.as_str().to_string(), format!("{}({p})", s.qname)),
                 None => (s.kind.as_str().to_string(), s.qname.clone()),
@@ -286,6 +314,23 @@ impl Run<'_> {
                     if old.returns.as_deref() != s.returns.as_deref() {
                         self.affected.insert(s.name.clone());
                         self.links.insert(s.name.clone());
+                        if s.kind == SymbolKind::Macro {
+                            let here: Vec<(&str, &str)> = extract
+                                .symbols
+                                .iter()
+                                .filter(|m| m.kind == SymbolKind::Macro)
+                                .filter_map(|m| Some((m.name.as_str(), m.returns.as_deref()?)))
+                                .collect();
+                            self.forwarding_macros(&s.name, &here);
+                        }
+                    }
+                    // A trait that became (or stopped being) implemented for every type:
+                    // calls of its methods' names on any receiver may change.
+                    if old.blanket != is_blanket(s) {
+                        for member in extract.symbols.iter().filter(|m| m.parent == Some(index)) {
+                            self.affected.insert(member.name.clone());
+                            self.links.insert(member.name.clone());
+                        }
                     }
                     old.id
                 }
@@ -325,7 +370,7 @@ impl Run<'_> {
                     params: s.params.as_deref().map(Into::into),
                     access: crate::resolve::Access::from_visibility(&s.visibility),
                     from_trait: s.impl_of.as_ref().is_some_and(|i| i.trait_name.is_some()),
-                    blanket: s.kind == crate::model::SymbolKind::Trait && s.modifiers.split(' ').any(|w| w == crate::model::BLANKET),
+                    blanket: is_blanket(s),
                 },
             );
         }

@@ -123,11 +123,14 @@ impl World {
                     };
                 }
                 Receiver::Type(t) => {
-                    return match self.rust_path(crate::model::without_element(t), &module, 0) {
-                        Some(PathHit::Symbol(id)) if self.syms[&id].kind.is_type() => match self.rust_method(id, r.name) {
+                    // A type's path, or a constant's or static's (of its declared type).
+                    if let Some(id) = self.rust_receiver_type(t, r.file, &module, r.enclosing) {
+                        return match self.rust_method(id, r.name) {
                             Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                             None => self.guess(Language::Rust, r.name, Want::Callable),
-                        },
+                        };
+                    }
+                    return match self.rust_path(crate::model::without_element(t), &module, 0) {
                         Some(PathHit::External(q)) => (Target::External(format!("{q}::{}", r.name)), Confidence::External, true),
                         _ => self.guess(Language::Rust, r.name, Want::Callable),
                     };
@@ -411,7 +414,9 @@ impl World {
                 return None;
             }
             let path = if base.is_empty() { name.to_string() } else { format!("{base}::{name}") };
-            let Some(f) = self.rust_function(&path, module) else {
+            // A function a function around declares in its body (`local().m()`).
+            let local = if base.is_empty() { self.local_item(enclosing, name).filter(|f| self.syms[f].kind.is_callable()) } else { None };
+            let Some(f) = local.or_else(|| self.rust_function(&path, module)) else {
                 // A tuple struct's constructor (`Fut(x).instrument(..)`).
                 return match self.rust_path(&path, module, 0) {
                     Some(PathHit::Symbol(id)) if self.syms[&id].kind == SymbolKind::Struct => Some(id),
