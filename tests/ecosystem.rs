@@ -565,6 +565,57 @@ tests to run:
     assert!(err.starts_with("git: unknown revision \"no-such-branch\""), "{err}");
 }
 
+/// Rust (issue 49): an edit inside an item a function declares in its body (a `const`)
+/// is a change of that function; what reaches it includes the crate's in-file tests
+/// (`#[cfg(test)] mod tests`) and its integration tests, each with the command that runs
+/// it (`cargo test -p lim --lib limits::` for the unit tests of one module).
+#[test]
+fn rust_change_impact_of_a_nested_item_reaches_in_file_and_integration_tests() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    let write = |path: &str, text: &str| {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    };
+    write("Cargo.toml", "[package]\nname = \"lim\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
+    write("src/lib.rs", "pub mod limits;\npub mod body;\n");
+    write(
+        "src/limits.rs",
+        "pub fn with_limit() -> usize {\n    const DEFAULT_LIMIT: usize = 5;\n    DEFAULT_LIMIT\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn limit_is_five() {\n        assert_eq!(super::with_limit(), 5);\n    }\n}\n",
+    );
+    write("src/body.rs", "pub fn read() -> usize {\n    crate::limits::with_limit()\n}\n");
+    write("tests/reading.rs", "#[test]\nfn reads() {\n    assert_eq!(lim::body::read(), 5);\n}\n");
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "first"]);
+    let limits = root.join("src/limits.rs");
+    std::fs::write(&limits, std::fs::read_to_string(&limits).unwrap().replace("usize = 5;", "usize = 7;")).unwrap();
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let answer = Atlas::new(root).call("change_impact", json!({"target": "git:working-tree"})).unwrap();
+    assert_eq!(
+        answer,
+        "change_impact git:working-tree (working tree against HEAD)
+changed: 1 file (M 1, A 0, D 0), 1 symbol
+  M function lim::limits::with_limit  src/limits.rs:1-4
+affected: 3 (ring 1: 2, ring 2: 1); tests: 2
+ring 1:
+  lim::body  src/
+    function read  calls 1  body.rs:1-3  loc 3 cx 1
+  lim::limits  src/
+    module tests  calls 1  limits.rs:7-12  loc 6 cx 2  [test]
+ring 2:
+  reading  tests/
+    function reads  calls 1  reading.rs:2-4  loc 3 cx 2  [test]
+tests to run:
+  src/limits.rs
+  tests/reading.rs
+run:
+  cargo test -p lim --lib limits::
+  cargo test -p lim --test reading"
+    );
+}
+
 /// A MyBatis mapper file is no code file, but an edit of its SQL changes what runs the
 /// statement: the mapper method and the code running it by its id.
 #[test]

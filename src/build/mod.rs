@@ -46,6 +46,10 @@ pub struct Rules {
     #[serde(default)]
     pub properties: BTreeMap<String, String>,
     pub transitive: bool,
+    /// A declared dependency's re-exports of its own dependencies are usable (Rust's `pub
+    /// use`): a use of a unit reached through declared ones is declared enough.
+    #[serde(default)]
+    pub reexports: bool,
     pub tests: TestRules,
 }
 
@@ -64,6 +68,15 @@ pub struct TestRules {
     pub lib: Option<String>,
     #[serde(default)]
     pub bin: Option<String>,
+    /// Cargo: the tests of a library's or binary's files are run with a command of their
+    /// own, narrowed to their modules: `{module}` one filter (a module path within the
+    /// crate), `{filter}` one of them after the selector, `{filters}` several.
+    #[serde(default)]
+    pub module_filter: Option<String>,
+    #[serde(default)]
+    pub one_filter: Option<String>,
+    #[serde(default)]
+    pub many_filters: Option<String>,
 }
 
 /// The rules files of `grammars/build/`, by file name (embedded at build time).
@@ -368,6 +381,68 @@ pub struct TestFile<'a> {
     pub module: &'a str,
 }
 
+/// The commands that run these test files of a unit: one selector per class or target;
+/// Cargo's library and binary unit tests each in a command of their own, narrowed to the
+/// files' modules (`cargo test -p globset --lib glob::`), the test targets in another
+/// (`cargo test -p ignore --test gitignore_skip_bom`).
+pub fn test_commands(unit: &Unit, files: &[TestFile]) -> Vec<String> {
+    let rules = rules(&unit.system);
+    let filter = rules.tests.module_filter.as_deref();
+    if unit.system != "cargo" || filter.is_none() {
+        return vec![test_command(unit, files)];
+    }
+    // Per library or binary target: its selector and the modules of its files (None: the
+    // crate's root, whose tests are every test of the target).
+    let mut units: Vec<(String, Option<std::collections::BTreeSet<String>>)> = Vec::new();
+    let mut targets: Vec<TestFile> = Vec::new();
+    for f in files {
+        let krate = f.module.split("::").next().unwrap_or("");
+        let Some(target) = unit.targets.iter().find(|t| t.name == krate) else { continue };
+        let selector = match target.kind.as_str() {
+            "lib" => rules.tests.lib.clone().unwrap_or_default(),
+            "bin" => rules.tests.bin.clone().unwrap_or_default().replace("{target}", &target.target),
+            _ => {
+                targets.push(TestFile { path: f.path, module: f.module });
+                continue;
+            }
+        };
+        let index = match units.iter().position(|(s, _)| *s == selector) {
+            Some(i) => i,
+            None => {
+                units.push((selector, Some(Default::default())));
+                units.len() - 1
+            }
+        };
+        match f.module.split_once("::") {
+            Some((_, module)) => {
+                if let Some(modules) = units[index].1.as_mut() {
+                    modules.insert(filter.unwrap_or_default().replace("{module}", module));
+                }
+            }
+            None => units[index].1 = None,
+        }
+    }
+    let base = rules.tests.command.replace("{unit}", &unit.name);
+    let mut out = Vec::new();
+    for (selector, modules) in units {
+        let mut command = format!("{base} {selector}");
+        let modules: Vec<String> = modules.map(|m| m.into_iter().collect()).unwrap_or_default();
+        match modules.as_slice() {
+            [] => {}
+            [one] => command.push_str(&rules.tests.one_filter.as_deref().unwrap_or(" {filter}").replace("{filter}", one)),
+            many if many.len() <= rules.tests.max_selectors => {
+                command.push_str(&rules.tests.many_filters.as_deref().unwrap_or(" {filters}").replace("{filters}", &many.join(" ")))
+            }
+            _ => {}
+        }
+        out.push(command);
+    }
+    if !targets.is_empty() {
+        out.push(test_command(unit, &targets));
+    }
+    out
+}
+
 /// The command that runs these test files of a unit (one selector per class or target).
 pub fn test_command(unit: &Unit, files: &[TestFile]) -> String {
     let rules = rules(&unit.system);
@@ -404,10 +479,12 @@ pub fn test_command(unit: &Unit, files: &[TestFile]) -> String {
 
 /// Whether `unit` may use `other` by what it declares: directly, or through declared
 /// units (`reach`, `units::reach` of the same units) when the build system passes
-/// dependencies on.
+/// dependencies on, or re-exports them (Cargo: `facade::Frame` is `core::Frame` to a crate
+/// that declares only `facade`).
 pub fn declares(units: &Units, reach: &HashMap<u64, HashSet<u64>>, unit: usize, other: usize) -> bool {
     let (u, target) = (&units.units[unit], &units.units[other].dir);
-    if rules(&u.system).transitive {
+    let rules = rules(&u.system);
+    if rules.transitive || rules.reexports {
         reach.get(&unit_key(Some(&u.dir))).is_some_and(|r| r.contains(&unit_key(Some(target))))
     } else {
         u.deps.iter().any(|d| &d.dir == target)
@@ -417,6 +494,30 @@ pub fn declares(units: &Units, reach: &HashMap<u64, HashSet<u64>>, unit: usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Cargo crate reaches what its declared dependencies re-export (`facade::Frame` is
+    /// `core::Frame` to `app`, which declares only `facade`), never what depends on it; a
+    /// Gradle or Maven unit is transitive by its own rules.
+    #[test]
+    fn a_cargo_crate_may_use_what_its_dependencies_reexport() {
+        let unit = |dir: &str, deps: &[&str]| Unit {
+            name: dir.into(),
+            system: "cargo".into(),
+            dir: dir.into(),
+            manifest: format!("{dir}/Cargo.toml"),
+            group: String::new(),
+            roots: Vec::new(),
+            deps: deps.iter().map(|d| Dep { dir: d.to_string(), test: false }).collect(),
+            targets: Vec::new(),
+            fallback: false,
+        };
+        let units = Units { units: vec![unit("app", &["facade"]), unit("facade", &["core"]), unit("core", &[])], errors: Vec::new() };
+        let reach = reach(&units);
+        assert!(declares(&units, &reach, 0, 1));
+        assert!(declares(&units, &reach, 0, 2), "app uses core through facade's re-exports");
+        assert!(!declares(&units, &reach, 2, 0));
+        assert!(!declares(&units, &reach, 1, 0));
+    }
 
     #[test]
     fn unit_of_takes_the_deepest_claim() {

@@ -203,7 +203,7 @@ impl Atlas {
         for (u, files) in by_unit {
             let Some(unit) = view.unit(u) else { continue };
             let tests: Vec<build::TestFile> = files.iter().map(|f| build::TestFile { path: &f.path, module: &f.module }).collect();
-            out.push(build::test_command(unit, &tests));
+            out.extend(build::test_commands(unit, &tests));
         }
         Ok(out)
     }

@@ -668,13 +668,32 @@ impl Atlas {
             let units: HashSet<&Node> = reached.iter().map(|r| &r.node).chain([&start]).collect();
             test_files = self.unit_test_files(store, &units)?;
         }
+        // A file's or module's own tests (Rust's `#[cfg(test)] mod tests` beside the code):
+        // they test what changes, and run with the rest.
+        let mut own_tests = 0;
+        if statement.is_none() && members.is_empty() && level != Level::Unit {
+            let files: Vec<i64> = match self.node(store, &graph, &a.target).ok() {
+                Some(Node::File(f)) => vec![f],
+                Some(Node::Module(m)) => self.all_files(store)?.values().filter(|f| f.module == m).map(|f| f.id).collect(),
+                _ => Vec::new(),
+            };
+            let test_symbols = self.test_symbols(store)?;
+            for f in files {
+                let n = store.file_symbols(f)?.iter().filter(|s| s.kind.is_callable() && test_symbols.contains(&s.id)).count();
+                if n > 0 {
+                    own_tests += n;
+                    test_files.push(f);
+                }
+            }
+        }
         test_files.sort_unstable();
         test_files.dedup();
         let tests = if level == Level::Unit { test_files.len() } else { reached.iter().filter(|r| test_nodes.contains(&r.node)).count() };
+        let own = if own_tests > 0 { format!(", and {own_tests} of its own") } else { String::new() };
         let mut out = format!("change_impact {}", heading(&label, &loc, facts.as_ref(), level, (depth != 3).then_some(depth)));
         let beyond =
             if reached.iter().any(|r| r.distance > depth) { format!(" (tests followed past ring {depth})") } else { String::new() };
-        let _ = writeln!(out, "affected: {}; tests: {tests}{beyond}{guesses}", rings(&reached, "nothing depends on it"));
+        let _ = writeln!(out, "affected: {}; tests: {tests}{own}{beyond}{guesses}", rings(&reached, "nothing depends on it"));
         match &statement {
             // The statement's own code: the mapper method and the methods running it by id.
             Some(_) if members.is_empty() => {
@@ -843,22 +862,7 @@ impl Atlas {
                 },
                 Level::Symbol | Level::Service => {
                     let symbols = store.file_symbols(file.id)?;
-                    let overlaps = |s: &SymbolInfo, (a, b): (u32, u32)| s.start_line <= b && s.end_line >= a;
-                    let mut hit: Vec<&SymbolInfo> = Vec::new();
-                    if c.kind == crate::git::diff::ChangeKind::Added {
-                        // A new file: its outermost declarations stand for all of it.
-                        hit.extend(symbols.iter().filter(|s| !symbols.iter().any(|p| Some(p.id) == s.parent)));
-                    }
-                    let ranges_to_map: &[(u32, u32)] = if hit.is_empty() { &c.lines } else { &[] };
-                    for &range in ranges_to_map {
-                        // The innermost declarations: those without a member also touched.
-                        for s in symbols.iter().filter(|s| overlaps(s, range)) {
-                            let inner = symbols.iter().any(|o| o.parent == Some(s.id) && overlaps(o, range));
-                            if !inner && !hit.iter().any(|h| h.id == s.id) {
-                                hit.push(s);
-                            }
-                        }
-                    }
+                    let hit = changed_declarations(&symbols, &c.lines, c.kind == crate::git::diff::ChangeKind::Added);
                     if hit.is_empty() {
                         changed_items.push(format!(
                             "  {letter} {}:{}  (no declaration: imports, comments or blank lines)",
@@ -1015,6 +1019,44 @@ struct Placed<'a> {
     group: usize,
     weight: u64,
     group_weight: u64,
+}
+
+/// The declarations a change of these line ranges of a file changes: the innermost ones
+/// touched (those without a member also touched), or for a new file its outermost ones;
+/// an item declared inside a function's body (a `const`, a nested `fn`) stands for the
+/// outermost function around it, which is what its callers see change.
+fn changed_declarations<'a>(symbols: &'a [SymbolInfo], lines: &[(u32, u32)], added: bool) -> Vec<&'a SymbolInfo> {
+    let overlaps = |s: &SymbolInfo, (a, b): (u32, u32)| s.start_line <= b && s.end_line >= a;
+    let mut hit: Vec<&SymbolInfo> = Vec::new();
+    if added {
+        // A new file: its outermost declarations stand for all of it.
+        hit.extend(symbols.iter().filter(|s| !symbols.iter().any(|p| Some(p.id) == s.parent)));
+    }
+    let ranges_to_map: &[(u32, u32)] = if hit.is_empty() { lines } else { &[] };
+    for &range in ranges_to_map {
+        for s in symbols.iter().filter(|s| overlaps(s, range)) {
+            let inner = symbols.iter().any(|o| o.parent == Some(s.id) && overlaps(o, range));
+            if !inner && !hit.iter().any(|h| h.id == s.id) {
+                hit.push(s);
+            }
+        }
+    }
+    let by_id: HashMap<i64, &SymbolInfo> = symbols.iter().map(|s| (s.id, s)).collect();
+    let mut outer: Vec<&SymbolInfo> = Vec::new();
+    for s in hit {
+        let mut top = s;
+        let mut up = s.parent.and_then(|p| by_id.get(&p).copied());
+        while let Some(p) = up {
+            if p.kind.is_callable() {
+                top = p;
+            }
+            up = p.parent.and_then(|q| by_id.get(&q).copied());
+        }
+        if !outer.iter().any(|o| o.id == top.id) {
+            outer.push(top);
+        }
+    }
+    outer
 }
 
 /// The first line of a graph answer: the node, its place and facts (the date there is the
