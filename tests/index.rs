@@ -901,7 +901,17 @@ fn rust_router_prefixes_follow_the_file_that_nests_them() {
         names(root, "SELECT s.name FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind = 'endpoint' AND f.path = 'src/api.rs' ORDER BY s.name")
     };
     let want = |prefix: &str| -> Vec<String> {
-        ["DELETE /api/users/:id", "GET /api/admin/stats", "GET /api/users/:id", "GET /health", "GET /ops/audit", "POST /api/users"]
+        [
+            "ANY /assets/{*rest}",
+            "ANY /metrics",
+            "ANY /{*fallback}",
+            "DELETE /api/users/:id",
+            "GET /api/admin/stats",
+            "GET /api/users/:id",
+            "GET /health",
+            "GET /ops/audit",
+            "POST /api/users",
+        ]
             .iter()
             .map(|e| e.replacen(' ', &format!(" {prefix}"), 1))
             .collect()

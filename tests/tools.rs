@@ -967,8 +967,9 @@ fn spring_shop_tool_answers() {
 }
 
 /// Rust routes: attributes (actix-web, Rocket) under their handlers, and routers assembled
-/// in code (axum's `.route`/`.nest`, actix-web's `web::scope`, `.service`, `.configure`),
-/// prefixes carried through nested functions of the file.
+/// in code (axum's `.route`/`.nest`, services mounted by `.route_service`/`.nest_service`,
+/// `.fallback`, actix-web's `web::scope`, `.service`, `.configure`), prefixes carried
+/// through nested functions of the file.
 #[test]
 fn rust_route_attributes_are_endpoints() {
     let calls = vec![
@@ -976,6 +977,10 @@ fn rust_route_attributes_are_endpoints() {
         ("search_symbols", json!({"query": "GET /v2/api/users/7"})),
         ("search_symbols", json!({"query": "DELETE /v2/api/users/7"})),
         ("search_symbols", json!({"query": "GET /v1/users/7"})),
+        // A service mounted under a path serves every path under it; the fallback every
+        // path no route matches.
+        ("search_symbols", json!({"query": "GET /v2/assets/css/site.css"})),
+        ("search_symbols", json!({"query": "GET /v2/no/such/page"})),
         ("get_symbol", json!({"symbol": "POST /v1/orders"})),
         ("repo_overview", json!({})),
     ];

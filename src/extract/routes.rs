@@ -404,6 +404,29 @@ impl<'t> Extractor<'t> {
                                 let path = frameworks::join_url(&p, &path);
                                 out.routes.push(ChainRoute { verb, path, handler, line: line_of(field), within });
                             }
+                        } else if rules.route_service.iter().chain(&rules.nest_service).any(|r| r == m) {
+                            // A service mounted at a path, or at every path under it.
+                            if let [path, service, ..] = args.as_slice() {
+                                if self.kind(*path) == "string_literal" {
+                                    let mut path = frameworks::join_url(&p, &self.string_text(*path));
+                                    if rules.nest_service.iter().any(|r| r == m) {
+                                        path = frameworks::join_url(&path, "{*rest}");
+                                    }
+                                    for (verb, handler) in self.served_by(*service) {
+                                        out.routes.push(ChainRoute { verb, path: path.clone(), handler, line: line_of(field), within });
+                                    }
+                                }
+                            }
+                        } else if rules.fallback.iter().any(|r| r == m) && !self.is_method_router(recv) {
+                            // Every path under the chain's prefix that no route matches (a
+                            // method router's own fallback, `get(h).fallback(f)`, serves the
+                            // verbs it has no handler for, at its route's path).
+                            if let Some(service) = args.first() {
+                                let path = frameworks::join_url(&p, frameworks::FALLBACK);
+                                for (verb, handler) in self.served_by(*service) {
+                                    out.routes.push(ChainRoute { verb, path: path.clone(), handler, line: line_of(field), within });
+                                }
+                            }
                         } else if rules.nest.iter().any(|r| r == m) {
                             let path = args
                                 .first()
@@ -437,6 +460,64 @@ impl<'t> Extractor<'t> {
                 None => prefix.to_string(),
             },
             _ => prefix.to_string(),
+        }
+    }
+
+    /// Whether a chain starts with a method router (`get(h).post(g)`: a verb function's call).
+    fn is_method_router(&self, mut expr: Node<'t>) -> bool {
+        for _ in 0..64 {
+            if self.kind(expr) != "call_expression" {
+                return false;
+            }
+            let Some(function) = expr.child_by_field_name("function") else { return false };
+            match self.kind(function) {
+                "field_expression" => match function.child_by_field_name("value") {
+                    Some(v) => expr = v,
+                    None => return false,
+                },
+                "identifier" | "scoped_identifier" => {
+                    let path = self.text(function);
+                    let rules = frameworks::rust_router();
+                    let mut segments = path.rsplit("::");
+                    let name = segments.next().unwrap_or("");
+                    let owner = segments.next().unwrap_or("");
+                    return rules.verbs.contains_key(name) || rules.method_router_types.iter().any(|t| t == owner);
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// The verbs and handlers a mounted service serves: a method router's (`get(h)`,
+    /// `get_service(ServeDir::new(..))`), else every verb by the service as written.
+    fn served_by(&self, service: Node<'t>) -> Vec<(String, String)> {
+        let routed = self.method_router(service, 0);
+        if routed.is_empty() {
+            vec![("ANY".to_string(), self.service_name(service))]
+        } else {
+            routed
+        }
+    }
+
+    /// A service or handler as written where it is mounted: a function (`handle_404`,
+    /// `api::fallback`), else the call that makes the service (`ServeDir::new`,
+    /// `handler.into_service`), a closure `closure`.
+    fn service_name(&self, service: Node<'t>) -> String {
+        match self.kind(service) {
+            "closure_expression" => "closure".to_string(),
+            "call_expression" => match service.child_by_field_name("function") {
+                // `metrics.into_service()`, `h.with_state(s)`: the handler it is made of.
+                Some(f) if self.kind(f) == "field_expression" => match f.child_by_field_name("value") {
+                    Some(v) if matches!(self.kind(v), "identifier" | "scoped_identifier") => strip_space(self.text(v)),
+                    Some(v) => self.service_name(v),
+                    None => strip_space(self.text(f)),
+                },
+                Some(f) => strip_space(self.text(f)),
+                None => strip_space(self.text(service)),
+            },
+            "generic_function" => service.child_by_field_name("function").map(|f| strip_space(self.text(f))).unwrap_or_default(),
+            _ => strip_space(self.text(service)),
         }
     }
 

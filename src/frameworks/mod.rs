@@ -269,14 +269,21 @@ fn join_paths(a: &str, b: &str) -> String {
     out
 }
 
+/// The last segment of a router's fallback endpoint (`ANY /api/{*fallback}`): it serves
+/// every path under its prefix that no route matches.
+pub const FALLBACK: &str = "{*fallback}";
+
 /// Whether an endpoint's path template matches a concrete path: `{x}` (and `*`) match one
 /// segment, `**` any number; a trailing `/` is ignored.
 pub fn template_matches(template: &str, path: &str) -> bool {
     fn go(t: &[&str], p: &[&str]) -> bool {
         match (t.first(), p.first()) {
             (None, None) => true,
-            // `**` (Spring) and `*rest` (axum): any number of segments.
-            (Some(ts), _) if *ts == "**" || (ts.starts_with('*') && ts.len() > 1) => go(&t[1..], p) || (!p.is_empty() && go(t, &p[1..])),
+            // `**` (Spring), `{*rest}` (axum 0.8), `*rest` (axum before 0.8, where it panics
+            // at startup since) and `{tail:.*}` (actix): any number of segments.
+            (Some(ts), _) if *ts == "**" || (ts.starts_with('*') && ts.len() > 1) || ts.starts_with("{*") || ts.ends_with(":.*}") => {
+                go(&t[1..], p) || (!p.is_empty() && go(t, &p[1..]))
+            }
             (Some(ts), Some(ps)) => {
                 // `{id}` (Spring, actix), `:id` (axum), `*`: one segment.
                 let one = (ts.starts_with('{') && ts.ends_with('}')) || ts.starts_with(':') || *ts == "*" || ts == ps;

@@ -35,6 +35,12 @@ pub(super) struct RustRules {
 pub struct Router {
     /// `.route("/p", get(h))`: a path (or none: the resource's own) and a method router.
     pub route: Vec<String>,
+    /// `.route_service("/p", svc)`: a service serving the path, every verb.
+    pub route_service: Vec<String>,
+    /// `.nest_service("/p", svc)`: a service serving every path under the path.
+    pub nest_service: Vec<String>,
+    /// `.fallback(h)`, `.fallback_service(svc)`: what serves every path no route matches.
+    pub fallback: Vec<String>,
     /// `.nest("/p", inner)`, `.configure(f)`: what `inner` registers, under `/p` (or the
     /// chain's own prefix).
     pub nest: Vec<String>,
@@ -45,6 +51,8 @@ pub struct Router {
     pub prefix_heads: Vec<String>,
     /// `web::get().to(h)`: the method that names the handler of a verb.
     pub handler_methods: Vec<String>,
+    /// Types whose constructor starts a method router (`MethodRouter::new()`).
+    pub method_router_types: Vec<String>,
     /// Method router functions and methods by name (`get` -> `GET`).
     pub verbs: BTreeMap<String, String>,
 }
@@ -57,7 +65,7 @@ pub fn rust_router() -> &'static Router {
 /// Whether a function body may build a router (cheap, before walking it).
 pub fn may_build_router(text: &str) -> bool {
     let r = rust_router();
-    r.route.iter().chain(&r.nest).chain(&r.service).any(|m| text.contains(&format!(".{m}(")))
+    r.route.iter().chain(&r.nest).chain(&r.service).chain(&r.route_service).chain(&r.nest_service).chain(&r.fallback).any(|m| text.contains(&format!(".{m}(")))
 }
 
 fn rust_rules() -> &'static RustRules {

@@ -134,6 +134,10 @@ impl Atlas {
             }
             return Ok(None);
         }
+        // A router's fallback (`/{*fallback}`) serves only what no route matches.
+        if found.iter().any(|e| !e.name.ends_with(crate::frameworks::FALLBACK)) {
+            found.retain(|e| !e.name.ends_with(crate::frameworks::FALLBACK));
+        }
         // The most specific template first, as Spring picks it: fewer variables and
         // wildcards, then the longer (`/admin/login` before `/admin/{id}`).
         found.sort_by_key(|e| {

@@ -9,7 +9,15 @@ pub fn router() -> Router {
         .route("/health", get(|| async { "ok" }))
         .nest("/api", api_routes())
         .nest("/ops", ops)
+        // Services mounted as routes, and what serves every path no route matches.
+        .route_service("/metrics", metrics.into_service())
+        .nest_service("/assets", ServeDir::new("assets"))
+        .fallback(not_found)
 }
+
+async fn metrics() {}
+
+async fn not_found() {}
 
 fn api_routes() -> Router {
     Router::new()
