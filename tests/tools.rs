@@ -1591,3 +1591,90 @@ fn search_symbols_reads_a_sentence() {
     "####]]
     .assert_eq(&format!("{java}{rust}"));
 }
+
+/// Rust (issue 49): impls of one trait for one generic type with other arguments (`impl
+/// Format for Pretty<Full>`, `.. for Pretty<Compact>`) share the `<Type as Trait>::m`
+/// handle, so each is listed by its place, and that place names it; `read_symbol` shows an
+/// item with its outer attributes; an impl for an array keeps its written type.
+#[test]
+fn rust_handles_that_would_collide_are_places_and_reads_keep_attributes() {
+    let repo = crate::resolve::write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "hd"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub trait Format {
+    fn format(&self) -> String;
+}
+pub struct Full;
+pub struct Compact;
+#[derive(Debug, Clone)]
+#[cfg_attr(
+    docsrs,
+    doc(cfg(feature = "std"))
+)]
+pub struct Pretty<K>(K);
+impl Format for Pretty<Full> {
+    fn format(&self) -> String { "full".into() }
+}
+impl Format for Pretty<Compact> {
+    fn format(&self) -> String { "compact".into() }
+}
+impl<K, const N: usize> Format for [(K, u8); N] {
+    fn format(&self) -> String { String::new() }
+}
+"#,
+    );
+    let root = repo.path();
+    index(root, &Options::default(), &|_, _| {}).unwrap();
+    let atlas = Atlas::new(&root.canonicalize().unwrap());
+    let mut out = String::new();
+    for (tool, args) in [
+        ("get_symbol", json!({"symbol": "hd::Pretty::format"})),
+        ("get_symbol", json!({"symbol": "src/lib.rs:16"})),
+        ("read_symbol", json!({"symbol": "hd::Pretty"})),
+        ("find_implementations", json!({"symbol": "hd::Format"})),
+    ] {
+        let answer = atlas.call(tool, args.clone()).unwrap_or_else(|e| format!("ERROR: {}", e.0));
+        out.push_str(&format!("### {tool} {args}\n{}\n\n", scrub_dates(&answer)));
+    }
+    expect_test::expect![[r####"
+        ### get_symbol {"symbol":"hd::Pretty::format"}
+        method hd::Pretty::format: 2 overloads
+          src/lib.rs:13  fn format(&self) -> String
+          src/lib.rs:16  fn format(&self) -> String
+        next: get_symbol {"symbol": "src/lib.rs:13"} for one
+
+        ### get_symbol {"symbol":"src/lib.rs:16"}
+        method <hd::Pretty as Format>::format
+          at src/lib.rs:16
+          signature: fn format(&self) -> String
+          visibility: private
+          parent: struct hd::Pretty
+          references: 0  implementations: 0
+        next: read_symbol {"symbol": "src/lib.rs:16"}
+
+        ### read_symbol {"symbol":"hd::Pretty"}
+        src/lib.rs:6-11 of 20 lines (struct hd::Pretty)
+        ```
+         6| #[derive(Debug, Clone)]
+         7| #[cfg_attr(
+         8|     docsrs,
+         9|     doc(cfg(feature = "std"))
+        10| )]
+        11| pub struct Pretty<K>(K);
+        ```
+
+        ### find_implementations {"symbol":"hd::Format"}
+        2 implementations of trait hd::Format
+        hd  src/
+          struct Pretty  lib.rs:11  (implements)
+        impls for a type parameter or a type outside the repository:
+          impl for [(K, u8); N]  src/lib.rs:18
+
+    "####]]
+    .assert_eq(&out);
+}

@@ -313,7 +313,11 @@ impl<'t> Extractor<'t> {
                 let mut reference = Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
                 reference.blanket = self.is_type_param(&imp.info.self_type, imp.type_node.start_byte())
                     || (self.blanket_form(imp).is_some() && !std_path(&imp.info.self_type));
-                reference.subject = Some(if reference.blanket {
+                // An array, slice or tuple (`impl IntoResponse for [(K, V); N]`) is no type of
+                // the repository: it keeps its written form, which says what it is.
+                let composite = matches!(self.kind(self.base_type(imp.type_node, false)), "array_type" | "tuple_type" | "unit_type")
+                    || self.text(imp.type_node).trim_start_matches('&').trim_start().starts_with(['[', '(']);
+                reference.subject = Some(if reference.blanket || composite {
                     self.text(imp.type_node).split_whitespace().collect::<Vec<_>>().join(" ")
                 } else {
                     imp.info.self_type.clone()

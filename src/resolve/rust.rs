@@ -45,7 +45,7 @@ impl World {
 
     /// The item `name` that a function around a place declares in its body (or one around
     /// it does), nearest first.
-    fn local_item(&self, enclosing: Option<SymbolId>, name: &str) -> Option<SymbolId> {
+    pub(super) fn local_item(&self, enclosing: Option<SymbolId>, name: &str) -> Option<SymbolId> {
         let mut cur = enclosing;
         while let Some(id) = cur {
             let sym = self.syms.get(&id)?;

@@ -408,8 +408,9 @@ impl Atlas {
             1 => Ok(Handle::Symbol(candidates.remove(0))),
             n => {
                 let mut msg = format!("{} is ambiguous ({n} symbols); pass one of these handles:\n", echo(handle));
-                for c in candidates.iter().take(10) {
-                    let _ = writeln!(msg, "  {} {}  {}", c.kind, c.overload_handle(), location(c));
+                let handles = distinct_handles(&candidates);
+                for (c, h) in candidates.iter().zip(&handles).take(10) {
+                    let _ = writeln!(msg, "  {} {h}  {}", c.kind, location(c));
                 }
                 if n > 10 {
                     let _ = writeln!(msg, "  ... and {} more", n - 10);
@@ -491,10 +492,23 @@ impl Atlas {
 /// handle and lines, and how to pick one.
 pub(super) fn overload_list(handle: &str, all: &[SymbolInfo]) -> String {
     let mut out = format!("{} names {} overloads; pass one handle:\n", echo(handle), all.len());
-    for s in all {
-        let _ = writeln!(out, "  {} {}  {}", s.kind, s.overload_handle(), location(s));
+    for (s, h) in all.iter().zip(distinct_handles(all)) {
+        let _ = writeln!(out, "  {} {h}  {}", s.kind, location(s));
     }
     out.trim_end().to_string()
+}
+
+/// Each symbol's handle among others of its name: its overload handle (`Type#m(int)`,
+/// `<Format as FormatEvent>::format_event`), or its place (`path:line`) where that handle
+/// is another's too (impls of one trait for one generic type with other arguments:
+/// `impl FormatEvent for Format<Json, T>` and `.. for Format<Full, T>`).
+pub(super) fn distinct_handles(all: &[SymbolInfo]) -> Vec<String> {
+    let handles: Vec<String> = all.iter().map(SymbolInfo::overload_handle).collect();
+    handles
+        .iter()
+        .zip(all)
+        .map(|(h, s)| if handles.iter().filter(|o| *o == h).count() > 1 { format!("{}:{}", s.path, s.start_line) } else { h.clone() })
+        .collect()
 }
 
 /// Where a `use` path of a module may point: `crate::`, `self::` and `super::` against the

@@ -148,7 +148,9 @@ impl Atlas {
         }
         let text = self.read_file(&file)?;
         let context = a.context_lines.unwrap_or(0).min(50);
-        let start = s.start_line.saturating_sub(context).max(1);
+        // A Rust item's outer attributes (`#[derive(..)]`, `#[cfg(..)]`) are part of it.
+        let first = if file.language == "rust" { attributes_above(&text, s.start_line) } else { s.start_line };
+        let start = first.saturating_sub(context).max(1);
         let end = s.end_line.saturating_add(context);
         let mut out = self.numbered(&file, &text, start, end, &format!(" ({} {})", s.kind, s.qname))?;
         // A mapper method: the statement it runs, after its Java source.
@@ -223,5 +225,42 @@ impl Atlas {
         };
         let _ = write!(out, "{fence}\n{items}\n{fence}{footer}");
         Ok(out)
+    }
+}
+
+/// The first line of the outer attributes right above a line (1-based): `#[..]` lines, and
+/// one attribute written over several lines (`#[cfg_attr(\n  ..,\n)]`); the line itself when
+/// there are none.
+fn attributes_above(text: &str, line: u32) -> u32 {
+    let lines: Vec<&str> = text.lines().collect();
+    let balanced = |s: &str| s.matches('[').count() == s.matches(']').count() && s.matches('(').count() == s.matches(')').count();
+    let mut first = line as usize;
+    while first > 1 {
+        let above = lines.get(first - 2).map(|l| l.trim()).unwrap_or("");
+        if above.starts_with("#[") && above.ends_with(']') && balanced(above) {
+            first -= 1;
+            continue;
+        }
+        if above.ends_with(']') {
+            // The end of an attribute over several lines: its `#[` a few lines up.
+            let start = (first.saturating_sub(32).max(1)..first - 1).rev().find(|&i| lines[i - 1].trim_start().starts_with("#["));
+            if let Some(start) = start.filter(|&s| balanced(&lines[s - 1..first - 1].join("\n"))) {
+                first = start;
+                continue;
+            }
+        }
+        break;
+    }
+    first as u32
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn outer_attributes_belong_to_their_item() {
+        let text = "use x;\n#[derive(Debug)]\n#[cfg_attr(\n    docsrs,\n    doc(cfg(feature = \"std\"))\n)]\npub struct S;\nfn f() {}\n";
+        assert_eq!(super::attributes_above(text, 7), 2);
+        assert_eq!(super::attributes_above(text, 8), 8);
+        assert_eq!(super::attributes_above(text, 1), 1);
     }
 }

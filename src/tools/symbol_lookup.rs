@@ -373,10 +373,16 @@ impl Atlas {
             Handle::Symbol(s) => s,
             Handle::Overloads(all) => {
                 let mut out = format!("{} {}: {} overloads\n", all[0].kind, all[0].qname, all.len());
-                for o in &all {
-                    let _ = writeln!(out, "  {}  {}  {}", o.overload_handle(), location(o), o.signature);
+                let handles = super::handles::distinct_handles(&all);
+                for (o, h) in all.iter().zip(&handles) {
+                    // A place for a handle is said once (`src/fmt.rs:12-40`).
+                    if h.starts_with(&format!("{}:", o.path)) {
+                        let _ = writeln!(out, "  {}  {}", location(o), o.signature);
+                    } else {
+                        let _ = writeln!(out, "  {h}  {}  {}", location(o), o.signature);
+                    }
                 }
-                let _ = write!(out, "next: get_symbol {{\"symbol\": \"{}\"}} for one", all[0].overload_handle());
+                let _ = write!(out, "next: get_symbol {{\"symbol\": \"{}\"}} for one", handles[0]);
                 return Ok(cap(out, self.summary_budget));
             }
             Handle::External(id, q) => {
@@ -536,8 +542,8 @@ impl Atlas {
             // Every overload's implementations, under the overload's signature.
             Handle::Overloads(all) => {
                 let mut found: Vec<(String, SymbolInfo, usize, RefKind)> = Vec::new();
-                for o in &all {
-                    let heading = format!("{}:", o.overload_handle());
+                for (o, h) in all.iter().zip(super::handles::distinct_handles(&all)) {
+                    let heading = format!("{h}:");
                     found.extend(self.implementations(store, o, transitive)?.into_iter().map(|(m, d, h)| (heading.clone(), m, d, h)));
                 }
                 (format!("{} overloads of {} {}", all.len(), all[0].kind, all[0].qname), found, None)
@@ -681,7 +687,8 @@ impl Atlas {
         let mut sections = Vec::new();
         let mut total = 0;
         let mut counts: Vec<(RefKind, usize)> = Vec::new();
-        for o in all {
+        let handles = super::handles::distinct_handles(all);
+        for (o, handle) in all.iter().zip(&handles) {
             let (also, _) = self.dispatch(store, o, &mut via)?;
             let page = store.references(Target::Symbol(o.id), &also, kinds, 0, 0)?;
             for (k, n) in &page.counts {
@@ -691,7 +698,7 @@ impl Atlas {
                 }
             }
             total += page.total;
-            sections.push((o, also, page.total));
+            sections.push((o, handle, also, page.total));
         }
         let label = format!("{} overloads of {} {}", all.len(), all[0].kind, all[0].qname);
         if total == 0 {
@@ -702,11 +709,11 @@ impl Atlas {
         // leaves of it.
         let mut rows = Vec::new();
         let (mut before, mut wanted) = (0, window.limit);
-        for (o, also, n) in &sections {
+        for (o, handle, also, n) in &sections {
             if wanted > 0 && window.offset < before + n {
                 let local = window.offset.saturating_sub(before);
                 let page = store.references(Target::Symbol(o.id), also, kinds, wanted + ROW_SLACK, local)?;
-                let heading = format!("{}: {}", o.overload_handle(), plural(*n, "reference"));
+                let heading = format!("{handle}: {}", plural(*n, "reference"));
                 let section = whole_rows(reference_rows(&page.refs, &via, Some(&heading)), wanted + ROW_SLACK, page.refs.len());
                 wanted = wanted.saturating_sub(section.iter().map(|r| r.count).sum());
                 rows.extend(section);
