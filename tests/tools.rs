@@ -1626,6 +1626,18 @@ impl Format for Pretty<Compact> {
 impl<K, const N: usize> Format for [(K, u8); N] {
     fn format(&self) -> String { String::new() }
 }
+#[macro_export]
+macro_rules! metadata {
+    () => {};
+}
+pub mod metadata {}
+pub mod run;
+pub mod exec;
+pub use exec::run;
+//- src/run.rs
+pub struct Config;
+//- src/exec.rs
+pub fn run() {}
 "#,
     );
     let root = repo.path();
@@ -1637,6 +1649,11 @@ impl<K, const N: usize> Format for [(K, u8); N] {
         ("get_symbol", json!({"symbol": "src/lib.rs:16"})),
         ("read_symbol", json!({"symbol": "hd::Pretty"})),
         ("find_implementations", json!({"symbol": "hd::Format"})),
+        // Rust's namespaces: a path naming a macro and a module, or a module and the function
+        // a re-export of the same name brings in, names both.
+        ("get_symbol", json!({"symbol": "hd::metadata"})),
+        ("get_symbol", json!({"symbol": "hd::run"})),
+        ("get_symbol", json!({"symbol": "src/lib.rs:22"})),
     ] {
         let answer = atlas.call(tool, args.clone()).unwrap_or_else(|e| format!("ERROR: {}", e.0));
         out.push_str(&format!("### {tool} {args}\n{}\n\n", scrub_dates(&answer)));
@@ -1658,7 +1675,7 @@ impl<K, const N: usize> Format for [(K, u8); N] {
         next: read_symbol {"symbol": "src/lib.rs:16"}
 
         ### read_symbol {"symbol":"hd::Pretty"}
-        src/lib.rs:6-11 of 20 lines (struct hd::Pretty)
+        src/lib.rs:6-11 of 28 lines (struct hd::Pretty)
         ```
          6| #[derive(Debug, Clone)]
          7| #[cfg_attr(
@@ -1674,6 +1691,25 @@ impl<K, const N: usize> Format for [(K, u8); N] {
           struct Pretty  lib.rs:11  (implements)
         impls for a type parameter or a type outside the repository:
           impl for [(K, u8); N]  src/lib.rs:18
+
+        ### get_symbol {"symbol":"hd::metadata"}
+        ERROR: "hd::metadata" is ambiguous (2 symbols); pass one of these handles:
+          macro hd::metadata  src/lib.rs:22-24  (handle src/lib.rs:22)
+          module hd::metadata  src/lib.rs:25  (handle src/lib.rs:25)
+
+        ### get_symbol {"symbol":"hd::run"}
+        ERROR: "hd::run" is ambiguous (2 symbols); pass one of these handles:
+          module hd::run  src/lib.rs:26
+          function hd::exec::run  src/exec.rs:1
+
+        ### get_symbol {"symbol":"src/lib.rs:22"}
+        macro hd::metadata
+          at src/lib.rs:22-24
+          signature: macro_rules! metadata
+          visibility: pub
+          parent: module hd
+          references: 0  implementations: 0
+        next: read_symbol {"symbol": "src/lib.rs:22"}
 
     "####]]
     .assert_eq(&out);

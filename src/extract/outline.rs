@@ -108,6 +108,12 @@ impl<'t> Extractor<'t> {
             (kind, _, _) => kind,
         };
         let (mut visibility, mut modifiers) = self.modifiers(def.node);
+        // `#[macro_export]` makes a `macro_rules!` macro public, at its crate's root.
+        if def.kind == SymbolKind::Macro
+            && self.attributes_before(def.node).iter().any(|a| a.named_child(0).is_some_and(|p| self.text(p) == "macro_export"))
+        {
+            visibility = "pub".to_string();
+        }
         if kind.is_callable() && self.is_test_function(def.node) {
             add_modifier(&mut modifiers, spec.test_marker);
         }

@@ -309,6 +309,16 @@ impl Atlas {
             _ => None,
         };
         let mut candidates = store.symbols_by_qname(handle)?;
+        if !candidates.is_empty() && handle.contains("::") {
+            // Rust's namespaces: a module may sit beside a re-export of a macro or function of
+            // its name (`pub mod instrument;` and `pub use attributes::instrument;`); the path
+            // names both.
+            for s in self.through_reexports(store, handle, 0)? {
+                if !candidates.iter().any(|c| c.id == s.id) {
+                    candidates.push(s);
+                }
+            }
+        }
         if candidates.is_empty() {
             if let Some(m) = &member_form {
                 candidates = store.symbols_by_qname(m)?;
@@ -410,7 +420,12 @@ impl Atlas {
                 let mut msg = format!("{} is ambiguous ({n} symbols); pass one of these handles:\n", echo(handle));
                 let handles = distinct_handles(&candidates);
                 for (c, h) in candidates.iter().zip(&handles).take(10) {
-                    let _ = writeln!(msg, "  {} {h}  {}", c.kind, location(c));
+                    // A place for a handle is said once, with the qualified name beside it.
+                    if h.starts_with(&format!("{}:", c.path)) {
+                        let _ = writeln!(msg, "  {} {}  {}  (handle {h})", c.kind, c.qname, location(c));
+                    } else {
+                        let _ = writeln!(msg, "  {} {h}  {}", c.kind, location(c));
+                    }
                 }
                 if n > 10 {
                     let _ = writeln!(msg, "  ... and {} more", n - 10);
