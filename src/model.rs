@@ -447,6 +447,10 @@ pub fn name_words(name: &str) -> String {
     words.join(" ")
 }
 
+/// The receiver of a call on a Rust name no variable declares (`handler.into_service()`):
+/// `fn handler`, a function used as a value if the resolver finds one of that name.
+pub const FN_VALUE: &str = "fn ";
+
 /// The modifier of a Rust trait that a blanket impl in its file implements for every type
 /// (`impl<T: Bound> Trait for T`): its methods are methods of any value.
 pub const BLANKET: &str = "blanket";

@@ -226,8 +226,19 @@ impl<'t> Extractor<'t> {
                 if text.chars().next().is_some_and(|c| c.is_uppercase()) {
                     return Receiver::Type(text.to_string());
                 }
+                // Rust: a name no variable declares may be a function used as a value
+                // (`handler.into_service()`); the resolver decides (`fn handler`), and
+                // `name_references` leaves it unknown where a pattern binds the name.
+                if self.spec.language == Language::Rust && text != "self" {
+                    return Receiver::Type(format!("{}{text}", crate::model::FN_VALUE));
+                }
                 Receiver::Unknown
             }
+            // Literals of types outside the repository, whose impls the repository may have
+            // (`().into_response()`, `"OK".into_response()`).
+            "unit_expression" if self.spec.language == Language::Rust => Receiver::Type("()".to_string()),
+            "string_literal" | "raw_string_literal" if self.spec.language == Language::Rust => Receiver::Type("str".to_string()),
+            "boolean_literal" if self.spec.language == Language::Rust => Receiver::Type("bool".to_string()),
             // A struct literal's or pattern's type (`Match { start, end }`), `Self` in an impl.
             "type_identifier" | "scoped_type_identifier" | "generic_type_with_turbofish" if self.spec.language == Language::Rust => {
                 let path = self.type_path(node);

@@ -111,6 +111,17 @@ impl World {
         }
         if r.kind == RefKind::Calls && !r.name.contains("::") {
             match r.receiver {
+                // A name no variable declares (`handler.into_service()`): a function used as
+                // a value has the methods of the traits implemented for every type (a
+                // handler's `HandlerWithoutStateExt`), else nothing known.
+                Receiver::Type(t) if t.starts_with(crate::model::FN_VALUE) => {
+                    let name = &t[crate::model::FN_VALUE.len()..];
+                    let function = self.local_item(r.enclosing, name).filter(|f| self.syms[f].kind.is_callable()).or_else(|| self.rust_function(name, &module));
+                    return match function.and_then(|_| self.blanket_method(r.name)) {
+                        Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                        None => self.guess(Language::Rust, r.name, Want::Callable),
+                    };
+                }
                 // `ms.pop().unwrap()`: a container's element call gives an `Option`, whose
                 // `unwrap` it is (the extractor's chain passes through it to the element).
                 Receiver::Type(t) if lang::spec(Language::Rust).transparent_calls.contains(&r.name) && self.on_element_option(t, r) => {
@@ -130,7 +141,22 @@ impl World {
                             None => self.guess(Language::Rust, r.name, Want::Callable),
                         };
                     }
-                    return match self.rust_path(crate::model::without_element(t), &module, 0) {
+                    let written = crate::model::without_element(t);
+                    let hit = self.rust_path(written, &module, 0);
+                    // A value of a type from outside the repository (`()`, `str`, `HeaderMap`,
+                    // a constant's `&'static str`) whose impl the repository has
+                    // (`impl IntoResponse for ()`): that impl's method.
+                    let foreign = match &hit {
+                        Some(PathHit::Symbol(id)) if matches!(self.syms[id].kind, SymbolKind::Const | SymbolKind::Static) => {
+                            self.syms[id].returns.as_deref().map(str::to_string)
+                        }
+                        Some(PathHit::Symbol(_)) => None,
+                        _ => Some(written.to_string()),
+                    };
+                    if let Some(m) = foreign.and_then(|f| self.foreign_impl_method(&f, r.name)) {
+                        return (Target::Symbol(m), Confidence::Exact, true);
+                    }
+                    return match hit {
                         Some(PathHit::External(q)) => (Target::External(format!("{q}::{}", r.name)), Confidence::External, true),
                         _ => self.guess(Language::Rust, r.name, Want::Callable),
                     };
@@ -359,6 +385,27 @@ impl World {
         self.rust_own_method(t, name).or_else(|| self.blanket_method(name))
     }
 
+    /// The method `name` of the repository's impl for a type from outside it (`impl
+    /// IntoResponse for ()`, `.. for &'static str`, `.. for HeaderMap`), by the type's last
+    /// segment as the impl writes it, when exactly one such impl has it.
+    fn foreign_impl_method(&self, written: &str, name: &str) -> Option<SymbolId> {
+        let simple = crate::model::last_segment(written.trim_start_matches('&').trim());
+        if simple.is_empty() {
+            return None;
+        }
+        let mut found = self.symbol_ids_named(name).iter().copied().filter(|id| {
+            let s = &self.syms[id];
+            s.kind.is_callable()
+                && s.parent.is_none()
+                && s.impl_type.as_deref().is_some_and(|t| crate::model::last_segment(t) == simple)
+                && !self.shadowed(*id)
+        });
+        match (found.next(), found.next()) {
+            (Some(only), None) => Some(only),
+            _ => None,
+        }
+    }
+
     /// A method of a trait implemented for every type (`model::BLANKET`: extension traits
     /// such as `SubscriberExt::with`), when exactly one such trait has one of the name.
     fn blanket_method(&self, name: &str) -> Option<SymbolId> {
@@ -392,6 +439,10 @@ impl World {
 
     /// The type a receiver names: a path, or what a call chain returns.
     pub(super) fn rust_receiver_type(&self, t: &str, file: FileId, module: &str, enclosing: Option<SymbolId>) -> Option<SymbolId> {
+        // A function used as a value is of no type of the repository.
+        if t.starts_with(crate::model::FN_VALUE) {
+            return None;
+        }
         // An element of a container (a loop's variable, a closure's parameter).
         if let Some(container) = t.strip_suffix('@') {
             return self.element_of(container, file, enclosing, 0);
