@@ -912,9 +912,9 @@ fn rust_router_prefixes_follow_the_file_that_nests_them() {
             "GET /ops/audit",
             "POST /api/users",
         ]
-            .iter()
-            .map(|e| e.replacen(' ', &format!(" {prefix}"), 1))
-            .collect()
+        .iter()
+        .map(|e| e.replacen(' ', &format!(" {prefix}"), 1))
+        .collect()
     };
     assert_eq!(endpoints(root), want("/v2"));
     let main = root.join("src/main.rs");

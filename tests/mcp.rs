@@ -58,7 +58,8 @@ async fn serves_every_tool_over_stdio() {
     // `search_symbols` names every kind it takes in its schema, so a model need not learn
     // them from an error.
     let search = tools.iter().find(|t| t.name == "search_symbols").unwrap();
-    let kinds = search.input_schema["properties"]["kind"]["enum"].as_array().map(|a| a.iter().map(|k| k.as_str().unwrap()).collect::<Vec<_>>());
+    let kinds =
+        search.input_schema["properties"]["kind"]["enum"].as_array().map(|a| a.iter().map(|k| k.as_str().unwrap()).collect::<Vec<_>>());
     assert_eq!(kinds, Some(repochart::model::SymbolKind::all().map(|k| k.as_str()).collect::<Vec<_>>()));
     assert_eq!(kinds.unwrap()[20..], ["endpoint", "config_key", "statement"]);
     for t in &tools {

@@ -1050,8 +1050,11 @@ macro_rules! test_case {
         ref src/lib.rs:8 instantiates Span from=mi::Span::new to=mi::Span (exact)
         ref src/lib.rs:8 uses_field id from=mi::Span::new to=mi::Span::id (exact)"#]]
     .assert_eq(&resolved(root, "src/lib.rs:", &["calls", "uses_field", "accesses", "instantiates"]));
-    let symbols: Vec<String> =
-        dump(root).lines().filter(|l| l.starts_with("symbol src/lib.rs") && !l.contains(" field ")).map(|l| l.split(" sig=").next().unwrap().to_string()).collect();
+    let symbols: Vec<String> = dump(root)
+        .lines()
+        .filter(|l| l.starts_with("symbol src/lib.rs") && !l.contains(" field "))
+        .map(|l| l.split(" sig=").next().unwrap().to_string())
+        .collect();
     expect_test::expect![[r#"
         symbol src/lib.rs:10-10 struct mi::Registry parent=- vis=pub
         symbol src/lib.rs:13-13 function mi::registry parent=- vis=pub
@@ -1065,7 +1068,8 @@ macro_rules! test_case {
         symbol src/lib.rs:8-8 method mi::Span::new parent=mi::Span vis=pub"#]]
     .assert_eq(&symbols.join("\n"));
     let lib = root.join("src/lib.rs");
-    let text = std::fs::read_to_string(&lib).unwrap().replace("check!(format!(\"{}\", span.id()));", "check!(format!(\"{}\", Span::new()));");
+    let text =
+        std::fs::read_to_string(&lib).unwrap().replace("check!(format!(\"{}\", span.id()));", "check!(format!(\"{}\", Span::new()));");
     std::fs::write(&lib, text).unwrap();
     reindex(root);
     assert!(resolved(root, "src/lib.rs:24 ", &["calls"]).contains("to=mi::Span::new"), "{}", resolved(root, "src/lib.rs:24 ", &["calls"]));
@@ -1330,7 +1334,8 @@ pub fn run(e: &Event) {
         ref src/lib.rs:42 calls sibling from=rc::run to=rc::run::sibling (exact)"#]]
     .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
     let lib = root.join("src/lib.rs");
-    let text = std::fs::read_to_string(&lib).unwrap().replace("-> (Mock, Handle) { (self, Handle) }", "-> (Handle, Mock) { (Handle, self) }");
+    let text =
+        std::fs::read_to_string(&lib).unwrap().replace("-> (Mock, Handle) { (self, Handle) }", "-> (Handle, Mock) { (Handle, self) }");
     std::fs::write(&lib, text).unwrap();
     reindex(root);
     assert!(!resolved(root, "src/lib.rs:39 ", &["calls"]).contains("(exact)"), "{}", resolved(root, "src/lib.rs:39 ", &["calls"]));
@@ -1390,7 +1395,11 @@ impl<T> InitExt for T where T: Into<u32> {
     let text = std::fs::read_to_string(&ext).unwrap().replace("impl<T> InitExt for T where T: Into<u32> {", "impl InitExt for u32 {");
     std::fs::write(&ext, text).unwrap();
     reindex(root);
-    assert!(resolved(root, "src/lib.rs:10", &["calls"]).contains("set_default from=et::run to=- (unresolved)"), "{}", resolved(root, "src/lib.rs:10", &["calls"]));
+    assert!(
+        resolved(root, "src/lib.rs:10", &["calls"]).contains("set_default from=et::run to=- (unresolved)"),
+        "{}",
+        resolved(root, "src/lib.rs:10", &["calls"])
+    );
     assert_incremental_is_fresh(root);
 }
 
@@ -1448,10 +1457,15 @@ macro_rules! info_span {
         ref src/lib.rs:17 calls in_scope from=mv::run to=mv::Span::in_scope (exact)"#]]
     .assert_eq(&resolved(root, "src/lib.rs:1", &["calls"]));
     let macros = root.join("src/macros.rs");
-    let text = std::fs::read_to_string(&macros).unwrap().replace("let span = $crate::Span::new($name);", "let span = $crate::Other::make();");
+    let text =
+        std::fs::read_to_string(&macros).unwrap().replace("let span = $crate::Span::new($name);", "let span = $crate::Other::make();");
     std::fs::write(&macros, text).unwrap();
     reindex(root);
-    assert!(resolved(root, "src/lib.rs:16 ", &["calls"]).contains("to=mv::Other::enter"), "{}", resolved(root, "src/lib.rs:16 ", &["calls"]));
+    assert!(
+        resolved(root, "src/lib.rs:16 ", &["calls"]).contains("to=mv::Other::enter"),
+        "{}",
+        resolved(root, "src/lib.rs:16 ", &["calls"])
+    );
     assert_incremental_is_fresh(root);
 }
 

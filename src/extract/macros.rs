@@ -135,7 +135,8 @@ impl<'t> Extractor<'t> {
             if name == "macro_rules" || self.spec.token_macros.contains(&name) {
                 continue;
             }
-            let Some(tree) = invocation.child(invocation.child_count().saturating_sub(1) as u32).filter(|t| self.kind(*t) == "token_tree") else {
+            let Some(tree) = invocation.child(invocation.child_count().saturating_sub(1) as u32).filter(|t| self.kind(*t) == "token_tree")
+            else {
                 continue;
             };
             // The wrapper's head and a separator need the bytes before the first tree.

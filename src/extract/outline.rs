@@ -131,7 +131,11 @@ impl<'t> Extractor<'t> {
             parent,
             visibility,
             modifiers,
-            signature: if def.kind == SymbolKind::Macro { format!("macro_rules! {}", self.text(def.name)) } else { self.signature(def.node) },
+            signature: if def.kind == SymbolKind::Macro {
+                format!("macro_rules! {}", self.text(def.name))
+            } else {
+                self.signature(def.node)
+            },
             doc: self.doc(def.node),
             start_line: def.node.start_position().row as u32 + 1,
             end_line: def.node.end_position().row as u32 + 1,

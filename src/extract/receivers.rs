@@ -234,11 +234,7 @@ impl<'t> Extractor<'t> {
                 }
                 Receiver::Unknown
             }
-            // Literals of types outside the repository, whose impls the repository may have
-            // (`().into_response()`, `"OK".into_response()`).
-            "unit_expression" if self.spec.language == Language::Rust => Receiver::Type("()".to_string()),
-            "string_literal" | "raw_string_literal" if self.spec.language == Language::Rust => Receiver::Type("str".to_string()),
-            "boolean_literal" if self.spec.language == Language::Rust => Receiver::Type("bool".to_string()),
+
             // A struct literal's or pattern's type (`Match { start, end }`), `Self` in an impl.
             "type_identifier" | "scoped_type_identifier" | "generic_type_with_turbofish" if self.spec.language == Language::Rust => {
                 let path = self.type_path(node);
@@ -329,23 +325,16 @@ impl<'t> Extractor<'t> {
                     Receiver::Unknown => Receiver::Unknown,
                 }
             }
-            // `(self as &Event<'_>).is_root()`: the type cast to.
-            "type_cast_expression" if self.spec.language == Language::Rust => match node.child_by_field_name("type") {
-                Some(t) => {
-                    let path = self.type_path(t);
-                    match self.self_type(ctx, symbols) {
-                        Some(own) => Receiver::Type(replace_self(&path, &own)),
-                        None => Receiver::Type(path),
-                    }
-                }
-                None => Receiver::Unknown,
-            },
-            // A macro's value (`info_span!("x").entered()`): what the macro's rules give,
-            // which the resolver knows (`path!`).
-            "macro_invocation" if self.spec.language == Language::Rust => match node.child_by_field_name("macro") {
-                Some(path) => Receiver::Type(format!("{}!", normalize_path(self.text(path)))),
-                None => Receiver::Unknown,
-            },
+            "unit_expression"
+            | "string_literal"
+            | "raw_string_literal"
+            | "boolean_literal"
+            | "type_cast_expression"
+            | "macro_invocation"
+                if self.spec.language == Language::Rust =>
+            {
+                self.rust_value_receiver(node, ctx, symbols)
+            }
             "field_access" | "field_expression" | "scoped_identifier" => {
                 let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("value"));
                 let field = node.child_by_field_name("field").or_else(|| node.child_by_field_name("name"));
@@ -373,6 +362,36 @@ impl<'t> Extractor<'t> {
                     _ => Receiver::Unknown,
                 }
             }
+            _ => Receiver::Unknown,
+        }
+    }
+}
+
+impl<'t> Extractor<'t> {
+    /// Rust values typed by their own syntax: literals of types outside the repository,
+    /// whose impls the repository may have (`().into_response()`, `"OK".into_response()`),
+    /// a cast's type (`(self as &Event<'_>).is_root()`), and a macro's value
+    /// (`info_span!("x").entered()`: what the macro's rules give, `path!`, which the
+    /// resolver knows).
+    fn rust_value_receiver(&self, node: Node, ctx: &Context, symbols: &[Symbol]) -> Receiver {
+        match self.kind(node) {
+            "unit_expression" => Receiver::Type("()".to_string()),
+            "string_literal" | "raw_string_literal" => Receiver::Type("str".to_string()),
+            "boolean_literal" => Receiver::Type("bool".to_string()),
+            "type_cast_expression" => match node.child_by_field_name("type") {
+                Some(t) => {
+                    let path = self.type_path(t);
+                    match self.self_type(ctx, symbols) {
+                        Some(own) => Receiver::Type(replace_self(&path, &own)),
+                        None => Receiver::Type(path),
+                    }
+                }
+                None => Receiver::Unknown,
+            },
+            "macro_invocation" => match node.child_by_field_name("macro") {
+                Some(path) => Receiver::Type(format!("{}!", normalize_path(self.text(path)))),
+                None => Receiver::Unknown,
+            },
             _ => Receiver::Unknown,
         }
     }

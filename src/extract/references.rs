@@ -168,17 +168,24 @@ impl<'t> Extractor<'t> {
                 reference.receiver = match r.receiver {
                     // A name a pattern binds (`Self::Boxed(handler) => handler.into_route(s)`,
                     // `|route| route.layer(l)`) is a variable of unknown type, no function.
-                    Some(recv) if self.kind(recv) == "identifier" && self.spec.language == Language::Rust && !is_local(self.text(recv), ctx.symbol, &symbols, &locals) && {
-                        let at = recv.start_byte();
-                        let name = self.text(recv);
-                        match ctx.symbol.and_then(|s| Some((s, *def_of_symbol.get(&s)?))) {
-                            Some((symbol, def)) => {
-                                let bindings = bound.entry(symbol).or_insert_with(|| self.bindings(def));
-                                bindings.iter().any(|(n, start, end)| *n == name && *start < at && at < *end)
-                            }
-                            None => false,
-                        }
-                    } => Receiver::Unknown,
+                    Some(recv)
+                        if self.kind(recv) == "identifier"
+                            && self.spec.language == Language::Rust
+                            && !is_local(self.text(recv), ctx.symbol, &symbols, &locals)
+                            && {
+                                let at = recv.start_byte();
+                                let name = self.text(recv);
+                                match ctx.symbol.and_then(|s| Some((s, *def_of_symbol.get(&s)?))) {
+                                    Some((symbol, def)) => {
+                                        let bindings = bound.entry(symbol).or_insert_with(|| self.bindings(def));
+                                        bindings.iter().any(|(n, start, end)| *n == name && *start < at && at < *end)
+                                    }
+                                    None => false,
+                                }
+                            } =>
+                    {
+                        Receiver::Unknown
+                    }
                     None => Receiver::Implicit,
                     // A call in a macro's tokens: read like code in the macros whose arguments
                     // are code (`assert!`), else matched by name only.

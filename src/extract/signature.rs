@@ -77,7 +77,8 @@ impl<'t> Extractor<'t> {
     pub(super) fn is_proc_macro(&self, node: Node<'t>) -> bool {
         self.spec.language == Language::Rust
             && self.attributes_before(node).iter().any(|attr| {
-                attr.named_child(0).is_some_and(|path| matches!(self.text(path), "proc_macro" | "proc_macro_attribute" | "proc_macro_derive"))
+                attr.named_child(0)
+                    .is_some_and(|path| matches!(self.text(path), "proc_macro" | "proc_macro_attribute" | "proc_macro_derive"))
             })
     }
 

@@ -65,7 +65,14 @@ pub fn rust_router() -> &'static Router {
 /// Whether a function body may build a router (cheap, before walking it).
 pub fn may_build_router(text: &str) -> bool {
     let r = rust_router();
-    r.route.iter().chain(&r.nest).chain(&r.service).chain(&r.route_service).chain(&r.nest_service).chain(&r.fallback).any(|m| text.contains(&format!(".{m}(")))
+    r.route
+        .iter()
+        .chain(&r.nest)
+        .chain(&r.service)
+        .chain(&r.route_service)
+        .chain(&r.nest_service)
+        .chain(&r.fallback)
+        .any(|m| text.contains(&format!(".{m}(")))
 }
 
 fn rust_rules() -> &'static RustRules {

@@ -253,7 +253,8 @@ impl Run<'_> {
     fn forwarding_macros(&mut self, name: &str, here: &[(&str, &str)]) {
         let mut names = vec![name.to_string()];
         for _ in 0..4 {
-            let in_world = self.world.syms.values().filter(|m| m.kind == SymbolKind::Macro).filter_map(|m| Some((&*m.name, m.returns.as_deref()?)));
+            let in_world =
+                self.world.syms.values().filter(|m| m.kind == SymbolKind::Macro).filter_map(|m| Some((&*m.name, m.returns.as_deref()?)));
             let found: Vec<String> = in_world
                 .chain(here.iter().copied())
                 .filter(|(_, returns)| returns.strip_suffix('!').is_some_and(|p| names.iter().any(|n| crate::model::last_segment(p) == n)))
@@ -301,7 +302,8 @@ impl Run<'_> {
         self.world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone(), unit, outside_roots });
         let mut prev = old.and_then(|id| self.previous.remove(&id));
         let mut ids = Vec::with_capacity(extract.symbols.len());
-        let is_blanket = |s: &crate::model::Symbol| s.kind == SymbolKind::Trait && s.modifiers.split(' ').any(|w| w == crate::model::BLANKET);
+        let is_blanket =
+            |s: &crate::model::Symbol| s.kind == SymbolKind::Trait && s.modifiers.split(' ').any(|w| w == crate::model::BLANKET);
         for (index, s) in extract.symbols.iter().enumerate() {
             let key = match &s.params {
                 Some(p) => (s.kind.as_str().to_string(), format!("{}({p})", s.qname)),

@@ -490,13 +490,17 @@ impl World {
         let source = match r.subject {
             // A type a function declares in its body (`struct Probe; impl T for Probe {}` in a
             // test) is found there first.
-            Some(subject) => match (file.language == Language::Rust).then(|| self.local_item(r.enclosing, subject)).flatten().or_else(|| match self.rust_path(subject, &self.module_of(r.file, r.enclosing), 0) {
-                Some(PathHit::Symbol(id)) => Some(id),
-                _ => None,
-            }) {
-                Some(id) => Some(id),
-                None => r.enclosing,
-            },
+            Some(subject) => {
+                match (file.language == Language::Rust).then(|| self.local_item(r.enclosing, subject)).flatten().or_else(|| {
+                    match self.rust_path(subject, &self.module_of(r.file, r.enclosing), 0) {
+                        Some(PathHit::Symbol(id)) => Some(id),
+                        _ => None,
+                    }
+                }) {
+                    Some(id) => Some(id),
+                    None => r.enclosing,
+                }
+            }
             None => r.enclosing,
         };
         Resolution { target, confidence, source, keep }

@@ -52,7 +52,8 @@ impl World {
             if !sym.kind.is_callable() {
                 return None;
             }
-            if let Some(child) = self.children_of(id).iter().find(|c| *self.syms[c].name == *name && self.syms[c].kind != SymbolKind::Macro) {
+            if let Some(child) = self.children_of(id).iter().find(|c| *self.syms[c].name == *name && self.syms[c].kind != SymbolKind::Macro)
+            {
                 return Some(*child);
             }
             cur = sym.parent;
@@ -109,62 +110,8 @@ impl World {
             }
             return self.hit_to_target(hit, r.name, want);
         }
-        if r.kind == RefKind::Calls && !r.name.contains("::") {
-            match r.receiver {
-                // A name no variable declares (`handler.into_service()`): a function used as
-                // a value has the methods of the traits implemented for every type (a
-                // handler's `HandlerWithoutStateExt`), else nothing known.
-                Receiver::Type(t) if t.starts_with(crate::model::FN_VALUE) => {
-                    let name = &t[crate::model::FN_VALUE.len()..];
-                    let function = self.local_item(r.enclosing, name).filter(|f| self.syms[f].kind.is_callable()).or_else(|| self.rust_function(name, &module));
-                    return match function.and_then(|_| self.blanket_method(r.name)) {
-                        Some(m) => (Target::Symbol(m), Confidence::Exact, true),
-                        None => self.guess(Language::Rust, r.name, Want::Callable),
-                    };
-                }
-                // `ms.pop().unwrap()`: a container's element call gives an `Option`, whose
-                // `unwrap` it is (the extractor's chain passes through it to the element).
-                Receiver::Type(t) if lang::spec(Language::Rust).transparent_calls.contains(&r.name) && self.on_element_option(t, r) => {
-                    return (Target::External(format!("std::option::Option::{}", r.name)), Confidence::External, true);
-                }
-                Receiver::Type(t) if t.contains('#') || t.ends_with('@') || t.contains('~') || t.ends_with('!') => {
-                    return match self.rust_receiver_type(t, r.file, &module, r.enclosing).and_then(|id| self.rust_method(id, r.name)) {
-                        Some(m) => (Target::Symbol(m), Confidence::Exact, true),
-                        None => self.guess(Language::Rust, r.name, Want::Callable),
-                    };
-                }
-                Receiver::Type(t) => {
-                    // A type's path, or a constant's or static's (of its declared type).
-                    if let Some(id) = self.rust_receiver_type(t, r.file, &module, r.enclosing) {
-                        return match self.rust_method(id, r.name) {
-                            Some(m) => (Target::Symbol(m), Confidence::Exact, true),
-                            None => self.guess(Language::Rust, r.name, Want::Callable),
-                        };
-                    }
-                    let written = crate::model::without_element(t);
-                    let hit = self.rust_path(written, &module, 0);
-                    // A value of a type from outside the repository (`()`, `str`, `HeaderMap`,
-                    // a constant's `&'static str`) whose impl the repository has
-                    // (`impl IntoResponse for ()`): that impl's method.
-                    let foreign = match &hit {
-                        Some(PathHit::Symbol(id)) if matches!(self.syms[id].kind, SymbolKind::Const | SymbolKind::Static) => {
-                            self.syms[id].returns.as_deref().map(str::to_string)
-                        }
-                        Some(PathHit::Symbol(_)) => None,
-                        _ => Some(written.to_string()),
-                    };
-                    if let Some(m) = foreign.and_then(|f| self.foreign_impl_method(&f, r.name)) {
-                        return (Target::Symbol(m), Confidence::Exact, true);
-                    }
-                    return match hit {
-                        Some(PathHit::External(q)) => (Target::External(format!("{q}::{}", r.name)), Confidence::External, true),
-                        _ => self.guess(Language::Rust, r.name, Want::Callable),
-                    };
-                }
-                Receiver::Unknown => return self.guess(Language::Rust, r.name, Want::Callable),
-                // A free function (`f()`, `Ok(x)`): resolved as a path below.
-                Receiver::Implicit => {}
-            }
+        if r.kind == RefKind::Calls && !r.name.contains("::") && !matches!(r.receiver, Receiver::Implicit) {
+            return self.rust_method_call(r, &module);
         }
         // A `macro_rules!` macro is in scope in the modules after it, its own and those it
         // declares (textual scope, which comes before paths): the nearest enclosing module
@@ -263,6 +210,72 @@ impl World {
         self.hit_to_target(hit, r.name, want)
     }
 
+    /// A method call on a receiver (`x.m()`): by the receiver's type, through the element
+    /// of a container, a function used as a value, or a type from outside the repository.
+    fn rust_method_call(&self, r: &RefQuery, module: &str) -> (Target, Confidence, bool) {
+        match r.receiver {
+            // A name no variable declares (`handler.into_service()`): a function used as
+            // a value has the methods of the traits implemented for every type (a
+            // handler's `HandlerWithoutStateExt`), else nothing known.
+            Receiver::Type(t) if t.starts_with(crate::model::FN_VALUE) => {
+                let name = &t[crate::model::FN_VALUE.len()..];
+                let function = self
+                    .local_item(r.enclosing, name)
+                    .filter(|f| self.syms[f].kind.is_callable())
+                    .or_else(|| self.rust_function(name, module));
+                return match function.and_then(|_| self.blanket_method(r.name)) {
+                    Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                    None => self.guess(Language::Rust, r.name, Want::Callable),
+                };
+            }
+            // `ms.pop().unwrap()`: a container's element call gives an `Option`, whose
+            // `unwrap` it is (the extractor's chain passes through it to the element).
+            Receiver::Type(t) if lang::spec(Language::Rust).transparent_calls.contains(&r.name) && self.on_element_option(t, r) => {
+                return (Target::External(format!("std::option::Option::{}", r.name)), Confidence::External, true);
+            }
+            Receiver::Type(t) if t.contains('#') || t.ends_with('@') || t.contains('~') || t.ends_with('!') => {
+                return match self.rust_receiver_type(t, r.file, module, r.enclosing).and_then(|id| self.rust_method(id, r.name)) {
+                    Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                    None => self.guess(Language::Rust, r.name, Want::Callable),
+                };
+            }
+            Receiver::Type(t) => {
+                // A type's path, or a constant's or static's (of its declared type).
+                if let Some(id) = self.rust_receiver_type(t, r.file, module, r.enclosing) {
+                    return match self.rust_method(id, r.name) {
+                        Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                        None => self.guess(Language::Rust, r.name, Want::Callable),
+                    };
+                }
+                let written = crate::model::without_element(t);
+                let hit = self.rust_path(written, module, 0);
+                // A value of a type from outside the repository (`()`, `str`, `HeaderMap`,
+                // a constant's `&'static str`) whose impl the repository has
+                // (`impl IntoResponse for ()`): that impl's method.
+                let foreign = match &hit {
+                    Some(PathHit::Symbol(id)) if matches!(self.syms[id].kind, SymbolKind::Const | SymbolKind::Static) => {
+                        self.syms[id].returns.as_deref().map(str::to_string)
+                    }
+                    Some(PathHit::Symbol(_)) => None,
+                    _ => Some(written.to_string()),
+                };
+                if let Some(m) = foreign.and_then(|f| self.foreign_impl_method(&f, r.name)) {
+                    return (Target::Symbol(m), Confidence::Exact, true);
+                }
+                return match hit {
+                    // A literal's type (`"x".into()`) is no path of an outside crate.
+                    Some(PathHit::External(q)) if !matches!(written, "()" | "str" | "bool") => {
+                        (Target::External(format!("{q}::{}", r.name)), Confidence::External, true)
+                    }
+                    _ => self.guess(Language::Rust, r.name, Want::Callable),
+                };
+            }
+            Receiver::Unknown => return self.guess(Language::Rust, r.name, Want::Callable),
+            // A free function (`f()`, `Ok(x)`) is resolved as a path.
+            Receiver::Implicit => (Target::Nothing, Confidence::Unresolved, true),
+        }
+    }
+
     /// The macro `owner::name` names: one defined in the module `owner` names, else, when
     /// `owner` is a crate's root, the crate's only macro of that name; or an external one.
     fn macro_by_path(&self, owner: &str, name: &str, module: &str) -> Option<PathHit> {
@@ -285,7 +298,8 @@ impl World {
             return None;
         }
         let prefix = format!("{owner_module}::");
-        let mut macros = self.by_name.get(name).into_iter().flatten().copied().filter(|id| is_macro(id) && self.syms[id].qname.starts_with(&prefix));
+        let mut macros =
+            self.by_name.get(name).into_iter().flatten().copied().filter(|id| is_macro(id) && self.syms[id].qname.starts_with(&prefix));
         match (macros.next(), macros.next()) {
             (Some(only), None) => Some(PathHit::Symbol(only)),
             _ => None,
@@ -591,7 +605,11 @@ impl World {
                 let qname = &self.syms[&id].qname;
                 // A function of the module's own path (`pub mod registry;` beside `pub fn
                 // registry()`, which a macro's input may declare), else one a `use` brings in.
-                match self.lookup(qname, Want::Callable).filter(|f| self.syms[f].kind.is_callable()).or_else(|| self.callable_beside_module(qname)) {
+                match self
+                    .lookup(qname, Want::Callable)
+                    .filter(|f| self.syms[f].kind.is_callable())
+                    .or_else(|| self.callable_beside_module(qname))
+                {
                     Some(f) => (Target::Symbol(f), Confidence::Exact, true),
                     None => (Target::Symbol(id), Confidence::Exact, true),
                 }

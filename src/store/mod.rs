@@ -542,13 +542,11 @@ impl Store {
 
     /// Every symbol as the resolver loads it, parents before children (in id order).
     pub fn each_symbol_for_world(&self, mut f: impl FnMut(WorldSymbol)) -> Result<()> {
-        let mut stmt = self
-            .conn
-            .prepare(&format!(
-                "SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility, impl_module, impl_trait IS NOT NULL,
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT id, file_id, parent_id, kind, name, qname, impl_type, returns, params, visibility, impl_module, impl_trait IS NOT NULL,
                         kind = 'trait' AND (' ' || modifiers || ' ') LIKE '% {} %' FROM symbols ORDER BY id",
-                crate::model::BLANKET
-            ))?;
+            crate::model::BLANKET
+        ))?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let kind: String = r.get(3)?;
