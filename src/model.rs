@@ -447,6 +447,10 @@ pub fn name_words(name: &str) -> String {
     words.join(" ")
 }
 
+/// The modifier of a symbol one of the repository's own macros made, before the macro's
+/// name: `generated:impl_handler!`.
+pub const GENERATED: &str = "generated:";
+
 /// The receiver of a call on a Rust name no variable declares (`handler.into_service()`):
 /// `fn handler`, a function used as a value if the resolver finds one of that name.
 pub const FN_VALUE: &str = "fn ";

@@ -928,3 +928,44 @@ fn rust_router_prefixes_follow_the_file_that_nests_them() {
     run(root);
     assert_eq!(endpoints(root), want(""));
 }
+
+/// Rust (issue 49): a long-lived indexer (a server's) keeps the repository's macros between
+/// updates; an update of the file defining a macro re-extracts the files that invoke it,
+/// however far, and the result equals a fresh index.
+#[test]
+fn a_macro_edit_in_a_long_lived_indexer_reextracts_its_invokers() {
+    let repo = crate::resolve::write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "mx"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+#[macro_use]
+mod macros;
+pub mod uses;
+//- src/macros.rs
+macro_rules! make {
+    ($name:ident) => {
+        pub fn $name() -> u32 { 1 }
+    };
+}
+//- src/uses.rs
+make!(first);
+make!(second);
+"#,
+    );
+    let root = repo.path().canonicalize().unwrap();
+    let mut indexer = repochart::index::Indexer::open(&root, &Options::default()).unwrap();
+    indexer.full(&|_, _| {}).unwrap();
+    let functions = |root: &Path| names(root, "SELECT s.qname FROM symbols s WHERE s.kind = 'function' ORDER BY s.qname");
+    assert_eq!(functions(&root), ["mx::uses::first", "mx::uses::second"]);
+    let macros = root.join("src/macros.rs");
+    fs::write(&macros, fs::read_to_string(&macros).unwrap().replace("pub fn $name() -> u32 { 1 }", "pub struct $name;")).unwrap();
+    let summary = indexer.update(std::slice::from_ref(&macros), &|_, _| {}).unwrap();
+    assert_eq!(summary.parsed, 2, "the macro's file and the file invoking it");
+    assert_eq!(functions(&root), Vec::<String>::new());
+    assert_eq!(names(&root, "SELECT s.qname FROM symbols s WHERE s.kind = 'struct' ORDER BY s.qname"), ["mx::uses::first", "mx::uses::second"]);
+    assert_eq!(dump(&root), fresh_dump(&root));
+}

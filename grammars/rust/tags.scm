@@ -59,6 +59,9 @@
 (assignment_expression right: [(identifier) (scoped_identifier)] @reference.uses_field)
 (compound_assignment_expr right: [(identifier) (scoped_identifier)] @reference.uses_field)
 (index_expression . (_) [(identifier) (scoped_identifier)] @reference.uses_field)
+(index_expression . [(identifier) (scoped_identifier)] @reference.uses_field)
+(field_expression value: (identifier) @reference.uses_field)
+(array_type length: [(identifier) (scoped_identifier)] @reference.uses_field)
 (type_cast_expression value: [(identifier) (scoped_identifier)] @reference.uses_field)
 (const_item value: [(identifier) (scoped_identifier)] @reference.uses_field)
 (static_item value: [(identifier) (scoped_identifier)] @reference.uses_field)
@@ -81,6 +84,11 @@
 (tuple_struct_pattern type: [(identifier) (scoped_identifier)] @reference.accesses)
 (struct_pattern type: [(type_identifier) (scoped_type_identifier)] @reference.accesses)
 (match_pattern (scoped_identifier) @reference.accesses)
+; `Count | CountMatches => ..` after `use Kind::*;`: a bare name in a pattern is a variant or a
+; constant when written in UpperCamel or SCREAMING case (the extractor drops the others,
+; which are bindings)
+(match_pattern (identifier) @reference.accesses)
+(or_pattern [(identifier) (scoped_identifier)] @reference.accesses)
 (field_expression value: (scoped_identifier) @reference.accesses)
 ; the type or module before `::` in an expression (`SearcherBuilder::new()`, `Style::Bold`);
 ; the extractor drops those inside `use` declarations, the resolver those naming modules

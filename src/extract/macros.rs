@@ -56,8 +56,13 @@ impl<'t> Extractor<'t> {
             return true;
         }
         let mut from = 0;
+        let mut previous: Vec<Region> = Vec::new();
         for level in levels {
-            let (regions, covered) = self.macro_regions(from);
+            let (regions, covered) = self.macro_regions(from, &previous);
+            if !covered.is_empty() && regions.is_empty() {
+                // Only expansions at this level: what the trees held as tokens goes.
+                self.drop_inside(&covered);
+            }
             if regions.is_empty() {
                 break;
             }
@@ -68,7 +73,7 @@ impl<'t> Extractor<'t> {
             from = self.refs.len();
             self.window = regions;
             let complete = self.collect(tree, query, engine);
-            self.window = Vec::new();
+            previous = std::mem::take(&mut self.window);
             if !complete {
                 return false;
             }
@@ -122,7 +127,7 @@ impl<'t> Extractor<'t> {
     /// The token trees of the code macros invoked by `refs[from..]` (the level just
     /// collected), in byte order, disjoint; and the whole inputs they come from (an
     /// item-level macro's groups of items are read, the rest of its input is no code).
-    fn macro_regions(&mut self, from: usize) -> (Vec<Region>, Vec<Region>) {
+    fn macro_regions(&mut self, from: usize, previous: &[Region]) -> (Vec<Region>, Vec<Region>) {
         let mut regions = Vec::new();
         let mut covered = Vec::new();
         for k in from..self.refs.len() {
@@ -139,11 +144,28 @@ impl<'t> Extractor<'t> {
             else {
                 continue;
             };
+            // At item level: among a file's, a module's or an impl's items (`m!(..);` is a
+            // statement there to the grammar), or those of an item-level macro's input read
+            // as a block.
+            let container = invocation.parent().and_then(|p| if self.kind(p) == "expression_statement" { p.parent() } else { Some(p) });
+            let item_level = container.is_some_and(|p| {
+                matches!(self.kind(p), "source_file" | "declaration_list")
+                    || (self.kind(p) == "block" && previous.iter().any(|r| r.block && r.start == p.start_byte() && r.end == p.end_byte()))
+            });
+            // An item-level invocation of one of the repository's own macros whose input is
+            // no items (`all_the_tuples!(impl_handler);`): the items it expands to.
+            if item_level && !self.starts_items(tree) {
+                if let Some(expansion) = self.expand_invocation(crate::model::last_segment(self.text(r.name)), invocation, tree) {
+                    self.expansions.push(expansion);
+                    self.reparsed.insert(tree.id());
+                    covered.push(Region { start: tree.start_byte(), end: tree.end_byte(), block: false });
+                    continue;
+                }
+            }
             // The wrapper's head and a separator need the bytes before the first tree.
             if tree.start_byte() <= HEAD.len() {
                 continue;
             }
-            let item_level = invocation.parent().is_some_and(|p| matches!(self.kind(p), "source_file" | "declaration_list"));
             let before = regions.len();
             if self.starts_items(tree) {
                 regions.push(Region { start: tree.start_byte(), end: tree.end_byte(), block: true });
@@ -244,7 +266,118 @@ impl<'t> Extractor<'t> {
     }
 }
 
+/// One item-level invocation of the repository's own macro, expanded: the expansion's text,
+/// the file's line for each of its lines, where the invocation is, the macro's name, and
+/// the impl whose body holds it (its header), if any.
+pub(super) struct Expansion {
+    text: String,
+    lines: Vec<u32>,
+    /// The macro that wrote each line (`impl_handler` inside `all_the_tuples!`'s expansion).
+    writers: Vec<String>,
+    at: usize,
+    impl_header: Option<String>,
+}
+
 impl<'t> Extractor<'t> {
+    /// The expansion of an invocation of one of the repository's own `macro_rules!` macros
+    /// (`all_the_tuples!(impl_handler)`), or None (no such macro, no rule matching).
+    fn expand_invocation(&self, name: &str, invocation: Node<'t>, tree: Node<'t>) -> Option<Expansion> {
+        let table = self.macro_table?;
+        let krate = self.module.split("::").next().unwrap_or("");
+        let def = table.find(name, krate)?;
+        let input = super::mbe::input_of(tree, self.src);
+        let out = super::mbe::expand(table, def, &input)?;
+        let home = invocation.start_position().row as u32 + 1;
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0).chain(self.src.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1)).collect()
+        });
+        let line_of = |byte: u32| starts.partition_point(|&s| s <= byte as usize) as u32;
+        let (text, lines, writers) = super::mbe::render(&out, home, &line_of);
+        // Inside an impl's body: its methods are the impl's (`impl<S> X<S> { gen!(..) }`).
+        let container = invocation.parent().and_then(|p| if self.kind(p) == "expression_statement" { p.parent() } else { Some(p) });
+        let impl_header = container.filter(|p| self.kind(*p) == "declaration_list").and_then(|list| {
+            let item = list.parent().filter(|i| self.kind(*i) == "impl_item")?;
+            Some(self.src[item.start_byte()..list.start_byte()].split_whitespace().collect::<Vec<_>>().join(" "))
+        });
+        Some(Expansion { text, lines, writers, at: invocation.start_byte(), impl_header })
+    }
+
+    /// Where each expansion is, as a context (its enclosing symbol and impl), before the
+    /// outline is taken apart.
+    pub(super) fn expansion_contexts(&mut self, outline: &Outline) -> Vec<(Expansion, Context)> {
+        let Outline { scopes, scope_parent, def_symbol, .. } = outline;
+        std::mem::take(&mut self.expansions)
+            .into_iter()
+            .map(|e| {
+                let ctx = self.context_at(e.at, scopes, scope_parent, def_symbol);
+                (e, ctx)
+            })
+            .collect()
+    }
+
+    /// The expansions' items as the file's own: each expansion extracted as source of the
+    /// module it is in (inside its impl's header when an impl's body holds it), its symbols
+    /// and references added with their lines mapped back to the file, marked
+    /// `generated:NAME!`; a trait of the file the expansion implements for every type is
+    /// marked blanket.
+    pub(super) fn merge_expansions(&self, expanded: Vec<(Expansion, Context)>, symbols: &mut Vec<Symbol>, references: &mut Vec<Reference>) {
+        for (e, ctx) in expanded {
+            // The innermost module around the invocation (an inline `mod`), else the file's.
+            let mut owner = ctx.symbol;
+            while let Some(i) = owner.filter(|i| symbols[*i].kind != SymbolKind::Module) {
+                owner = symbols[i].parent;
+            }
+            let module = owner.map_or(self.module.clone(), |i| symbols[i].qname.clone());
+            let (source, lines, writers) = match &e.impl_header {
+                Some(header) => {
+                    let mut lines = vec![e.lines[0]];
+                    lines.extend(&e.lines);
+                    lines.push(e.lines[0]);
+                    let mut writers = vec![e.writers[0].clone()];
+                    writers.extend(e.writers.iter().cloned());
+                    (format!("{header} {{\n{}\n}}\n", e.text), lines, writers)
+                }
+                None => (e.text.clone(), e.lines.clone(), e.writers.clone()),
+            };
+            let sub = extract(self.spec, &source, &module);
+            let map = |line: u32| lines.get(line.saturating_sub(1) as usize).copied().unwrap_or(lines[0]);
+            let offset = symbols.len();
+            for mut s in sub.symbols {
+                let writer = writers.get(s.start_line.saturating_sub(1) as usize).or(writers.first()).cloned().unwrap_or_default();
+                s.parent = match s.parent {
+                    Some(p) => Some(p + offset),
+                    None => owner,
+                };
+                s.start_line = map(s.start_line);
+                s.end_line = map(s.end_line).max(s.start_line);
+                add_modifier(&mut s.modifiers, &format!("{}{writer}!", crate::model::GENERATED));
+                symbols.push(s);
+            }
+            for mut r in sub.references {
+                r.enclosing = match r.enclosing {
+                    Some(i) => Some(i + offset),
+                    None => owner,
+                };
+                r.line = map(r.line);
+                // A blanket impl the expansion writes for a trait of this file
+                // (`impl<F, ..> Handler<..> for F`): the trait is implemented for every type.
+                if r.kind == RefKind::Implements
+                    && r.blanket
+                    && r.subject.as_deref().is_some_and(|t| t.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                {
+                    let name = crate::model::last_segment(&r.name).split('<').next().unwrap_or("");
+                    for t in symbols[..offset].iter_mut().filter(|t| t.kind == SymbolKind::Trait && t.name == name) {
+                        if !t.modifiers.split(' ').any(|w| w == crate::model::BLANKET) {
+                            add_modifier(&mut t.modifiers, crate::model::BLANKET);
+                        }
+                    }
+                }
+                references.push(r);
+            }
+        }
+        references.sort_by(|a, b| a.line.cmp(&b.line).then(a.kind.cmp(&b.kind)).then(a.name.cmp(&b.name)));
+    }
+
     /// What each `macro_rules!` macro of the file gives as a value, as a receiver
     /// (`crate::Span#new()` for `span!`, whose rules end in `$crate::Span::new(..)`;
     /// `crate::span!` for `info_span!`, which forwards to it), kept as the macro symbol's

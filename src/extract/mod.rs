@@ -21,10 +21,12 @@ use tree_sitter::{Node, Parser, QueryCursor, Tree};
 use crate::frameworks;
 use crate::lang::{Capture, LanguageSpec};
 use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference, Symbol, SymbolKind};
+pub use mbe::{definitions_in, MacroTable};
 
 mod java;
 mod locals;
 mod macros;
+mod mbe;
 mod outline;
 mod paths;
 mod receivers;
@@ -85,6 +87,12 @@ pub fn extract(spec: &'static LanguageSpec, source: &str, module: &str) -> FileE
     extract_with(spec, source, module, Engine::Matcher)
 }
 
+/// `extract`, item-level invocations of the repository's own `macro_rules!` macros
+/// expanded into the items they make (`all_the_tuples!(impl_handler)`).
+pub fn extract_with_macros(spec: &'static LanguageSpec, source: &str, module: &str, macros: &MacroTable) -> FileExtract {
+    extract_full(spec, source, module, Engine::Matcher, Some(macros))
+}
+
 /// Which engine runs the query: ours (`matcher`), or tree-sitter's `QueryCursor`, kept as
 /// the reference the matcher is tested against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +103,10 @@ pub enum Engine {
 
 /// `extract` with a chosen query engine.
 pub fn extract_with(spec: &'static LanguageSpec, source: &str, module: &str, engine: Engine) -> FileExtract {
+    extract_full(spec, source, module, engine, None)
+}
+
+fn extract_full(spec: &'static LanguageSpec, source: &str, module: &str, engine: Engine, macros: Option<&MacroTable>) -> FileExtract {
     let loc = count_loc(source);
     let Some(tree) = parse(spec, source) else {
         return FileExtract {
@@ -111,8 +123,13 @@ pub fn extract_with(spec: &'static LanguageSpec, source: &str, module: &str, eng
     };
     // The virtual trees of macro inputs, one a level: they live as long as the extractor.
     let levels: [std::cell::OnceCell<Tree>; macros::MACRO_LEVELS] = Default::default();
-    let mut extractor =
-        Extractor { spec, src: source, module: module.to_string(), ..Extractor::default_for(spec, &query.kind_names, source) };
+    let mut extractor = Extractor {
+        spec,
+        src: source,
+        module: module.to_string(),
+        macro_table: macros.filter(|t| !t.is_empty()),
+        ..Extractor::default_for(spec, &query.kind_names, source)
+    };
     let complete = extractor.collect(&tree, query, engine) && extractor.reparse_macros(&levels, query, engine);
     let mut out = extractor.finish();
     if !complete {
@@ -237,6 +254,13 @@ struct Extractor<'t> {
     /// Bytes of the next level's token trees that are blanked in its virtual source (an
     /// argument's label: `parent:` in `info!(parent: s, ..)`).
     blanks: Vec<(usize, usize)>,
+    /// The repository's `macro_rules!` macros, when the indexer knows them: item-level
+    /// invocations of them are expanded (`mbe`).
+    macro_table: Option<&'t MacroTable>,
+    /// The expansions of this file's invocations, merged into its symbols by `finish`.
+    expansions: Vec<macros::Expansion>,
+    /// The byte where each line of the source starts (built when an expansion needs it).
+    line_starts: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'t> Extractor<'t> {
@@ -258,6 +282,9 @@ impl<'t> Extractor<'t> {
             window: Vec::new(),
             reparsed: HashSet::default(),
             blanks: Vec::new(),
+            macro_table: None,
+            expansions: Vec::new(),
+            line_starts: std::cell::OnceCell::new(),
         }
     }
 
@@ -451,6 +478,7 @@ impl<'t> Extractor<'t> {
         let (mut references, key_reads) = self.name_references(&outline, &locals, refs, param_types);
         self.impl_header_refs(&outline, &mut references);
         self.import_refs(&outline, &mut references);
+        let expanded = self.expansion_contexts(&outline);
         let Outline { mut symbols, def_symbol, .. } = outline;
         for (caller, marker) in key_reads {
             let m = &mut symbols[caller].modifiers;
@@ -469,6 +497,7 @@ impl<'t> Extractor<'t> {
             Language::Rust => {
                 self.rust_routes(&mut symbols, &def_symbol);
                 self.mark_blanket_traits(&mut symbols);
+                self.merge_expansions(expanded, &mut symbols, &mut references);
             }
         }
 

@@ -86,6 +86,16 @@ impl<'t> Extractor<'t> {
                     continue;
                 };
             }
+            // A bare name in a pattern binds a variable unless written as Rust writes a
+            // variant or constant (`Count | CountMatches`, `MAX`).
+            if self.spec.language == Language::Rust
+                && r.kind == RefKind::Accesses
+                && self.kind(r.name) == "identifier"
+                && r.name.parent().is_some_and(|p| matches!(self.kind(p), "match_pattern" | "or_pattern"))
+                && !self.text(r.name).starts_with(|c: char| c.is_ascii_uppercase())
+            {
+                continue;
+            }
             // An attribute: a macro's unless the compiler reads it itself; `derive(..)` names
             // derive macros.
             let attribute = r.kind == RefKind::Expands && r.name.parent().is_some_and(|p| self.kind(p) == "attribute");

@@ -3,7 +3,7 @@
 //! and only references whose resolution those changes can affect are resolved again.
 //! One bad file never stops a run: it is counted and reported as skipped.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ use anyhow::Context;
 use crate::build;
 use crate::build::rust_layout::{self, Layout};
 use crate::config::{Config, Filter, CONFIG_FILE, LEGACY_CONFIG_FILE};
-use crate::extract;
+use crate::extract::{self, MacroTable};
 use crate::model::{FileExtract, Language, RefKind, Reference, SymbolId};
 use crate::resolve::{RefQuery, Target, World};
 use crate::store::{self, Resolved, Store, StoredRef, FLAG_GLOB, FLAG_STATIC};
@@ -27,6 +27,9 @@ mod run;
 pub const DEFAULT_MAX_FILE_SIZE: u64 = crate::config::DEFAULT_MAX_FILE_SIZE;
 /// Meta key of the `#[path]` module declarations found so far (JSON).
 const PATH_MODS_KEY: &str = "rust_path_mods";
+/// The repository's `macro_rules!` macros as the last run read them: name -> a hash of
+/// their definitions (a changed one re-extracts the files invoking it).
+const MACROS_KEY: &str = "rust_macro_rules";
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -156,6 +159,9 @@ pub struct Indexer {
     /// (a file whose unit changed is resolved again), until the next transaction stores
     /// the new ones.
     units_before: Option<(build::Units, build::UnitMap)>,
+    /// The `macro_rules!` definitions of each Rust file, (module, text), as the last run
+    /// left them: read from the index and the files once, then kept up to date by runs.
+    macro_sources: Option<BTreeMap<String, Vec<(String, String)>>>,
 }
 
 impl Indexer {
@@ -182,6 +188,7 @@ impl Indexer {
             },
             units: stored_units,
             units_before: None,
+            macro_sources: None,
         })
     }
 
@@ -323,12 +330,59 @@ impl Indexer {
     ) -> anyhow::Result<(Summary, bool)> {
         let started = Instant::now();
         let states = self.store.file_states()?;
-        let (relayout, path_mods_changed) = self.settle_path_mods(&files, &states, &scope);
-        let Indexer { store, world, world_loaded, layout, path_mods_known, generation, opts, units, unit_map, units_before, .. } = self;
+        let (relayout, path_mods_changed, mut macro_texts) = self.settle_path_mods(&files, &states, &scope);
+        let Indexer {
+            root,
+            store,
+            world,
+            world_loaded,
+            layout,
+            path_mods_known,
+            generation,
+            opts,
+            units,
+            unit_map,
+            units_before,
+            macro_sources,
+            ..
+        } = self;
         let unit_of = |path: &str| build::unit_key(unit_map.unit_dir(units, path));
         let before = units_before.as_ref();
         let unit_moved = |path: &str| before.is_some_and(|(u, m)| build::unit_key(m.unit_dir(u, path)) != unit_of(path));
-        let changes = run::classify(files, &states, &scope, layout, &unit_moved, &mut skipped);
+        let mut changes = run::classify(files, &states, &scope, layout, &unit_moved, &mut skipped);
+        // The repository's `macro_rules!` macros, which extraction expands where an item-level
+        // invocation names one; the files invoking one whose definition changed are
+        // extracted again.
+        let sources = read_macro_sources(root, store, &changes, &mut macro_texts, layout, macro_sources.take())?;
+        let spec = crate::lang::spec(Language::Rust);
+        let macro_table = MacroTable::from_sources(spec, sources.values().flatten().map(|(m, t)| (m.as_str(), t.as_str())));
+        let macro_hashes = macro_table.hashes();
+        let old_hashes: BTreeMap<String, String> = store.meta(MACROS_KEY)?.and_then(|j| serde_json::from_str(&j).ok()).unwrap_or_default();
+        let macros_changed = old_hashes != macro_hashes;
+        if macros_changed && !states.is_empty() {
+            let names: Vec<String> = macro_hashes
+                .iter()
+                .filter(|(n, h)| old_hashes.get(*n) != Some(*h))
+                .map(|(n, _)| n.clone())
+                .chain(old_hashes.keys().filter(|n| !macro_hashes.contains_key(*n)).cloned())
+                .collect();
+            let ids: HashSet<i64> = store.files_invoking(&names)?.into_iter().collect();
+            let parsing: HashSet<&str> = changes.to_parse.iter().map(|(c, _)| c.path.as_str()).collect();
+            let removed: HashSet<&str> = changes.removed_paths.iter().map(String::as_str).collect();
+            let again: Vec<PathBuf> = states
+                .iter()
+                .filter(|(p, st)| ids.contains(&st.id) && !parsing.contains(p.as_str()) && !removed.contains(p.as_str()))
+                .map(|(p, _)| root.join(p))
+                .collect();
+            if !again.is_empty() {
+                let walked = walk::walk(root, &opts.filter, opts.max_file_size, Some(&again));
+                for c in walked.files {
+                    let id = states.get(&c.path).map(|st| st.id);
+                    changes.to_parse.push((c, id));
+                }
+                changes.to_parse.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+            }
+        }
         if (!changes.to_parse.is_empty() || !changes.removed.is_empty() || !changes.touched.is_empty()) && !*world_loaded {
             crate::resolve::load::load_world(store, world, &|path| build::file_place(units, unit_map, path))?;
             *world_loaded = true;
@@ -341,6 +395,9 @@ impl Indexer {
         if path_mods_changed {
             meta.push((PATH_MODS_KEY, serde_json::to_string(&layout.path_mods)?));
         }
+        if macros_changed {
+            meta.push((MACROS_KEY, serde_json::to_string(&macro_hashes)?));
+        }
         if units_before.is_some() {
             meta.push((store::UNITS_KEY, serde_json::to_string(&*units)?));
         }
@@ -351,6 +408,7 @@ impl Indexer {
             units,
             unit_map,
             layout,
+            macros: &macro_table,
             world,
             writer,
             changes,
@@ -377,6 +435,7 @@ impl Indexer {
         run.attach_impl_members()?;
         run.resolve_passes(old_refs)?;
         let mut summary = run.commit(*generation + 1, &meta)?;
+        *macro_sources = Some(sources);
         *generation += 1;
         *path_mods_known |= path_mods_changed && matches!(scope, Scope::All);
         *units_before = None;
@@ -408,7 +467,8 @@ impl Indexer {
         files: &[Candidate],
         states: &std::collections::HashMap<String, store::FileState>,
         scope: &Scope,
-    ) -> (bool, bool) {
+    ) -> (bool, bool, HashMap<String, String>) {
+        let mut macro_texts: HashMap<String, String> = HashMap::default();
         let layout = &mut self.layout;
         let before_mods = layout.path_mods.clone();
         let present: HashSet<&str> = files.iter().map(|c| c.path.as_str()).collect();
@@ -424,10 +484,14 @@ impl Indexer {
             } else {
                 layout.path_mods.insert(c.path.clone(), found);
             }
+            // Kept for the macro table (`read_macro_table`): the file is read once here.
+            if text.contains("macro_rules!") {
+                macro_texts.insert(c.path.clone(), text);
+            }
         }
         let relayout = layout.settle();
         let changed = before_mods != layout.path_mods || (!self.path_mods_known && matches!(scope, Scope::All));
-        (relayout, changed)
+        (relayout, changed, macro_texts)
     }
 }
 
@@ -592,7 +656,70 @@ struct Parsed {
     size: usize,
 }
 
-fn read_and_extract(c: &Candidate, layout: &Layout) -> anyhow::Result<Parsed> {
+/// The repository's `macro_rules!` definitions for a run, by file: those of the files it
+/// parses from their new text (`texts` holds those already read), the others as `known`
+/// holds them, or (the first run of a process) from the index's macro symbols and the
+/// files on disk.
+fn read_macro_sources(
+    root: &Path,
+    store: &Store,
+    changes: &run::Changes,
+    texts: &mut HashMap<String, String>,
+    layout: &Layout,
+    known: Option<BTreeMap<String, Vec<(String, String)>>>,
+) -> anyhow::Result<BTreeMap<String, Vec<(String, String)>>> {
+    let spec = crate::lang::spec(Language::Rust);
+    let parsing: HashSet<&str> =
+        changes.to_parse.iter().filter(|(c, _)| c.spec.language == Language::Rust).map(|(c, _)| c.path.as_str()).collect();
+    let slice = |text: &str, first: u32, last: u32| {
+        let lines: Vec<&str> = text.split('\n').collect();
+        lines.get(first as usize - 1..(last as usize).min(lines.len())).map(|l| l.join("\n")).unwrap_or_default()
+    };
+    let mut sources = match known {
+        Some(known) => known,
+        None => {
+            let mut by_file: BTreeMap<String, Vec<(String, u32, u32)>> = BTreeMap::new();
+            for (path, module, first, last) in store.macro_definitions()? {
+                by_file.entry(path).or_default().push((module, first, last));
+            }
+            let mut out = BTreeMap::new();
+            for (path, list) in by_file {
+                if parsing.contains(path.as_str()) {
+                    continue;
+                }
+                let Ok(bytes) = std::fs::read(root.join(&path)) else { continue };
+                let text = String::from_utf8_lossy(&bytes);
+                out.insert(path, list.into_iter().map(|(module, first, last)| (module, slice(&text, first, last))).collect());
+            }
+            out
+        }
+    };
+    for path in &changes.removed_paths {
+        sources.remove(path);
+    }
+    for (c, _) in changes.to_parse.iter().filter(|(c, _)| c.spec.language == Language::Rust) {
+        sources.remove(&c.path);
+        let text = match texts.remove(&c.path) {
+            Some(t) => t,
+            None => match std::fs::read(&c.abs) {
+                Ok(b) if b.windows(12).any(|w| w == b"macro_rules!") => String::from_utf8_lossy(&b).into_owned(),
+                _ => continue,
+            },
+        };
+        if !text.contains("macro_rules!") {
+            continue;
+        }
+        let module = layout.module(&c.path);
+        let defs: Vec<(String, String)> =
+            extract::definitions_in(spec, &text).into_iter().map(|(first, last)| (module.clone(), slice(&text, first, last))).collect();
+        if !defs.is_empty() {
+            sources.insert(c.path.clone(), defs);
+        }
+    }
+    Ok(sources)
+}
+
+fn read_and_extract(c: &Candidate, layout: &Layout, macros: &MacroTable) -> anyhow::Result<Parsed> {
     let bytes = std::fs::read(&c.abs).with_context(|| "unreadable")?;
     if is_binary(&bytes) {
         anyhow::bail!(BINARY);
@@ -603,7 +730,10 @@ fn read_and_extract(c: &Candidate, layout: &Layout) -> anyhow::Result<Parsed> {
         Language::Rust => layout.module(&c.path),
         Language::Java => String::new(),
     };
-    let mut extract = extract::extract(c.spec, &source, &module);
+    let mut extract = match c.spec.language {
+        Language::Rust => extract::extract_with_macros(c.spec, &source, &module, macros),
+        Language::Java => extract::extract(c.spec, &source, &module),
+    };
     let references = std::mem::take(&mut extract.references);
     let imports = references.iter().filter(|r| r.kind == RefKind::Imports).cloned().collect();
     Ok(Parsed { extract, imports, refs: Packed::pack(references), hash, size: bytes.len() })

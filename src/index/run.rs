@@ -119,6 +119,8 @@ pub(super) struct Run<'a> {
     pub units: &'a Units,
     pub unit_map: &'a UnitMap,
     pub layout: &'a Layout,
+    /// The repository's `macro_rules!` macros, which extraction expands.
+    pub macros: &'a crate::extract::MacroTable,
     pub world: &'a mut World,
     pub writer: Writer<'a>,
     pub changes: Changes,
@@ -198,7 +200,7 @@ impl Run<'_> {
         let result = std::thread::scope(|scope| -> anyhow::Result<()> {
             for _ in 0..self.threads.max(1) {
                 let tx = tx.clone();
-                let (to_parse, cursor, layout) = (&to_parse, &cursor, self.layout);
+                let (to_parse, cursor, layout, macros) = (&to_parse, &cursor, self.layout, self.macros);
                 std::thread::Builder::new()
                     .stack_size(16 * 1024 * 1024)
                     .spawn_scoped(scope, move || loop {
@@ -206,7 +208,7 @@ impl Run<'_> {
                         let Some((c, _)) = to_parse.get(i) else {
                             break;
                         };
-                        let result = read_and_extract(c, layout);
+                        let result = read_and_extract(c, layout, macros);
                         if tx.send((i, result)).is_err() {
                             break;
                         }

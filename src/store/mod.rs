@@ -38,6 +38,9 @@ macro_rules! kind_sql {
     (imports) => {
         "7"
     };
+    (expands) => {
+        "10"
+    };
     // Extends, Implements.
     (supertypes) => {
         "1, 2"
@@ -570,6 +573,34 @@ impl Store {
             });
         }
         Ok(())
+    }
+
+    /// Every `macro_rules!` macro of the index: (file path, the module it is in, first and
+    /// last line), in id order.
+    pub fn macro_definitions(&self) -> Result<Vec<(String, String, u32, u32)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT f.path, s.qname, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.kind = 'macro' AND s.signature LIKE 'macro_rules!%' ORDER BY s.id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            let qname: String = r.get(1)?;
+            let module = qname.rsplit_once("::").map_or(String::new(), |(m, _)| m.to_string());
+            Ok((r.get(0)?, module, r.get(2)?, r.get(3)?))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The files that invoke a macro of one of these names (by the last segment of the name
+    /// as written).
+    pub fn files_invoking(&self, names: &[String]) -> Result<Vec<FileId>> {
+        let mut stmt = self.conn.prepare(concat!(
+            "SELECT DISTINCT file_id FROM refs WHERE kind = ",
+            kind_sql!(expands),
+            " AND COALESCE(simple, name) IN (SELECT value FROM json_each(?1)) ORDER BY file_id"
+        ))?;
+        let list = serde_json::to_string(names).expect("names serialize");
+        let rows = stmt.query_map([list], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Every import in id order: (file, enclosing symbol, path, alias, glob, static).
@@ -1434,6 +1465,7 @@ mod tests {
     fn sql_kind_codes_are_the_models() {
         use crate::model::RefKind;
         assert_eq!(kind_sql!(imports), RefKind::Imports.code().to_string());
+        assert_eq!(kind_sql!(expands), RefKind::Expands.code().to_string());
         assert_eq!(kind_sql!(supertypes), format!("{}, {}", RefKind::Extends.code(), RefKind::Implements.code()));
     }
 

@@ -574,14 +574,26 @@ impl Atlas {
             let (group, name, place) = self.grouped(store, s)?;
             let depth = if *depth > 1 { format!(", depth {depth}") } else { String::new() };
             let groups = if overload.is_empty() { vec![group] } else { vec![overload.clone(), group] };
-            rows.push(Row::under(groups, format!("{name}  {place}  ({how}{depth})")));
+            let tag = super::lines::generated_tag(&s.modifiers);
+            rows.push(Row::under(groups, format!("{name}  {place}  ({how}{depth}){tag}")));
         }
         rows.sort_by(|a, b| a.groups.cmp(&b.groups).then_with(|| a.text.cmp(&b.text)));
         for (path, line, subject, blanket) in &elsewhere {
             let what = if *blanket { "blanket impl" } else { "impl" };
+            // An impl a macro of the repository wrote at that line (`all_the_tuples!(impl_handler)`).
+            let tag = match store.file_by_path(path)? {
+                Some(f) => store
+                    .file_symbols(f.id)?
+                    .iter()
+                    .filter(|s| s.start_line == *line as u32)
+                    .map(|s| super::lines::generated_tag(&s.modifiers))
+                    .find(|t| !t.is_empty())
+                    .unwrap_or_default(),
+                None => String::new(),
+            };
             rows.push(Row::under(
                 vec!["impls for a type parameter or a type outside the repository:".into()],
-                format!("{what} for {subject}  {path}:{line}"),
+                format!("{what} for {subject}  {path}:{line}{tag}"),
             ));
         }
         let window = Window { offset: a.offset.unwrap_or(0) as usize, limit, budget: self.summary_budget };
@@ -792,10 +804,11 @@ impl Atlas {
         // The name once: the signature says it when it has it.
         let text = |i: usize| {
             let s = &symbols[i];
+            let tag = super::lines::generated_tag(&s.modifiers);
             if s.signature.contains(s.name.as_str()) {
-                format!("{} {}  {}", s.kind, lines_of(s), s.signature)
+                format!("{} {}  {}{tag}", s.kind, lines_of(s), s.signature)
             } else {
-                format!("{} {}  {}  {}", s.kind, s.name, lines_of(s), s.signature)
+                format!("{} {}  {}  {}{tag}", s.kind, s.name, lines_of(s), s.signature)
             }
         };
         // The headings of row `i`, outermost first: made for the page's rows only (a file of
