@@ -45,16 +45,8 @@ impl<'t> Extractor<'t> {
                     _ => String::new(),
                 };
                 // One name for variables of different types in one method (`p` of pets in one
-                // lambda, of owners in the next): unknown rather than the wrong one.
-                match locals.entry((ctx.symbol, self.text(*name_node))) {
-                    std::collections::hash_map::Entry::Vacant(v) => {
-                        v.insert(type_text);
-                    }
-                    std::collections::hash_map::Entry::Occupied(mut o) if *o.get() != type_text => {
-                        o.insert(String::new());
-                    }
-                    _ => {}
-                }
+                // lambda, of owners in the next): each from where it is bound.
+                bind_local(&mut locals, (ctx.symbol, self.text(*name_node)), name_node.end_byte(), type_text);
                 continue;
             }
             if type_node.is_none() && value.is_none() && (each.contains(&name_node.id()) || valued.contains(&name_node.id())) {
@@ -67,9 +59,11 @@ impl<'t> Extractor<'t> {
                     continue;
                 }
                 let owner = ctx.symbol;
+                // In effect after the statement (`let x = x.parse();` reads the `x` before).
+                let at = value.end_byte();
                 if let Some(name) = self.tuple_struct_call(*value) {
                     // `let c = Count(0);`: a tuple struct's constructor, by Rust's naming.
-                    locals.entry((owner, self.text(*name_node))).or_insert(name.to_string());
+                    bind_local(&mut locals, (owner, self.text(*name_node)), at, name.to_string());
                     continue;
                 }
                 let type_text = match self.typed_receiver(*value, &ctx, symbols, &locals) {
@@ -80,7 +74,7 @@ impl<'t> Extractor<'t> {
                     },
                     _ => String::new(),
                 };
-                locals.entry((owner, self.text(*name_node))).or_insert(type_text);
+                bind_local(&mut locals, (owner, self.text(*name_node)), at, type_text);
                 continue;
             }
             let mut owner = ctx.symbol;
@@ -130,7 +124,9 @@ impl<'t> Extractor<'t> {
                 },
                 None => String::new(),
             };
-            locals.entry((owner, self.text(*name_node))).or_insert(type_text);
+            // A typed `let` is in effect after its statement; a parameter or field from its name.
+            let at = value.map_or(name_node.end_byte(), |v| v.end_byte());
+            bind_local(&mut locals, (owner, self.text(*name_node)), at, type_text);
         }
         // A tuple struct's fields, by position (`self.0`): its type's locals `0`, `1`, ...
         for (d, def) in self.defs.iter().enumerate() {
@@ -141,7 +137,7 @@ impl<'t> Extractor<'t> {
             let types = list.children_by_field_name("type", &mut inner);
             for (position, ty) in types.enumerate().take(TUPLE_FIELDS.len()) {
                 let type_text = self.container_type(ty).unwrap_or_else(|| self.type_path(ty));
-                locals.entry((Some(symbol), TUPLE_FIELDS[position])).or_insert(type_text);
+                bind_local(&mut locals, (Some(symbol), TUPLE_FIELDS[position]), 0, type_text);
             }
         }
 
@@ -189,7 +185,7 @@ impl<'t> Extractor<'t> {
                 for (name, ty, line) in params {
                     // The parameter's type is a type use, as it is outside a macro.
                     param_types.push(Reference::new(RefKind::UsesType, ty.clone(), line, ctx.symbol));
-                    locals.entry((ctx.symbol, name)).or_insert(ty);
+                    bind_local(locals, (ctx.symbol, name), 0, ty);
                 }
                 // Macros invoked in the tokens (`eqnice!(..)` inside `rgtest!(..)`).
                 for (name, line) in macros {

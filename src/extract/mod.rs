@@ -40,8 +40,37 @@ use locals::is_local;
 use paths::{join, normalize_path, replace_self, std_path, strip_space};
 use signature::{add_modifier, body_text};
 
-/// Variables by (the symbol that scopes them, name): their type as a receiver takes it.
-type Locals<'t> = HashMap<(Option<usize>, &'t str), String>;
+/// Variables by (the symbol that scopes them, name): their type as a receiver takes it,
+/// by where each binding of the name takes effect.
+type Locals<'t> = HashMap<(Option<usize>, &'t str), LocalTypes>;
+
+/// The types one name is bound to in one scope, by the byte where each binding takes
+/// effect (a `let` after its statement): a use sees the last binding before it, so that a
+/// shadowing `let x = ..` retypes `x` from there on (a use before every binding, a field's
+/// or a parameter's, sees the first).
+#[derive(Clone, Debug, Default)]
+struct LocalTypes(smallvec::SmallVec<[(usize, String); 1]>);
+
+impl LocalTypes {
+    /// Adds a binding; a second one at the same place keeps the first.
+    fn bind(&mut self, at: usize, type_text: String) {
+        let i = self.0.partition_point(|(a, _)| *a < at);
+        if self.0.get(i).is_none_or(|(a, _)| *a != at) {
+            self.0.insert(i, (at, type_text));
+        }
+    }
+
+    /// The type a use at `pos` sees.
+    fn at(&self, pos: usize) -> &str {
+        let i = self.0.partition_point(|(a, _)| *a <= pos);
+        let (_, t) = if i == 0 { &self.0[0] } else { &self.0[i - 1] };
+        t
+    }
+}
+
+fn bind_local<'t>(locals: &mut Locals<'t>, key: (Option<usize>, &'t str), at: usize, type_text: String) {
+    locals.entry(key).or_default().bind(at, type_text);
+}
 
 thread_local! {
     static PARSERS: RefCell<HashMap<Language, Parser>> = RefCell::new(HashMap::default());

@@ -196,15 +196,16 @@ impl<'t> Extractor<'t> {
                 .position(|s| s.kind.is_type() && s.parent.is_none() && s.name == type_name)
                 .or_else(|| symbols.iter().position(|s| s.kind.is_type() && s.name == type_name))
         });
+        let pos = node.start_byte();
         let lookup_from = |start: Option<usize>, name: &str| -> Option<String> {
             let mut cur = start;
             loop {
                 if let Some(t) = locals.get(&(cur, name)) {
-                    return Some(t.clone());
+                    return Some(t.at(pos).to_string());
                 }
                 match cur {
                     Some(i) => cur = symbols[i].parent,
-                    None => return impl_owner.and_then(|o| locals.get(&(Some(o), name)).cloned()),
+                    None => return impl_owner.and_then(|o| locals.get(&(Some(o), name))).map(|t| t.at(pos).to_string()),
                 }
             }
         };

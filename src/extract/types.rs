@@ -22,6 +22,9 @@ impl<'t> Extractor<'t> {
                 Some(inner)
             } else if self.spec.generic_kinds.contains(&kind) {
                 node.child_by_field_name("type").or_else(|| node.child_by_field_name("function")).or_else(|| node.named_child(0))
+            } else if kind == "bounded_type" || (kind == "tuple_type" && node.named_child_count() == 1) {
+                // `dyn Subscriber + Send + Sync` (in parentheses after `&`): the first bound.
+                node.named_child(0)
             } else if matches!(kind, "reference_type" | "pointer_type" | "array_type" | "dynamic_type" | "abstract_type") {
                 node.child_by_field_name("type")
                     .or_else(|| node.child_by_field_name("element"))

@@ -461,8 +461,9 @@ impl World {
         if let Some(container) = t.strip_suffix('@') {
             return self.element_of(container, file, enclosing, 0);
         }
-        // An element of a tuple (`let (s, handle) = mock().run_with_handle();`).
-        if let Some((tuple, index)) = t.rsplit_once('~') {
+        // An element of a tuple (`let (s, handle) = mock().run_with_handle();`), at the end
+        // of the receiver (a chain may go on from it: `pair()~0#with()`).
+        if let Some((tuple, index)) = t.rsplit_once('~').filter(|(_, i)| i.bytes().all(|b| b.is_ascii_digit())) {
             return self.tuple_element(tuple, index.parse().ok()?, file, module, enclosing);
         }
         // A macro's value (`info_span!(..)`): what the macro's rules give, where it is defined.
@@ -482,8 +483,10 @@ impl World {
             // A function a function around declares in its body (`local().m()`).
             let local = if base.is_empty() { self.local_item(enclosing, name).filter(|f| self.syms[f].kind.is_callable()) } else { None };
             let Some(f) = local.or_else(|| self.rust_function(&path, module)) else {
-                // A tuple struct's constructor (`Fut(x).instrument(..)`).
-                return match self.rust_path(&path, module, 0) {
+                // A tuple struct's constructor (`Fut(x).instrument(..)`), one a function
+                // around declares included.
+                let local = if base.is_empty() { self.local_item(enclosing, name) } else { None };
+                return match local.map(PathHit::Symbol).or_else(|| self.rust_path(&path, module, 0)) {
                     Some(PathHit::Symbol(id)) if self.syms[&id].kind == SymbolKind::Struct => Some(id),
                     _ => None,
                 };
