@@ -164,20 +164,35 @@ def scip_oracle(workspace, path):
         # One SCIP symbol for several definitions: rust-analyzer names the top-level items of
         # a package's test targets (each its own crate) alike (`fn events()` in five
         # `tests/*.rs`), and a function's local items like another function's of the same
-        # name in the file (`fn handler()` in several tests), logging "Duplicate symbol". A
-        # use belongs to the nearest definition in its own file; one in a file with none is
-        # left out.
+        # name in the file (`fn handler()` in several tests), logging "Duplicate symbol".
+        # Their uses are shared out once the index's symbols are known (`share_duplicates`).
         for here in heres:
             truth.setdefault(here, set())
-        for u in uses.get(key, ()):
+        DUPLICATES.append((heres, uses.get(key, set())))
+    return truth, seen
+
+
+# (definitions, uses) of SCIP symbols defined several times.
+DUPLICATES = []
+
+
+def share_duplicates(truth, function_of):
+    """Gives each use of a symbol defined several times to one definition: the one in its
+    file whose enclosing function (by the index's outline: `function_of(def)` is its line
+    range, for a function's local item) holds the use, else the nearest in its file; a use in
+    a file with none is left out and counted."""
+    global DUPLICATE_USES
+    for heres, uses in DUPLICATES:
+        for u in uses:
             mine = [h for h in heres if h[0] == u[0]]
             if not mine:
                 DUPLICATE_USES += 1
                 continue
-            here = min(mine, key=lambda h: (abs(h[1] - u[1]), h[1]))
+            inside = [h for h in mine if function_of(h) and function_of(h)[0] <= u[1] <= function_of(h)[1]]
+            pool = inside if inside else mine
+            here = min(pool, key=lambda h: (abs(h[1] - u[1]), h[1]))
             if u != (here[0], here[1]):
                 truth[here].add(u)
-    return truth, seen
 
 
 # Uses of a SCIP symbol defined in several files, in a file other than the definition's.
@@ -250,10 +265,13 @@ def index(workspace):
     subprocess.run([binary, "index", "--repo", workspace], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     db = sqlite3.connect(os.path.join(workspace, ".repochart", "index.db"))
     symbols = {}
-    for sid, path, kind, name, start, end in db.execute(
-            "SELECT s.id, f.path, s.kind, s.name, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id"):
-        # The name's line: the first line of the declaration that holds the name.
-        symbols.setdefault((path, name), []).append((sid, kind, start, end))
+    for sid, path, kind, name, start, end, parent_kind, parent_start, parent_end in db.execute(
+            "SELECT s.id, f.path, s.kind, s.name, s.start_line, s.end_line, p.kind, p.start_line, p.end_line FROM symbols s "
+            "JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.id = s.parent_id"):
+        # The name's line: the first line of the declaration that holds the name; a local
+        # item's enclosing function by its lines.
+        scope = (parent_start, parent_end) if parent_kind in CALLABLE else None
+        symbols.setdefault((path, name), []).append((sid, kind, start, end, scope))
     uses = collections.defaultdict(set)
     guesses = collections.defaultdict(set)
     direct = "SELECT r.target_id, f.path, r.line, r.confidence FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_id IS NOT NULL"
@@ -340,6 +358,11 @@ def main():
     if not os.environ.get("SCIP"):
         truth, seen = oracle(workspace, items)
     symbols, uses, guesses, blind = index(workspace)
+    def function_of(here):
+        path, line, name = here
+        scopes = [s[4] for s in symbols.get((path, name), []) if s[2] == line and s[4]]
+        return scopes[0] if scopes else None
+    share_duplicates(truth, function_of)
     table = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # tp fp fn defs guess_right guess_all
     misses, extras = [], []
     unmatched = 0
@@ -350,7 +373,7 @@ def main():
         if not candidates:
             unmatched += 1
             continue
-        sid, kind, start, _ = min(candidates, key=lambda s: s[2])
+        sid, kind, start = min(candidates, key=lambda s: s[2])[:3]
         cls = "calls" if kind in CALLABLE else "types" if kind in TYPE else "fields" if kind in FIELD else "other"
         places = {p for p in places if p not in blind}
         ours = {u for u in uses.get(sid, set()) if (u[0], u[1]) != (path, line) and u not in blind}

@@ -588,7 +588,9 @@ impl World {
     fn rust_function(&self, path: &str, module: &str) -> Option<SymbolId> {
         match self.rust_path(path, module, 0)? {
             PathHit::Symbol(f) if self.syms[&f].kind.is_callable() => Some(f),
-            PathHit::Symbol(other) => self.lookup(&self.syms[&other].qname, Want::Callable).filter(|f| self.syms[f].kind.is_callable()),
+            PathHit::Symbol(other) => self.lookup(&self.syms[&other].qname, Want::Callable).filter(|f| self.syms[f].kind.is_callable()).or_else(|| {
+                (self.syms[&other].kind == SymbolKind::Module).then(|| self.callable_beside_module(&self.syms[&other].qname)).flatten()
+            }),
             _ => None,
         }
     }
@@ -628,9 +630,18 @@ impl World {
     fn callable_beside_module(&self, module: &str) -> Option<i64> {
         let (parent, name) = module.rsplit_once("::")?;
         let imports = self.module_imports.get(parent)?;
-        imports.by_name.get(name)?.iter().find_map(|(file, idx)| match self.rust_path(&self.imports[file][*idx].path, parent, 1) {
-            Some(PathHit::Symbol(f)) if self.syms[&f].kind.is_callable() => Some(f),
-            _ => None,
+        let named = imports.by_name.get(name).into_iter().flatten().find_map(|(file, idx)| {
+            match self.rust_path(&self.imports[file][*idx].path, parent, 1) {
+                Some(PathHit::Symbol(f)) if self.syms[&f].kind.is_callable() => Some(f),
+                _ => None,
+            }
+        });
+        // Or a glob brings it in (`mod filter_fn;` beside `pub use self::filter_fn::*;`).
+        named.or_else(|| {
+            imports.globs.iter().find_map(|(file, idx)| match self.rust_path(&format!("{}::{name}", self.imports[file][*idx].path), parent, 1) {
+                Some(PathHit::Symbol(f)) if self.syms[&f].kind.is_callable() => Some(f),
+                _ => None,
+            })
         })
     }
 
