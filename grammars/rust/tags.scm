@@ -23,6 +23,11 @@
 
 (impl_item trait: (_)? @impl.trait type: (_) @impl.type) @scope.impl
 
+; supertraits (`trait SubscriberExt: Subscriber + Sealed`): the trait extends them, so a
+; value of it has their methods
+(trait_item bounds: (trait_bounds [(type_identifier) (scoped_type_identifier)] @reference.extends))
+(trait_item bounds: (trait_bounds (generic_type type: [(type_identifier) (scoped_type_identifier)] @reference.extends)))
+
 (type_parameters) @typeparams
 ; `where S: Sink` bounds a parameter as `<S: Sink>` does.
 (where_clause) @typeparams

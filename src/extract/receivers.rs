@@ -222,6 +222,12 @@ impl<'t> Extractor<'t> {
         match self.kind(node) {
             "identifier" => {
                 if let Some(t) = lookup(text) {
+                    // A parameter of type `Self` (`router: Self`) is of the impl's type.
+                    if t == "Self" || t.starts_with("Self::") {
+                        if let Some(own) = self.self_type(ctx, symbols) {
+                            return Receiver::Type(replace_self(&t, &own));
+                        }
+                    }
                     return if t.is_empty() { Receiver::Unknown } else { Receiver::Type(t) };
                 }
                 if text.chars().next().is_some_and(|c| c.is_uppercase()) {
@@ -350,6 +356,8 @@ impl<'t> Extractor<'t> {
                     // type, or a member type of that name.
                     (Some(o), Some(f)) if self.kind(node) != "scoped_identifier" && self.kind(f).ends_with("identifier") => {
                         match self.receiver(o, ctx, symbols, locals) {
+                            // A function has no fields: a name no variable declares is unknown here.
+                            Receiver::Type(t) if t.starts_with(crate::model::FN_VALUE) => Receiver::Unknown,
                             Receiver::Type(t) => Receiver::Type(format!("{t}#{}", self.text(f))),
                             _ if text.chars().next().is_some_and(|c| c.is_uppercase()) && !text.contains('(') => {
                                 Receiver::Type(normalize_path(text))

@@ -503,11 +503,17 @@ impl World {
             // declared type, where it is declared.
             Some(PathHit::Symbol(id)) if matches!(self.syms[&id].kind, SymbolKind::Const | SymbolKind::Static) => {
                 let sym = &self.syms[&id];
+                // An associated constant of type `Self` (`MethodFilter::GET`) is of its type.
+                if sym.returns.as_deref() == Some("Self") {
+                    return sym.parent.filter(|p| self.syms.get(p).is_some_and(|t| t.kind.is_type()));
+                }
                 match self.rust_path(sym.returns.as_deref()?, &self.module_of(sym.file, Some(id)), 0) {
                     Some(PathHit::Symbol(t)) if self.syms[&t].kind.is_type() && t != id => Some(t),
                     _ => None,
                 }
             }
+            // A type a function around declares in its body (`struct MyListener;` in a test).
+            None if is_plain_name(t) => self.local_item(enclosing, t).filter(|id| self.syms[id].kind.is_type()),
             _ => None,
         }
     }
@@ -791,4 +797,9 @@ mod tests {
         assert_eq!(super::split_tuple("(Vec<(A,B)>,C,)"), Some(vec!["Vec<(A,B)>", "C"]));
         assert_eq!(super::split_tuple("Result<A,B>"), None);
     }
+}
+
+/// A name without a path, a call or an element (`MyListener`).
+fn is_plain_name(t: &str) -> bool {
+    !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
