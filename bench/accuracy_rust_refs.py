@@ -280,6 +280,20 @@ def index(workspace):
                                 "JOIN refs r ON r.id = x.ref_id JOIN files f ON f.id = r.file_id" if has_alts else ""))
     for target, path, line, conf in rows:
         (guesses if conf == GUESS else uses)[target].add((path, line))
+    # For the trait-declaration rule (see main): each symbol's kind, name and parent, the
+    # traits each type implements, and the targets of each line's references.
+    facts = {sid: (kind, name, parent) for sid, kind, name, parent in db.execute("SELECT id, kind, name, parent_id FROM symbols")}
+    implements = collections.defaultdict(set)
+    for source, trait in db.execute("SELECT source_id, target_id FROM refs WHERE kind = 2 AND target_id IS NOT NULL AND source_id IS NOT NULL"):
+        implements[source].add(trait)
+    targets_at = collections.defaultdict(set)
+    for target, path, line, _ in db.execute(direct):
+        targets_at[(path, line)].add(target)
+    by_trait = collections.defaultdict(list)
+    for sid, (kind, name, parent) in facts.items():
+        if kind == "method" and parent is not None and facts.get(parent, ("",))[0] == "trait":
+            by_trait[name].append(sid)
+    TRAIT_FACTS.update(facts=facts, implements=implements, targets_at=targets_at, by_trait=by_trait)
     # Lines inside the standard macros' invocations: (path, line) -> True.
     blind = set()
     texts = {}
@@ -291,6 +305,37 @@ def index(workspace):
         for first, last in macro_spans(texts[path], line, name.split("::")[-1]):
             blind.update((path, n) for n in range(first, last + 1))
     return symbols, uses, guesses, blind
+
+
+TRAIT_FACTS = {}
+TRAIT_FALLBACKS = 0
+
+
+def trait_fallback(sid, place):
+    """Whether, at `place`, the index calls an impl's method of the name of the trait method
+    `sid` declares, in an impl of that trait (`Router::new().route_with_tsr(..)`: the index
+    gives `impl RouterExt for Router`'s method). rust-analyzer without a sysroot cannot
+    prove an impl's bounds on std traits (`where S: Clone + Send + Sync`) and gives the
+    trait's declaration: which impl is called is then unjudged."""
+    facts, implements = TRAIT_FACTS["facts"], TRAIT_FACTS["implements"]
+    kind, name, trait = facts.get(sid, (None, None, None))
+    if trait is None or facts.get(trait, ("",))[0] != "trait":
+        return False
+    for target in TRAIT_FACTS["targets_at"].get(place, ()):
+        tkind, tname, owner = facts.get(target, (None, None, None))
+        if target != sid and tkind == "method" and tname == name and trait in implements.get(owner, ()):
+            return True
+    return False
+
+
+def trait_declarations(sid):
+    """The trait methods the index's method `sid` implements: those of its name in the
+    traits its owner implements (`RouterExt::route_with_tsr` for `Router`'s)."""
+    facts, implements = TRAIT_FACTS["facts"], TRAIT_FACTS["implements"]
+    kind, name, owner = facts.get(sid, (None, None, None))
+    if kind != "method" or owner is None:
+        return []
+    return [t for t in TRAIT_FACTS["by_trait"].get(name, ()) if facts[t][2] in implements.get(owner, ())]
 
 
 IMPL_HEADER = re.compile(r"^\s*(pub(\([^)]*\))?\s+)?(unsafe\s+)?impl\b")
@@ -343,6 +388,7 @@ def prf(tp, fp, fn):
 
 
 def main():
+    global TRAIT_FALLBACKS
     if len(sys.argv) < 2:
         print(__doc__)
         sys.exit(2)
@@ -368,6 +414,11 @@ def main():
     unmatched = 0
     unseen = 0
     unjudged = 0
+    declared = {}
+    for (path, line, name), places in truth.items():
+        candidates = [s for s in symbols.get((path, name), []) if s[2] == line]
+        if candidates:
+            declared.setdefault(min(candidates, key=lambda s: s[2])[0], set()).update(p for p in places if p not in blind)
     for (path, line, name), places in sorted(truth.items()):
         candidates = [s for s in symbols.get((path, name), []) if s[2] == line]
         if not candidates:
@@ -386,6 +437,16 @@ def main():
             places = {p for p in places if not impl_header(workspace, p)}
             ours = {u for u in ours if not impl_header(workspace, u)}
         if os.environ.get("SCIP"):
+            # A trait method's declaration where the index names an impl's method (see
+            # `trait_fallback`): unjudged, on both sides.
+            fallback = {p for p in places - ours if trait_fallback(sid, p)}
+            fallback |= {u for u in ours - places if any(u in declared.get(d, ()) for d in trait_declarations(sid))}
+            TRAIT_FALLBACKS += len(fallback)
+            if os.environ.get("SHOW_FALLBACKS"):
+                for u in sorted(fallback):
+                    print(f"trait fallback: {kind} {name} {path}:{line} at {u[0]}:{u[1]}", file=sys.stderr)
+            places -= fallback
+            ours -= fallback
             # A use on a line where rust-analyzer resolved no token of the name: unjudged;
             # one it lists for the definition is judged (an alias: `use x::__private as test`).
             judged = {u for u in ours if u in places or (u[0], u[1], name) in RESOLVED_NAMES}
@@ -407,7 +468,8 @@ def main():
           f"{len(blind)} lines inside standard macros left out; {unseen} of the index's uses left out, in files rust-analyzer did not analyze "
           f"(modules behind a cfg it does not enable)"
           + (f"; {unjudged} left out on lines where rust-analyzer (no sysroot) resolved no token of the name; "
-             f"{DUPLICATE_USES} uses of a symbol it defines several times left out (in a file without a definition)" if os.environ.get("SCIP") else ""))
+             f"{DUPLICATE_USES} uses of a symbol it defines several times left out (in a file without a definition); "
+             f"{TRAIT_FALLBACKS} calls where it gives a trait's declaration and the index an impl's method of that trait left out" if os.environ.get("SCIP") else ""))
     if len(truth) == unmatched:
         # An empty or unfinished dump scores 1.0 on nothing; say so instead.
         sys.exit("no definition of the dump matched the index: nothing to measure (is the LSIF dump complete?)")

@@ -966,6 +966,9 @@ make!(second);
     let summary = indexer.update(std::slice::from_ref(&macros), &|_, _| {}).unwrap();
     assert_eq!(summary.parsed, 2, "the macro's file and the file invoking it");
     assert_eq!(functions(&root), Vec::<String>::new());
-    assert_eq!(names(&root, "SELECT s.qname FROM symbols s WHERE s.kind = 'struct' ORDER BY s.qname"), ["mx::uses::first", "mx::uses::second"]);
+    assert_eq!(
+        names(&root, "SELECT s.qname FROM symbols s WHERE s.kind = 'struct' ORDER BY s.qname"),
+        ["mx::uses::first", "mx::uses::second"]
+    );
     assert_eq!(dump(&root), fresh_dump(&root));
 }

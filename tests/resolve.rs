@@ -904,6 +904,89 @@ impl P {
     assert_incremental_is_fresh(root);
 }
 
+/// Rust (issue 49): a function used as a value is a receiver (`handler.into_service()`):
+/// its methods are those of the traits implemented for every type. Where two blanket
+/// traits have the method (`HandlerExt<T>: Handler<T>` and `ServiceExt: Service`, a trait
+/// from outside the repository), it is the one whose supertrait the repository implements
+/// for every type (`impl<F: FnOnce() -> u32> Handler<()> for F`), as a function can be;
+/// when that impl or that supertrait goes, the call is ambiguous and unresolved,
+/// incrementally as fresh.
+#[test]
+fn rust_function_values_take_the_blanket_traits_methods() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[package]
+name = "fvm"
+version = "0.1.0"
+edition = "2021"
+//- src/lib.rs
+pub mod handler;
+pub mod service;
+use handler::HandlerExt;
+use service::ServiceExt;
+pub fn serve() {
+    let _ = index.into_service();
+    let _ = index.into_make_service();
+}
+async fn index() -> u32 { 1 }
+//- src/handler.rs
+pub trait Handler<T>: Clone {
+    fn call(self) -> u32;
+}
+impl<F: FnOnce() -> u32 + Clone> Handler<()> for F {
+    fn call(self) -> u32 { self() }
+}
+pub trait HandlerExt<T>: Handler<T> {
+    fn into_service(self) -> u32;
+    fn into_make_service(self) -> u32;
+}
+impl<H: Handler<T>, T> HandlerExt<T> for H {
+    fn into_service(self) -> u32 { self.call() }
+    fn into_make_service(self) -> u32 { self.call() }
+}
+//- src/service.rs
+pub trait ServiceExt: tower::Service<u32> + Sized {
+    fn into_make_service(self) -> u32;
+}
+impl<S: tower::Service<u32>> ServiceExt for S {
+    fn into_make_service(self) -> u32 { 0 }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:6 calls into_service from=fvm::serve to=fvm::handler::HandlerExt::into_service (exact)
+        ref src/lib.rs:7 calls into_make_service from=fvm::serve to=fvm::handler::HandlerExt::into_make_service (exact)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
+    let handler = root.join("src/handler.rs");
+    let text = std::fs::read_to_string(&handler)
+        .unwrap()
+        .replace("impl<F: FnOnce() -> u32 + Clone> Handler<()> for F {", "impl Handler<()> for u32 {");
+    std::fs::write(&handler, text).unwrap();
+    reindex(root);
+    expect_test::expect!["ref src/lib.rs:7 calls into_make_service from=fvm::serve to=- (unresolved)"].assert_eq(&resolved(
+        root,
+        "src/lib.rs:7 ",
+        &["calls"],
+    ));
+    assert_incremental_is_fresh(root);
+    // The impl back, and the supertrait gone: ambiguous again.
+    let text = std::fs::read_to_string(&handler)
+        .unwrap()
+        .replace("impl Handler<()> for u32 {", "impl<F: FnOnce() -> u32 + Clone> Handler<()> for F {")
+        .replace("pub trait HandlerExt<T>: Handler<T> {", "pub trait HandlerExt<T>: Clone {");
+    std::fs::write(&handler, text).unwrap();
+    reindex(root);
+    expect_test::expect!["ref src/lib.rs:7 calls into_make_service from=fvm::serve to=- (unresolved)"].assert_eq(&resolved(
+        root,
+        "src/lib.rs:7 ",
+        &["calls"],
+    ));
+    assert_incremental_is_fresh(root);
+}
+
 /// Rust (issue 49): macros live in a namespace of their own. A test file's `fn debug()`
 /// beside `use lg::debug;` is never what `debug!(..)` invokes: the macro the `use` brings
 /// in is, from another crate of the workspace; the function keeps its own calls. Where the

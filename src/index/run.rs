@@ -330,10 +330,22 @@ impl Run<'_> {
                     }
                     // A trait that became (or stopped being) implemented for every type:
                     // calls of its methods' names on any receiver may change.
+                    // So may calls, on a function value, of the methods of the blanket
+                    // traits that have it as a supertrait (`resolve::rust`'s
+                    // `function_blanket_method`): every blanket trait's, here and elsewhere
+                    // (the flag changes only where an impl's header does).
                     if old.blanket != is_blanket(s) {
-                        for member in extract.symbols.iter().filter(|m| m.parent == Some(index)) {
+                        let blanket_here: Vec<usize> =
+                            (0..extract.symbols.len()).filter(|i| *i == index || is_blanket(&extract.symbols[*i])).collect();
+                        for member in extract.symbols.iter().filter(|m| m.parent.is_some_and(|p| blanket_here.contains(&p))) {
                             self.affected.insert(member.name.clone());
                             self.links.insert(member.name.clone());
+                        }
+                        for m in self.world.syms.values() {
+                            if m.parent.and_then(|p| self.world.syms.get(&p)).is_some_and(|t| t.blanket) {
+                                self.affected.insert(m.name.to_string());
+                                self.links.insert(m.name.to_string());
+                            }
                         }
                     }
                     old.id
@@ -665,6 +677,13 @@ impl Run<'_> {
             if self.incremental && before != after {
                 for t in before.iter().chain(after.iter()) {
                     member_names(self.world, *t, &mut inherited, 0);
+                }
+                // Its own members too: which of a blanket trait's methods a function value
+                // has depends on its supertraits (`function_blanket_method`).
+                for c in self.world.children_of(s) {
+                    if let Some(sym) = self.world.syms.get(c) {
+                        inherited.insert(sym.name.to_string());
+                    }
                 }
             }
             self.world.set_supertypes(s, after);

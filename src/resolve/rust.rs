@@ -223,7 +223,7 @@ impl World {
                     .local_item(r.enclosing, name)
                     .filter(|f| self.syms[f].kind.is_callable())
                     .or_else(|| self.rust_function(name, module));
-                return match function.and_then(|_| self.blanket_method(r.name)) {
+                return match function.and_then(|_| self.blanket_method(r.name).or_else(|| self.function_blanket_method(r.name))) {
                     Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                     None => self.guess(Language::Rust, r.name, Want::Callable),
                 };
@@ -433,6 +433,29 @@ impl World {
         }
     }
 
+    /// A function value's method of a blanket trait, when several blanket traits have one of
+    /// the name (`handler.into_make_service()`: `HandlerWithoutStateExt<T>: Handler<T, ()>`
+    /// and `ServiceExt<R>: Service<R>`): the only one whose supertraits include a repository
+    /// trait that is itself implemented for every type (`impl<F: FnOnce() -> Fut> Handler for
+    /// F`), which a function can be; a supertrait from outside the repository is not known to be.
+    fn function_blanket_method(&self, name: &str) -> Option<SymbolId> {
+        let mut found = self.symbol_ids_named(name).iter().copied().filter(|id| {
+            let s = &self.syms[id];
+            s.kind.is_callable()
+                && !self.shadowed(*id)
+                && s.parent.and_then(|p| self.syms.get(&p).map(|t| (p, t))).is_some_and(|(p, t)| {
+                    t.blanket
+                        && self.supertypes.get(&p).is_some_and(|supers| {
+                            supers.iter().any(|s| *s != p && self.syms.get(s).is_some_and(|t| t.kind == SymbolKind::Trait && t.blanket))
+                        })
+                })
+        });
+        match (found.next(), found.next()) {
+            (Some(only), None) => Some(only),
+            _ => None,
+        }
+    }
+
     /// `rust_method` without the blanket traits: the type's own, or through `Deref`.
     fn rust_own_method(&self, t: SymbolId, name: &str) -> Option<SymbolId> {
         let mut t = t;
@@ -594,9 +617,11 @@ impl World {
     fn rust_function(&self, path: &str, module: &str) -> Option<SymbolId> {
         match self.rust_path(path, module, 0)? {
             PathHit::Symbol(f) if self.syms[&f].kind.is_callable() => Some(f),
-            PathHit::Symbol(other) => self.lookup(&self.syms[&other].qname, Want::Callable).filter(|f| self.syms[f].kind.is_callable()).or_else(|| {
-                (self.syms[&other].kind == SymbolKind::Module).then(|| self.callable_beside_module(&self.syms[&other].qname)).flatten()
-            }),
+            PathHit::Symbol(other) => {
+                self.lookup(&self.syms[&other].qname, Want::Callable).filter(|f| self.syms[f].kind.is_callable()).or_else(|| {
+                    (self.syms[&other].kind == SymbolKind::Module).then(|| self.callable_beside_module(&self.syms[&other].qname)).flatten()
+                })
+            }
             _ => None,
         }
     }
@@ -644,9 +669,11 @@ impl World {
         });
         // Or a glob brings it in (`mod filter_fn;` beside `pub use self::filter_fn::*;`).
         named.or_else(|| {
-            imports.globs.iter().find_map(|(file, idx)| match self.rust_path(&format!("{}::{name}", self.imports[file][*idx].path), parent, 1) {
-                Some(PathHit::Symbol(f)) if self.syms[&f].kind.is_callable() => Some(f),
-                _ => None,
+            imports.globs.iter().find_map(|(file, idx)| {
+                match self.rust_path(&format!("{}::{name}", self.imports[file][*idx].path), parent, 1) {
+                    Some(PathHit::Symbol(f)) if self.syms[&f].kind.is_callable() => Some(f),
+                    _ => None,
+                }
             })
         })
     }
