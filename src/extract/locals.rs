@@ -180,7 +180,7 @@ impl<'t> Extractor<'t> {
                 if !(text.contains('|') || text.contains('!')) || !self.in_code_macro(tree) {
                     continue;
                 }
-                let ctx = self.context_at(tree.start_byte(), &scopes, &scope_parent, &def_symbol);
+                let ctx = self.context_at(tree.start_byte(), scopes, scope_parent, def_symbol);
                 let (params, macros) = self.macro_tokens(tree);
                 for (name, ty, line) in params {
                     // The parameter's type is a type use, as it is outside a macro.

@@ -117,7 +117,7 @@ impl<'t> Extractor<'t> {
             }
             // An attribute macro is used by the item it decorates.
             let at = if attribute { self.decorated_at(r.name) } else { r.name.start_byte() };
-            let ctx = self.context_at(at, &scopes, &scope_parent, &def_symbol);
+            let ctx = self.context_at(at, scopes, scope_parent, def_symbol);
             let mut name = if r.kind == RefKind::Instantiates && self.kind(r.name) == "argument_list" {
                 // An enum constant's arguments (`SUCCESS(200, "ok")`): its enum is created.
                 match ctx.symbol.and_then(|c| symbols[c].parent) {
@@ -139,7 +139,7 @@ impl<'t> Extractor<'t> {
             match trait_of_impl {
                 Some(t) if r.kind == RefKind::UsesType && name.starts_with("Self::") => name = replace_self(&name, t),
                 _ => {
-                    if let Some(replacement) = self.self_type(&ctx, &symbols) {
+                    if let Some(replacement) = self.self_type(&ctx, symbols) {
                         name = replace_self(&name, &replacement);
                     }
                 }
@@ -155,7 +155,7 @@ impl<'t> Extractor<'t> {
             if matches!(r.kind, RefKind::UsesField | RefKind::Accesses)
                 && r.receiver.is_none()
                 && self.kind(r.name) == "identifier"
-                && is_local(&name, ctx.symbol, &symbols, &locals)
+                && is_local(&name, ctx.symbol, symbols, locals)
             {
                 continue;
             }
@@ -181,7 +181,7 @@ impl<'t> Extractor<'t> {
                     Some(recv)
                         if self.kind(recv) == "identifier"
                             && self.spec.language == Language::Rust
-                            && !is_local(self.text(recv), ctx.symbol, &symbols, &locals)
+                            && !is_local(self.text(recv), ctx.symbol, symbols, locals)
                             && {
                                 let at = recv.start_byte();
                                 let name = self.text(recv);
@@ -200,17 +200,17 @@ impl<'t> Extractor<'t> {
                     // A call in a macro's tokens: read like code in the macros whose arguments
                     // are code (`assert!`), else matched by name only.
                     Some(recv) if self.kind(recv) == "token_tree" && self.in_code_macro(recv) => {
-                        let (path, receiver) = self.token_call(r.name, &ctx, &symbols, &locals, 0);
+                        let (path, receiver) = self.token_call(r.name, &ctx, symbols, locals, 0);
                         if let Some(path) = path {
                             reference.name = path;
                         }
                         receiver
                     }
-                    Some(recv) => self.receiver(recv, &ctx, &symbols, &locals),
+                    Some(recv) => self.receiver(recv, &ctx, symbols, locals),
                 };
             }
             if let Some(args) = r.args {
-                reference.args = Some(self.arg_types(args, &ctx, &symbols, &locals).into_boxed_str());
+                reference.args = Some(self.arg_types(args, &ctx, symbols, locals).into_boxed_str());
                 if let (Receiver::Type(t), Some(caller)) = (&reference.receiver, ctx.symbol) {
                     // A configuration key read by name (`env.getProperty("k")`), a MyBatis
                     // statement run by its id (`sqlSession.selectList("ns.id")`).
@@ -339,7 +339,7 @@ impl<'t> Extractor<'t> {
         for imp in &self.impls {
             if let (Some(trait_name), Some(trait_node)) = (&imp.info.trait_name, imp.trait_node) {
                 let line = trait_node.start_position().row as u32 + 1;
-                let ctx = self.context_at(trait_node.start_byte(), &scopes, &scope_parent, &def_symbol);
+                let ctx = self.context_at(trait_node.start_byte(), scopes, scope_parent, def_symbol);
                 let mut reference = Reference::new(RefKind::Implements, trait_name.clone(), line, ctx.symbol);
                 reference.blanket = self.is_type_param(&imp.info.self_type, imp.type_node.start_byte())
                     || (self.blanket_form(imp).is_some() && !std_path(&imp.info.self_type));
@@ -361,7 +361,7 @@ impl<'t> Extractor<'t> {
     pub(super) fn import_refs(&mut self, outline: &Outline, references: &mut Vec<Reference>) {
         let Outline { scopes, scope_parent, def_symbol, .. } = outline;
         for node in std::mem::take(&mut self.imports) {
-            let ctx = self.context_at(node.start_byte(), &scopes, &scope_parent, &def_symbol);
+            let ctx = self.context_at(node.start_byte(), scopes, scope_parent, def_symbol);
             let line = node.start_position().row as u32 + 1;
             match self.spec.language {
                 Language::Java => references.extend(java::java_import(self.text(node), line)),

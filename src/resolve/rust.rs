@@ -223,21 +223,21 @@ impl World {
                     .local_item(r.enclosing, name)
                     .filter(|f| self.syms[f].kind.is_callable())
                     .or_else(|| self.rust_function(name, module));
-                return match function.and_then(|_| self.blanket_method(r.name).or_else(|| self.function_blanket_method(r.name))) {
+                match function.and_then(|_| self.blanket_method(r.name).or_else(|| self.function_blanket_method(r.name))) {
                     Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                     None => self.guess(Language::Rust, r.name, Want::Callable),
-                };
+                }
             }
             // `ms.pop().unwrap()`: a container's element call gives an `Option`, whose
             // `unwrap` it is (the extractor's chain passes through it to the element).
             Receiver::Type(t) if lang::spec(Language::Rust).transparent_calls.contains(&r.name) && self.on_element_option(t, r) => {
-                return (Target::External(format!("std::option::Option::{}", r.name)), Confidence::External, true);
+                (Target::External(format!("std::option::Option::{}", r.name)), Confidence::External, true)
             }
             Receiver::Type(t) if t.contains('#') || t.ends_with('@') || t.contains('~') || t.ends_with('!') => {
-                return match self.rust_receiver_type(t, r.file, module, r.enclosing).and_then(|id| self.rust_method(id, r.name)) {
+                match self.rust_receiver_type(t, r.file, module, r.enclosing).and_then(|id| self.rust_method(id, r.name)) {
                     Some(m) => (Target::Symbol(m), Confidence::Exact, true),
                     None => self.guess(Language::Rust, r.name, Want::Callable),
-                };
+                }
             }
             Receiver::Type(t) => {
                 // A type's path, or a constant's or static's (of its declared type).
@@ -262,15 +262,15 @@ impl World {
                 if let Some(m) = foreign.and_then(|f| self.foreign_impl_method(&f, r.name)) {
                     return (Target::Symbol(m), Confidence::Exact, true);
                 }
-                return match hit {
+                match hit {
                     // A literal's type (`"x".into()`) is no path of an outside crate.
                     Some(PathHit::External(q)) if !matches!(written, "()" | "str" | "bool") => {
                         (Target::External(format!("{q}::{}", r.name)), Confidence::External, true)
                     }
                     _ => self.guess(Language::Rust, r.name, Want::Callable),
-                };
+                }
             }
-            Receiver::Unknown => return self.guess(Language::Rust, r.name, Want::Callable),
+            Receiver::Unknown => self.guess(Language::Rust, r.name, Want::Callable),
             // A free function (`f()`, `Ok(x)`) is resolved as a path.
             Receiver::Implicit => (Target::Nothing, Confidence::Unresolved, true),
         }
