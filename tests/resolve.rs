@@ -252,6 +252,110 @@ impl Sink for Count {
         ref src/lib.rs:2 imports sink::Sink from=- to=shop::sink::Sink (exact)
         ref src/lib.rs:3 imports sink::Count from=- to=shop::sink::Count (exact)"#]]
     .assert_eq(&resolved(root, "src/lib.rs:", &["calls", "imports", "uses_field"]));
+    // The re-export goes: the bound `S: Sink` names nothing, its calls are unresolved.
+    let lib = root.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace("pub use sink::Sink;", "");
+    std::fs::write(&lib, text).unwrap();
+    reindex(root);
+    expect_test::expect!["ref src/lib.rs:11 calls on_match from=shop::Searcher::run to=- (unresolved)"].assert_eq(&resolved(
+        root,
+        "src/lib.rs:11 ",
+        &["calls"],
+    ));
+    assert_incremental_is_fresh(root);
+}
+
+/// Rust (issue 49): re-exports of every form are followed to the item: a nested group
+/// (`pub use self::{codec::{Frame, FrameKind}, error::Error};`), a `#[doc(inline)]` glob of
+/// another member crate, a chain across crates (`facade::Frame` -> `wire::Frame` ->
+/// `wire::codec::Frame`), `pub extern crate .. as ..`. Two items of the workspace share the
+/// simple name `Error`: the path decides which, never a guess by name. When the nested group
+/// drops `Error`, the path through it names nothing, incrementally as fresh.
+#[test]
+fn rust_reexports_of_every_form_reach_the_item() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[workspace]
+members = ["wire", "facade", "app"]
+//- wire/Cargo.toml
+[package]
+name = "wire"
+version = "0.1.0"
+edition = "2021"
+//- wire/src/lib.rs
+mod codec;
+mod error;
+pub use self::{
+    codec::{Frame, FrameKind},
+    error::Error,
+};
+//- wire/src/codec.rs
+pub struct Frame;
+pub enum FrameKind { Data }
+impl Frame {
+    pub fn kind(&self) -> FrameKind { FrameKind::Data }
+}
+//- wire/src/error.rs
+pub struct Error;
+impl Error {
+    pub fn code(&self) -> u32 { 1 }
+}
+//- facade/Cargo.toml
+[package]
+name = "facade"
+version = "0.1.0"
+edition = "2021"
+[dependencies]
+wire = { path = "../wire" }
+//- facade/src/lib.rs
+#[doc(inline)]
+pub use wire::*;
+pub extern crate wire as proto;
+//- app/Cargo.toml
+[package]
+name = "app"
+version = "0.1.0"
+edition = "2021"
+[dependencies]
+facade = { path = "../facade" }
+//- app/src/lib.rs
+use facade::{Frame, FrameKind};
+pub struct Error;
+impl Error {
+    pub fn code(&self) -> u32 { 2 }
+}
+pub fn handle(f: Frame, e: facade::Error, mine: Error) -> u32 {
+    let _k: FrameKind = f.kind();
+    let _p: facade::proto::Frame = Frame;
+    e.code() + mine.code()
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref app/src/lib.rs:1 imports facade::Frame from=- to=wire::codec::Frame (exact)
+        ref app/src/lib.rs:1 imports facade::FrameKind from=- to=wire::codec::FrameKind (exact)
+        ref app/src/lib.rs:6 uses_type Error from=app::handle to=app::Error (exact)
+        ref app/src/lib.rs:6 uses_type Frame from=app::handle to=wire::codec::Frame (exact)
+        ref app/src/lib.rs:6 uses_type facade::Error from=app::handle to=wire::error::Error (exact)
+        ref app/src/lib.rs:7 calls kind from=app::handle to=wire::codec::Frame::kind (exact)
+        ref app/src/lib.rs:7 uses_type FrameKind from=app::handle to=wire::codec::FrameKind (exact)
+        ref app/src/lib.rs:8 uses_type facade::proto::Frame from=app::handle to=wire::codec::Frame (exact)
+        ref app/src/lib.rs:9 calls code from=app::handle to=app::Error::code (exact)
+        ref app/src/lib.rs:9 calls code from=app::handle to=wire::error::Error::code (exact)"#]]
+    .assert_eq(&resolved(root, "app/src/lib.rs:", &["calls", "imports", "uses_type"]));
+    let lib = root.join("wire/src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace("    error::Error,\n", "");
+    std::fs::write(&lib, text).unwrap();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref app/src/lib.rs:6 uses_type Error from=app::handle to=app::Error (exact)
+        ref app/src/lib.rs:6 uses_type Frame from=app::handle to=wire::codec::Frame (exact)
+        ref app/src/lib.rs:6 uses_type facade::Error from=app::handle to=- (unresolved)"#]]
+    .assert_eq(&resolved(root, "app/src/lib.rs:6", &["uses_type"]));
+    assert_incremental_is_fresh(root);
 }
 
 /// Rust: a call by a name that is both a module and the function a `use` brings in beside it
@@ -440,6 +544,18 @@ where
         ref src/lib.rs:20 calls on_match from=sk::by_box to=sk::Sink::on_match (exact)
         ref src/lib.rs:27 calls on_match from=sk::by_where to=sk::Sink::on_match (exact)"#]]
     .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
+    // The trait's method renamed: no call is the trait's any more, only name guesses remain.
+    let lib = root.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap().replace("    fn on_match(&mut self, n: u32);", "    fn on_hit(&mut self, n: u32);");
+    std::fs::write(&lib, text).unwrap();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/lib.rs:12 calls on_match from=sk::by_dyn to=sk::Other::on_match (guess)
+        ref src/lib.rs:16 calls on_match from=sk::by_impl to=sk::Other::on_match (guess)
+        ref src/lib.rs:20 calls on_match from=sk::by_box to=sk::Other::on_match (guess)
+        ref src/lib.rs:27 calls on_match from=sk::by_where to=sk::Other::on_match (guess)"#]]
+    .assert_eq(&resolved(root, "src/lib.rs:", &["calls"]));
+    assert_incremental_is_fresh(root);
 }
 
 /// Rust: auto-deref through the repository's `Deref` impls: a method the wrapper lacks is
@@ -1046,6 +1162,16 @@ pub fn run() {
         ref app/src/other.rs:3 expands debug from=app::other::run to=lg::macros::debug (exact)
         ref app/src/other.rs:4 calls debug::emit from=app::other::run to=lg::debug::emit (exact)"#]]
     .assert_eq(&resolved(root, "app/src/", &["expands", "calls"]));
+    // The macro no longer exported: `debug!` names nothing, the function keeps its call.
+    let lg = root.join("lg/src/lib.rs");
+    let text = std::fs::read_to_string(&lg).unwrap().replace("    #[macro_export]\n", "");
+    std::fs::write(&lg, text).unwrap();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref app/src/lib.rs:5 expands debug from=app::run to=- (unresolved)
+        ref app/src/lib.rs:6 calls debug from=app::run to=app::debug (exact)"#]]
+    .assert_eq(&resolved(root, "app/src/lib.rs:", &["expands", "calls"]));
+    assert_incremental_is_fresh(root);
 }
 
 /// Rust (issue 49): a code macro's input is read as code. The paths, fields and calls in
@@ -1521,12 +1647,14 @@ pub fn run() {
     span!("b").in_scope();
 }
 //- src/macros.rs
+#[macro_export]
 macro_rules! span {
     ($name:expr) => {{
         let span = $crate::Span::new($name);
         span
     }};
 }
+#[macro_export]
 macro_rules! info_span {
     ($name:expr) => {
         $crate::span!($name)

@@ -511,6 +511,8 @@ struct OldSymbol {
     returns: Option<Box<str>>,
     /// A Rust trait implemented for every type (`model::BLANKET`).
     blanket: bool,
+    /// Who may use it (a `#[macro_export]` dropped, a Java method made private).
+    access: Option<crate::resolve::Access>,
 }
 
 fn import_flags(r: &crate::model::Reference) -> i64 {

@@ -174,7 +174,8 @@ impl Run<'_> {
                     self.old_supers.insert(sid, self.world.supertypes.get(&sid).cloned().unwrap_or_default());
                     let returns = self.world.syms.get(&sid).and_then(|s| s.returns.clone());
                     let blanket = self.world.syms.get(&sid).is_some_and(|s| s.blanket);
-                    keys.entry((kind, xqname)).or_default().push_back(OldSymbol { id: sid, name, returns, blanket });
+                    let access = self.world.syms.get(&sid).map(|s| s.access);
+                    keys.entry((kind, xqname)).or_default().push_back(OldSymbol { id: sid, name, returns, blanket, access });
                 }
                 let imports = self.writer.import_keys(*id)?.into_iter().collect();
                 self.previous.insert(*id, Previous { keys, imports });
@@ -315,6 +316,11 @@ impl Run<'_> {
                 // The same symbol, of another declared type: chains through it
                 // (`owner.getPets().get(0).m()`) may now reach another type.
                 Some(old) => {
+                    // Who may use it changed: the references of its name may now see it
+                    // or not (overloads the call site cannot see, a macro's export).
+                    if old.access.is_some_and(|a| a != crate::resolve::Access::from_visibility(&s.visibility)) {
+                        self.affected.insert(s.name.clone());
+                    }
                     if old.returns.as_deref() != s.returns.as_deref() {
                         self.affected.insert(s.name.clone());
                         self.links.insert(s.name.clone());

@@ -298,12 +298,25 @@ impl World {
             return None;
         }
         let prefix = format!("{owner_module}::");
-        let mut macros =
-            self.by_name.get(name).into_iter().flatten().copied().filter(|id| is_macro(id) && self.syms[id].qname.starts_with(&prefix));
+        let mut macros = self
+            .by_name
+            .get(name)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|id| self.is_exported_macro(*id) && self.syms[id].qname.starts_with(&prefix));
         match (macros.next(), macros.next()) {
             (Some(only), None) => Some(PathHit::Symbol(only)),
             _ => None,
         }
+    }
+
+    /// A macro at its crate's root whatever module defines it: a `#[macro_export]`
+    /// `macro_rules!` or a proc macro (both public; a macro without the attribute is known
+    /// only by textual scope and `use`s of it).
+    fn is_exported_macro(&self, id: SymbolId) -> bool {
+        let s = &self.syms[&id];
+        s.kind == SymbolKind::Macro && s.access == super::Access::Public
     }
 
     /// The macro a named `use` of the module brings in under `name`, if one does. The path
@@ -348,7 +361,7 @@ impl World {
                 .into_iter()
                 .flatten()
                 .copied()
-                .filter(|id| self.syms[id].kind == SymbolKind::Macro && self.syms[id].qname.starts_with(&prefix));
+                .filter(|id| self.is_exported_macro(*id) && self.syms[id].qname.starts_with(&prefix));
             if let (Some(only), None) = (macros.next(), macros.next()) {
                 exported = Some(PathHit::Symbol(only));
             }
