@@ -287,7 +287,7 @@ def main():
     sources = os.path.abspath(args[0])
     jdk = args[1] if len(args) > 1 else "/usr/lib/jvm/temurin-25-jdk-amd64"
     here = os.path.dirname(os.path.abspath(__file__))
-    binary = os.path.join(here, "..", "target", "release", "repochart")
+    binary = os.environ.get("REPOCHART_BIN") or os.path.join(here, "..", "target", "release", "repochart")
     repo = os.path.abspath(index_root) if index_root else sources
     subprocess.run([binary, "index", "--repo", repo], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     db = sqlite3.connect(os.path.join(repo, ".repochart", "index.db"))

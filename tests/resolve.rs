@@ -885,6 +885,61 @@ public class Use {
     .assert_eq(&resolved(root, "src/db/Use", &["calls"]));
 }
 
+/// Java: an array of a primitive type is a type of its own, written before or after the
+/// name (`int[] words;`, `int data[];`): a field of one passed as an argument picks the
+/// overload taking the array (`mult(big.data, big.len, v0, v1, out)` beside `mult(int[],
+/// int, int[], int, int[])`), and a chain goes on past an overload giving one (`a.sub(b)
+/// .abs()` beside `static int[] sub(int[], int[])`). A local declared again in another block
+/// is that block's (`Big big` after an earlier block's `long big`). Incremental == fresh
+/// after the field becomes an `int`.
+#[test]
+fn java_primitive_arrays_pick_overloads_and_chains_pass_over_them() {
+    let repo = write_fixture(
+        r#"
+//- src/m/Big.java
+package m;
+
+public class Big {
+    int data[];
+    int[] words;
+    int len;
+
+    static void mult(int[] a, int alen, int[] b, int blen, int[] out) { }
+    static void mult(int[] a, int alen, int v0, int v1, int[] out) { }
+    static int[] sub(int[] a, int[] b) { return a; }
+    Big sub(Big other) { return this; }
+    Big abs() { return this; }
+
+    static void run(boolean small, int v0, int v1, Big other) {
+        if (small) {
+            long big = 5L;
+        } else {
+            Big big = other;
+            int[] out = new int[3];
+            mult(big.data, big.len, v0, v1, out);
+            mult(big.words, big.len, other.words, other.len, out);
+            big.sub(other).abs();
+        }
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/m/Big.java:20 calls mult from=m.Big#run to=m.Big#mult(int[],int,int,int,int[]) (exact)
+        ref src/m/Big.java:21 calls mult from=m.Big#run to=m.Big#mult(int[],int,int[],int,int[]) (exact)
+        ref src/m/Big.java:22 calls abs from=m.Big#run to=m.Big#abs() (exact)
+        ref src/m/Big.java:22 calls sub from=m.Big#run to=m.Big#sub(Big) (exact)"#]]
+    .assert_eq(&resolved(root, "src/m/Big.java:2", &["calls"]));
+    let big = root.join("src/m/Big.java");
+    let text = std::fs::read_to_string(&big).unwrap().replace("    int data[];", "    int data;");
+    std::fs::write(&big, text).unwrap();
+    reindex(root);
+    expect_test::expect!["ref src/m/Big.java:20 calls mult from=m.Big#run to=m.Big#mult(int[],int,int,int,int[]) | m.Big#mult(int[],int,int[],int,int[]) (ambiguous)"].assert_eq(&resolved(root, "src/m/Big.java:20 ", &["calls"]));
+    assert_incremental_is_fresh(root);
+}
+
 /// Rust (issue 49): calls through generic bounds. A field whose type is a parameter the impl
 /// block bounds (`self.sink.matched()` inside `impl<S: Sink> Core<S>`), a path through a
 /// bounded type parameter (`E::from_parts(s)`, also as a chain's first link), and the

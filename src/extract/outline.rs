@@ -148,8 +148,14 @@ impl<'t> Extractor<'t> {
                 info
             }),
             // A container keeps its element (`List<Pet>`, `slice<Match>`); another array is
-            // no receiver.
-            returns: if kind.is_callable() || matches!(kind, SymbolKind::Field | SymbolKind::Const | SymbolKind::Static) {
+            // no receiver, written after the name too (Java's `int data[];`, `int f()[]`).
+            // A Java array of a primitive type keeps its form (`int[]`, for the overloads an
+            // argument `big.data` fits).
+            returns: if let Some(array) = self.primitive_array(def.node, def.name) {
+                Some(array)
+            } else if (kind.is_callable() || matches!(kind, SymbolKind::Field | SymbolKind::Const | SymbolKind::Static))
+                && self.dims_after_name(def.node, def.name) == 0
+            {
                 def.node
                     .child_by_field_name("type")
                     .or_else(|| def.node.child_by_field_name("return_type"))
@@ -161,6 +167,34 @@ impl<'t> Extractor<'t> {
             },
             params: if kind.is_callable() && spec.language == Language::Java { self.params(def.node) } else { None },
         }
+    }
+
+    /// The array dimensions a Java declaration writes after its name (`int data[];`,
+    /// `int f()[]`), which make its type an array of the written one.
+    fn dims_after_name(&self, node: Node<'t>, name: Node<'t>) -> usize {
+        if self.spec.language != Language::Java {
+            return 0;
+        }
+        let declarator = name.parent().filter(|d| self.kind(*d) == "variable_declarator").unwrap_or(node);
+        declarator.child_by_field_name("dimensions").map_or(0, |d| self.text(d).matches('[').count())
+    }
+
+    /// A Java field's or method's type when it is an array of a primitive type, dimensions
+    /// after the name included: `int[]` for `int[] data;` and `int data[];`.
+    fn primitive_array(&self, node: Node<'t>, name: Node<'t>) -> Option<String> {
+        if self.spec.language != Language::Java {
+            return None;
+        }
+        let t = node.child_by_field_name("type")?;
+        let (element, mut dims) = match self.kind(t) {
+            "array_type" => {
+                (t.child_by_field_name("element")?, t.child_by_field_name("dimensions").map_or(0, |d| self.text(d).matches('[').count()))
+            }
+            _ => (t, 0),
+        };
+        dims += self.dims_after_name(node, name);
+        (dims > 0 && matches!(self.kind(element), "integral_type" | "floating_point_type" | "boolean_type"))
+            .then(|| format!("{}{}", self.text(element), "[]".repeat(dims)))
     }
 
     /// The innermost symbol and impl around a byte offset.

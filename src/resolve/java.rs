@@ -132,19 +132,22 @@ impl World {
                 None => None,
             },
         }?;
-        // Java overloads of the link's name: a chain goes on from a value, so a `void`
-        // overload is not the one called (`example.or().andIdEqualTo(1)` beside `void
-        // or(Criteria)`); the others must agree on what they return.
+        // Java overloads of the link's name: a chain goes on from a value with members, so a
+        // `void` overload, or one giving an array of a primitive type, is not the one called
+        // (`example.or().andIdEqualTo(1)` beside `void or(Criteria)`, `a.subtract(b).abs()`
+        // beside `static int[] subtract(int[], int[])`); the others must agree on what they
+        // return.
+        let memberless = |r: &str| r == "void" || r.ends_with("[]");
         let m = match (want, self.syms.get(&m)) {
             (Want::Callable, Some(s))
-                if s.returns.as_deref().is_none_or(|r| r == "void")
+                if s.returns.as_deref().is_none_or(memberless)
                     && s.parent.is_some()
                     && self.files.get(&s.file).is_some_and(|f| f.language == Language::Java) =>
             {
                 let valued: Vec<SymbolId> = self
                     .java_methods_named(s.parent?, method)
                     .into_iter()
-                    .filter(|o| self.syms[o].returns.as_deref().is_some_and(|r| r != "void"))
+                    .filter(|o| self.syms[o].returns.as_deref().is_some_and(|r| !memberless(r)))
                     .collect();
                 match valued.first() {
                     Some(first) if valued.iter().all(|o| self.syms[o].returns == self.syms[first].returns) => *first,

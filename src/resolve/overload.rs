@@ -328,9 +328,16 @@ impl World {
             dims += 1;
         }
         let package = self.files.get(&file).filter(|f| f.language == Language::Java).map(|f| f.module.as_str()).unwrap_or("");
-        // A chain ending in a method or field of a primitive type (`c.size()`): that type.
+        // A chain ending in a method or field of a primitive type (`c.size()`) or an array
+        // of one (`big.data`, an `int[]`): that type, and its dimensions.
         let primitive = if base.contains('#') { self.java_chain_primitive(base, file, enclosing, package) } else { None };
-        let base = primitive.unwrap_or(base);
+        let base = match primitive {
+            Some((p, d)) => {
+                dims += d;
+                p
+            }
+            None => base,
+        };
         // A chain, or an element of a container (`pets@`): known by what it resolves to.
         let derived = |t: &str| t.contains('#') || t.ends_with('@');
         let simple = if derived(base) { base } else { last_segment(crate::model::without_element(base)) };
@@ -436,9 +443,10 @@ impl World {
         }
     }
 
-    /// The primitive type a chain's last link has, when it has one (a type of the
-    /// repository is what `java_type` resolves the chain to instead).
-    fn java_chain_primitive(&self, chain: &str, file: i64, enclosing: Option<SymbolId>, package: &str) -> Option<&'static str> {
+    /// The primitive type a chain's last link has, when it has one, and the dimensions of
+    /// an array of it (`int[] data`: `int`, 1); a type of the repository is what `java_type`
+    /// resolves the chain to instead.
+    fn java_chain_primitive(&self, chain: &str, file: i64, enclosing: Option<SymbolId>, package: &str) -> Option<(&'static str, usize)> {
         let (link, want) = match chain.strip_suffix("()") {
             Some(call) => (call, Want::Callable),
             None => (chain, Want::Field),
@@ -463,7 +471,13 @@ impl World {
         if want == Want::Callable && same_name.iter().any(|m| self.syms[m].returns.as_deref() != Some(returns)) {
             return None;
         }
-        PRIMITIVES.iter().copied().find(|p| *p == returns)
+        let mut element = returns.trim();
+        let mut dims = 0;
+        while let Some(e) = element.strip_suffix("[]") {
+            element = e.trim_end();
+            dims += 1;
+        }
+        PRIMITIVES.iter().copied().find(|p| *p == element).map(|p| (p, dims))
     }
 
     fn is_subtype(&self, t: SymbolId, of: SymbolId, depth: usize) -> bool {
