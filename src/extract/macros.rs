@@ -26,8 +26,9 @@ use super::*;
 /// is two levels).
 pub(super) const MACRO_LEVELS: usize = 4;
 
-/// The wrapper's head, at the first bytes of a virtual source.
-const HEAD: &[u8] = b"fn f(){";
+/// The wrapper's head, at the first bytes of a virtual source that hold it without
+/// covering a newline (`head_slots`), token by token.
+const HEAD: [&[u8]; 5] = [b"fn", b"f", b"(", b")", b"{"];
 
 /// Tokens an item can start with: a token tree whose input starts with one is read as a
 /// block of items.
@@ -128,6 +129,7 @@ impl<'t> Extractor<'t> {
     /// collected), in byte order, disjoint; and the whole inputs they come from (an
     /// item-level macro's groups of items are read, the rest of its input is no code).
     fn macro_regions(&mut self, from: usize, previous: &[Region]) -> (Vec<Region>, Vec<Region>) {
+        let head_end = head_end(self.src);
         let mut regions = Vec::new();
         let mut covered = Vec::new();
         for k in from..self.refs.len() {
@@ -163,7 +165,7 @@ impl<'t> Extractor<'t> {
                 }
             }
             // The wrapper's head and a separator need the bytes before the first tree.
-            if tree.start_byte() <= HEAD.len() {
+            if tree.start_byte() <= head_end {
                 continue;
             }
             let before = regions.len();
@@ -458,8 +460,10 @@ fn body_value(spec: &'static LanguageSpec, body: &str, module: &str) -> Option<S
 pub(super) fn virtual_source(src: &str, regions: &[Region], blanks: &[(usize, usize)]) -> String {
     let bytes = src.as_bytes();
     let mut out: Vec<u8> = bytes.iter().map(|&b| if b == b'\n' { b'\n' } else { b' ' }).collect();
-    out[..HEAD.len()].copy_from_slice(HEAD);
-    let mut free_from = HEAD.len();
+    let (slots, mut free_from) = head_slots(bytes);
+    for (at, token) in slots {
+        out[at..at + token.len()].copy_from_slice(token);
+    }
     for r in regions {
         out[r.start..r.end].copy_from_slice(&bytes[r.start..r.end]);
         if r.block {
@@ -487,6 +491,35 @@ pub(super) fn virtual_source(src: &str, regions: &[Region], blanks: &[(usize, us
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// Where the wrapper's head goes: each token at the first bytes after the one before that
+/// hold it on one line (`fn` and `f` apart), so that no newline is covered and every line
+/// keeps its number (a file opening with `/*!\n` has a newline at its fourth byte). Also the
+/// byte after the head: a token tree must start after it.
+fn head_slots(bytes: &[u8]) -> (Vec<(usize, &'static [u8])>, usize) {
+    let mut slots = Vec::with_capacity(HEAD.len());
+    let mut at = 0;
+    for (i, token) in HEAD.iter().enumerate() {
+        // `fn` and `f` need a space between them; the rest may touch.
+        if i == 1 {
+            at += 1;
+        }
+        while at + token.len() <= bytes.len() && bytes[at..at + token.len()].contains(&b'\n') {
+            at += 1;
+        }
+        if at + token.len() > bytes.len() {
+            return (Vec::new(), bytes.len());
+        }
+        slots.push((at, *token));
+        at += token.len();
+    }
+    (slots, at)
+}
+
+/// The byte after the wrapper's head in a virtual source of `src` (see `head_slots`).
+pub(super) fn head_end(src: &str) -> usize {
+    head_slots(src.as_bytes()).1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -503,5 +536,19 @@ mod tests {
         let out = virtual_source(src, &regions, &[]);
         assert_eq!(out.len(), src.len());
         assert_eq!(out, "fn f(){    \n        ;(a.b(), \"é\") \n \n                      ;{ fn g() {} }} \n");
+    }
+
+    /// A file opening with a short line (`/*!`) keeps its newlines: the head goes on the
+    /// lines that hold it, so a tree's line in the virtual tree is its line in the file.
+    #[test]
+    fn the_head_never_covers_a_newline() {
+        let src = "/*!\nDoc.\n*/\npub fn f(x: u32) -> bool {\n    matches!(x, Mode::A)\n}\n";
+        let a = src.find("(x, Mode").unwrap();
+        let regions = [Region { start: a, end: a + "(x, Mode::A)".len(), block: false }];
+        let out = virtual_source(src, &regions, &[]);
+        assert_eq!(out.len(), src.len());
+        assert_eq!(out.matches('\n').count(), src.matches('\n').count());
+        assert_eq!(out, "fn \nf(){\n  \n                          \n           ;(x, Mode::A)\n}\n");
+        assert_eq!(head_end(src), 8);
     }
 }
