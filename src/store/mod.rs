@@ -1436,10 +1436,12 @@ mod queries;
 pub use history::*;
 pub use queries::*;
 
-/// What made an index's contents besides the schema: the program version, the grammar
-/// queries and element lists, and the framework rules. An index made by others is rebuilt (what it extracted may differ).
+/// What made an index's contents besides the schema: the program version and source (a
+/// build of another commit may extract or resolve otherwise: `build.rs`), the grammar queries
+/// and element lists, and the framework rules. An index made by others is rebuilt.
 fn extractor_fingerprint() -> String {
     let mut text = String::from(env!("CARGO_PKG_VERSION"));
+    text.push_str(env!("REPOCHART_SOURCE_HASH"));
     for spec in crate::lang::all() {
         text.push_str(spec.query_source);
         text.push_str(spec.elements_source());
