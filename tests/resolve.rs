@@ -1006,6 +1006,90 @@ pub fn many(v: Vec<Box<dyn Sink>>) {
     assert_incremental_is_fresh(root);
 }
 
+/// Rust: an inherent method comes before a trait impl's method of the same name, wherever
+/// each is declared (rustc's method lookup). tracing-subscriber implements its own
+/// `RecordFields` for tracing-core's `Event`, whose inherent `record` its calls mean: on a
+/// value, through a path (`Event::record(self, ..)` inside the impl), and in the crate that
+/// declares the trait. A type without an inherent method of the name takes the impl's.
+/// Incremental == fresh after the inherent method is removed, when the impl's is the call.
+#[test]
+fn rust_inherent_methods_come_before_a_trait_impls_of_another_crate() {
+    let repo = write_fixture(
+        r#"
+//- Cargo.toml
+[workspace]
+members = ["core", "sub"]
+//- core/Cargo.toml
+[package]
+name = "core"
+version = "0.1.0"
+edition = "2021"
+//- core/src/lib.rs
+pub struct Event;
+impl Event {
+    pub fn record(&self, n: u32) {}
+}
+pub struct Plain;
+//- sub/Cargo.toml
+[package]
+name = "sub"
+version = "0.1.0"
+edition = "2021"
+[dependencies]
+core = { path = "../core" }
+//- sub/src/lib.rs
+use core::{Event, Plain};
+pub trait RecordFields {
+    fn record(&self, n: u32);
+}
+impl RecordFields for Event {
+    fn record(&self, n: u32) {
+        Event::record(self, n)
+    }
+}
+impl RecordFields for Plain {
+    fn record(&self, n: u32) {}
+}
+pub fn format(event: &Event, plain: &Plain) {
+    event.record(1);
+    plain.record(2);
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    // The dump names an impl's member by its type (`core::Event::record` for both): the
+    // handles of `find_references` tell them apart.
+    let references = |handle: &str| {
+        let atlas = repochart::tools::Atlas::new(&root.canonicalize().unwrap());
+        atlas.call("find_references", serde_json::json!({ "symbol": handle })).map_err(|e| e.0).unwrap()
+    };
+    expect_test::expect![[r#"
+        ref sub/src/lib.rs:14 calls record from=sub::format to=core::Event::record (exact)
+        ref sub/src/lib.rs:15 calls record from=sub::format to=core::Plain::record (exact)
+        ref sub/src/lib.rs:7 calls Event::record from=core::Event::record to=core::Event::record (exact)"#]]
+    .assert_eq(&resolved(root, "sub/src/lib.rs:", &["calls"]));
+    expect_test::expect![[r#"
+        2 references to method core::Event::record (calls 2)
+        sub/src/lib.rs
+          7 calls  in core::Event::record
+          14 calls  in sub::format"#]]
+    .assert_eq(&references("core/src/lib.rs:3"));
+    expect_test::expect!["no references to method <core::Event as RecordFields>::record (kind=all); all kinds: 0"]
+        .assert_eq(&references("sub/src/lib.rs:6"));
+    let core = root.join("core/src/lib.rs");
+    let text = std::fs::read_to_string(&core).unwrap().replace("    pub fn record(&self, n: u32) {}\n", "");
+    std::fs::write(&core, text).unwrap();
+    reindex(root);
+    expect_test::expect![[r#"
+        2 references to method <core::Event as RecordFields>::record (calls 2)
+        sub/src/lib.rs
+          7 calls  in core::Event::record
+          14 calls  in sub::format"#]]
+    .assert_eq(&references("sub/src/lib.rs:6"));
+    assert_incremental_is_fresh(root);
+}
+
 /// Rust (issue 49): functions and methods used as values are references of their own kind
 /// (`method_ref`, as Java's method references): an argument (`route(create)`,
 /// `.map(Self::parse)`, `.and_then(parse_line)`), a struct field's value, a `let` and an

@@ -426,7 +426,8 @@ impl World {
         };
         // A call names a callable before a type of the same name (`pub fn Lite(..)` beside
         // `struct Lite`: `Lite(x)` calls the function), an inherent member before a trait
-        // impl's.
+        // impl's, wherever each is declared (rustc's method lookup: tracing-subscriber's
+        // `impl RecordFields for Event` does not hide tracing-core's `Event::record`).
         // And, among items of one name in several units (the same class in two modules),
         // compiled code before test data, then the reference's own unit, then the units it
         // declares a dependency on, then others.
@@ -443,7 +444,7 @@ impl World {
             // module, type or function of its name (`mod metadata` beside `macro_rules!
             // metadata`) comes first where any kind will do.
             let macro_last = want == Want::Any && sym.kind == SymbolKind::Macro;
-            (macro_last, outside, distance, want == Want::Callable && !sym.kind.is_callable(), sym.from_trait, *id)
+            (macro_last, outside, sym.from_trait, distance, want == Want::Callable && !sym.kind.is_callable(), *id)
         })
     }
 
