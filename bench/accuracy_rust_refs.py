@@ -179,8 +179,11 @@ DUPLICATES = []
 def share_duplicates(truth, function_of):
     """Gives each use of a symbol defined several times to one definition: the one in its
     file whose enclosing function (by the index's outline: `function_of(def)` is its line
-    range, for a function's local item) holds the use, else the nearest in its file; a use in
-    a file with none is left out and counted."""
+    range, for a function's local item) holds the use, else the nearest in its file that is
+    no function's local item (a local item is visible only inside its function: a test
+    module's `const SHERLOCK` is what its tests use, not the nearer one a later test function
+    declares in its body), else the nearest; a use in a file with none is left out and
+    counted."""
     global DUPLICATE_USES
     for heres, uses in DUPLICATES:
         for u in uses:
@@ -189,7 +192,8 @@ def share_duplicates(truth, function_of):
                 DUPLICATE_USES += 1
                 continue
             inside = [h for h in mine if function_of(h) and function_of(h)[0] <= u[1] <= function_of(h)[1]]
-            pool = inside if inside else mine
+            outer = [h for h in mine if not function_of(h)]
+            pool = inside or outer or mine
             here = min(pool, key=lambda h: (abs(h[1] - u[1]), h[1]))
             if u != (here[0], here[1]):
                 truth[here].add(u)
@@ -451,6 +455,9 @@ def main():
             # one it lists for the definition is judged (an alias: `use x::__private as test`).
             judged = {u for u in ours if u in places or (u[0], u[1], name) in RESOLVED_NAMES}
             unjudged += len(ours - judged)
+            if os.environ.get("SHOW_UNJUDGED"):
+                for u in sorted(ours - judged):
+                    print(f"unjudged: {kind} {name} {path}:{line} at {u[0]}:{u[1]}", file=sys.stderr)
             ours = judged
         guessed = {u for u in guesses.get(sid, set()) if (u[0], u[1]) != (path, line) and u not in blind}
         row = table[cls]
@@ -462,6 +469,9 @@ def main():
         row[5] += len(guessed)
         if places - ours:
             misses.append((len(places - ours), f"{kind} {name} {path}:{line}", sorted(places - ours)[:3]))
+        if os.environ.get("SHOW_EXTRAS"):
+            for u in sorted(ours - places):
+                print(f"extra: {kind} {name} {path}:{line} at {u[0]}:{u[1]}", file=sys.stderr)
         if ours - places:
             extras.append((len(ours - places), f"{kind} {name} {path}:{line}", sorted(ours - places)[:3]))
     print(f"rust-analyzer definitions in the workspace's files: {len(truth)}; matched to index symbols: {len(truth) - unmatched}; "
