@@ -353,7 +353,13 @@ impl Indexer {
         // The repository's `macro_rules!` macros, which extraction expands where an item-level
         // invocation names one; the files invoking one whose definition changed are
         // extracted again.
-        let sources = read_macro_sources(root, store, &changes, &mut macro_texts, layout, macro_sources.take())?;
+        // A tree without Rust files has none to read (a query over every symbol, 15 ms of a
+        // no-op run on `java.base`).
+        let known = match macro_sources.take() {
+            None if !states.keys().any(|p| p.ends_with(".rs")) => Some(BTreeMap::new()),
+            known => known,
+        };
+        let sources = read_macro_sources(root, store, &changes, &mut macro_texts, layout, known)?;
         let spec = crate::lang::spec(Language::Rust);
         let macro_table = MacroTable::from_sources(spec, sources.values().flatten().map(|(m, t)| (m.as_str(), t.as_str())));
         let macro_hashes = macro_table.hashes();
