@@ -175,7 +175,13 @@ impl<'t> Extractor<'t> {
         if self.spec.language != Language::Java {
             return 0;
         }
-        let declarator = name.parent().filter(|d| self.kind(*d) == "variable_declarator").unwrap_or(node);
+        // The declarator among the node's own (`int a, b[];`), found downwards: a node's
+        // parent is a walk from the root in tree-sitter, and this runs for every symbol.
+        let mut cursor = node.walk();
+        let declarator = node
+            .children_by_field_name("declarator", &mut cursor)
+            .find(|d| d.child_by_field_name("name").is_some_and(|n| n.id() == name.id()))
+            .unwrap_or(node);
         declarator.child_by_field_name("dimensions").map_or(0, |d| self.text(d).matches('[').count())
     }
 
