@@ -860,7 +860,7 @@ fn configuration_problems_are_in_status() {
     let config: Vec<&str> =
         report.lines().skip_while(|l| !l.starts_with("configuration:")).take_while(|l| !l.starts_with("skipped:")).collect();
     expect_test::expect![[r#"
-        configuration: 12 keys in 3 files
+        configuration: 14 keys in 3 files
           unreadable past this line (keys before it kept): order-service/src/main/resources/bootstrap.yml:5: while parsing a flow sequence, expected ',' or ']'
           read in code, set in no configuration file: redis.key.none (@Value com.shop.order.jobs.OrderJobs#orderKey  order-service/src/main/java/com/shop/order/jobs/OrderJobs.java:16-17)
         mybatis: 2 statements in 1 mapper file"#]]

@@ -945,6 +945,11 @@ fn spring_shop_tool_answers() {
         ("get_symbol", json!({"symbol": "shop.order.timeout-seconds"})),
         ("find_references", json!({"symbol": "shop.order.timeoutSeconds"})),
         ("get_symbol", json!({"symbol": "spring.datasource.password"})),
+        // A secret by its key's last words (`signing-key`), not by a word anywhere in it
+        // (`token-validity-seconds: 14400` is shown).
+        ("search_symbols", json!({"kind": "config_key", "query": "shop.auth"})),
+        // A key named exactly comes before the symbols its words name.
+        ("search_symbols", json!({"query": "shop.cache.enabled", "limit": 3})),
         ("get_symbol", json!({"symbol": "shop.missing.key"})),
         ("get_symbol", json!({"symbol": "shop.order.retries"})),
         // MyBatis: statements linked to their mapper methods, includes resolved, types the

@@ -50,15 +50,96 @@ pub fn config_file(path: &str) -> Option<String> {
     None
 }
 
-/// Key words that mark a value as a secret.
-const SECRET_WORDS: &[&str] =
-    &["password", "passwd", "secret", "token", "credential", "private-key", "privatekey", "api-key", "apikey", "access-key", "accesskey"];
+/// The last words of a key's last segment that make its value a secret
+/// (`spring.datasource.password`, `jwt.signing-key`, `aws.secretAccessKey`), one word or two.
+const SECRET_LAST_WORDS: &[&[&str]] = &[
+    &["password"],
+    &["passwd"],
+    &["pwd"],
+    &["passphrase"],
+    &["secret"],
+    &["secrets"],
+    &["credential"],
+    &["credentials"],
+    &["privatekey"],
+    &["apikey"],
+    &["accesskey"],
+    &["private", "key"],
+    &["api", "key"],
+    &["access", "key"],
+    &["secret", "key"],
+    &["signing", "key"],
+    &["encryption", "key"],
+    &["master", "key"],
+];
+
+/// A key whose value is a secret only when the value is no number, duration or boolean
+/// (`auth.token` is; `auth.token-validity-seconds: 14400` is not, by its last words either).
+const TOKEN_LAST_WORDS: &[&str] = &["token", "tokens"];
+
+/// The words of a key's last segment, lower case: split at `-`, `_` and camelCase humps
+/// (`secretAccessKey` -> secret access key).
+fn last_words(key: &str) -> Vec<String> {
+    let segment = key.rsplit('.').next().unwrap_or(key);
+    let segment = segment.split('[').next().unwrap_or(segment);
+    let mut words: Vec<String> = Vec::new();
+    for part in segment.split(['-', '_']).filter(|p| !p.is_empty()) {
+        let mut word = String::new();
+        let mut previous_lower = false;
+        for c in part.chars() {
+            if c.is_uppercase() && previous_lower && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            previous_lower = c.is_lowercase() || c.is_ascii_digit();
+            word.extend(c.to_lowercase());
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+    }
+    words
+}
+
+/// A number, a duration (`30s`, `PT1H`, `500ms`, `10m`) or a boolean: no secret.
+fn plain_value(value: &str) -> bool {
+    let v = value.trim().to_ascii_lowercase();
+    if matches!(v.as_str(), "true" | "false" | "yes" | "no" | "on" | "off") || v.parse::<f64>().is_ok() {
+        return true;
+    }
+    if let Some(iso) = v.strip_prefix("pt").or_else(|| v.strip_prefix('p')) {
+        return !iso.is_empty() && iso.chars().all(|c| c.is_ascii_digit() || matches!(c, 'd' | 'h' | 'm' | 's' | 't' | '.'));
+    }
+    let digits = v.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = &v[digits.len()..];
+    !digits.is_empty() && digits.parse::<f64>().is_ok() && matches!(unit, "ns" | "us" | "ms" | "s" | "m" | "h" | "d" | "w" | "y")
+}
+
+/// A value that looks like a key or password whatever its key is called: a long run of
+/// letters and digits (base64, hex) with no spaces, dots or URL syntax, mixing both.
+fn looks_random(value: &str) -> bool {
+    let v = value.trim();
+    if v.len() < 32 || !v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=' | '_' | '-')) {
+        return false;
+    }
+    let letters = v.chars().filter(|c| c.is_ascii_alphabetic()).count();
+    let digits = v.chars().filter(|c| c.is_ascii_digit()).count();
+    let mut seen = [false; 128];
+    v.bytes().for_each(|b| seen[b as usize] = true);
+    letters > 0 && digits > 0 && seen.iter().filter(|s| **s).count() >= 12
+}
+
+/// Whether a key's value is a secret: by the key's last words, or by the value's look.
+pub fn is_secret(key: &str, value: &str) -> bool {
+    let words = last_words(key);
+    let ends_with = |tail: &[&str]| words.len() >= tail.len() && words[words.len() - tail.len()..].iter().zip(tail).all(|(w, t)| w == t);
+    SECRET_LAST_WORDS.iter().any(|tail| ends_with(tail))
+        || (TOKEN_LAST_WORDS.iter().any(|t| ends_with(&[t])) && !plain_value(value))
+        || looks_random(value)
+}
 
 fn redact(key: &str, value: &str) -> String {
-    let k = key.to_ascii_lowercase().replace('_', "-");
-    let looks_secret = SECRET_WORDS.iter().any(|w| k.contains(w));
     // A placeholder is no secret: `${DB_PASSWORD}`.
-    if looks_secret && !value.is_empty() && !value.starts_with("${") {
+    if !value.is_empty() && !value.starts_with("${") && is_secret(key, value) {
         "<redacted>".to_string()
     } else {
         value.to_string()
@@ -221,6 +302,61 @@ mod tests {
 
     fn rows(settings: &[Setting]) -> Vec<String> {
         settings.iter().map(|s| format!("{}={} [{}] {}:{}", s.key, s.value, s.profile, s.file, s.line)).collect()
+    }
+
+    /// A value is secret by its key's last words, or by its look; `token` only when the
+    /// value is no number, duration or boolean (issue 50).
+    #[test]
+    fn secrets_by_the_keys_last_words_or_the_values_look() {
+        let shown = |key: &str, value: &str| redact(key, value);
+        let cases = [
+            ("spring.datasource.password", "hunter2"),
+            ("spring.datasource.password", "${DB_PASSWORD}"),
+            ("auth.token-validity-seconds", "14400"),
+            ("auth.token", "eyJhbGciOiJIUzI1NiJ9"),
+            ("auth.token", "3600"),
+            ("app.refresh-token", "PT1H"),
+            ("app.refresh-token", "true"),
+            ("app.refresh-token", "30s"),
+            ("jwt.signing-key", "abc"),
+            ("aws.secretAccessKey", "abc"),
+            ("aws.accessKeyId", "AKIDEXAMPLE"),
+            ("app.api_key", "abc"),
+            ("mail.credentials", "abc"),
+            ("security.password-policy.min-length", "12"),
+            ("secret.enabled", "true"),
+            ("app.cache.enabled", "true"),
+            ("app.client-id", "7f3c9a1e0b6d4e2f8a5c3b1d9e7f6a4c"),
+            ("app.banner", "spring-boot-starter-data-jpa-and-lombok"),
+            ("logging.pattern", "%d{yyyy-MM-dd HH:mm:ss} [%thread] %-5level %logger{36} - %msg%n"),
+            ("spring.datasource.url", "jdbc:mysql://localhost:3306/shop?useSSL=false"),
+        ];
+        let shown: Vec<String> = cases.iter().map(|(k, v)| format!("{k}: {}", shown(k, v))).collect();
+        assert_eq!(
+            shown,
+            [
+                "spring.datasource.password: <redacted>",
+                "spring.datasource.password: ${DB_PASSWORD}",
+                "auth.token-validity-seconds: 14400",
+                "auth.token: <redacted>",
+                "auth.token: 3600",
+                "app.refresh-token: PT1H",
+                "app.refresh-token: true",
+                "app.refresh-token: 30s",
+                "jwt.signing-key: <redacted>",
+                "aws.secretAccessKey: <redacted>",
+                "aws.accessKeyId: AKIDEXAMPLE",
+                "app.api_key: <redacted>",
+                "mail.credentials: <redacted>",
+                "security.password-policy.min-length: 12",
+                "secret.enabled: true",
+                "app.cache.enabled: true",
+                "app.client-id: <redacted>",
+                "app.banner: spring-boot-starter-data-jpa-and-lombok",
+                "logging.pattern: %d{yyyy-MM-dd HH:mm:ss} [%thread] %-5level %logger{36} - %msg%n",
+                "spring.datasource.url: jdbc:mysql://localhost:3306/shop?useSSL=false",
+            ]
+        );
     }
 
     #[test]

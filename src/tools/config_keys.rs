@@ -90,6 +90,18 @@ impl ConfigView {
     }
 }
 
+/// `config_key app.x  default=1, dev=2  3 readers`: a key's settings per profile and its
+/// readers.
+fn key_row(view: &ConfigView, k: &str) -> String {
+    let settings = view.settings(k);
+    let profiles: Vec<String> = settings.iter().filter(|s| s.key == k).map(|s| format!("{}={}", s.profile, s.value)).collect();
+    let readers = view.readers_of(k).len();
+    let set = if profiles.is_empty() { "set nowhere".to_string() } else { profiles.join(", ") };
+    let read =
+        if readers == 0 && crate::frameworks::read_by_boot(k) { "read by Spring Boot".to_string() } else { plural(readers, "reader") };
+    format!("config_key {k}  {set}  {read}")
+}
+
 impl Atlas {
     pub(super) fn config_view(&self, store: &Store) -> Result<Arc<ConfigView>, ToolError> {
         per_generation(store, &self.config_view, || {
@@ -243,20 +255,23 @@ impl Atlas {
             plural(view.files, "configuration file"),
             if prefix.is_empty() { String::new() } else { format!(" (under {})", super::paging::echo(prefix)) }
         );
-        let rows = names.iter().skip(window.offset).map(|k| {
-            let settings = view.settings(k);
-            let profiles: Vec<String> = settings.iter().filter(|s| &&s.key == k).map(|s| format!("{}={}", s.profile, s.value)).collect();
-            let readers = view.readers_of(k).len();
-            let set = if profiles.is_empty() { "set nowhere".to_string() } else { profiles.join(", ") };
-            let read = if readers == 0 && crate::frameworks::read_by_boot(k) {
-                "read by Spring Boot".to_string()
-            } else {
-                plural(readers, "reader")
-            };
-            Ok::<_, ToolError>(Row::new(format!("config_key {k}  {set}  {read}")))
-        });
+        let rows = names.iter().skip(window.offset).map(|k| Ok::<_, ToolError>(Row::new(key_row(&view, k))));
         write_page(&mut out, rows, names.len(), window)?;
         Ok(out)
+    }
+
+    /// The configuration key a query names exactly (by relaxed binding: `app.cache.enabled`,
+    /// `APP_CACHE_ENABLED` is not one), set in a file or read in code, as its row for
+    /// `search_symbols`: a key's name is no symbol's, and its last word (`enabled`) names
+    /// many fields.
+    pub(super) fn config_key_named(&self, store: &Store, query: &str) -> Result<Option<String>, ToolError> {
+        if !query.contains('.') || query.contains(char::is_whitespace) || query.starts_with('/') {
+            return Ok(None);
+        }
+        let view = self.config_view(store)?;
+        let want = config_keys::relaxed(query);
+        let named = view.keys.keys().chain(view.readers.iter().map(|r| &r.key)).find(|k| config_keys::relaxed(k) == want);
+        Ok(named.map(|k| key_row(&view, k)))
     }
 
     /// The external systems under a path (`frameworks::external`): each with where the

@@ -227,6 +227,8 @@ impl Atlas {
         if let Some(answer) = self.search_endpoints(store, query, &prefix, window)? {
             return Ok(answer);
         }
+        // A configuration key named exactly comes first (not the fields its last word names).
+        let key = if kind.is_none() && a.language.is_none() { self.config_key_named(store, query)? } else { None };
         // A task in plain words ("escape supplementary characters for non-UTF charsets").
         if super::intent::reads_as_sentence(query) {
             if let Some(answer) = self.search_sentence(store, query, kind, a.language.as_deref(), &prefix, window)? {
@@ -339,20 +341,25 @@ impl Atlas {
         let strong = ranked.iter().filter(|r| r.0 < 2).count();
         let left_out = if strong >= 5 { ranked.len() - strong } else { 0 };
         ranked.truncate(ranked.len() - left_out);
-        let total = ranked.len();
+        let total = ranked.len() + usize::from(key.is_some());
         if total == 0 {
             return Ok(format!("no symbols match {}; try fewer words, search_text for text in files, or repo_overview", echo(query)));
         }
-        let mut out = format!("{} match {}", plural(total, "symbol"), echo(query));
+        let mut out = match &key {
+            Some(_) => format!("a configuration key and {} match {}", plural(ranked.len(), "symbol"), echo(query)),
+            None => format!("{} match {}", plural(total, "symbol"), echo(query)),
+        };
         if left_out > 0 {
             let _ = write!(out, " ({left_out} close matches left out: typo-tolerant or some words only)");
         }
         out.push('\n');
         let heading = ["exact:", "prefix or every word:", "close (some words, a typo away, doc words):"];
-        let rows = ranked
-            .iter()
+        let key_row = key.map(|k| Row::under(vec!["configuration key (get_symbol for its settings and readers):".to_string()], k));
+        let rows = key_row
+            .into_iter()
+            .chain(ranked.iter().map(|(t, _, s)| Row::under(vec![heading[*t as usize].to_string()], search_row(s))))
             .skip(offset)
-            .map(|(t, _, s)| Ok::<_, ToolError>(Row::under(vec![heading[*t as usize].to_string()], search_row(s))));
+            .map(Ok::<_, ToolError>);
         write_page(&mut out, rows, total, window)?;
         Ok(out)
     }
