@@ -536,14 +536,14 @@ changed: 2 files (M 1, A 1, D 0), 2 symbols
 affected: 4 (ring 1: 1, ring 2: 2, ring 3: 1); tests: 1 (tests followed past ring 2)
 ring 1:
   com.acme.order  src/main/java/com/acme/order/
-    class Order  calls 1  Order.java:8-34  loc 22 cx 3
+    method Order#total()  calls 1  Order.java:24-30  loc 7 cx 2
 ring 2:
   com.acme.order  src/main/java/com/acme/order/
-    class OrderService  calls 1  OrderService.java:14-37  loc 21 cx 4
-    class OrderValidator  calls 1  OrderValidator.java:3-18  loc 15 cx 3
+    method OrderService#place(Order)  calls 1  OrderService.java:23-32  loc 10 cx 2
+    method OrderValidator#requireLines(Order)  calls 1  OrderValidator.java:6-17  loc 12 cx 2
 ring 3:
   com.acme.order  src/test/java/com/acme/order/
-    class OrderServiceTest  calls 1  OrderServiceTest.java:6-11  loc 6 cx 3  [test]
+    method OrderServiceTest#placesAnOrder()  calls 1  OrderServiceTest.java:7-10  loc 4 cx 1  [test]
 tests to run:
   src/test/java/com/acme/order/OrderServiceTest.java"
     );
@@ -563,6 +563,50 @@ tests to run:
 
     let err = atlas.call("change_impact", json!({"target": "git:no-such-branch"})).unwrap_err().0;
     assert!(err.starts_with("git: unknown revision \"no-such-branch\""), "{err}");
+}
+
+/// Working-tree impact is member by member (issue 50): an edit of a private helper reaches
+/// the method of its own class that calls it, and through it the test; rows are methods,
+/// not their classes.
+#[test]
+fn working_tree_impact_rows_are_methods_and_same_class_callers_count() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    let write = |path: &str, text: &str| {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    };
+    write(
+        "src/main/java/com/acme/Prices.java",
+        "package com.acme;\n\npublic class Prices {\n    public int total(int n) {\n        return n * unit();\n    }\n\n    private int unit() {\n        return 3;\n    }\n\n    public int other() {\n        return 1;\n    }\n}\n",
+    );
+    write(
+        "src/test/java/com/acme/PricesTest.java",
+        "package com.acme;\n\nclass PricesTest {\n    void totals() {\n        new Prices().total(2);\n    }\n\n    void others() {\n        new Prices().other();\n    }\n}\n",
+    );
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "first"]);
+    let prices = root.join("src/main/java/com/acme/Prices.java");
+    std::fs::write(&prices, std::fs::read_to_string(&prices).unwrap().replace("return 3;", "return 4;")).unwrap();
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let answer = Atlas::new(root).call("change_impact", json!({"target": "git:working-tree"})).unwrap();
+    assert_eq!(
+        answer,
+        "change_impact git:working-tree (working tree against HEAD)
+changed: 1 file (M 1, A 0, D 0), 1 symbol
+  M method com.acme.Prices#unit  src/main/java/com/acme/Prices.java:8-10
+affected: 2 (ring 1: 1, ring 2: 1); tests: 1
+ring 1:
+  com.acme  src/main/java/com/acme/
+    method Prices#total(int)  calls 1  Prices.java:4-6  loc 3 cx 1
+ring 2:
+  com.acme  src/test/java/com/acme/
+    method PricesTest#totals()  calls 1  PricesTest.java:4-6  loc 3 cx 1  [test]
+tests to run:
+  src/test/java/com/acme/PricesTest.java"
+    );
 }
 
 /// Rust (issue 49): an edit inside an item a function declares in its body (a `const`)
@@ -603,7 +647,7 @@ ring 1:
   lim::body  src/
     function read  calls 1  body.rs:1-3  loc 3 cx 1
   lim::limits  src/
-    module tests  calls 1  limits.rs:7-12  loc 6 cx 2  [test]
+    function tests::limit_is_five  calls 1  limits.rs:9-11  loc 3 cx 1  [test]
 ring 2:
   reading  tests/
     function reads  calls 1  reading.rs:2-4  loc 3 cx 2  [test]
@@ -638,7 +682,7 @@ changed: 1 file (M 1, A 0, D 0), 1 symbol
 affected: 1 (ring 1: 1); tests: 1
 ring 1:
   com.pets.orders  orders/src/test/java/com/pets/orders/
-    class OrderArchiveTest  calls 1  OrderArchiveTest.java:3-7  loc 5 cx 2  [test]
+    method OrderArchiveTest#archives(OrderArchive)  calls 1  OrderArchiveTest.java:4-6  loc 3 cx 1  [test]
 tests to run:
   orders/src/test/java/com/pets/orders/OrderArchiveTest.java
 run:

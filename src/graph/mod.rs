@@ -380,6 +380,11 @@ impl Graph {
             if n == b {
                 break;
             }
+            // A type outside the repository ends a path, never carries one: two classes that
+            // both implement `Comparable` do not depend on each other through it.
+            if n != a && matches!(self.graph[n], Node::External(_)) {
+                continue;
+            }
             let mut out: Vec<_> = self.graph.edges_directed(n, Direction::Outgoing).collect();
             out.sort_by_key(|e| (self.graph[e.target()].clone(), e.weight().kind));
             for e in out {
@@ -691,6 +696,23 @@ mod tests {
                 (Node::Symbol(1), Node::Symbol(2), RefKind::Implements, true),
                 (Node::Symbol(2), Node::Symbol(5), RefKind::Calls, false),
             ]
+        );
+    }
+
+    #[test]
+    fn paths_never_run_through_a_type_outside_the_repository() {
+        // 10 and 11 both implement the outside type 99 (`Comparable`); 12 calls 11.
+        let symbols = vec![sym(10, None, SymbolKind::Class), sym(11, None, SymbolKind::Class), sym(12, None, SymbolKind::Class)];
+        let outside = |source: i64| EdgeRow { external: Some(99), target: None, ..edge(source, 0, RefKind::Implements) };
+        let g = Graph::build(Level::Symbol, &symbols, &[], vec![outside(10), outside(11), edge(12, 11, RefKind::Calls)]);
+        assert!(g.path(&Node::Symbol(10), &Node::Symbol(11)).is_none());
+        assert!(g.path(&Node::Symbol(12), &Node::Symbol(10)).is_none());
+        // The outside type itself is a path's end.
+        let hops: Vec<(Node, Node, RefKind)> =
+            g.path(&Node::Symbol(12), &Node::External(99)).unwrap().into_iter().map(|h| (h.from, h.to, h.edge.kind)).collect();
+        assert_eq!(
+            hops,
+            vec![(Node::Symbol(12), Node::Symbol(11), RefKind::Calls), (Node::Symbol(11), Node::External(99), RefKind::Implements)]
         );
     }
 

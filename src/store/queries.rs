@@ -534,6 +534,11 @@ impl Store {
         Ok(self.conn.prepare_cached(&sql)?.query_row([path], file_row).optional()?)
     }
 
+    /// Whether some indexed file is in the module (a Java package, a Rust module path).
+    pub fn module_exists(&self, module: &str) -> Result<bool> {
+        Ok(self.conn.prepare_cached("SELECT 1 FROM files WHERE module = ?1 LIMIT 1")?.query_row([module], |_| Ok(())).optional()?.is_some())
+    }
+
     pub fn file(&self, id: i64) -> Result<Option<FileInfo>> {
         let sql = format!("SELECT {FILE_COLUMNS} FROM files WHERE id = ?1");
         Ok(self.conn.prepare_cached(&sql)?.query_row([id], file_row).optional()?)

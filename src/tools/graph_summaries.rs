@@ -10,7 +10,7 @@ use super::handles::normalize_path;
 use super::handles::Handle;
 use super::lines::{date_of, date_time_of, grouped_in, location, module_heading, plural, Facts};
 use super::paging::{cap, echo, page, write_page, Row, Window};
-use super::{clamp, clamp_checked, fail, parse_level, Answer, Atlas, ToolError};
+use super::{clamp, clamp_checked, fail, Answer, Atlas, ToolError};
 use crate::graph::{Graph, Level, Node, Reached};
 use crate::model::{RefKind, SymbolKind};
 use crate::store::{FileInfo, Store, SymbolInfo};
@@ -171,7 +171,7 @@ impl Atlas {
     }
 
     pub(super) fn dependency_graph(&self, store: &Store, a: GraphArgs) -> Answer {
-        let level = parse_level(a.level.as_deref())?;
+        let level = self.level_for(store, a.level.as_deref(), &[&a.target])?;
         let (out_dir, in_dir) = match a.direction.as_deref().unwrap_or("both") {
             "both" => (true, true),
             "out" => (true, false),
@@ -569,7 +569,7 @@ impl Atlas {
     }
 
     pub(super) fn dependency_path(&self, store: &Store, a: PathArgs) -> Answer {
-        let level = parse_level(a.level.as_deref())?;
+        let level = self.level_for(store, a.level.as_deref(), &[&a.from, &a.to])?;
         let graph = self.graph(store, level)?;
         let from = self.node(store, &graph, &a.from)?;
         let to = self.node(store, &graph, &a.to)?;
@@ -600,7 +600,7 @@ impl Atlas {
     }
 
     pub(super) fn change_impact(&self, store: &Store, a: ImpactArgs) -> Answer {
-        let level = parse_level(a.level.as_deref())?;
+        let level = self.level_for(store, a.level.as_deref(), &[&a.target])?;
         let depth = clamp_checked(a.depth, 3, 1, 10, "depth")?;
         let graph = self.graph(store, level)?;
         if let Some(spec) = a.target.trim().strip_prefix("git:") {
@@ -882,6 +882,12 @@ impl Atlas {
         nodes.dedup();
         let reached = match graph.level {
             Level::Unit | Level::Service => graph.impact(&nodes, depth),
+            // Member by member, as a method's own impact: rows are the methods that reach the
+            // change (a caller in the changed method's own class too), not their classes.
+            Level::Symbol => {
+                let own = starts.iter().map(|id| Node::Symbol(*id)).collect();
+                self.code_impact(store, graph, &starts, false, true, &own, depth)?
+            }
             level => {
                 if level != Level::Symbol {
                     let dependents = self.dependents(store)?;

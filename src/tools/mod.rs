@@ -178,6 +178,38 @@ fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
     serde_json::from_value(args).map_err(|e| ToolError(format!("invalid arguments: {e}")))
 }
 
+impl Atlas {
+    /// The level a graph tool works at: the one asked for, else the one its targets name
+    /// when no symbol answers to them: an indexed file's path is a file
+    /// (`change_impact target=src/.../PaymentService.java`), a package or module with files
+    /// is a module (`com.acme.pay`); else the symbol level.
+    fn level_for(&self, store: &Store, level: Option<&str>, targets: &[&str]) -> Result<Level, ToolError> {
+        if level.is_some() {
+            return parse_level(level);
+        }
+        let mut files = true;
+        let mut modules = true;
+        for target in targets.iter().map(|t| t.trim()) {
+            if target.starts_with("git:") {
+                return Ok(Level::Symbol);
+            }
+            let is_file = match handles::normalize_path(target) {
+                Ok(path) if !path.is_empty() => store.file_by_path(&path)?.is_some(),
+                _ => false,
+            };
+            files &= is_file;
+            modules &= !is_file && self.resolve(store, target).is_err() && store.module_exists(target)?;
+        }
+        Ok(if files {
+            Level::File
+        } else if modules {
+            Level::Module
+        } else {
+            Level::Symbol
+        })
+    }
+}
+
 fn parse_level(level: Option<&str>) -> Result<Level, ToolError> {
     let level = level.unwrap_or("symbol");
     Level::parse(level).ok_or_else(|| ToolError(format!("level must be symbol, file, module, unit or service (got {level:?})")))
