@@ -565,6 +565,86 @@ tests to run:
     assert!(err.starts_with("git: unknown revision \"no-such-branch\""), "{err}");
 }
 
+/// Every Spring condition shows on its bean (issue 50, item 6): Spring Boot's own
+/// (`@ConditionalOnMissingBean`, `@ConditionalOnClass(name = ..)`, `@ConditionalOnExpression`),
+/// `matchIfMissing` (on when the key is unset), a project's own composed condition
+/// (`@ConditionalOnMissingProfile`, built on `@Conditional`); an expression's placeholders
+/// are keys it reads. A Javadoc between two annotations is the doc, not a modifier, and the
+/// annotation after it is kept.
+#[test]
+fn spring_conditions_show_on_their_beans() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    let write = |path: &str, text: &str| {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    };
+    write(
+        "src/main/java/com/shop/ConditionalOnMissingProfile.java",
+        "package com.shop;\n\nimport org.springframework.context.annotation.Conditional;\n\n@Conditional(OnMissingProfileCondition.class)\npublic @interface ConditionalOnMissingProfile {\n    String[] value();\n}\n",
+    );
+    write("src/main/java/com/shop/AuditTrail.java", "package com.shop;\n\npublic class AuditTrail {}\n");
+    write(
+        "src/main/java/com/shop/AuditConfig.java",
+        r#"package com.shop;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration
+@ConditionalOnClass(name = "com.rabbitmq.client.Channel")
+public class AuditConfig {
+    @Bean
+    @ConditionalOnMissingBean(AuditTrail.class)
+    /** The trail every event is written to. */
+    @ConditionalOnProperty(prefix = "shop.audit", name = "enabled", matchIfMissing = true)
+    public AuditTrail auditTrail() {
+        return new AuditTrail();
+    }
+
+    @Bean
+    @ConditionalOnMissingProfile("prod")
+    @ConditionalOnExpression("${shop.audit.verbose:false} and ${shop.audit.enabled:true}")
+    public AuditTrail verboseTrail() {
+        return new AuditTrail();
+    }
+}
+"#,
+    );
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let atlas = Atlas::new(root);
+    let call = |tool: &str, args: Value| atlas.call(tool, args).unwrap();
+    let answers = [
+        call("get_symbol", json!({"symbol": "com.shop.AuditConfig"})),
+        call("get_symbol", json!({"symbol": "com.shop.AuditConfig#auditTrail"})),
+        call("get_symbol", json!({"symbol": "com.shop.AuditConfig#verboseTrail"})),
+        call("find_references", json!({"symbol": "shop.audit.enabled"})),
+    ];
+    let modifiers: Vec<&str> =
+        answers.iter().flat_map(|a| a.lines()).filter(|l| l.contains("modifiers:") || l.trim_start().starts_with("doc:")).collect();
+    assert_eq!(
+        modifiers,
+        [
+            "  visibility: public  modifiers: public @Configuration @ConditionalOnClass(com.rabbitmq.client.Channel)",
+            "  visibility: public  modifiers: public @Bean @ConditionalOnMissingBean(AuditTrail) @ConditionalOnProperty(shop.audit.enabled=!false|unset)",
+            "  doc: The trail every event is written to.",
+            "  visibility: public  modifiers: public @Bean @ConditionalOnMissingProfile(prod) @ConditionalOnExpression(${shop.audit.verbose:false}and${shop.audit.enabled:true})",
+        ]
+    );
+    assert_eq!(
+        answers[3],
+        "2 readers of config_key \"shop.audit.enabled\"
+@ConditionalOnProperty method com.shop.AuditConfig#auditTrail  src/main/java/com/shop/AuditConfig.java:13-19
+@ConditionalOnExpression method com.shop.AuditConfig#verboseTrail  src/main/java/com/shop/AuditConfig.java:21-26"
+    );
+    assert!(answers[1].contains("  signature: public AuditTrail auditTrail()\n"), "{}", answers[1]);
+}
+
 /// Working-tree impact is member by member (issue 50): an edit of a private helper reaches
 /// the method of its own class that calls it, and through it the test; rows are methods,
 /// not their classes.

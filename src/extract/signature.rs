@@ -31,7 +31,9 @@ impl<'t> Extractor<'t> {
         if let Some(modifiers) = node.children(&mut cursor).find(|c| self.kind(*c) == "modifiers") {
             let mut inner = modifiers.walk();
             for word in modifiers.children(&mut inner) {
-                if !self.kind(word).ends_with("annotation") {
+                // A comment between annotations (`@Service /** Docs. */ @Profile("dev")`) is
+                // the doc's, not the signature's.
+                if !self.kind(word).ends_with("annotation") && !self.spec.comment_kinds.contains(&self.kind(word)) {
                     words.extend(self.text(word).split_whitespace());
                 }
             }
@@ -118,7 +120,7 @@ impl<'t> Extractor<'t> {
             }
             let mut inner = child.walk();
             for word in child.children(&mut inner) {
-                if !self.kind(word).ends_with("annotation") {
+                if !self.kind(word).ends_with("annotation") && !self.spec.comment_kinds.contains(&self.kind(word)) {
                     words.push(strip_space(self.text(word)));
                 }
             }
@@ -133,7 +135,19 @@ impl<'t> Extractor<'t> {
 
     pub(super) fn doc(&self, node: Node) -> String {
         let mut lines: Vec<&str> = Vec::new();
-        let mut sibling = node.prev_sibling();
+        // A Java doc comment written between annotations sits inside the modifiers.
+        let mut cursor = node.walk();
+        let inside = node.children(&mut cursor).find(|c| self.kind(*c) == "modifiers").and_then(|m| {
+            let mut inner = m.walk();
+            let doc = m.children(&mut inner).find(|c| self.spec.comment_kinds.contains(&self.kind(*c)) && self.text(*c).starts_with("/**"));
+            doc
+        });
+        let mut sibling = if let Some(doc) = inside {
+            lines.push(self.text(doc));
+            None
+        } else {
+            node.prev_sibling()
+        };
         while let Some(s) = sibling {
             if self.spec.doc_skip_kinds.contains(&self.kind(s)) {
                 sibling = s.prev_sibling();

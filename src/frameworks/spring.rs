@@ -69,6 +69,12 @@ struct Beans {
     /// Annotations making a bean depend on a configuration key's value.
     #[serde(default)]
     property_conditions: Vec<String>,
+    /// Other conditions on a bean, shown with the values their attributes give.
+    #[serde(default)]
+    conditions: Vec<String>,
+    /// ...and any annotation whose name starts with this (a project's own composed one).
+    #[serde(default)]
+    condition_prefix: Option<String>,
     /// Scan annotation -> the attributes naming its packages.
     #[serde(default)]
     scans: BTreeMap<String, Vec<String>>,
@@ -136,7 +142,17 @@ pub fn is_known(name: &str) -> bool {
             .chain(r.beans.scans.keys())
             .chain(&r.beans.imports)
             .chain(&r.beans.property_conditions)
+            .chain(&r.beans.conditions)
             .any(|b| b == name)
+        || is_condition(name)
+}
+
+/// A condition on a bean other than a property's: Spring Boot's (`@ConditionalOnClass`) or a
+/// project's own, by its name's prefix (`@ConditionalOnMissingProfile`).
+fn is_condition(name: &str) -> bool {
+    let b = &rules().beans;
+    (b.conditions.iter().any(|c| c == name) || b.condition_prefix.as_deref().is_some_and(|p| name.starts_with(p)))
+        && !b.property_conditions.iter().any(|c| c == name)
 }
 
 /// What a declaration's bean annotations keep in its modifiers: `@Service`, `@Primary`,
@@ -179,6 +195,7 @@ pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
             };
             let prefix = a.arg("prefix").map(joined);
             let having = a.arg("havingValue").map(joined);
+            let if_missing = a.arg("matchIfMissing").is_some_and(|v| matches!(v, Value::Other(t) | Value::Name(t) if t == "true"));
             let mut names = Vec::new();
             for v in ["name", "value"].iter().filter_map(|k| a.arg(k)) {
                 plain_strings(v, &mut names);
@@ -188,10 +205,23 @@ pub fn bean_markers(annotations: &[Annotation]) -> Vec<String> {
                     Some(p) if !p.is_empty() => format!("{p}.{name}"),
                     _ => name,
                 };
-                values.push(match &having {
-                    Some(h) => format!("{key}={h}"),
-                    None => key,
+                // `matchIfMissing`: on when the key is unset too (`a.b=true|unset`); without
+                // `havingValue`, the key must not be `false`.
+                values.push(match (&having, if_missing) {
+                    (Some(h), false) => format!("{key}={h}"),
+                    (Some(h), true) => format!("{key}={h}|unset"),
+                    (None, false) => key,
+                    (None, true) => format!("{key}=!false|unset"),
                 });
+            }
+        } else if is_condition(&a.name) {
+            // `@ConditionalOnMissingBean(DataSource)`, `@ConditionalOnExpression(${a:true})`:
+            // the strings and classes of its attributes, spaces taken out (modifiers are
+            // words).
+            for (_, v) in &a.args {
+                let mut parts = Vec::new();
+                plain_strings(v, &mut parts);
+                values.extend(parts.into_iter().map(|p| p.split_whitespace().collect::<String>()).filter(|p| !p.is_empty()));
             }
         } else {
             continue;
@@ -272,6 +302,12 @@ pub fn auto_configuration_files() -> &'static [String] {
 /// marker values are `key` or `key=value`.
 pub fn property_conditions() -> &'static [String] {
     &rules().beans.property_conditions
+}
+
+/// The other conditions the rules name (`@ConditionalOnExpression`, ...): placeholders in
+/// their marker values (`${shop.audit.enabled:true}`) are keys they read.
+pub fn conditions() -> &'static [String] {
+    &rules().beans.conditions
 }
 
 /// Annotations whose value names the bean an injection point wants (`@Qualifier`).

@@ -134,7 +134,13 @@ impl Atlas {
             static CONDITIONS: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
             let conditions =
                 CONDITIONS.get_or_init(|| crate::frameworks::property_conditions().iter().map(|a| (a.as_str(), format!("@{a}"))).collect());
-            let wanted = [value, properties, by_name].into_iter().chain(entries.iter().chain(conditions).map(|(a, _)| *a));
+            // Other conditions read the keys their expressions' placeholders name
+            // (`@ConditionalOnExpression("${shop.audit.enabled:true}")`).
+            static OTHER_CONDITIONS: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+            let other_conditions =
+                OTHER_CONDITIONS.get_or_init(|| crate::frameworks::conditions().iter().map(|a| (a.as_str(), format!("@{a}"))).collect());
+            let wanted =
+                [value, properties, by_name].into_iter().chain(entries.iter().chain(conditions).chain(other_conditions).map(|(a, _)| *a));
             for s in store.symbols_with_markers(wanted)? {
                 for (condition, how) in conditions {
                     for list in crate::frameworks::marker_values(&s.modifiers, condition) {
@@ -145,7 +151,7 @@ impl Atlas {
                         }
                     }
                 }
-                for (entry, how) in entries {
+                for (entry, how) in entries.iter().chain(other_conditions) {
                     for detail in crate::frameworks::marker_values(&s.modifiers, entry) {
                         for (key, has_default) in config_keys::placeholder_keys(detail) {
                             readers.push(Reader::of(key, &s, how.as_str(), has_default));
