@@ -1006,6 +1006,81 @@ pub fn many(v: Vec<Box<dyn Sink>>) {
     assert_incremental_is_fresh(root);
 }
 
+/// Java (issue 50): test libraries' identity calls (`grammars/java/elements.toml`): a mock
+/// checked or stubbed through Mockito is its own type, so `verify(service, times(2))
+/// .findLatest(..)`, `Mockito.verify(..)`, `doReturn(x).when(service)..`,
+/// `then(service).should()..` and `spy(service)..` call `OrderService#findLatest` exactly.
+/// `when(service.findLatest(..))` calls it inside; a `verify` on a value is no such call.
+/// After `findLatest` is renamed, incremental == fresh.
+#[test]
+fn java_mocks_checked_and_stubbed_call_their_types_methods() {
+    let repo = write_fixture(
+        r#"
+//- src/main/java/com/x/OrderService.java
+package com.x;
+
+public class OrderService {
+    public String findLatest(String customer) { return customer; }
+}
+//- src/test/java/com/x/Checker.java
+package com.x;
+
+class Checker {
+    Checker verify(Object o) { return this; }
+    void findLatest(String s) {}
+}
+//- src/test/java/com/x/OrderServiceTest.java
+package com.x;
+
+import static org.mockito.Mockito.*;
+import static org.mockito.BDDMockito.then;
+
+import org.mockito.Mockito;
+
+class OrderServiceTest {
+    private OrderService service = mock(OrderService.class);
+    private Checker checker = new Checker();
+
+    void checks() {
+        when(service.findLatest("a")).thenReturn("b");
+        verify(service, times(2)).findLatest("a");
+        Mockito.verify(service).findLatest("b");
+        doReturn("x").when(service).findLatest("c");
+        then(service).should().findLatest("d");
+        spy(service).findLatest("e");
+        checker.verify(service).findLatest("f");
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/test/java/com/x/OrderServiceTest.java:13 calls findLatest from=com.x.OrderServiceTest#checks to=com.x.OrderService#findLatest(String) (exact)
+        ref src/test/java/com/x/OrderServiceTest.java:13 calls thenReturn from=com.x.OrderServiceTest#checks to=- (unresolved)
+        ref src/test/java/com/x/OrderServiceTest.java:13 calls when from=com.x.OrderServiceTest#checks to=- (unresolved)
+        ref src/test/java/com/x/OrderServiceTest.java:14 calls findLatest from=com.x.OrderServiceTest#checks to=com.x.OrderService#findLatest(String) (exact)
+        ref src/test/java/com/x/OrderServiceTest.java:14 calls times from=com.x.OrderServiceTest#checks to=- (unresolved)
+        ref src/test/java/com/x/OrderServiceTest.java:14 calls verify from=com.x.OrderServiceTest#checks to=- (unresolved)
+        ref src/test/java/com/x/OrderServiceTest.java:15 calls findLatest from=com.x.OrderServiceTest#checks to=com.x.OrderService#findLatest(String) (exact)
+        ref src/test/java/com/x/OrderServiceTest.java:15 calls verify from=com.x.OrderServiceTest#checks to=ext:org.mockito.Mockito#verify (external)
+        ref src/test/java/com/x/OrderServiceTest.java:16 calls doReturn from=com.x.OrderServiceTest#checks to=- (unresolved)
+        ref src/test/java/com/x/OrderServiceTest.java:16 calls findLatest from=com.x.OrderServiceTest#checks to=com.x.OrderService#findLatest(String) (exact)
+        ref src/test/java/com/x/OrderServiceTest.java:16 calls when from=com.x.OrderServiceTest#checks to=- (unresolved)
+        ref src/test/java/com/x/OrderServiceTest.java:17 calls findLatest from=com.x.OrderServiceTest#checks to=com.x.OrderService#findLatest(String) (exact)
+        ref src/test/java/com/x/OrderServiceTest.java:17 calls should from=com.x.OrderServiceTest#checks to=- (unresolved)
+        ref src/test/java/com/x/OrderServiceTest.java:17 calls then from=com.x.OrderServiceTest#checks to=ext:org.mockito.BDDMockito#then (external)
+        ref src/test/java/com/x/OrderServiceTest.java:18 calls findLatest from=com.x.OrderServiceTest#checks to=com.x.OrderService#findLatest(String) (exact)
+        ref src/test/java/com/x/OrderServiceTest.java:18 calls spy from=com.x.OrderServiceTest#checks to=- (unresolved)
+        ref src/test/java/com/x/OrderServiceTest.java:19 calls findLatest from=com.x.OrderServiceTest#checks to=com.x.Checker#findLatest(String) (exact)
+        ref src/test/java/com/x/OrderServiceTest.java:19 calls verify from=com.x.OrderServiceTest#checks to=com.x.Checker#verify(Object) (exact)
+        ref src/test/java/com/x/OrderServiceTest.java:9 calls mock from=com.x.OrderServiceTest#service to=- (unresolved)"#]].assert_eq(&resolved(root, "src/test/java/com/x/OrderServiceTest.java:", &["calls"]));
+    let service = root.join("src/main/java/com/x/OrderService.java");
+    std::fs::write(&service, std::fs::read_to_string(&service).unwrap().replace("findLatest", "latest")).unwrap();
+    reindex(root);
+    assert_incremental_is_fresh(root);
+}
+
 /// Rust: an inherent method comes before a trait impl's method of the same name, wherever
 /// each is declared (rustc's method lookup). tracing-subscriber implements its own
 /// `RecordFields` for tracing-core's `Event`, whose inherent `record` its calls mean: on a

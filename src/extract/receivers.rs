@@ -155,6 +155,10 @@ impl<'t> Extractor<'t> {
         // A chain of thousands of links (`b().b().b()...`, generated code) would give every
         // link a receiver as long as the chain, and the resolver a recursion as deep: past
         // MAX_CHAIN nested receivers the type is not followed.
+        // A test library's identity call (`verify(mock, times(2))`) is the argument it checks.
+        if let Some(value) = self.identity_value(node) {
+            return self.typed_receiver(value, ctx, symbols, locals);
+        }
         let depth = self.receiver_depth.get();
         if depth > MAX_CHAIN {
             return Receiver::Unknown;
@@ -377,6 +381,37 @@ impl<'t> Extractor<'t> {
 }
 
 impl<'t> Extractor<'t> {
+    /// The argument a Java call chain's value is, by the identity rules of the language's
+    /// elements (`verify(mock, times(2))` is `mock`; `doReturn(x).when(mock)` is `mock`),
+    /// when the chain's first call is bare or on one of the rules' owners (`Mockito.verify`).
+    fn identity_value(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let elements = self.spec.elements();
+        if elements.identity_calls.is_empty() || self.kind(node) != "method_invocation" {
+            return None;
+        }
+        // The chain's last calls, as many as the longest rule names (a chain of thousands of
+        // links, generated code, is not walked at each link), innermost first.
+        let longest = elements.identity_calls.keys().map(|k| k.split('.').count()).max().unwrap_or(0);
+        let mut calls = vec![node];
+        let mut object = node.child_by_field_name("object");
+        while let Some(o) = object.filter(|o| self.kind(*o) == "method_invocation" && calls.len() < longest) {
+            calls.push(o);
+            object = o.child_by_field_name("object");
+        }
+        calls.reverse();
+        let names: Vec<&str> = calls.iter().map(|c| c.child_by_field_name("name").map_or("", |n| self.text(n))).collect();
+        let (start, at) = elements.identity_argument(&names)?;
+        // The rule's first call is bare (a static import) or on an owner, never on a value.
+        let on = calls[start].child_by_field_name("object");
+        if !on.is_none_or(|o| elements.identity_owners.iter().any(|owner| owner == self.text(o))) {
+            return None;
+        }
+        let arguments = calls[at].child_by_field_name("arguments")?;
+        let mut cursor = arguments.walk();
+        let first = arguments.named_children(&mut cursor).find(|a| !self.spec.comment_kinds.contains(&self.kind(*a)));
+        first
+    }
+
     /// Rust values typed by their own syntax: literals of types outside the repository,
     /// whose impls the repository may have (`().into_response()`, `"OK".into_response()`),
     /// a cast's type (`(self as &Event<'_>).is_root()`), and a macro's value

@@ -166,6 +166,15 @@ pub struct Elements {
     pub same_calls: Vec<String>,
     /// Calls whose function arguments take elements as their parameters (`forEach`, `map`).
     pub lambda_calls: Vec<String>,
+    /// Calls whose value is an argument they are given: a chain of call names (the last the
+    /// call typed, those before it what it is called on) -> the call whose first argument it
+    /// is (`verify` -> `verify`: `verify(mock, times(2)).findLatest()` calls the mock's
+    /// type; `doReturn.when` -> `when`; `then.should` -> `then`).
+    #[serde(default)]
+    pub identity_calls: std::collections::BTreeMap<String, String>,
+    /// Types an identity chain may start on (`Mockito.verify(..)`), as on nothing.
+    #[serde(default)]
+    pub identity_owners: Vec<String>,
 }
 
 impl Elements {
@@ -195,6 +204,17 @@ impl Elements {
 
     pub fn passes_elements(&self, call: &str) -> bool {
         Self::has(&self.lambda_calls, call)
+    }
+
+    /// For a chain of call names, innermost first (`["doReturn", "when"]`), when an identity
+    /// rule names the chain's last calls: the index of the rule's first call, and that of
+    /// the call whose first argument is the chain's value.
+    pub fn identity_argument(&self, chain: &[&str]) -> Option<(usize, usize)> {
+        self.identity_calls.iter().find_map(|(calls, arg)| {
+            let calls: Vec<&str> = calls.split('.').collect();
+            let start = chain.len().checked_sub(calls.len())?;
+            (chain[start..] == calls[..]).then(|| calls.iter().position(|c| c == arg).map(|i| (start, start + i)))?
+        })
     }
 }
 
