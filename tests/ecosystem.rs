@@ -565,6 +565,55 @@ tests to run:
     assert!(err.starts_with("git: unknown revision \"no-such-branch\""), "{err}");
 }
 
+/// External systems neither invented nor missed (issue 50, item 7): a JDBC driver only the
+/// build declares is "declared only", and the `JdbcTemplate` the code uses is the configured
+/// database's, not every declared one's; object stores, payment gateways and log shippers
+/// are found by their keys, client types and artifacts.
+#[test]
+fn external_systems_declared_only_and_found_by_keys_types_and_artifacts() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    let write = |path: &str, text: &str| {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    };
+    let dependency =
+        |group: &str, artifact: &str| format!("<dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId></dependency>");
+    write(
+        "pom.xml",
+        &format!(
+            "<project><modelVersion>4.0.0</modelVersion><groupId>com.shop</groupId><artifactId>shop</artifactId><version>1</version><dependencies>{}{}{}{}</dependencies></project>\n",
+            dependency("org.postgresql", "postgresql"),
+            dependency("com.mysql", "mysql-connector-j"),
+            dependency("software.amazon.awssdk", "s3"),
+            dependency("net.logstash.logback", "logstash-logback-encoder"),
+        ),
+    );
+    write(
+        "src/main/resources/application.yml",
+        "spring:\n  datasource:\n    url: jdbc:mysql://db:3306/shop\nlogstash:\n  host: logs.internal:5000\nalipay:\n  gateway-url: https://openapi.alipay.com/gateway.do\n",
+    );
+    write(
+        "src/main/java/com/shop/Orders.java",
+        "package com.shop;\n\nimport com.alipay.api.AlipayClient;\nimport org.springframework.jdbc.core.JdbcTemplate;\n\npublic class Orders {\n    private JdbcTemplate jdbc;\n    private AlipayClient alipay;\n}\n",
+    );
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let overview = Atlas::new(root).call("repo_overview", json!({})).unwrap();
+    let systems: Vec<&str> = overview.lines().skip_while(|l| !l.starts_with("external systems")).take(6).collect();
+    assert_eq!(
+        systems,
+        [
+            "external systems (5, from configuration, code and build files):",
+            "  MySQL (database)  default=db:3306/shop; set in src/main/resources/application.yml:3; code: 1 file (JdbcTemplate)",
+            "  PostgreSQL (database)  declared only, in pom.xml (postgresql): no configuration names it",
+            "  Amazon S3 (object storage)  not configured here (its client's defaults); declared in pom.xml (s3)",
+            "  Alipay (payment gateway)  default=openapi.alipay.com/gateway.do; set in src/main/resources/application.yml:7; code: 1 file (AlipayClient)",
+            "  Logstash (log shipper)  default=logs.internal:5000; set in src/main/resources/application.yml:5",
+        ]
+    );
+}
+
 /// Every Spring condition shows on its bean (issue 50, item 6): Spring Boot's own
 /// (`@ConditionalOnMissingBean`, `@ConditionalOnClass(name = ..)`, `@ConditionalOnExpression`),
 /// `matchIfMissing` (on when the key is unset), a project's own composed condition

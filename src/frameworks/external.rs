@@ -32,6 +32,11 @@ pub struct System {
     /// Build dependencies (artifactId / module name) of its client or starter.
     #[serde(default)]
     pub artifacts: Vec<String>,
+    /// Its client does nothing until a key names it (a JDBC driver, where a datasource URL
+    /// picks the database): with no key, a declared client is listed as declared only, and
+    /// code using its `types` (shared by every such database: `JdbcTemplate`) is not a use.
+    #[serde(default)]
+    pub needs_configuration: bool,
 }
 
 /// The artifacts of a system a build manifest declares (`<artifactId>x</artifactId>` in a

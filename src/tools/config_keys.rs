@@ -323,7 +323,12 @@ impl Atlas {
                 }
             }
             let types: Vec<&str> = system.types.iter().map(String::as_str).collect();
-            let users = if types.is_empty() { Vec::new() } else { store.files_using_externals(&types)? };
+            // A driver no key names is not what the code's `JdbcTemplate` talks to.
+            let users = if types.is_empty() || (system.needs_configuration && places.is_empty()) {
+                Vec::new()
+            } else {
+                store.files_using_externals(&types)?
+            };
             let users: Vec<&(String, String)> = users.iter().filter(|(_, f)| f.starts_with(prefix)).collect();
             let declared: Vec<(String, Vec<&str>)> = manifests
                 .iter()
@@ -334,7 +339,13 @@ impl Atlas {
                 continue;
             }
             let mut row = format!("{} ({})", system.name, system.kind);
-            if places.is_empty() {
+            if places.is_empty() && system.needs_configuration {
+                // Declared, not used: no key names it, and nothing talks to it by default.
+                if let Some((path, found)) = declared.first() {
+                    let more = if declared.len() > 1 { format!(" and {} more", declared.len() - 1) } else { String::new() };
+                    let _ = write!(row, "  declared only, in {path} ({}){more}: no configuration names it", found.join(", "));
+                }
+            } else if places.is_empty() {
                 row.push_str("  not configured here (its client's defaults)");
                 // Where the build brings its client in, when no key says where it is.
                 if let Some((path, found)) = declared.first() {
