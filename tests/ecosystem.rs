@@ -565,6 +565,43 @@ tests to run:
     assert!(err.starts_with("git: unknown revision \"no-such-branch\""), "{err}");
 }
 
+/// Code generated at build time from outside the repository is said, not silent (issue 50,
+/// item 11): a controller implementing the interface an OpenAPI generator makes (the pom's
+/// plugin, `grammars/build/maven.toml`) says so and that its routes are unknown; without the
+/// plugin, the same type is only external, and a JDK supertype never is generated.
+#[test]
+fn supertypes_a_build_time_generator_makes_are_said() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    let write = |path: &str, text: &str| {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, text).unwrap();
+    };
+    let pom = |plugins: &str| {
+        format!("<project><modelVersion>4.0.0</modelVersion><groupId>com.shop</groupId><artifactId>shop</artifactId><version>1</version><build><plugins>{plugins}</plugins></build></project>\n")
+    };
+    write(
+        "pom.xml",
+        &pom("<plugin><groupId>org.openapitools</groupId><artifactId>openapi-generator-maven-plugin</artifactId><configuration><inputSpec>https://specs.example.com/orders.yaml</inputSpec></configuration></plugin>"),
+    );
+    write(
+        "src/main/java/com/shop/web/OrdersController.java",
+        "package com.shop.web;\n\nimport com.shop.api.OrdersApi;\nimport java.io.Serializable;\n\npublic class OrdersController implements OrdersApi, Serializable {\n}\n",
+    );
+    let supertypes = || {
+        index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+        let answer = Atlas::new(root).call("get_symbol", json!({"symbol": "com.shop.web.OrdersController"})).unwrap();
+        answer.lines().find(|l| l.trim_start().starts_with("supertypes:")).unwrap_or_default().to_string()
+    };
+    assert_eq!(
+        supertypes(),
+        "  supertypes: com.shop.api.OrdersApi (implements; generated at build time by openapi-generator-maven-plugin, not in the repository: its routes are unknown), java.io.Serializable (implements, external)"
+    );
+    write("pom.xml", &pom(""));
+    assert_eq!(supertypes(), "  supertypes: com.shop.api.OrdersApi (implements, external), java.io.Serializable (implements, external)");
+}
+
 /// External systems neither invented nor missed (issue 50, item 7): a JDBC driver only the
 /// build declares is "declared only", and the `JdbcTemplate` the code uses is the configured
 /// database's, not every declared one's; object stores, payment gateways and log shippers

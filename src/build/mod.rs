@@ -50,7 +50,18 @@ pub struct Rules {
     /// use`): a use of a unit reached through declared ones is declared enough.
     #[serde(default)]
     pub reexports: bool,
+    /// Build plugins that write code at build time from outside the repository (an OpenAPI
+    /// generator's interfaces), by the name the manifest writes, with what their output
+    /// declares that the index cannot see ("routes": HTTP mappings).
+    #[serde(default)]
+    pub code_generators: BTreeMap<String, String>,
     pub tests: TestRules,
+}
+
+/// The code generator a manifest's text names (`openapi-generator-maven-plugin`), and what
+/// its output declares (`routes`), by the system's rules.
+pub fn code_generator<'a>(rules: &'a Rules, manifest: &str) -> Option<(&'a str, &'a str)> {
+    rules.code_generators.iter().find(|(name, _)| manifest.contains(name.as_str())).map(|(n, what)| (n.as_str(), what.as_str()))
 }
 
 /// How a unit's tests are run: a command with `{unit}` and `{selectors}`, one selector per

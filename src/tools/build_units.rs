@@ -45,6 +45,17 @@ impl UnitView {
         }
     }
 
+    /// The code generator the build of a file's unit runs (`openapi-generator-maven-plugin`)
+    /// and what its output declares (`routes`), from the unit's manifest as text.
+    pub fn code_generator(&self, root: &std::path::Path, file: &FileInfo) -> Option<(&'static str, &'static str)> {
+        let unit = self.of_file.get(&file.id).and_then(|u| self.unit(*u))?;
+        if unit.manifest.is_empty() {
+            return None;
+        }
+        let text = std::fs::read_to_string(root.join(&unit.manifest)).ok()?;
+        build::code_generator(build::rules(&unit.system), &text)
+    }
+
     /// `generated` when the file is under a generated-sources root.
     pub fn is_generated(&self, file: &FileInfo) -> bool {
         let unit = self.of_file.get(&file.id).and_then(|u| self.unit(*u));

@@ -442,8 +442,30 @@ impl Atlas {
         }
         let supers = store.supertypes(s.id)?;
         if !supers.is_empty() {
-            let list: Vec<String> =
-                supers.iter().map(|(n, k, internal)| format!("{n} ({k}{})", if *internal { "" } else { ", external" })).collect();
+            // An outside supertype of the application's own packages, where its build runs a
+            // code generator, is that generator's output: say so, and what the index cannot
+            // see of it (an OpenAPI interface's routes).
+            let generator = match supers.iter().any(|(_, _, internal)| !internal) {
+                true => match store.file(s.file_id)? {
+                    Some(file) => self.unit_view(store)?.code_generator(&self.root, &file),
+                    None => None,
+                },
+                false => None,
+            };
+            let own_namespace = |n: &str| {
+                let head = |q: &str| q.split('.').take(2).collect::<Vec<_>>().join(".");
+                n.matches('.').count() >= 2 && head(n) == head(&s.qname)
+            };
+            let list: Vec<String> = supers
+                .iter()
+                .map(|(n, k, internal)| match (internal, generator) {
+                    (true, _) => format!("{n} ({k})"),
+                    (false, Some((by, what))) if own_namespace(n) => {
+                        format!("{n} ({k}; generated at build time by {by}, not in the repository: its {what} are unknown)")
+                    }
+                    (false, _) => format!("{n} ({k}, external)"),
+                })
+                .collect();
             let _ = writeln!(out, "  supertypes: {}", list.join(", "));
         }
         let counts = store.reference_counts(Target::Symbol(s.id))?;
