@@ -629,7 +629,7 @@ fn external_systems_declared_only_and_found_by_keys_types_and_artifacts() {
     );
     write(
         "src/main/resources/application.yml",
-        "spring:\n  datasource:\n    url: jdbc:mysql://db:3306/shop\nlogstash:\n  host: logs.internal:5000\nalipay:\n  gateway-url: https://openapi.alipay.com/gateway.do\n",
+        "spring:\n  datasource:\n    url: jdbc:mysql://db:3306/shop\nlogstash:\n  host: logs.internal:5000\nalipay:\n  gatewayUrl: https://openapi.alipay.com/gateway.do\n",
     );
     write(
         "src/main/java/com/shop/Orders.java",
@@ -684,6 +684,7 @@ import org.springframework.context.annotation.Configuration;
 
 @Configuration
 @ConditionalOnClass(name = "com.rabbitmq.client.Channel")
+// @Import(LegacyAuditConfig.class)
 public class AuditConfig {
     @Bean
     @ConditionalOnMissingBean(AuditTrail.class)
@@ -725,10 +726,12 @@ public class AuditConfig {
     assert_eq!(
         answers[3],
         "2 readers of config_key \"shop.audit.enabled\"
-@ConditionalOnProperty method com.shop.AuditConfig#auditTrail  src/main/java/com/shop/AuditConfig.java:13-19
-@ConditionalOnExpression method com.shop.AuditConfig#verboseTrail  src/main/java/com/shop/AuditConfig.java:21-26"
+@ConditionalOnProperty method com.shop.AuditConfig#auditTrail  src/main/java/com/shop/AuditConfig.java:14-20
+@ConditionalOnExpression method com.shop.AuditConfig#verboseTrail  src/main/java/com/shop/AuditConfig.java:22-27"
     );
     assert!(answers[1].contains("  signature: public AuditTrail auditTrail()\n"), "{}", answers[1]);
+    // A comment between the annotations and the class is not its signature either.
+    assert!(answers[0].contains("  signature: public class AuditConfig\n"), "{}", answers[0]);
 }
 
 /// Working-tree impact is member by member (issue 50): an edit of a private helper reaches

@@ -950,6 +950,8 @@ fn spring_shop_tool_answers() {
         ("search_symbols", json!({"kind": "config_key", "query": "shop.auth"})),
         // A key named exactly comes before the symbols its words name.
         ("search_symbols", json!({"query": "shop.cache.enabled", "limit": 3})),
+        // A list set by its items is that key too.
+        ("search_symbols", json!({"query": "shop.order.currencies", "limit": 1})),
         ("get_symbol", json!({"symbol": "shop.missing.key"})),
         ("get_symbol", json!({"symbol": "shop.order.retries"})),
         // MyBatis: statements linked to their mapper methods, includes resolved, types the

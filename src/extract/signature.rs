@@ -39,9 +39,29 @@ impl<'t> Extractor<'t> {
             }
             start = modifiers.end_byte();
         }
+        // A comment between the modifiers and the name (`@DataJpaTest // @TestPropertySource(..)
+        // class T`) is no part of it: its bytes are left out.
+        let mut kept = std::borrow::Cow::Borrowed(&self.src[start..end.max(start)]);
+        let mut cursor = node.walk();
+        let comments: Vec<(usize, usize)> = node
+            .children(&mut cursor)
+            .filter(|c| self.spec.comment_kinds.contains(&self.kind(*c)) && c.start_byte() >= start && c.end_byte() <= end)
+            .map(|c| (c.start_byte() - start, c.end_byte() - start))
+            .collect();
+        if !comments.is_empty() {
+            let mut text = String::with_capacity(kept.len());
+            let mut from = 0;
+            for (a, b) in comments {
+                text.push_str(&kept[from..a]);
+                text.push(' ');
+                from = b;
+            }
+            text.push_str(&kept[from..]);
+            kept = std::borrow::Cow::Owned(text);
+        }
         // Trailing braces, semicolons and spaces off, words joined by one space, and no more
         // words read than the cut keeps (a field's initializer can be a table of thousands).
-        let text = self.src[start..end.max(start)].trim_end_matches(|c: char| c == '{' || c == ';' || c.is_whitespace());
+        let text = kept.trim_end_matches(|c: char| c == '{' || c == ';' || c.is_whitespace());
         let mut out = String::new();
         let mut chars = 0;
         for word in words.into_iter().chain(text.split_whitespace()) {

@@ -138,12 +138,44 @@ pub fn is_secret(key: &str, value: &str) -> bool {
 }
 
 fn redact(key: &str, value: &str) -> String {
-    // A placeholder is no secret: `${DB_PASSWORD}`.
-    if !value.is_empty() && !value.starts_with("${") && is_secret(key, value) {
-        "<redacted>".to_string()
-    } else {
-        value.to_string()
+    // A placeholder is no secret (`${DB_PASSWORD}`), but its default may be one
+    // (`${MYSQL_PASS:petclinic}`).
+    if let Some(inner) = value.strip_prefix("${").and_then(|r| r.strip_suffix('}')) {
+        return match inner.split_once(':') {
+            Some((name, default)) if !default.is_empty() && is_secret(key, default) => format!("${{{name}:<redacted>}}"),
+            _ => value.to_string(),
+        };
     }
+    if !value.is_empty() && is_secret(key, value) {
+        return "<redacted>".to_string();
+    }
+    redact_in_url(value)
+}
+
+/// A password written inside a URL: its user info (`redis://user:pw@host`) and a
+/// `password=` parameter (`jdbc:mysql://h/db?user=u&password=pw`).
+fn redact_in_url(value: &str) -> String {
+    let mut out = value.to_string();
+    if let Some(scheme_end) = out.find("://") {
+        let rest = &out[scheme_end + 3..];
+        let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        if let Some(at) = rest[..authority_end].rfind('@') {
+            if let Some(colon) = rest[..at].find(':') {
+                let (from, to) = (scheme_end + 3 + colon + 1, scheme_end + 3 + at);
+                if from < to {
+                    out.replace_range(from..to, "<redacted>");
+                }
+            }
+        }
+    }
+    let lower = out.to_ascii_lowercase();
+    if let Some(at) = ["password=", "pwd=", "passwd="].iter().filter_map(|p| lower.find(p).map(|i| i + p.len())).min() {
+        let end = out[at..].find(['&', ';']).map_or(out.len(), |e| at + e);
+        if at < end {
+            out.replace_range(at..end, "<redacted>");
+        }
+    }
+    out
 }
 
 /// The keys a configuration file sets.
@@ -330,6 +362,9 @@ mod tests {
             ("app.banner", "spring-boot-starter-data-jpa-and-lombok"),
             ("logging.pattern", "%d{yyyy-MM-dd HH:mm:ss} [%thread] %-5level %logger{36} - %msg%n"),
             ("spring.datasource.url", "jdbc:mysql://localhost:3306/shop?useSSL=false"),
+            ("spring.datasource.password", "${MYSQL_PASS:petclinic}"),
+            ("spring.redis.url", "redis://cache:s3cret@redis.internal:6379/0"),
+            ("spring.datasource.url", "jdbc:mysql://db/shop?user=shop&password=hunter2&useSSL=false"),
         ];
         let shown: Vec<String> = cases.iter().map(|(k, v)| format!("{k}: {}", shown(k, v))).collect();
         assert_eq!(
@@ -355,6 +390,9 @@ mod tests {
                 "app.banner: spring-boot-starter-data-jpa-and-lombok",
                 "logging.pattern: %d{yyyy-MM-dd HH:mm:ss} [%thread] %-5level %logger{36} - %msg%n",
                 "spring.datasource.url: jdbc:mysql://localhost:3306/shop?useSSL=false",
+                "spring.datasource.password: ${MYSQL_PASS:<redacted>}",
+                "spring.redis.url: redis://cache:<redacted>@redis.internal:6379/0",
+                "spring.datasource.url: jdbc:mysql://db/shop?user=shop&password=<redacted>&useSSL=false",
             ]
         );
     }

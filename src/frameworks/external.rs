@@ -75,8 +75,9 @@ pub fn systems() -> &'static [System] {
 /// Whether a configuration key and its value name this system (`spring.datasource.url =
 /// jdbc:mysql://db:3306/mall` names MySQL).
 pub fn names(system: &System, key: &str, value: &str) -> bool {
-    let key = key.to_ascii_lowercase();
-    let by_key = system.keys.iter().any(|k| key == *k || key.ends_with(&format!(".{k}")));
+    // By relaxed binding, as Spring reads keys (`alipay.gatewayUrl` is `alipay.gateway-url`).
+    let key = super::config_keys::relaxed(key);
+    let by_key = system.keys.iter().map(|k| super::config_keys::relaxed(k)).any(|k| key == k || key.ends_with(&format!(".{k}")));
     let value = defaulted(value).to_ascii_lowercase();
     by_key && (system.schemes.is_empty() || system.schemes.iter().any(|s| value.starts_with(s.as_str())))
 }

@@ -96,7 +96,12 @@ fn key_row(view: &ConfigView, k: &str) -> String {
     let settings = view.settings(k);
     let profiles: Vec<String> = settings.iter().filter(|s| s.key == k).map(|s| format!("{}={}", s.profile, s.value)).collect();
     let readers = view.readers_of(k).len();
-    let set = if profiles.is_empty() { "set nowhere".to_string() } else { profiles.join(", ") };
+    // A list or map is set by its items (`secure.ignored.urls[0]`, ...).
+    let set = match (profiles.is_empty(), settings.len()) {
+        (false, _) => profiles.join(", "),
+        (true, 0) => "set nowhere".to_string(),
+        (true, n) => format!("{} (items or entries; get_symbol lists them)", plural(n, "setting")),
+    };
     let read =
         if readers == 0 && crate::frameworks::read_by_boot(k) { "read by Spring Boot".to_string() } else { plural(readers, "reader") };
     format!("config_key {k}  {set}  {read}")
@@ -271,13 +276,23 @@ impl Atlas {
     /// `search_symbols`: a key's name is no symbol's, and its last word (`enabled`) names
     /// many fields.
     pub(super) fn config_key_named(&self, store: &Store, query: &str) -> Result<Option<String>, ToolError> {
-        if !query.contains('.') || query.contains(char::is_whitespace) || query.starts_with('/') {
+        if query.is_empty() || query.contains(char::is_whitespace) || query.starts_with('/') {
             return Ok(None);
         }
         let view = self.config_view(store)?;
         let want = config_keys::relaxed(query);
-        let named = view.keys.keys().chain(view.readers.iter().map(|r| &r.key)).find(|k| config_keys::relaxed(k) == want);
-        Ok(named.map(|k| key_row(&view, k)))
+        // The key itself, or a list or map set by its items (`mybatis.mapper-locations[0]`).
+        let named = view.keys.keys().chain(view.readers.iter().map(|r| &r.key)).find_map(|k| {
+            let relaxed = config_keys::relaxed(k);
+            if relaxed == want {
+                Some(k.clone())
+            } else if relaxed.strip_prefix(&want).is_some_and(|rest| rest.starts_with(['[', '.'])) {
+                k.match_indices(['[', '.']).map(|(at, _)| &k[..at]).find(|stem| config_keys::relaxed(stem) == want).map(str::to_string)
+            } else {
+                None
+            }
+        });
+        Ok(named.map(|k| key_row(&view, &k)))
     }
 
     /// The external systems under a path (`frameworks::external`): each with where the
