@@ -67,6 +67,11 @@ fn java_shop_tool_answers() {
         ("dependency_path", json!({"from": "PaymentGateway", "to": "com.acme.Application"})),
         ("change_impact", json!({"target": "com.acme.pay.StripeGateway"})),
         ("change_impact", json!({"target": "com.acme.common", "level": "module"})),
+        // Without `level`, a file path is the file level and a package the module level; a
+        // class beside a file stands for its file, a file beside a package for its package.
+        ("change_impact", json!({"target": "src/main/java/com/acme/pay/PaymentService.java", "depth": 1})),
+        ("dependency_path", json!({"from": "src/main/java/com/acme/order/OrderService.java", "to": "com.acme.pay.PaymentService"})),
+        ("dependency_path", json!({"from": "com.acme.order", "to": "src/main/java/com/acme/pay/PaymentService.java"})),
         ("search_symbols", json!({"query": "paymnt"})),
         ("search_symbols", json!({"query": "gateway", "kind": "class", "limit": 2})),
         ("search_symbols", json!({"query": "gateway", "kind": "class", "limit": 2, "offset": 2})),

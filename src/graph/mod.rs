@@ -367,7 +367,12 @@ impl Graph {
     /// controller uses a service interface, whose implementation uses the mapper). A path
     /// of dependencies alone is preferred: dispatch hops are tried only when there is none.
     pub fn path(&self, from: &Node, to: &Node) -> Option<Vec<Hop>> {
-        self.path_with(from, to, false).or_else(|| self.path_with(from, to, true))
+        // Dispatch (down from an interface to an implementation) connects code; a build
+        // unit or a module does not depend on another because a type of one implements a
+        // type both use (mall-admin and mall-portal both extend mall-common's
+        // BaseSwaggerConfig).
+        let dispatch = matches!(self.level, Level::Symbol | Level::File);
+        self.path_with(from, to, false).or_else(|| if dispatch { self.path_with(from, to, true) } else { None })
     }
 
     fn path_with(&self, from: &Node, to: &Node, dispatch: bool) -> Option<Vec<Hop>> {
@@ -714,6 +719,23 @@ mod tests {
             hops,
             vec![(Node::Symbol(12), Node::Symbol(11), RefKind::Calls), (Node::Symbol(11), Node::External(99), RefKind::Implements)]
         );
+    }
+
+    #[test]
+    fn units_are_no_path_through_dispatch() {
+        // Unit 0 (admin) and unit 2 (portal) each extend a class of unit 1 (common); admin
+        // depends on common, not on portal. Symbols 1, 2, 3 are in files 1, 2, 3 of units 0, 1, 2.
+        let symbols = vec![sym(1, None, SymbolKind::Class), sym(2, None, SymbolKind::Class), sym(3, None, SymbolKind::Class)];
+        let files: Vec<FileRow> = (1..=3).map(|id| FileRow { id, module: format!("m{id}"), unit: Some(id as u32 - 1) }).collect();
+        let edges = vec![edge(1, 2, RefKind::Extends), edge(3, 2, RefKind::Extends)];
+        let units = Graph::build(Level::Unit, &symbols, &files, edges.clone());
+        assert!(units.path(&Node::Unit(0), &Node::Unit(1)).is_some());
+        assert!(units.path(&Node::Unit(0), &Node::Unit(2)).is_none());
+        let modules = Graph::build(Level::Module, &symbols, &files, edges.clone());
+        assert!(modules.path(&Node::Module("m1".into()), &Node::Module("m3".into())).is_none());
+        // Between types, dispatch down from the common class is a path.
+        let types = Graph::build(Level::Symbol, &symbols, &files, edges);
+        assert_eq!(types.path(&Node::Symbol(1), &Node::Symbol(3)).map(|h| h.len()), Some(2));
     }
 
     #[test]

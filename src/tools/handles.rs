@@ -489,6 +489,12 @@ impl Atlas {
                 if graph.contains(&node) {
                     return Ok(node);
                 }
+                // A file stands for its module.
+                if let Ok(path) = normalize_path(target) {
+                    if let Some(f) = store.file_by_path(&path)?.filter(|_| !path.is_empty()) {
+                        return Ok(Node::Module(f.module));
+                    }
+                }
                 match self.resolve(store, target) {
                     Ok(Handle::Symbol(s)) => {
                         let f = store.file(s.file_id)?.ok_or_else(|| ToolError("file vanished".into()))?;

@@ -179,16 +179,17 @@ fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
 }
 
 impl Atlas {
-    /// The level a graph tool works at: the one asked for, else the one its targets name
-    /// when no symbol answers to them: an indexed file's path is a file
-    /// (`change_impact target=src/.../PaymentService.java`), a package or module with files
-    /// is a module (`com.acme.pay`); else the symbol level.
+    /// The level a graph tool works at: the one asked for, else the one its targets name:
+    /// an indexed file's path is a file (`change_impact target=src/.../PaymentService.java`;
+    /// a symbol beside it stands for its file), a package or module with files that no
+    /// symbol answers to is a module (`com.acme.pay`; a file or symbol beside it stands for
+    /// its module); else the symbol level.
     fn level_for(&self, store: &Store, level: Option<&str>, targets: &[&str]) -> Result<Level, ToolError> {
         if level.is_some() {
             return parse_level(level);
         }
-        let mut files = true;
-        let mut modules = true;
+        // Each target: a file, a module no symbol answers to, or anything else (a symbol).
+        let (mut files, mut modules) = (0, 0);
         for target in targets.iter().map(|t| t.trim()) {
             if target.starts_with("git:") {
                 return Ok(Level::Symbol);
@@ -197,15 +198,18 @@ impl Atlas {
                 Ok(path) if !path.is_empty() => store.file_by_path(&path)?.is_some(),
                 _ => false,
             };
-            files &= is_file;
-            modules &= !is_file && self.resolve(store, target).is_err() && store.module_exists(target)?;
+            if is_file {
+                files += 1;
+            } else if self.resolve(store, target).is_err() && store.module_exists(target)? {
+                modules += 1;
+            }
         }
-        Ok(if files {
-            Level::File
-        } else if modules {
-            Level::Module
-        } else {
-            Level::Symbol
+        // A symbol beside a file stands for its file, beside a module for its module; a
+        // file beside a module is its module's.
+        Ok(match (files, modules) {
+            (0, 0) => Level::Symbol,
+            (_, 0) => Level::File,
+            _ => Level::Module,
         })
     }
 }
