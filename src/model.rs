@@ -455,6 +455,11 @@ pub const GENERATED: &str = "generated:";
 /// `fn handler`, a function used as a value if the resolver finds one of that name.
 pub const FN_VALUE: &str = "fn ";
 
+/// The receiver of a reference that requests one of the application's URLs (a test's
+/// `perform(get("/owners/{id}", 1))`): its name is `VERB /path`, and it resolves to the
+/// handler whose endpoint matches.
+pub const URL_RECEIVER: &str = "@url";
+
 /// The modifier of a Rust trait that a blanket impl in its file implements for every type
 /// (`impl<T: Bound> Trait for T`): its methods are methods of any value.
 pub const BLANKET: &str = "blanket";

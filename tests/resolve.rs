@@ -1081,6 +1081,104 @@ class OrderServiceTest {
     assert_incremental_is_fresh(root);
 }
 
+/// Java (issue 50): a test that requests one of the application's URLs calls the handler
+/// serving it: MockMvc's `get(template, vars)` and `post(..)` (static imports), a concrete
+/// URL, TestRestTemplate's `getForObject`, WebTestClient's `get().uri(..)`, RestAssured's
+/// `given().when().get(..)`; a map's `get("/owners/1")` is no request, and a URL no endpoint
+/// serves names nothing. When the mapping moves, incremental == fresh.
+#[test]
+fn java_tests_requesting_a_url_call_its_handler() {
+    let repo = write_fixture(
+        r#"
+//- src/main/java/com/x/OwnerController.java
+package com.x;
+
+import org.springframework.web.bind.annotation.*;
+
+@RestController
+@RequestMapping("/owners")
+class OwnerController {
+    @GetMapping("/{ownerId}")
+    String show(@PathVariable int ownerId) { return ""; }
+
+    @PostMapping("/new")
+    String create() { return ""; }
+
+    @GetMapping("/**")
+    String fallback() { return ""; }
+}
+//- src/test/java/com/x/OwnerControllerTests.java
+package com.x;
+
+import static io.restassured.RestAssured.given;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+
+import java.util.Map;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.test.web.servlet.MockMvc;
+
+class OwnerControllerTests {
+    MockMvc mockMvc;
+    TestRestTemplate rest;
+    WebTestClient client;
+    Map<String, String> pages;
+
+    void requests() throws Exception {
+        mockMvc.perform(get("/owners/{ownerId}", 1));
+        mockMvc.perform(get("/owners/7?tab=pets"));
+        mockMvc.perform(post("/owners/new"));
+        rest.getForObject("/owners/3", String.class);
+        client.get().uri("/owners/{id}", 4).exchange();
+        given().when().get("/owners/5");
+        pages.get("/owners/1");
+        mockMvc.perform(get("/vets"));
+        mockMvc.perform(get("/owners/a/b"));
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    let requests = |root: &Path| {
+        dump(root)
+            .lines()
+            .filter(|l| l.starts_with("ref src/test/") && l.contains(" calls ") && l.contains(" /"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    expect_test::expect![[r#"
+        ref src/test/java/com/x/OwnerControllerTests.java:19 calls GET /owners/{ownerId} from=com.x.OwnerControllerTests#requests to=com.x.OwnerController#show(int) (exact)
+        ref src/test/java/com/x/OwnerControllerTests.java:20 calls GET /owners/7 from=com.x.OwnerControllerTests#requests to=com.x.OwnerController#show(int) (exact)
+        ref src/test/java/com/x/OwnerControllerTests.java:21 calls POST /owners/new from=com.x.OwnerControllerTests#requests to=com.x.OwnerController#create() (exact)
+        ref src/test/java/com/x/OwnerControllerTests.java:22 calls GET /owners/3 from=com.x.OwnerControllerTests#requests to=com.x.OwnerController#show(int) (exact)
+        ref src/test/java/com/x/OwnerControllerTests.java:23 calls GET /owners/{id} from=com.x.OwnerControllerTests#requests to=com.x.OwnerController#show(int) (exact)
+        ref src/test/java/com/x/OwnerControllerTests.java:24 calls GET /owners/5 from=com.x.OwnerControllerTests#requests to=com.x.OwnerController#show(int) (exact)
+        ref src/test/java/com/x/OwnerControllerTests.java:26 calls GET /vets from=com.x.OwnerControllerTests#requests to=- (unresolved)
+        ref src/test/java/com/x/OwnerControllerTests.java:27 calls GET /owners/a/b from=com.x.OwnerControllerTests#requests to=com.x.OwnerController#fallback() (exact)"#]].assert_eq(&requests(root));
+    let controller = root.join("src/main/java/com/x/OwnerController.java");
+    std::fs::write(&controller, std::fs::read_to_string(&controller).unwrap().replace("@PostMapping(\"/new\")", "@PostMapping(\"/add\")"))
+        .unwrap();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/test/java/com/x/OwnerControllerTests.java:21 calls POST /owners/new from=com.x.OwnerControllerTests#requests to=- (unresolved)
+        ref src/test/java/com/x/OwnerControllerTests.java:21 calls perform from=com.x.OwnerControllerTests#requests to=ext:org.springframework.test.web.servlet.MockMvc#perform (external)
+        ref src/test/java/com/x/OwnerControllerTests.java:21 calls post from=com.x.OwnerControllerTests#requests to=ext:org.springframework.test.web.servlet.request.MockMvcRequestBuilders#post (external)"#]].assert_eq(&resolved(root, "src/test/java/com/x/OwnerControllerTests.java:21", &["calls"]));
+    // A controller that comes later serves a request made before it.
+    std::fs::write(
+        root.join("src/main/java/com/x/VetController.java"),
+        "package com.x;\n\n@RestController\nclass VetController {\n    @GetMapping(\"/vets\")\n    String list() { return \"\"; }\n}\n",
+    )
+    .unwrap();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/test/java/com/x/OwnerControllerTests.java:26 calls GET /vets from=com.x.OwnerControllerTests#requests to=com.x.VetController#list() (exact)
+        ref src/test/java/com/x/OwnerControllerTests.java:26 calls get from=com.x.OwnerControllerTests#requests to=ext:org.springframework.test.web.servlet.request.MockMvcRequestBuilders#get (external)
+        ref src/test/java/com/x/OwnerControllerTests.java:26 calls perform from=com.x.OwnerControllerTests#requests to=ext:org.springframework.test.web.servlet.MockMvc#perform (external)"#]].assert_eq(&resolved(root, "src/test/java/com/x/OwnerControllerTests.java:26", &["calls"]));
+    assert_incremental_is_fresh(root);
+}
+
 /// Rust: an inherent method comes before a trait impl's method of the same name, wherever
 /// each is declared (rustc's method lookup). tracing-subscriber implements its own
 /// `RecordFields` for tracing-core's `Event`, whose inherent `record` its calls mean: on a

@@ -1136,7 +1136,7 @@ fn change_impact_follows_dependents_only() {
         ### change_impact {"target":"com.pets.orders.OrderController#create"}
         change_impact method com.pets.orders.OrderController#create(OrderParam)  orders/src/main/java/com/pets/orders/OrderController.java:15-18  loc 4 cx 1 modified <date>
         affected: 2 (ring 1: 2); tests: 1
-        serves: endpoint POST /orders  orders/src/main/java/com/pets/orders/OrderController.java:15-18 (its clients are outside the repository)
+        serves: endpoint POST /orders  orders/src/main/java/com/pets/orders/OrderController.java:15-18 (clients outside the repository are not seen; requests by URL in its tests are)
         ring 1:
           com.pets.orders  orders/src/test/java/com/pets/orders/
             method OrderControllerTest#creates(OrderController)  calls 1  OrderControllerTest.java:4-6  loc 3 cx 1  [test]

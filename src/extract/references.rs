@@ -221,6 +221,11 @@ impl<'t> Extractor<'t> {
                         key_reads.push((caller, marker));
                     }
                 }
+                if self.spec.language == Language::Java {
+                    if let Some(url) = self.url_reference(&reference, r.name) {
+                        references.push(url);
+                    }
+                }
             }
             references.push(reference);
         }

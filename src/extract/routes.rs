@@ -764,6 +764,42 @@ struct Chains<'t> {
 /// An endpoint under its handler. A path naming constants this file does not define keeps
 /// its template in the modifiers (`template(GET /{=Paths.ORDER}/list)`): the index puts the
 /// repository's constants in (`frameworks::endpoints`).
+impl<'t> Extractor<'t> {
+    /// A Java call that requests one of the application's URLs (`frameworks::url_call`:
+    /// MockMvc's `get("/owners/{ownerId}", 1)`, `restTemplate.getForObject("/x", ..)`,
+    /// `client.get().uri("/x")`), as a reference of its own: `VERB /path` on the URL
+    /// receiver, which the resolver gives to the handler serving it.
+    pub(super) fn url_reference(&self, call: &Reference, name: Node<'t>) -> Option<Reference> {
+        if !frameworks::is_url_call_name(&call.name) {
+            return None;
+        }
+        let receiver = match &call.receiver {
+            Receiver::Implicit => "",
+            Receiver::Type(t) => t.as_str(),
+            Receiver::Unknown => "?",
+        };
+        let invocation = name.parent()?;
+        let previous = invocation
+            .child_by_field_name("object")
+            .filter(|o| self.kind(*o) == "method_invocation")
+            .and_then(|o| o.child_by_field_name("name"))
+            .map(|n| self.text(n));
+        let verb = match frameworks::url_call(&call.name, receiver, previous)? {
+            Some(verb) => verb,
+            None => frameworks::url_verb(previous?)?,
+        };
+        let first = *self.call_args(invocation).first()?;
+        let frameworks::Value::Str(url) = self.annotation_value(first, 0) else { return None };
+        let path = url.split(['?', '#']).next().unwrap_or("");
+        if !path.starts_with('/') {
+            return None;
+        }
+        let mut reference = Reference::new(RefKind::Calls, format!("{verb} {path}"), call.line, call.enclosing);
+        reference.receiver = Receiver::Type(crate::model::URL_RECEIVER.to_string());
+        Some(reference)
+    }
+}
+
 fn endpoint_symbol(e: &frameworks::Endpoint, parent: usize, handler: &Symbol, target: &str) -> Symbol {
     let template = e.name();
     let name = frameworks::display(&template);

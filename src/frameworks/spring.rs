@@ -109,6 +109,22 @@ struct Config {
     boot_prefixes: Vec<String>,
 }
 
+/// Calls that request the application's own URLs (tests): see `[urls]` in the rules.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Urls {
+    #[serde(default)]
+    owners: Vec<String>,
+    #[serde(default)]
+    clients: Vec<String>,
+    #[serde(default)]
+    chains: Vec<String>,
+    #[serde(default)]
+    after_verb: Vec<String>,
+    #[serde(default)]
+    calls: BTreeMap<String, String>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Rules {
@@ -118,6 +134,37 @@ pub(super) struct Rules {
     entry: Vec<Entry>,
     beans: Beans,
     config: Config,
+    #[serde(default)]
+    urls: Urls,
+}
+
+/// Whether a Java call requests a URL of the application, and how: the verb it stands for,
+/// or `None` for a call (`uri`) whose verb is the call it is made on. `receiver` is the
+/// receiver as the extractor wrote it (empty when the call is bare); `previous`, the name
+/// of the call it is made on, if any.
+pub fn url_call(name: &str, receiver: &str, previous: Option<&str>) -> Option<Option<&'static str>> {
+    let u = &rules().urls;
+    if u.after_verb.iter().any(|a| a == name) {
+        return previous.filter(|p| u.calls.contains_key(*p)).map(|_| None);
+    }
+    let verb = u.calls.get(name)?;
+    // `getForObject` and its kin are nobody else's; `get` and `put` are a map's too.
+    let distinctive = name.chars().any(|c| c.is_uppercase());
+    let simple = crate::model::last_segment(receiver.rsplit('#').next().unwrap_or(receiver));
+    let after_chain = receiver.rsplit_once('#').is_some_and(|(_, call)| u.chains.iter().any(|c| call.trim_end_matches("()") == c));
+    let on_client = u.clients.iter().chain(&u.owners).any(|c| c == simple || c == receiver);
+    (distinctive || receiver.is_empty() || on_client || after_chain).then_some(Some(verb.as_str()))
+}
+
+/// Whether a call's name may request a URL (`url_call` decides by its receiver).
+pub fn is_url_call_name(name: &str) -> bool {
+    let u = &rules().urls;
+    u.calls.contains_key(name) || u.after_verb.iter().any(|a| a == name)
+}
+
+/// The verb of a call `uri` is made on (`get` of `client.get().uri(..)`).
+pub fn url_verb(previous: &str) -> Option<&'static str> {
+    rules().urls.calls.get(previous).map(String::as_str)
 }
 
 fn rules() -> &'static Rules {

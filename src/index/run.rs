@@ -454,6 +454,15 @@ impl Run<'_> {
     /// files (whose references are resolved afresh).
     pub fn recheck_list(&mut self) -> anyhow::Result<Vec<StoredRef>> {
         let old_refs = if self.incremental {
+            // An endpoint that came, went or changed may be what a request by URL now
+            // reaches (`GET /owners/{ownerId}` for a test's `get("/owners/1")`): every such
+            // request is looked at again (their receiver's head is the URL receiver).
+            let endpoint = |n: &String| {
+                n.split_once(' ').is_some_and(|(verb, path)| path.starts_with('/') && verb.bytes().all(|b| b.is_ascii_uppercase()))
+            };
+            if self.affected.iter().any(endpoint) {
+                self.affected.insert(crate::model::URL_RECEIVER.to_string());
+            }
             self.writer.ensure_update_indexes()?;
             let mut refs = self.writer.refs_to_recheck(&self.affected, &self.gone)?;
             if !self.links.is_empty() {

@@ -11,6 +11,7 @@ impl World {
     pub(super) fn resolve_java(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
         match r.kind {
             RefKind::Imports => self.java_import(r),
+            RefKind::Calls if matches!(r.receiver, Receiver::Type(t) if t == crate::model::URL_RECEIVER) => self.url_handler(r.name),
             RefKind::Calls if matches!(r.name, "this" | "super") && r.args.is_some() => self.java_constructor_call(r),
             RefKind::Calls | RefKind::MethodRef => self.java_call(r, package),
             RefKind::UsesField => self.java_field(r, package),

@@ -161,6 +161,8 @@ pub struct World {
     /// Unit key -> the units it declares a dependency on (transitively): after its own
     /// unit, a reference prefers those to others for a name several units declare.
     unit_reach: UnitReach,
+    /// The HTTP endpoints (what a test's request by URL resolves through).
+    endpoints: std::collections::BTreeSet<SymbolId>,
 }
 
 /// A Rust module's imports (file, index into that file's imports): named ones by the name
@@ -231,6 +233,9 @@ impl World {
     }
 
     pub fn add_symbol(&mut self, id: SymbolId, mut sym: Sym) {
+        if sym.kind == SymbolKind::Endpoint {
+            self.endpoints.insert(id);
+        }
         sym.qname = add_to(&mut self.by_qname, sym.qname, id);
         sym.name = add_to(&mut self.by_name, sym.name, id);
         self.by_file.entry(sym.file).or_default().push(id);
@@ -303,6 +308,7 @@ impl World {
         let Some(sym) = self.syms.remove(&id) else {
             return;
         };
+        self.endpoints.remove(&id);
         remove_from(&mut self.by_qname, &sym.qname, id);
         remove_from(&mut self.by_name, &sym.name, id);
         if let Some(list) = self.by_file.get_mut(&sym.file) {
@@ -446,6 +452,34 @@ impl World {
             let macro_last = want == Want::Any && sym.kind == SymbolKind::Macro;
             (macro_last, outside, sym.from_trait, distance, want == Want::Callable && !sym.kind.is_callable(), *id)
         })
+    }
+
+    /// A request by URL (`GET /owners/1`, as a test writes it): the handler of the endpoint
+    /// its verb and path match (`GET /owners/{ownerId}`), the most specific pattern first (as
+    /// Spring picks one: fewest wildcards, then fewest variables); handlers tied are each
+    /// named, marked ambiguous.
+    pub(super) fn url_handler(&self, request: &str) -> (Target, Confidence, bool) {
+        let Some((verb, path)) = request.split_once(' ') else { return (Target::Nothing, Confidence::Unresolved, true) };
+        let mut found: Vec<((usize, usize), SymbolId)> = Vec::new();
+        for id in &self.endpoints {
+            let sym = &self.syms[id];
+            let Some((v, template)) = sym.name.split_once(' ') else { continue };
+            if (v == verb || v == "ANY") && (template == path || crate::frameworks::template_matches(template, path)) {
+                let wildcards = template.matches("**").count() + template.matches("{*").count();
+                let variables = template.matches('{').count();
+                if let Some(handler) = sym.parent {
+                    found.push(((wildcards, variables), handler));
+                }
+            }
+        }
+        let Some(best) = found.iter().map(|(rank, _)| *rank).min() else { return (Target::Nothing, Confidence::Unresolved, true) };
+        let mut handlers: Vec<SymbolId> = found.into_iter().filter(|(rank, _)| *rank == best).map(|(_, h)| h).collect();
+        handlers.sort_unstable();
+        handlers.dedup();
+        match handlers.as_slice() {
+            [one] => (Target::Symbol(*one), Confidence::Exact, true),
+            _ => (Target::Overloads(handlers), Confidence::Ambiguous, true),
+        }
     }
 
     fn lookup(&self, qname: &str, want: Want) -> Option<SymbolId> {

@@ -788,7 +788,12 @@ impl Atlas {
         let mut out = String::new();
         for m in members {
             for e in store.children(m.id)?.into_iter().filter(|c| c.kind == SymbolKind::Endpoint) {
-                let _ = writeln!(out, "serves: endpoint {}  {} (its clients are outside the repository)", e.qname, location(&e));
+                let _ = writeln!(
+                    out,
+                    "serves: endpoint {}  {} (clients outside the repository are not seen; requests by URL in its tests are)",
+                    e.qname,
+                    location(&e)
+                );
             }
             out.push_str(&self.statement_lines(store, m, "runs: statement ")?);
         }
