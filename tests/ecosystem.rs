@@ -573,11 +573,7 @@ tests to run:
 fn supertypes_a_build_time_generator_makes_are_said() {
     let repo = tempfile::tempdir().unwrap();
     let root = repo.path();
-    let write = |path: &str, text: &str| {
-        let full = root.join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(root, path, text);
     let pom = |plugins: &str| {
         format!("<project><modelVersion>4.0.0</modelVersion><groupId>com.shop</groupId><artifactId>shop</artifactId><version>1</version><build><plugins>{plugins}</plugins></build></project>\n")
     };
@@ -610,11 +606,7 @@ fn supertypes_a_build_time_generator_makes_are_said() {
 fn external_systems_declared_only_and_found_by_keys_types_and_artifacts() {
     let repo = tempfile::tempdir().unwrap();
     let root = repo.path();
-    let write = |path: &str, text: &str| {
-        let full = root.join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(root, path, text);
     let dependency =
         |group: &str, artifact: &str| format!("<dependency><groupId>{group}</groupId><artifactId>{artifact}</artifactId></dependency>");
     write(
@@ -661,11 +653,7 @@ fn external_systems_declared_only_and_found_by_keys_types_and_artifacts() {
 fn spring_conditions_show_on_their_beans() {
     let repo = tempfile::tempdir().unwrap();
     let root = repo.path();
-    let write = |path: &str, text: &str| {
-        let full = root.join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(root, path, text);
     write(
         "src/main/java/com/shop/ConditionalOnMissingProfile.java",
         "package com.shop;\n\nimport org.springframework.context.annotation.Conditional;\n\n@Conditional(OnMissingProfileCondition.class)\npublic @interface ConditionalOnMissingProfile {\n    String[] value();\n}\n",
@@ -741,11 +729,7 @@ public class AuditConfig {
 fn working_tree_impact_rows_are_methods_and_same_class_callers_count() {
     let repo = tempfile::tempdir().unwrap();
     let root = repo.path();
-    let write = |path: &str, text: &str| {
-        let full = root.join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(root, path, text);
     write(
         "src/main/java/com/acme/Prices.java",
         "package com.acme;\n\npublic class Prices {\n    public int total(int n) {\n        return n * unit();\n    }\n\n    private int unit() {\n        return 3;\n    }\n\n    public int other() {\n        return 1;\n    }\n}\n",
@@ -754,13 +738,7 @@ fn working_tree_impact_rows_are_methods_and_same_class_callers_count() {
         "src/test/java/com/acme/PricesTest.java",
         "package com.acme;\n\nclass PricesTest {\n    void totals() {\n        new Prices().total(2);\n    }\n\n    void others() {\n        new Prices().other();\n    }\n}\n",
     );
-    git(root, &["init", "-q"]);
-    git(root, &["add", "-A"]);
-    git(root, &["commit", "-qm", "first"]);
-    let prices = root.join("src/main/java/com/acme/Prices.java");
-    std::fs::write(&prices, std::fs::read_to_string(&prices).unwrap().replace("return 3;", "return 4;")).unwrap();
-    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
-    let answer = Atlas::new(root).call("change_impact", json!({"target": "git:working-tree"})).unwrap();
+    let answer = impact_of_an_edit(root, "src/main/java/com/acme/Prices.java", "return 3;", "return 4;");
     assert_eq!(
         answer,
         "change_impact git:working-tree (working tree against HEAD)
@@ -786,11 +764,7 @@ tests to run:
 fn rust_change_impact_of_a_nested_item_reaches_in_file_and_integration_tests() {
     let repo = tempfile::tempdir().unwrap();
     let root = repo.path();
-    let write = |path: &str, text: &str| {
-        let full = root.join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(root, path, text);
     write("Cargo.toml", "[package]\nname = \"lim\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
     write("src/lib.rs", "pub mod limits;\npub mod body;\n");
     write(
@@ -799,13 +773,7 @@ fn rust_change_impact_of_a_nested_item_reaches_in_file_and_integration_tests() {
     );
     write("src/body.rs", "pub fn read() -> usize {\n    crate::limits::with_limit()\n}\n");
     write("tests/reading.rs", "#[test]\nfn reads() {\n    assert_eq!(lim::body::read(), 5);\n}\n");
-    git(root, &["init", "-q"]);
-    git(root, &["add", "-A"]);
-    git(root, &["commit", "-qm", "first"]);
-    let limits = root.join("src/limits.rs");
-    std::fs::write(&limits, std::fs::read_to_string(&limits).unwrap().replace("usize = 5;", "usize = 7;")).unwrap();
-    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
-    let answer = Atlas::new(root).call("change_impact", json!({"target": "git:working-tree"})).unwrap();
+    let answer = impact_of_an_edit(root, "src/limits.rs", "usize = 5;", "usize = 7;");
     assert_eq!(
         answer,
         "change_impact git:working-tree (working tree against HEAD)
@@ -962,4 +930,23 @@ fn serve_logs_carry_no_colour_codes_off_a_terminal() {
     let logs = String::from_utf8_lossy(&out.stderr);
     assert!(logs.contains("tool call"), "{logs}");
     assert!(!logs.contains('\u{1b}'), "colour codes in logs: {logs:?}");
+}
+
+/// Writes a file of a repository made in a test, its folders first.
+fn write_file(root: &Path, path: &str, text: &str) {
+    let full = root.join(path);
+    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+    std::fs::write(full, text).unwrap();
+}
+
+/// `change_impact git:working-tree` after one edit (`from` replaced by `to` in `path`) of a
+/// repository committed as it was written.
+fn impact_of_an_edit(root: &Path, path: &str, from: &str, to: &str) -> String {
+    git(root, &["init", "-q"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "first"]);
+    let file = root.join(path);
+    std::fs::write(&file, std::fs::read_to_string(&file).unwrap().replace(from, to)).unwrap();
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    Atlas::new(root).call("change_impact", json!({"target": "git:working-tree"})).unwrap()
 }
