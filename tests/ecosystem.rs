@@ -532,7 +532,7 @@ fn change_impact_of_the_working_tree() {
         "change_impact git:working-tree (working tree against HEAD)  depth=2
 changed: 2 files (M 1, A 1, D 0), 2 symbols
   A class com.acme.common.Clock  src/main/java/com/acme/common/Clock.java:3-5
-  M method com.acme.common.Money#plus  src/main/java/com/acme/common/Money.java:9-11
+  M method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11
 affected: 4 (ring 1: 1, ring 2: 2, ring 3: 1); tests: 1 (tests followed past ring 2)
 ring 1:
   com.acme.order  src/main/java/com/acme/order/
@@ -743,7 +743,7 @@ fn working_tree_impact_rows_are_methods_and_same_class_callers_count() {
         answer,
         "change_impact git:working-tree (working tree against HEAD)
 changed: 1 file (M 1, A 0, D 0), 1 symbol
-  M method com.acme.Prices#unit  src/main/java/com/acme/Prices.java:8-10
+  M method com.acme.Prices#unit()  src/main/java/com/acme/Prices.java:8-10
 affected: 2 (ring 1: 1, ring 2: 1); tests: 1
 ring 1:
   com.acme  src/main/java/com/acme/

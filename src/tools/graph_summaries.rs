@@ -878,7 +878,7 @@ impl Atlas {
                     for s in hit {
                         starts.push(s.id);
                         nodes.extend(self.changed_node(store, graph, s)?);
-                        changed_items.push(format!("  {letter} {} {}  {}", s.kind, s.qname, location(s)));
+                        changed_items.push(format!("  {letter} {} {}  {}", s.kind, s.signature_handle(), location(s)));
                     }
                 }
             }
