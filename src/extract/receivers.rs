@@ -386,15 +386,14 @@ impl<'t> Extractor<'t> {
     /// when the chain's first call is bare or on one of the rules' owners (`Mockito.verify`).
     fn identity_value(&self, node: Node<'t>) -> Option<Node<'t>> {
         let elements = self.spec.elements();
-        if elements.identity_calls.is_empty() || self.kind(node) != "method_invocation" {
+        if elements.identity_longest == 0 || self.kind(node) != "method_invocation" {
             return None;
         }
         // The chain's last calls, as many as the longest rule names (a chain of thousands of
         // links, generated code, is not walked at each link), innermost first.
-        let longest = elements.identity_calls.keys().map(|k| k.split('.').count()).max().unwrap_or(0);
         let mut calls = vec![node];
         let mut object = node.child_by_field_name("object");
-        while let Some(o) = object.filter(|o| self.kind(*o) == "method_invocation" && calls.len() < longest) {
+        while let Some(o) = object.filter(|o| self.kind(*o) == "method_invocation" && calls.len() < elements.identity_longest) {
             calls.push(o);
             object = o.child_by_field_name("object");
         }

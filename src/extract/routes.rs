@@ -784,10 +784,7 @@ impl<'t> Extractor<'t> {
             .filter(|o| self.kind(*o) == "method_invocation")
             .and_then(|o| o.child_by_field_name("name"))
             .map(|n| self.text(n));
-        let verb = match frameworks::url_call(&call.name, receiver, previous)? {
-            Some(verb) => verb,
-            None => frameworks::url_verb(previous?)?,
-        };
+        let verb = frameworks::url_call(&call.name, receiver, previous)?;
         let first = *self.call_args(invocation).first()?;
         let frameworks::Value::Str(url) = self.annotation_value(first, 0) else { return None };
         let path = url.split(['?', '#']).next().unwrap_or("");

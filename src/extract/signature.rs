@@ -159,6 +159,7 @@ impl<'t> Extractor<'t> {
         let mut cursor = node.walk();
         let inside = node.children(&mut cursor).find(|c| self.kind(*c) == "modifiers").and_then(|m| {
             let mut inner = m.walk();
+            // Bound before it is returned: the iterator borrows `inner`.
             let doc = m.children(&mut inner).find(|c| self.spec.comment_kinds.contains(&self.kind(*c)) && self.text(*c).starts_with("/**"));
             doc
         });

@@ -138,14 +138,13 @@ pub(super) struct Rules {
     urls: Urls,
 }
 
-/// Whether a Java call requests a URL of the application, and how: the verb it stands for,
-/// or `None` for a call (`uri`) whose verb is the call it is made on. `receiver` is the
-/// receiver as the extractor wrote it (empty when the call is bare); `previous`, the name
-/// of the call it is made on, if any.
-pub fn url_call(name: &str, receiver: &str, previous: Option<&str>) -> Option<Option<&'static str>> {
+/// The verb a Java call requesting a URL of the application stands for (a call `uri` takes
+/// the verb of the call it is made on). `receiver` is the receiver as the extractor wrote it
+/// (empty when the call is bare); `previous`, the name of the call it is made on, if any.
+pub fn url_call(name: &str, receiver: &str, previous: Option<&str>) -> Option<&'static str> {
     let u = &rules().urls;
     if u.after_verb.iter().any(|a| a == name) {
-        return previous.filter(|p| u.calls.contains_key(*p)).map(|_| None);
+        return previous.and_then(|p| u.calls.get(p)).map(String::as_str);
     }
     let verb = u.calls.get(name)?;
     // `getForObject` and its kin are nobody else's; `get` and `put` are a map's too.
@@ -153,18 +152,13 @@ pub fn url_call(name: &str, receiver: &str, previous: Option<&str>) -> Option<Op
     let simple = crate::model::last_segment(receiver.rsplit('#').next().unwrap_or(receiver));
     let after_chain = receiver.rsplit_once('#').is_some_and(|(_, call)| u.chains.iter().any(|c| call.trim_end_matches("()") == c));
     let on_client = u.clients.iter().chain(&u.owners).any(|c| c == simple || c == receiver);
-    (distinctive || receiver.is_empty() || on_client || after_chain).then_some(Some(verb.as_str()))
+    (distinctive || receiver.is_empty() || on_client || after_chain).then_some(verb.as_str())
 }
 
 /// Whether a call's name may request a URL (`url_call` decides by its receiver).
 pub fn is_url_call_name(name: &str) -> bool {
     let u = &rules().urls;
     u.calls.contains_key(name) || u.after_verb.iter().any(|a| a == name)
-}
-
-/// The verb of a call `uri` is made on (`get` of `client.get().uri(..)`).
-pub fn url_verb(previous: &str) -> Option<&'static str> {
-    rules().urls.calls.get(previous).map(String::as_str)
 }
 
 fn rules() -> &'static Rules {

@@ -171,10 +171,16 @@ pub struct Elements {
     /// is (`verify` -> `verify`: `verify(mock, times(2)).findLatest()` calls the mock's
     /// type; `doReturn.when` -> `when`; `then.should` -> `then`).
     #[serde(default)]
-    pub identity_calls: std::collections::BTreeMap<String, String>,
+    identity_calls: std::collections::BTreeMap<String, String>,
     /// Types an identity chain may start on (`Mockito.verify(..)`), as on nothing.
     #[serde(default)]
     pub identity_owners: Vec<String>,
+    /// `identity_calls` split once: (the chain's call names, the index of the call whose
+    /// first argument is the value); and the longest chain, how far a receiver is read.
+    #[serde(skip)]
+    identity_rules: Vec<(Vec<String>, usize)>,
+    #[serde(skip)]
+    pub identity_longest: usize,
 }
 
 impl Elements {
@@ -183,6 +189,16 @@ impl Elements {
         for list in [&mut e.containers, &mut e.element_calls, &mut e.same_calls, &mut e.lambda_calls] {
             list.sort();
         }
+        e.identity_rules = e
+            .identity_calls
+            .iter()
+            .map(|(calls, arg)| {
+                let calls: Vec<String> = calls.split('.').map(str::to_string).collect();
+                let at = calls.iter().position(|c| c == arg).unwrap_or_else(|| panic!("{file}: identity call {arg} is not in its chain"));
+                (calls, at)
+            })
+            .collect();
+        e.identity_longest = e.identity_rules.iter().map(|(calls, _)| calls.len()).max().unwrap_or(0);
         e
     }
 
@@ -210,10 +226,9 @@ impl Elements {
     /// rule names the chain's last calls: the index of the rule's first call, and that of
     /// the call whose first argument is the chain's value.
     pub fn identity_argument(&self, chain: &[&str]) -> Option<(usize, usize)> {
-        self.identity_calls.iter().find_map(|(calls, arg)| {
-            let calls: Vec<&str> = calls.split('.').collect();
+        self.identity_rules.iter().find_map(|(calls, at)| {
             let start = chain.len().checked_sub(calls.len())?;
-            (chain[start..] == calls[..]).then(|| calls.iter().position(|c| c == arg).map(|i| (start, start + i)))?
+            chain[start..].iter().zip(calls).all(|(a, b)| a == b).then_some((start, start + at))
         })
     }
 }

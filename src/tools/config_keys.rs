@@ -132,20 +132,21 @@ impl Atlas {
             let (value, properties) = crate::frameworks::config_annotations();
             let by_name = crate::frameworks::property_marker();
             // A framework-called method's attributes may name keys too (`@Scheduled(cron =
-            // "${jobs.cleanup.cron}")`).
+            // "${jobs.cleanup.cron}")`), and so may a condition's expression
+            // (`@ConditionalOnExpression("${shop.audit.enabled:true}")`).
             static ENTRIES: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
-            let entries = ENTRIES.get_or_init(|| crate::frameworks::entry_annotations().map(|(a, _)| (a, format!("@{a}"))).collect());
+            let entries = ENTRIES.get_or_init(|| {
+                crate::frameworks::entry_annotations()
+                    .map(|(a, _)| a)
+                    .chain(crate::frameworks::conditions().iter().map(String::as_str))
+                    .map(|a| (a, format!("@{a}")))
+                    .collect()
+            });
             // A bean's condition on a key's value (`@ConditionalOnProperty(shop.cache=true)`).
             static CONDITIONS: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
             let conditions =
                 CONDITIONS.get_or_init(|| crate::frameworks::property_conditions().iter().map(|a| (a.as_str(), format!("@{a}"))).collect());
-            // Other conditions read the keys their expressions' placeholders name
-            // (`@ConditionalOnExpression("${shop.audit.enabled:true}")`).
-            static OTHER_CONDITIONS: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
-            let other_conditions =
-                OTHER_CONDITIONS.get_or_init(|| crate::frameworks::conditions().iter().map(|a| (a.as_str(), format!("@{a}"))).collect());
-            let wanted =
-                [value, properties, by_name].into_iter().chain(entries.iter().chain(conditions).chain(other_conditions).map(|(a, _)| *a));
+            let wanted = [value, properties, by_name].into_iter().chain(entries.iter().chain(conditions).map(|(a, _)| *a));
             for s in store.symbols_with_markers(wanted)? {
                 for (condition, how) in conditions {
                     for list in crate::frameworks::marker_values(&s.modifiers, condition) {
@@ -156,7 +157,7 @@ impl Atlas {
                         }
                     }
                 }
-                for (entry, how) in entries.iter().chain(other_conditions) {
+                for (entry, how) in entries {
                     for detail in crate::frameworks::marker_values(&s.modifiers, entry) {
                         for (key, has_default) in config_keys::placeholder_keys(detail) {
                             readers.push(Reader::of(key, &s, how.as_str(), has_default));
@@ -354,18 +355,20 @@ impl Atlas {
                 continue;
             }
             let mut row = format!("{} ({})", system.name, system.kind);
+            // Where the build brings its client in: `pom.xml (postgresql) and 2 more`.
+            let declared_in = declared.first().map(|(path, found)| {
+                let more = if declared.len() > 1 { format!(" and {} more", declared.len() - 1) } else { String::new() };
+                format!("{path} ({}){more}", found.join(", "))
+            });
             if places.is_empty() && system.needs_configuration {
                 // Declared, not used: no key names it, and nothing talks to it by default.
-                if let Some((path, found)) = declared.first() {
-                    let more = if declared.len() > 1 { format!(" and {} more", declared.len() - 1) } else { String::new() };
-                    let _ = write!(row, "  declared only, in {path} ({}){more}: no configuration names it", found.join(", "));
+                if let Some(declared_in) = declared_in {
+                    let _ = write!(row, "  declared only, in {declared_in}: no configuration names it");
                 }
             } else if places.is_empty() {
                 row.push_str("  not configured here (its client's defaults)");
-                // Where the build brings its client in, when no key says where it is.
-                if let Some((path, found)) = declared.first() {
-                    let more = if declared.len() > 1 { format!(" and {} more", declared.len() - 1) } else { String::new() };
-                    let _ = write!(row, "; declared in {path} ({}){more}", found.join(", "));
+                if let Some(declared_in) = declared_in {
+                    let _ = write!(row, "; declared in {declared_in}");
                 }
             } else {
                 places.sort();

@@ -893,12 +893,10 @@ impl Atlas {
                 let own = starts.iter().map(|id| Node::Symbol(*id)).collect();
                 self.code_impact(store, graph, &starts, false, true, &own, depth)?
             }
-            level => {
-                if level != Level::Symbol {
-                    let dependents = self.dependents(store)?;
-                    for n in &nodes {
-                        starts.extend(self.starts_of(store, &dependents, n)?);
-                    }
+            Level::File | Level::Module => {
+                let dependents = self.dependents(store)?;
+                for n in &nodes {
+                    starts.extend(self.starts_of(store, &dependents, n)?);
                 }
                 let own = nodes.iter().cloned().collect();
                 self.code_impact(store, graph, &starts, false, false, &own, depth)?

@@ -490,8 +490,8 @@ impl Atlas {
                     return Ok(node);
                 }
                 // A file stands for its module.
-                if let Ok(path) = normalize_path(target) {
-                    if let Some(f) = store.file_by_path(&path)?.filter(|_| !path.is_empty()) {
+                if let Some(path) = normalize_path(target).ok().filter(|p| !p.is_empty()) {
+                    if let Some(f) = store.file_by_path(&path)? {
                         return Ok(Node::Module(f.module));
                     }
                 }

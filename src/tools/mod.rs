@@ -200,7 +200,7 @@ impl Atlas {
             };
             if is_file {
                 files += 1;
-            } else if self.resolve(store, target).is_err() && store.module_exists(target)? {
+            } else if store.module_exists(target)? && self.resolve(store, target).is_err() {
                 modules += 1;
             }
         }
