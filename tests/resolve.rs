@@ -2181,3 +2181,103 @@ pub fn run() {
     .assert_eq(&resolved(root, "src/lib.rs:1", &["calls"]));
     assert_incremental_is_fresh(root);
 }
+
+/// Java: members inherited from a library supertype the file imports (Spring Data's
+/// `JpaRepository`, MyBatis-Plus's `ServiceImpl`) are the repository type's, their type
+/// parameters replaced by its arguments: `orders.findById(id)` calls
+/// `OrderRepository#findById(Long)`, a chain runs through its `Optional<Order>`, and a
+/// same-named type not imported from the library gives nothing.
+#[test]
+fn java_calls_of_members_inherited_from_library_supertypes() {
+    let repo = write_fixture(
+        r#"
+//- src/shop/Order.java
+package shop;
+
+public class Order {
+    public String getName() { return ""; }
+}
+//- src/shop/OrderRepository.java
+package shop;
+
+import org.springframework.data.jpa.repository.*;
+
+public interface OrderRepository extends JpaRepository<Order, Long> {
+    List<Order> findByName(String name);
+}
+//- src/shop/User.java
+package shop;
+
+public class User {}
+//- src/shop/UserMapper.java
+package shop;
+
+import com.baomidou.mybatisplus.core.mapper.BaseMapper;
+
+public interface UserMapper extends BaseMapper<User> {}
+//- src/shop/UserService.java
+package shop;
+
+import com.baomidou.mybatisplus.extension.service.impl.ServiceImpl;
+
+public class UserService extends ServiceImpl<UserMapper, User> {
+    int users() {
+        return baseMapper.selectList(null).size();
+    }
+}
+//- src/shop/CrudRepository.java
+package shop;
+
+public interface CrudRepository<T> {
+    void keep(T t);
+}
+//- src/shop/Local.java
+package shop;
+
+public interface Local extends CrudRepository<Order> {}
+//- src/shop/Use.java
+package shop;
+
+public class Use {
+    private OrderRepository orders;
+    private UserService users;
+    private Local local;
+
+    String run(Long id, Order order) {
+        orders.save(order);
+        orders.findAll();
+        orders.findByName("a");
+        users.getById(id);
+        local.findById(id);
+        return orders.findById(id).orElseThrow().getName();
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/shop/Use.java:10 calls findAll from=shop.Use#run to=shop.OrderRepository#findAll() (exact)
+        ref src/shop/Use.java:11 calls findByName from=shop.Use#run to=shop.OrderRepository#findByName(String) (exact)
+        ref src/shop/Use.java:12 calls getById from=shop.Use#run to=shop.UserService#getById(Serializable) (exact)
+        ref src/shop/Use.java:13 calls findById from=shop.Use#run to=- (unresolved)
+        ref src/shop/Use.java:14 calls findById from=shop.Use#run to=shop.OrderRepository#findById(Long) (exact)
+        ref src/shop/Use.java:14 calls getName from=shop.Use#run to=shop.Order#getName() (exact)
+        ref src/shop/Use.java:14 calls orElseThrow from=shop.Use#run to=- (unresolved)
+        ref src/shop/Use.java:9 calls save from=shop.Use#run to=shop.OrderRepository#save(Order) (exact)
+        ref src/shop/UserService.java:7 calls selectList from=shop.UserService#users to=shop.UserMapper#selectList(Wrapper) (exact)
+        ref src/shop/UserService.java:7 calls size from=shop.UserService#users to=- (unresolved)"#]].assert_eq(&resolved(root, "src/shop/", &["calls"]));
+    let dump = dump(root);
+    let members_of = |parent: &str| dump.lines().filter(|l| l.starts_with("symbol ") && l.contains(&format!(" parent={parent} "))).count();
+    assert_eq!(members_of("shop.Local"), 0, "a same-named type of the repository is no library's");
+    assert_eq!(members_of("shop.UserMapper"), 19);
+    let field: Vec<&str> = dump.lines().filter(|l| l.contains("shop.UserService#baseMapper")).collect();
+    assert_eq!(
+        field,
+        [
+            "ref src/shop/UserService.java:7 uses_field baseMapper from=shop.UserService#users to=shop.UserService#baseMapper (exact)",
+            "symbol src/shop/UserService.java:5-5 field shop.UserService#baseMapper parent=shop.UserService vis=protected sig=UserMapper baseMapper  [inherited from ServiceImpl]"
+        ]
+    );
+    assert_incremental_is_fresh(root);
+}

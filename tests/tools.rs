@@ -1348,7 +1348,7 @@ fn spring_data_repositories_are_beans() {
     );
     expect_test::expect![[r####"
         ### dependency_graph {"target":"org.acme.clinic.ClinicController","level":"service","direction":"out"}
-        class org.acme.clinic.ClinicController  src/main/java/org/acme/clinic/ClinicController.java:5-18  loc 12 cx 2 modified <date>  level=service
+        class org.acme.clinic.ClinicController  src/main/java/org/acme/clinic/ClinicController.java:6-23  loc 15 cx 2 modified <date>  level=service
         out: 2 dependencies, in: 0 dependents (ring 1)
         dependencies:
           org.acme.clinic  src/main/java/org/acme/clinic/
@@ -1360,14 +1360,14 @@ fn spring_data_repositories_are_beans() {
         out: 0 dependencies, in: 1 dependent (ring 1)
         dependents:
           org.acme.clinic  src/main/java/org/acme/clinic/
-            class ClinicController  injects 1  ClinicController.java:5-18  loc 12 cx 2
+            class ClinicController  injects 1  ClinicController.java:6-23  loc 15 cx 2
 
         ### dependency_graph {"target":"org.acme.clinic.BaseRepository","level":"service"}
         interface org.acme.clinic.VetRepository  src/main/java/org/acme/clinic/VetRepository.java:3-4  loc 2 cx 1 modified <date>  level=service
         out: 0 dependencies, in: 1 dependent (ring 1)
         dependents:
           org.acme.clinic  src/main/java/org/acme/clinic/
-            class ClinicController  injects 1  ClinicController.java:5-18  loc 12 cx 2
+            class ClinicController  injects 1  ClinicController.java:6-23  loc 15 cx 2
 
         ### dependency_graph {"target":"org.acme.clinic.Pet","level":"service"}
         ERROR: class org.acme.clinic.Pet is not a bean, nor implemented by one: no stereotype (@Service, @Component, @Repository, @Controller, @Configuration), no @Bean method returns it, no Spring Data repository interface
@@ -1385,6 +1385,49 @@ fn spring_data_repositories_are_beans() {
         dependencies:
           org.acme.clinic  src/main/java/org/acme/clinic/
             class UserService  injects 1  UserService.java:6-13  loc 7 cx 2
+
+    "####]].assert_eq(&out);
+}
+
+/// Members inherited from a library's type (`JpaRepository`) are the repository
+/// interface's: one outline row says what they are and how to name one, and a call through
+/// a subinterface (`vets.findAll()` on `VetRepository extends BaseRepository<Vet>`) is theirs.
+/// A member the interface declares itself (`PetRepository#findById`) is its own.
+#[test]
+fn members_inherited_from_library_types_are_the_repositorys() {
+    let out = run_calls(
+        "spring-data",
+        &[
+            ("file_outline", json!({"path": "src/main/java/org/acme/clinic/BaseRepository.java"})),
+            ("find_references", json!({"symbol": "BaseRepository#findAll()"})),
+            ("get_symbol", json!({"symbol": "BaseRepository#deleteAll(Iterable)"})),
+            ("file_outline", json!({"path": "src/main/java/org/acme/clinic/PetRepository.java"})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### file_outline {"path":"src/main/java/org/acme/clinic/BaseRepository.java"}
+        src/main/java/org/acme/clinic/BaseRepository.java (java, 8 lines, package org.acme.clinic)
+        interface 6-8  public interface BaseRepository<T> extends JpaRepository<T, Long>
+          method 7  31 members inherited from JpaRepository and its supertypes: flush, saveAndFlush, saveAllAndFlush, deleteInBatch, deleteAllInBatch, deleteAllByIdInBatch, getOne, getById, getReferenceById, findAll, saveAll, findAllById, .. 11 more (handles BaseRepository#<name>)
+
+        ### find_references {"symbol":"BaseRepository#findAll()"}
+        1 reference to method org.acme.clinic.BaseRepository#findAll() (calls 1)
+        src/main/java/org/acme/clinic/ClinicController.java
+          21 calls  in org.acme.clinic.ClinicController#vets
+
+        ### get_symbol {"symbol":"BaseRepository#deleteAll(Iterable)"}
+        method org.acme.clinic.BaseRepository#deleteAll(Iterable)
+          at src/main/java/org/acme/clinic/BaseRepository.java:7
+          signature: void deleteAll(Iterable<? extends T> entities)  [inherited from CrudRepository]
+          visibility: public  modifiers: public inherited
+          parent: interface org.acme.clinic.BaseRepository
+          references: 0  implementations: 0
+        next: read_symbol {"symbol": "src/main/java/org/acme/clinic/BaseRepository.java:7"}
+
+        ### file_outline {"path":"src/main/java/org/acme/clinic/PetRepository.java"}
+        src/main/java/org/acme/clinic/PetRepository.java (java, 7 lines, package org.acme.clinic)
+        interface 5-7  public interface PetRepository extends Repository<Pet, Integer>
+          method 6  Pet findById(Integer id)
 
     "####]].assert_eq(&out);
 }

@@ -24,6 +24,7 @@ use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference
 pub use mbe::{definitions_in, MacroTable};
 
 mod java;
+mod library;
 mod locals;
 mod macros;
 mod mbe;
@@ -522,6 +523,9 @@ impl<'t> Extractor<'t> {
                 if references.iter().any(|r| r.kind == RefKind::Imports && r.name.starts_with("lombok.")) {
                     self.lombok_members(&mut symbols, &def_symbol);
                 }
+                let imports: Vec<(String, bool)> =
+                    references.iter().filter(|r| r.kind == RefKind::Imports && !r.is_static).map(|r| (r.name.clone(), r.glob)).collect();
+                self.library_members(&mut symbols, &def_symbol, &imports);
             }
             Language::Rust => {
                 self.rust_routes(&mut symbols, &def_symbol);

@@ -179,6 +179,37 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// A receiver written as a bare name: a variable's declared type (`declared`, what the
+    /// file's variables say), a type, a Rust function used as a value, or a Java field the
+    /// enclosing types inherit.
+    fn name_receiver(&self, text: &str, declared: Option<String>, ctx: &Context, symbols: &[Symbol]) -> Receiver {
+        if let Some(t) = declared {
+            // A parameter of type `Self` (`router: Self`) is of the impl's type.
+            if t == "Self" || t.starts_with("Self::") {
+                if let Some(own) = self.self_type(ctx, symbols) {
+                    return Receiver::Type(replace_self(&t, &own));
+                }
+            }
+            return if t.is_empty() { Receiver::Unknown } else { Receiver::Type(t) };
+        }
+        if text.chars().next().is_some_and(|c| c.is_uppercase()) {
+            return Receiver::Type(text.to_string());
+        }
+        // Rust: a name no variable declares may be a function used as a value
+        // (`handler.into_service()`); the resolver decides (`fn handler`), and
+        // `name_references` leaves it unknown where a pattern binds the name.
+        if self.spec.language == Language::Rust && text != "self" {
+            return Receiver::Type(format!("{}{text}", crate::model::FN_VALUE));
+        }
+        // Java: a name no variable of this file declares is a field the enclosing
+        // types inherit (`baseMapper` of MyBatis-Plus's `ServiceImpl`, a field of a
+        // superclass in another file): a chain link the resolver follows.
+        if self.spec.language == Language::Java {
+            return Receiver::Type(format!("#{text}"));
+        }
+        Receiver::Unknown
+    }
+
     fn typed_receiver_at(&self, node: Node, ctx: &Context, symbols: &[Symbol], locals: &Locals<'t>) -> Receiver {
         let text = self.text(node);
         if self.spec.language == Language::Java && text == "super" {
@@ -224,27 +255,7 @@ impl<'t> Extractor<'t> {
             cur
         };
         match self.kind(node) {
-            "identifier" => {
-                if let Some(t) = lookup(text) {
-                    // A parameter of type `Self` (`router: Self`) is of the impl's type.
-                    if t == "Self" || t.starts_with("Self::") {
-                        if let Some(own) = self.self_type(ctx, symbols) {
-                            return Receiver::Type(replace_self(&t, &own));
-                        }
-                    }
-                    return if t.is_empty() { Receiver::Unknown } else { Receiver::Type(t) };
-                }
-                if text.chars().next().is_some_and(|c| c.is_uppercase()) {
-                    return Receiver::Type(text.to_string());
-                }
-                // Rust: a name no variable declares may be a function used as a value
-                // (`handler.into_service()`); the resolver decides (`fn handler`), and
-                // `name_references` leaves it unknown where a pattern binds the name.
-                if self.spec.language == Language::Rust && text != "self" {
-                    return Receiver::Type(format!("{}{text}", crate::model::FN_VALUE));
-                }
-                Receiver::Unknown
-            }
+            "identifier" => self.name_receiver(text, lookup(text), ctx, symbols),
 
             // A struct literal's or pattern's type (`Match { start, end }`), `Self` in an impl.
             "type_identifier" | "scoped_type_identifier" | "generic_type_with_turbofish" if self.spec.language == Language::Rust => {

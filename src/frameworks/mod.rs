@@ -1,6 +1,7 @@
 //! Framework knowledge as data, applied by generic code. One child per framework: `spring`
 //! (mappings, entry points, beans, configuration readers), `rust_web` (route attributes and
-//! routers built in code), `lombok` (members its annotations generate), `external` (the
+//! routers built in code), `lombok` (members its annotations generate), `libraries`
+//! (members inherited from library supertypes), `external` (the
 //! databases, caches and brokers configuration names), `mybatis` (mapper XML), `config_keys` (Spring configuration
 //! files), `endpoints` (endpoint names with other files' constants put in). This file holds
 //! what they share: annotations as values, the marker codec (`@Name(value)` words the
@@ -13,6 +14,7 @@
 pub mod config_keys;
 pub mod endpoints;
 pub mod external;
+pub mod libraries;
 pub mod lombok;
 pub mod mybatis;
 pub mod rust_web;
@@ -25,12 +27,13 @@ use std::collections::HashMap;
 
 /// The rules files, embedded: (name, text). Part of the index's fingerprint (what the
 /// extractor keeps depends on them).
-pub const RULES_FILES: [(&str, &str); 5] = [
+pub const RULES_FILES: [(&str, &str); 6] = [
     ("spring-web.toml", include_str!("../../grammars/frameworks/spring-web.toml")),
     ("external-systems.toml", include_str!("../../grammars/frameworks/external-systems.toml")),
     ("rust-web.toml", include_str!("../../grammars/frameworks/rust-web.toml")),
     ("lombok.toml", include_str!("../../grammars/frameworks/lombok.toml")),
     ("mybatis.toml", include_str!("../../grammars/frameworks/mybatis.toml")),
+    ("library-supertypes.toml", include_str!("../../grammars/frameworks/library-supertypes.toml")),
 ];
 
 /// The text of one embedded rules file.
@@ -320,6 +323,7 @@ mod tests {
                 ("frameworks", "rust-web.toml") => toml::from_str::<RustRules>(text).map(drop).map_err(e),
                 ("frameworks", "mybatis.toml") => toml::from_str::<mybatis::Rules>(text).map(drop).map_err(e),
                 ("frameworks", "lombok.toml") => toml::from_str::<lombok::Rules>(text).map(drop).map_err(e),
+                ("frameworks", "library-supertypes.toml") => toml::from_str::<libraries::Rules>(text).map(drop).map_err(e),
                 ("frameworks", "external-systems.toml") => toml::from_str::<external::Rules>(text).map(drop).map_err(e),
                 ("java" | "rust", "elements.toml") => toml::from_str::<crate::lang::Elements>(text).map(drop).map_err(e),
                 _ => Err("no code reads this rules file".into()),
@@ -348,6 +352,7 @@ mod tests {
                 "build/gradle.toml",
                 "build/maven.toml",
                 "frameworks/external-systems.toml",
+                "frameworks/library-supertypes.toml",
                 "frameworks/lombok.toml",
                 "frameworks/mybatis.toml",
                 "frameworks/rust-web.toml",

@@ -459,7 +459,12 @@ impl World {
             }
             // Kept when a field declared later could be meant, so that the update declaring
             // it finds this reference by name; an unknown receiver can mean anything.
-            None => (Target::Nothing, Confidence::Unresolved, !matches!(r.receiver, Receiver::Unknown)),
+            // A bare name the file declares nothing of (`p` of `p.Base.x`, a package) is
+            // a field only if an enclosing type has it.
+            None => {
+                let bare_name = matches!(r.receiver, Receiver::Type(t) if t.starts_with('#') && !t.contains("()"));
+                (Target::Nothing, Confidence::Unresolved, !matches!(r.receiver, Receiver::Unknown) && !bare_name)
+            }
         }
     }
 }

@@ -776,7 +776,7 @@ impl Atlas {
         if self.refresh(&file) {
             file = self.indexed_file(store, &a.path)?;
         }
-        let symbols = store.file_symbols(file.id)?;
+        let symbols = fold_inherited(store.file_symbols(file.id)?);
         let total_lines = std::fs::read_to_string(self.root.join(&file.path)).map(|t| t.lines().count()).unwrap_or(0);
         let mut out = format!(
             "{} ({}, {total_lines} lines, {} {}{})\n",
@@ -864,6 +864,47 @@ impl Atlas {
         write_page(&mut out, rows, total, window)?;
         Ok(out)
     }
+}
+
+/// Members inherited from a library supertype (marked `inherited`, see
+/// `frameworks::libraries`) as one row per type and supertype line, in place of the
+/// first: 31 rows of `JpaRepository` would bury the repository's own methods.
+fn fold_inherited(symbols: Vec<SymbolInfo>) -> Vec<SymbolInfo> {
+    let inherited = |s: &SymbolInfo| s.modifiers.split(' ').any(|w| w == "inherited");
+    let mut groups: HashMap<(Option<i64>, u32), Vec<&SymbolInfo>> = HashMap::new();
+    for s in symbols.iter().filter(|s| inherited(s)) {
+        groups.entry((s.parent, s.start_line)).or_default().push(s);
+    }
+    let mut out = Vec::with_capacity(symbols.len());
+    for s in &symbols {
+        if !inherited(s) {
+            out.push(s.clone());
+            continue;
+        }
+        let Some(group) = groups.remove(&(s.parent, s.start_line)) else { continue };
+        let mut names: Vec<&str> = Vec::new();
+        for m in &group {
+            if !names.contains(&m.name.as_str()) {
+                names.push(&m.name);
+            }
+        }
+        const SHOWN: usize = 12;
+        let more = if names.len() > SHOWN { format!(", .. {} more", names.len() - SHOWN) } else { String::new() };
+        let from = |m: &SymbolInfo| m.signature.rsplit_once("[inherited from ").map_or("", |(_, f)| f.trim_end_matches(']')).to_string();
+        let first = from(s);
+        let from = if group.iter().all(|m| from(m) == first) { first } else { format!("{first} and its supertypes") };
+        let owner = crate::model::last_segment(s.qname.rsplit_once('#').map_or(s.qname.as_str(), |(o, _)| o));
+        let mut row = s.clone();
+        row.name = String::new();
+        row.signature = format!(
+            "{} members inherited from {from}: {}{more} (handles {owner}#<name>)",
+            group.len(),
+            names.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ")
+        );
+        row.modifiers = String::new();
+        out.push(row);
+    }
+    out
 }
 
 /// References read past a page's `limit`, so that the page's last row is whole.

@@ -1,5 +1,6 @@
 package org.acme.clinic;
 
+import java.util.List;
 import org.springframework.stereotype.Controller;
 
 @Controller
@@ -14,5 +15,9 @@ public class ClinicController {
 
     public Pet show(Integer id) {
         return pets.findById(id);
+    }
+
+    public List<Vet> vets() {
+        return vets.findAll();
     }
 }
