@@ -1432,6 +1432,99 @@ fn members_inherited_from_library_types_are_the_repositorys() {
     "####]].assert_eq(&out);
 }
 
+/// Anonymous classes and lambdas are implementations: an anonymous class is a class `$1`
+/// under the method that creates it, with its members; a lambda or method reference is one
+/// where its type is declared (a field, a local, a return type, a cast), not as a call's
+/// argument (`register(event -> ..)`, whose parameter type the index does not take). A
+/// default method is implemented by the anonymous class that overrides it, never by a
+/// lambda. The impact of the interface's method reaches the methods holding them, and
+/// their tests; a call inside an anonymous class is its creator's.
+#[test]
+fn anonymous_classes_and_lambdas_are_implementations() {
+    let out = run_calls(
+        "java-nameless",
+        &[
+            ("find_implementations", json!({"symbol": "com.acme.events.Listener"})),
+            ("find_implementations", json!({"symbol": "Listener#onEvent"})),
+            ("find_implementations", json!({"symbol": "Listener#describe"})),
+            ("change_impact", json!({"target": "Listener#onEvent"})),
+            ("change_impact", json!({"target": "Format#upper"})),
+            ("file_outline", json!({"path": "src/main/java/com/acme/events/Bus.java"})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### find_implementations {"symbol":"com.acme.events.Listener"}
+        5 implementations of interface com.acme.events.Listener
+        com.acme.events  src/main/java/com/acme/events/
+          class Bus#start.$1  Bus.java:17-27  (anonymous class)
+          function Bus#audit.$1  Bus.java:8  (lambda: Listener = this::record)
+          function Bus#logging.$1  Bus.java:11  (lambda: Listener = event -> ..)
+          function Bus#start.$2  Bus.java:15  (lambda: Listener = event -> ..)
+          function Bus#start.$3  Bus.java:28  (lambda: Listener = event -> ..)
+
+        ### find_implementations {"symbol":"Listener#onEvent"}
+        5 implementations of method com.acme.events.Listener#onEvent(String)
+        com.acme.events  src/main/java/com/acme/events/
+          function Bus#audit.$1  Bus.java:8  (lambda: Listener = this::record)
+          function Bus#logging.$1  Bus.java:11  (lambda: Listener = event -> ..)
+          function Bus#start.$2  Bus.java:15  (lambda: Listener = event -> ..)
+          function Bus#start.$3  Bus.java:28  (lambda: Listener = event -> ..)
+          method Bus#start.$1#onEvent(String)  Bus.java:18-21  (anonymous class)
+
+        ### find_implementations {"symbol":"Listener#describe"}
+        1 implementation of method com.acme.events.Listener#describe()
+        com.acme.events  src/main/java/com/acme/events/
+          method Bus#start.$1#describe()  Bus.java:23-26  (anonymous class)
+
+        ### change_impact {"target":"Listener#onEvent"}
+        change_impact method com.acme.events.Listener#onEvent(String)  src/main/java/com/acme/events/Listener.java:4  loc 1 cx 1 modified <date>
+        affected: 9 (ring 1: 5, ring 2: 3, ring 3: 1); tests: 1
+        ring 1:
+          com.acme.events  src/main/java/com/acme/events/
+            method Bus#start.$1#onEvent(String)  Bus.java:18-21  loc 4 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
+            function Bus#audit.$1  Bus.java:8  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
+            function Bus#logging.$1  Bus.java:11  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
+            function Bus#start.$2  Bus.java:15  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
+            function Bus#start.$3  Bus.java:28  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
+        ring 2:
+          com.acme.events  src/main/java/com/acme/events/
+            method Bus#start()  instantiates 3  Bus.java:14-30  loc 16 cx 2
+            field Bus#audit  instantiates 1  Bus.java:8  loc 1 cx 1
+            method Bus#logging()  instantiates 1  Bus.java:10-12  loc 3 cx 1
+        ring 3:
+          com.acme.events  src/test/java/com/acme/events/
+            method BusTest#starts()  instantiates 1, calls 1  BusTest.java:6-9  loc 4 cx 1  [test]
+
+        ### change_impact {"target":"Format#upper"}
+        change_impact method com.acme.events.Format#upper(String)  src/main/java/com/acme/events/Format.java:4-6  loc 3 cx 1 modified <date>
+        affected: 2 (ring 1: 1, ring 2: 1); tests: 1
+        ring 1:
+          com.acme.events  src/main/java/com/acme/events/
+            method Bus#start()  calls 1  Bus.java:14-30  loc 16 cx 2
+        ring 2:
+          com.acme.events  src/test/java/com/acme/events/
+            method BusTest#starts()  calls 1  BusTest.java:6-9  loc 4 cx 1  [test]
+
+        ### file_outline {"path":"src/main/java/com/acme/events/Bus.java"}
+        src/main/java/com/acme/events/Bus.java (java, 37 lines, package com.acme.events)
+        class 6-37  public class Bus
+          field 7  private final List<Listener> listeners = new ArrayList<>()
+          field 8  private final Listener audit = this::record
+            function $1  8  Listener = this::record
+          method 10-12  public Listener logging()
+            function $1  11  Listener = event -> ..
+          method 14-30  public void start()
+            function $2  15  Listener = event -> ..
+            class $1  17-27  new Listener() { .. }
+              method 18-21  public void onEvent(String event)
+              method 23-26  public String describe()
+            function $3  28  Listener = event -> ..
+          method 32-33  void register(Object listener)
+          method 35-36  void record(String event)
+
+    "####]].assert_eq(&out);
+}
+
 /// Several applications serving one path: each endpoint names the applications serving it
 /// (its own unit, or applications depending on its unit) with their `server.port`, and a
 /// URL's port picks the application listening on it.
@@ -1555,29 +1648,29 @@ fn search_symbols_reads_a_sentence() {
     );
     expect_test::expect![[r####"
         ### search_symbols {"query":"Validate the order total before charging the payment","limit":6}
-        44 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        46 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [owner: validate, order; uses: order, total; text: order]
         class com.acme.order.OrderValidator  src/main/java/com/acme/order/OrderValidator.java:3-18  [name: validate, order; owner: order]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, payment]
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
         constructor com.acme.order.OrderValidator#OrderValidator()  src/main/java/com/acme/order/OrderValidator.java:4  [name: validate, order; owner: validate, order]
         method com.acme.pay.PaymentGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/PaymentGateway.java:10  [name: charging; owner: payment; doc: charging; uses: payment]
-        ... 38 more (limit=6); next page: offset=6
+        ... 40 more (limit=6); next page: offset=6
 
         ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":4}
-        26 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        28 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order; uses: lines]
         method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [name: lines; owner: order; uses: order, total, lines; text: order, lines]
         method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [via com.acme.order.Order#total()]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, lines]
-        ... 22 more (limit=4); next page: offset=4
+        ... 24 more (limit=4); next page: offset=4
 
         ### search_symbols {"query":"test placing an order","limit":3}
-        28 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        30 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.OrderServiceTest#placesAnOrder()  src/test/java/com/acme/order/OrderServiceTest.java:7-10  [name: placing, order; owner: test, order; uses: placing, order]
         class com.acme.order.OrderServiceTest  src/test/java/com/acme/order/OrderServiceTest.java:6-11  [name: test, order; owner: order]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [name: placing; owner: order; uses: order; text: placing]
-        ... 25 more (limit=3); next page: offset=3
+        ... 27 more (limit=3); next page: offset=3
 
         ### search_symbols {"query":"the of and","limit":2}
         7 symbols match "the of and"
@@ -1587,11 +1680,11 @@ fn search_symbols_reads_a_sentence() {
         ... 5 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"pay: validate the order total","limit":3}
-        46 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        48 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         field com.acme.order.OrderService#payments  src/main/java/com/acme/order/OrderService.java:15  [name: pay; owner: order; uses: pay]
         interface com.acme.pay.PaymentGateway  src/main/java/com/acme/pay/PaymentGateway.java:8-15  [name: pay; owner: pay]
         class com.acme.pay.PaymentException  src/main/java/com/acme/pay/PaymentException.java:3-7  [name: pay; owner: pay]
-        ... 43 more (limit=3); next page: offset=3
+        ... 45 more (limit=3); next page: offset=3
 
         ### search_symbols {"query":"keep a decimal amount exact when adding sums","limit":2}
         6 symbols match the words "keep decimal amount exact sums" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
@@ -1606,13 +1699,13 @@ fn search_symbols_reads_a_sentence() {
         ... 11 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"Retry declined payments in OrderService","limit":5}
-        48 symbols match the words "retry declined payments order service" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        50 symbols match the words "retry declined payments order service" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order, service; uses: payments, order]
         constructor com.acme.order.OrderService#OrderService(PaymentService,InventoryService)  src/main/java/com/acme/order/OrderService.java:18-21  [name: order, service; owner: order, service; uses: payments, service]
         method com.acme.order.OrderService#max(Comparable,Comparable)  src/main/java/com/acme/order/OrderService.java:34-36  [owner: order, service]
         field com.acme.order.OrderService#payments  src/main/java/com/acme/order/OrderService.java:15  [name: payments; owner: order, service; uses: payments, service]
         field com.acme.order.OrderService#inventory  src/main/java/com/acme/order/OrderService.java:16  [owner: order, service; uses: service]
-        ... 43 more (limit=5); next page: offset=5
+        ... 45 more (limit=5); next page: offset=5
 
         ### search_symbols {"query":"reserve stock in the inventory before placing orders","limit":5}
         35 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)

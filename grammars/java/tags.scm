@@ -9,7 +9,10 @@
 ;   @import                         an import declaration (parsed by the language hook)
 ;   @package                        the file's package name
 ;   @typeparams                     a type parameter list: its names are not dependencies
-;   @anonymous                      a scope whose members are not symbols (anonymous classes)
+;   @anonymous                      an anonymous class's body: its members are symbols of a
+;                                   nameless class (`$1`), its code is what encloses it
+;   @lambda                         a lambda or method reference whose declared target type it
+;                                   implements (a nameless symbol `$2` under what encloses it)
 
 (package_declaration [(identifier) (scoped_identifier)] @package)
 (import_declaration) @import
@@ -30,6 +33,9 @@
 (record_declaration parameters: (formal_parameters (formal_parameter name: (identifier) @name) @definition.field))
 
 (object_creation_expression (class_body) @anonymous)
+(variable_declarator value: [(lambda_expression) (method_reference)] @lambda)
+(return_statement [(lambda_expression) (method_reference)] @lambda)
+(cast_expression value: [(lambda_expression) (method_reference)] @lambda)
 (type_parameters) @typeparams
 
 ; ---- references

@@ -28,6 +28,7 @@ mod library;
 mod locals;
 mod macros;
 mod mbe;
+mod nameless;
 mod outline;
 mod paths;
 mod receivers;
@@ -229,7 +230,8 @@ struct Ref<'t> {
 enum ScopeWhat {
     /// A definition; its symbol index once known (None when it is skipped).
     Def(usize),
-    Anonymous,
+    /// An anonymous class's body; its symbol once known (Java's, see `outline`).
+    Anonymous(Option<usize>),
     Impl(usize),
 }
 
@@ -269,6 +271,7 @@ struct Extractor<'t> {
     locals: Vec<LocalDecl<'t>>,
     imports: Vec<Node<'t>>,
     anonymous: Vec<Node<'t>>,
+    lambdas: Vec<Node<'t>>,
     impls: Vec<Impl<'t>>,
     /// Type parameters: the owner's byte range, the name, and the erasure of the first
     /// bound (empty when unbounded).
@@ -305,6 +308,7 @@ impl<'t> Extractor<'t> {
             locals: Vec::new(),
             imports: Vec::new(),
             anonymous: Vec::new(),
+            lambdas: Vec::new(),
             impls: Vec::new(),
             type_params: Vec::new(),
             receiver_depth: std::cell::Cell::new(0),
@@ -479,6 +483,7 @@ impl<'t> Extractor<'t> {
                 }
             }
             Capture::Anonymous => self.anonymous.push(node),
+            Capture::Lambda => self.lambdas.push(node),
             Capture::ImplScope => {
                 if let Some(type_node) = impl_type {
                     let self_type = normalize_path(self.text(self.base_type(type_node, false)));
@@ -508,6 +513,9 @@ impl<'t> Extractor<'t> {
         let (mut references, key_reads) = self.name_references(&outline, &locals, refs, param_types);
         self.impl_header_refs(&outline, &mut references);
         self.import_refs(&outline, &mut references);
+        if self.spec.language == Language::Java {
+            self.nameless_implementations(&mut outline, &mut references);
+        }
         let expanded = self.expansion_contexts(&outline);
         let Outline { mut symbols, def_symbol, .. } = outline;
         for (caller, marker) in key_reads {

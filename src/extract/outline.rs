@@ -19,7 +19,7 @@ impl<'t> Extractor<'t> {
             scopes.push(Scope { start: d.node.start_byte(), end: d.node.end_byte(), node_id: d.node.id(), what: ScopeWhat::Def(i) });
         }
         for a in &self.anonymous {
-            scopes.push(Scope { start: a.start_byte(), end: a.end_byte(), node_id: a.id(), what: ScopeWhat::Anonymous });
+            scopes.push(Scope { start: a.start_byte(), end: a.end_byte(), node_id: a.id(), what: ScopeWhat::Anonymous(None) });
         }
         for (i, imp) in self.impls.iter().enumerate() {
             let node = imp.type_node.parent().unwrap_or(imp.type_node);
@@ -32,13 +32,14 @@ impl<'t> Extractor<'t> {
 
     /// Pass 1: symbols, with parents, qualified names and impl membership; each scope's
     /// enclosing scope (for `context_at`).
-    pub(super) fn outline(&mut self, scopes: Vec<Scope>) -> Outline {
+    pub(super) fn outline(&mut self, mut scopes: Vec<Scope>) -> Outline {
         let mut symbols: Vec<Symbol> = Vec::new();
         let mut def_symbol: Vec<Option<usize>> = vec![None; self.defs.len()];
         // Each scope's enclosing scope (an index into `scopes`), for `context_at`.
         let mut scope_parent: Vec<Option<usize>> = vec![None; scopes.len()];
         let mut stack: Vec<usize> = Vec::new();
-        for (k, scope) in scopes.iter().enumerate() {
+        for k in 0..scopes.len() {
+            let scope = scopes[k];
             while stack.last().is_some_and(|&top| scopes[top].end <= scope.start && scopes[top].node_id != scope.node_id) {
                 stack.pop();
             }
@@ -58,13 +59,24 @@ impl<'t> Extractor<'t> {
                     up = scope_parent[u];
                 }
             }
+            if let ScopeWhat::Anonymous(None) = scope.what {
+                let holder = enclosing_idx.and_then(|e| match scopes[e].what {
+                    ScopeWhat::Def(d) => def_symbol[d],
+                    ScopeWhat::Anonymous(anon) => anon,
+                    ScopeWhat::Impl(_) => None,
+                });
+                if let Some(symbol) = holder.and_then(|h| self.anonymous_symbol(scope.start, h, &symbols)) {
+                    scopes[k].what = ScopeWhat::Anonymous(Some(symbols.len()));
+                    symbols.push(symbol);
+                }
+            }
             if let ScopeWhat::Def(def_idx) = scope.what {
                 let enclosing = enclosing_idx.map(|i| scopes[i]);
                 let def = self.defs[def_idx];
                 let symbol = match enclosing.map(|s| s.what) {
                     None => Some(self.make_symbol(def, None, None, &symbols)),
                     Some(ScopeWhat::Def(parent_def)) => def_symbol[parent_def].map(|p| self.make_symbol(def, Some(p), None, &symbols)),
-                    Some(ScopeWhat::Anonymous) => None,
+                    Some(ScopeWhat::Anonymous(anon)) => anon.map(|p| self.make_symbol(def, Some(p), None, &symbols)),
                     Some(ScopeWhat::Impl(i)) => Some(self.make_symbol(def, None, Some(i), &symbols)),
                 };
                 if let Some(symbol) = symbol {
@@ -225,7 +237,9 @@ impl<'t> Extractor<'t> {
                             ctx.impl_idx = Some(i);
                         }
                     }
-                    ScopeWhat::Anonymous => {}
+                    // The body of an anonymous class is the code of what encloses it (its calls
+                    // are that method's), though its members are symbols.
+                    ScopeWhat::Anonymous(_) => ctx.symbol = None,
                 }
                 if ctx.symbol.is_some() && ctx.impl_idx.is_some() {
                     break;

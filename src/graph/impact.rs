@@ -119,6 +119,24 @@ impl Dependents {
             };
             rev.push((target, Rev { source, file: e.file, kind: e.kind, count: e.count }));
         }
+        // Code declared inside a method's body or a field's initializer (a local or anonymous
+        // class and its members, a lambda) is that member's: what reaches it reaches the
+        // outermost method or field around it (as an `instantiates` edge: that member makes
+        // it), as the calls in its body are that member's.
+        let parents: Vec<u32> = symbols.iter().map(|s| s.parent.and_then(|p| slot.get(p)).unwrap_or(NONE)).collect();
+        for (i, s) in symbols.iter().enumerate() {
+            let mut holder = NONE;
+            let mut up = parents[i];
+            while up != NONE {
+                if symbols[up as usize].kind.is_callable() || symbols[up as usize].kind == SymbolKind::Field {
+                    holder = up;
+                }
+                up = parents[up as usize];
+            }
+            if holder != NONE {
+                rev.push((i as u32, Rev { source: holder, file: s.file, kind: RefKind::Instantiates, count: 1 }));
+            }
+        }
         let children = symbols.iter().enumerate().filter_map(|(i, s)| Some((slot.get(s.parent?)?, i as u32))).collect();
         let pairs: Vec<(u32, u32)> = overrides.iter().filter_map(|(m, o)| Some((slot.get(*m)?, slot.get(*o)?))).collect();
         let overriders = pairs.iter().map(|(m, o)| (*o, *m)).collect();
@@ -126,7 +144,7 @@ impl Dependents {
             ids: symbols.iter().map(|s| s.id).collect(),
             files: symbols.iter().map(|s| s.file).collect(),
             kinds: symbols.iter().map(|s| s.kind).collect(),
-            parents: symbols.iter().map(|s| s.parent.and_then(|p| slot.get(p)).unwrap_or(NONE)).collect(),
+            parents,
             rev: Csr::build(n, rev),
             children: Csr::build(n, children),
             overrides: Csr::build(n, pairs),

@@ -44,6 +44,9 @@ pub enum Capture {
     Package,
     TypeParams,
     Anonymous,
+    /// A lambda or method reference where the type it implements is declared (a variable's,
+    /// a field's, a method's return type, a cast).
+    Lambda,
     ImplScope,
     ImplType,
     ImplTrait,
@@ -70,6 +73,7 @@ impl Capture {
             "package" => Capture::Package,
             "typeparams" => Capture::TypeParams,
             "anonymous" => Capture::Anonymous,
+            "lambda" => Capture::Lambda,
             "scope.impl" => Capture::ImplScope,
             "impl.type" => Capture::ImplType,
             "impl.trait" => Capture::ImplTrait,

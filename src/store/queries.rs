@@ -36,6 +36,11 @@ pub struct MethodRow {
     pub params: Option<String>,
     /// Rust: the trait its impl block names.
     pub impl_trait: Option<String>,
+    /// Declared without a body to inherit (no `default`, `static` or `private`; a method of
+    /// an interface that is not one of those is what a lambda implements). A Java lambda
+    /// (`extract::nameless`) is marked `lambda`.
+    pub abstract_like: bool,
+    pub lambda: bool,
 }
 
 /// A symbol with everything a tool shows.
@@ -258,12 +263,24 @@ impl Store {
     /// and the names of the types others extend or implement, by id.
     pub fn override_candidates(&self) -> Result<(Vec<MethodRow>, TypeNames)> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, parent_id, name, params, impl_trait FROM symbols
+            "SELECT id, parent_id, name, params, impl_trait,
+                    ' ' || modifiers || ' ' NOT LIKE '% default %' AND ' ' || modifiers || ' ' NOT LIKE '% static %'
+                        AND ' ' || modifiers || ' ' NOT LIKE '% private %',
+                    ' ' || modifiers || ' ' LIKE '% lambda %'
+             FROM symbols
              WHERE (parent_id IS NOT NULL OR impl_trait IS NOT NULL) AND kind IN ('method', 'function')",
         )?;
         let methods = stmt
             .query_map([], |r| {
-                Ok(MethodRow { id: r.get(0)?, parent: r.get(1)?, name: r.get(2)?, params: r.get(3)?, impl_trait: r.get(4)? })
+                Ok(MethodRow {
+                    id: r.get(0)?,
+                    parent: r.get(1)?,
+                    name: r.get(2)?,
+                    params: r.get(3)?,
+                    impl_trait: r.get(4)?,
+                    abstract_like: r.get(5)?,
+                    lambda: r.get(6)?,
+                })
             })?
             .collect::<rusqlite::Result<_>>()?;
         let sql = concat!(

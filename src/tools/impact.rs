@@ -157,6 +157,22 @@ pub(super) fn override_pairs(methods: &[MethodRow], names: &HashMap<i64, String>
             }
         }
     }
+    // A lambda implements the one method of its interface (or of a superinterface) that has
+    // no body to inherit.
+    for m in methods.iter().filter(|m| m.lambda) {
+        let mut ups: Vec<i64> = Vec::new();
+        let mut queue: VecDeque<i64> = supers.get(&m.id).into_iter().flatten().copied().collect();
+        while let Some(t) = queue.pop_front() {
+            if !ups.contains(&t) {
+                ups.push(t);
+                queue.extend(supers.get(&t).into_iter().flatten().copied());
+            }
+        }
+        let bodiless: Vec<i64> = ups.iter().flat_map(|up| by_owner.get(up).into_iter().flatten()).filter(|c| c.abstract_like).map(|c| c.id).collect();
+        if let [one] = bodiless.as_slice() {
+            out.push((m.id, *one));
+        }
+    }
     out.sort_unstable();
     out.dedup();
     out
@@ -173,7 +189,28 @@ mod tests {
             name: name.into(),
             params: params.map(Into::into),
             impl_trait: impl_trait.map(Into::into),
+            abstract_like: true,
+            lambda: false,
         }
+    }
+
+    #[test]
+    fn a_lambda_implements_the_one_bodiless_method_of_its_interface() {
+        // 1 interface Listener { 11 onEvent(String), 12 default describe() }
+        // 5 method register() { 51 lambda implements Listener }
+        // 6 method other() { 61 lambda implements Sink: 2 methods without a body, neither }
+        let describe = MethodRow { abstract_like: false, ..method(12, 1, "describe", Some(""), None) };
+        let lambda = |id, parent| MethodRow { lambda: true, abstract_like: false, ..method(id, parent, &format!("${id}"), None, None) };
+        let methods = vec![
+            method(11, 1, "onEvent", Some("String"), None),
+            describe,
+            method(21, 2, "put", Some("String"), None),
+            method(22, 2, "flush", Some(""), None),
+            lambda(51, 5),
+            lambda(61, 6),
+        ];
+        let supers = HashMap::from([(51, vec![1]), (61, vec![2])]);
+        assert_eq!(override_pairs(&methods, &HashMap::new(), &supers), vec![(51, 11)]);
     }
 
     #[test]

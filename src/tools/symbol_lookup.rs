@@ -514,7 +514,12 @@ impl Atlas {
         } else {
             return Ok(Vec::new());
         };
-        self.subtypes(store, root, member, transitive)
+        let mut found = self.subtypes(store, root, member, transitive)?;
+        let words = |s: &SymbolInfo| s.modifiers.split(' ').map(str::to_string).collect::<Vec<_>>();
+        if member.is_some() && words(s).iter().any(|w| matches!(w.as_str(), "default" | "static" | "private")) {
+            found.retain(|(m, _, _)| nameless(m) != Some("lambda"));
+        }
+        Ok(found)
     }
 
     pub(super) fn subtypes(
@@ -541,6 +546,9 @@ impl Atlas {
                 };
                 match member {
                     None => out.push((sub, depth + 1, how)),
+                    // A lambda implements the method asked for (its interface's one method
+                    // without a body: `implementations` leaves out the others).
+                    Some(_) if nameless(&sub) == Some("lambda") => out.push((sub, depth + 1, how)),
                     Some((name, params)) => {
                         // The same name and, for a Java method, the same parameter types.
                         let same =
@@ -604,6 +612,12 @@ impl Atlas {
             let depth = if *depth > 1 { format!(", depth {depth}") } else { String::new() };
             let groups = if overload.is_empty() { vec![group] } else { vec![overload.clone(), group] };
             let tag = super::lines::generated_tag(&s.modifiers);
+            // An anonymous class or a lambda (or its member): how it is written says what it is.
+            let how = match nameless(s).or_else(|| s.qname.contains(".$").then_some("anonymous")) {
+                Some("lambda") => format!("lambda: {}", s.signature),
+                Some(_) => "anonymous class".to_string(),
+                None => how.to_string(),
+            };
             rows.push(Row::under(groups, format!("{name}  {place}  ({how}{depth}){tag}")));
         }
         rows.sort_by(|a, b| a.groups.cmp(&b.groups).then_with(|| a.text.cmp(&b.text)));
@@ -905,6 +919,18 @@ fn fold_inherited(symbols: Vec<SymbolInfo>) -> Vec<SymbolInfo> {
         out.push(row);
     }
     out
+}
+
+/// `anonymous` or `lambda` for the nameless symbols of `extract::nameless`.
+fn nameless(s: &SymbolInfo) -> Option<&'static str> {
+    if !s.name.starts_with('$') {
+        return None;
+    }
+    s.modifiers.split(' ').find_map(|w| match w {
+        "anonymous" => Some("anonymous"),
+        "lambda" => Some("lambda"),
+        _ => None,
+    })
 }
 
 /// References read past a page's `limit`, so that the page's last row is whole.

@@ -1,0 +1,7 @@
+package com.acme.events;
+
+final class Format {
+    static String upper(String s) {
+        return s.toUpperCase();
+    }
+}
