@@ -324,7 +324,8 @@ pub struct Reference {
     /// The type the reference is made on behalf of when it is not the enclosing symbol
     /// (`impl Trait for Type` makes `Type` implement `Trait`).
     pub subject: Option<String>,
-    /// For imports: the alias (`use a::B as C`), the flags.
+    /// For imports: the alias (`use a::B as C`), the flags. For a call the library makes
+    /// (`extract::callbacks`): what makes it (`Collections.sort`).
     pub alias: Option<String>,
     pub glob: bool,
     pub is_static: bool,

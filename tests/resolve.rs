@@ -2281,3 +2281,73 @@ public class Use {
     );
     assert_incremental_is_fresh(root);
 }
+
+/// Java: the calls the JDK makes of what code gives it (`elements.toml`'s callbacks) are
+/// calls from that code, at its line, marked with what makes them: sorting calls the
+/// elements' `compareTo`, hash collections their `hashCode` and `equals`, a thread or an
+/// executor the task's `run`, a try-with-resources the resource's `close`. A callback on a
+/// type from outside (`List<String>`) is no reference.
+#[test]
+fn java_calls_the_jdk_makes_of_the_values_it_is_given() {
+    let repo = write_fixture(
+        r#"
+//- src/geo/Region.java
+package geo;
+
+public class Region implements Comparable<Region> {
+    public int compareTo(Region o) { return 0; }
+    public boolean equals(Object o) { return false; }
+    public int hashCode() { return 0; }
+}
+//- src/geo/Worker.java
+package geo;
+
+public class Worker implements Runnable {
+    public void run() {}
+}
+//- src/geo/Conn.java
+package geo;
+
+public class Conn implements AutoCloseable {
+    public void close() {}
+}
+//- src/geo/Use.java
+package geo;
+
+import java.util.*;
+import java.util.concurrent.ExecutorService;
+
+public class Use {
+    private ExecutorService executor;
+
+    void run(List<Region> regions, Region[] array, Worker worker, List<String> names) throws Exception {
+        Collections.sort(regions);
+        Collections.sort(names);
+        Arrays.sort(array);
+        regions.stream().sorted();
+        Set<Region> seen = new HashSet<>();
+        new TreeSet<Region>();
+        new Thread(worker).start();
+        executor.submit(worker);
+        try (Conn c = new Conn()) {
+        }
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    let implicit: Vec<String> = dump(root).lines().filter(|l| l.starts_with("ref src/geo/Use.java") && l.contains(" via=")).map(str::to_string).collect();
+    expect_test::expect![[r#"
+        ref src/geo/Use.java:10 calls compareTo from=geo.Use#run to=geo.Region#compareTo(Region) (exact) via=Collections.sort
+        ref src/geo/Use.java:12 calls compareTo from=geo.Use#run to=geo.Region#compareTo(Region) (exact) via=Arrays.sort
+        ref src/geo/Use.java:13 calls compareTo from=geo.Use#run to=geo.Region#compareTo(Region) (exact) via=sorted
+        ref src/geo/Use.java:14 calls equals from=geo.Use#run to=geo.Region#equals(Object) (exact) via=new HashSet
+        ref src/geo/Use.java:14 calls hashCode from=geo.Use#run to=geo.Region#hashCode() (exact) via=new HashSet
+        ref src/geo/Use.java:15 calls compareTo from=geo.Use#run to=geo.Region#compareTo(Region) (exact) via=new TreeSet
+        ref src/geo/Use.java:16 calls run from=geo.Use#run to=geo.Worker#run() (exact) via=new Thread
+        ref src/geo/Use.java:17 calls call from=geo.Use#run to=- (unresolved) via=submit
+        ref src/geo/Use.java:17 calls run from=geo.Use#run to=geo.Worker#run() (exact) via=submit
+        ref src/geo/Use.java:18 calls close from=geo.Use#run to=geo.Conn#close() (exact) via=try"#]].assert_eq(&implicit.join("\n"));
+    assert_incremental_is_fresh(root);
+}

@@ -1438,7 +1438,8 @@ fn members_inherited_from_library_types_are_the_repositorys() {
 /// argument (`register(event -> ..)`, whose parameter type the index does not take). A
 /// default method is implemented by the anonymous class that overrides it, never by a
 /// lambda. The impact of the interface's method reaches the methods holding them, and
-/// their tests; a call inside an anonymous class is its creator's.
+/// their tests; a call inside an anonymous class is its creator's. A call the JDK makes
+/// of a method (`compareTo` by `Collections.sort`) is a reference, marked as such.
 #[test]
 fn anonymous_classes_and_lambdas_are_implementations() {
     let out = run_calls(
@@ -1450,6 +1451,9 @@ fn anonymous_classes_and_lambdas_are_implementations() {
             ("change_impact", json!({"target": "Listener#onEvent"})),
             ("change_impact", json!({"target": "Format#upper"})),
             ("file_outline", json!({"path": "src/main/java/com/acme/events/Bus.java"})),
+            // A call the JDK makes: `Collections.sort` calls the elements' `compareTo`.
+            ("find_references", json!({"symbol": "Priority#compareTo"})),
+            ("change_impact", json!({"target": "Priority#compareTo"})),
         ],
     );
     expect_test::expect![[r####"
@@ -1521,6 +1525,18 @@ fn anonymous_classes_and_lambdas_are_implementations() {
             function $3  28  Listener = event -> ..
           method 32-33  void register(Object listener)
           method 35-36  void record(String event)
+
+        ### find_references {"symbol":"Priority#compareTo"}
+        1 reference to method com.acme.events.Priority#compareTo(Priority) (calls 1)
+        src/main/java/com/acme/events/Schedule.java
+          8 calls  in com.acme.events.Schedule#order  [implicit: via Collections.sort]
+
+        ### change_impact {"target":"Priority#compareTo"}
+        change_impact method com.acme.events.Priority#compareTo(Priority)  src/main/java/com/acme/events/Priority.java:6-9  loc 4 cx 1 modified <date>
+        affected: 1 (ring 1: 1); tests: 0
+        ring 1:
+          com.acme.events  src/main/java/com/acme/events/
+            method Schedule#order(List)  calls 1  Schedule.java:7-9  loc 3 cx 1
 
     "####]].assert_eq(&out);
 }

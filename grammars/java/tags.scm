@@ -11,6 +11,7 @@
 ;   @typeparams                     a type parameter list: its names are not dependencies
 ;   @anonymous                      an anonymous class's body: its members are symbols of a
 ;                                   nameless class (`$1`), its code is what encloses it
+;   @resource                       a try-with-resources resource's type (its `close` is called)
 ;   @lambda                         a lambda or method reference whose declared target type it
 ;                                   implements (a nameless symbol `$2` under what encloses it)
 
@@ -36,6 +37,7 @@
 (variable_declarator value: [(lambda_expression) (method_reference)] @lambda)
 (return_statement [(lambda_expression) (method_reference)] @lambda)
 (cast_expression value: [(lambda_expression) (method_reference)] @lambda)
+(resource type: (_) @resource)
 (type_parameters) @typeparams
 
 ; ---- references

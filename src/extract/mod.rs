@@ -23,6 +23,7 @@ use crate::lang::{Capture, LanguageSpec};
 use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference, Symbol, SymbolKind};
 pub use mbe::{definitions_in, MacroTable};
 
+mod callbacks;
 mod java;
 mod library;
 mod locals;
@@ -272,6 +273,7 @@ struct Extractor<'t> {
     imports: Vec<Node<'t>>,
     anonymous: Vec<Node<'t>>,
     lambdas: Vec<Node<'t>>,
+    resources: Vec<Node<'t>>,
     impls: Vec<Impl<'t>>,
     /// Type parameters: the owner's byte range, the name, and the erasure of the first
     /// bound (empty when unbounded).
@@ -309,6 +311,7 @@ impl<'t> Extractor<'t> {
             imports: Vec::new(),
             anonymous: Vec::new(),
             lambdas: Vec::new(),
+            resources: Vec::new(),
             impls: Vec::new(),
             type_params: Vec::new(),
             receiver_depth: std::cell::Cell::new(0),
@@ -484,6 +487,7 @@ impl<'t> Extractor<'t> {
             }
             Capture::Anonymous => self.anonymous.push(node),
             Capture::Lambda => self.lambdas.push(node),
+            Capture::Resource => self.resources.push(node),
             Capture::ImplScope => {
                 if let Some(type_node) = impl_type {
                     let self_type = normalize_path(self.text(self.base_type(type_node, false)));
@@ -515,6 +519,7 @@ impl<'t> Extractor<'t> {
         self.import_refs(&outline, &mut references);
         if self.spec.language == Language::Java {
             self.nameless_implementations(&mut outline, &mut references);
+            self.resource_calls(&outline, &mut references);
         }
         let expanded = self.expansion_contexts(&outline);
         let Outline { mut symbols, def_symbol, .. } = outline;

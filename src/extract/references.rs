@@ -225,6 +225,7 @@ impl<'t> Extractor<'t> {
                     if let Some(url) = self.url_reference(&reference, r.name) {
                         references.push(url);
                     }
+                    references.extend(self.callback_calls(&reference, r.name, args, &ctx, symbols, locals));
                 }
             }
             references.push(reference);

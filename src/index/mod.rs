@@ -609,6 +609,7 @@ fn recheck(
             is_static: r.flags & FLAG_STATIC != 0,
             glob: r.flags & FLAG_GLOB != 0,
             args: r.args.as_deref(),
+            implicit: r.kind == RefKind::Calls && r.alias.is_some(),
         };
         touched.extend(r.source);
         match resolve_one(world, &query) {
@@ -634,6 +635,7 @@ fn query_of(file: i64, enclosing: Option<SymbolId>, r: &crate::model::Reference)
         is_static: r.is_static,
         glob: r.glob,
         args: r.args.as_deref(),
+        implicit: r.kind == RefKind::Calls && r.alias.is_some(),
     }
 }
 

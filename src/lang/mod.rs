@@ -47,6 +47,8 @@ pub enum Capture {
     /// A lambda or method reference where the type it implements is declared (a variable's,
     /// a field's, a method's return type, a cast).
     Lambda,
+    /// A try-with-resources resource's declared type (the JDK closes it).
+    Resource,
     ImplScope,
     ImplType,
     ImplTrait,
@@ -74,6 +76,7 @@ impl Capture {
             "typeparams" => Capture::TypeParams,
             "anonymous" => Capture::Anonymous,
             "lambda" => Capture::Lambda,
+            "resource" => Capture::Resource,
             "scope.impl" => Capture::ImplScope,
             "impl.type" => Capture::ImplType,
             "impl.trait" => Capture::ImplTrait,
@@ -185,6 +188,36 @@ pub struct Elements {
     identity_rules: Vec<(Vec<String>, usize)>,
     #[serde(skip)]
     pub identity_longest: usize,
+    /// Calls and creations after which the library calls methods of what it was given
+    /// (`Collections.sort(list)` calls the elements' `compareTo`).
+    #[serde(default)]
+    pub callbacks: Vec<Callback>,
+}
+
+/// One callback rule of `elements.toml` (see its comment).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Callback {
+    /// `Owner.method` (a static call by its owner's simple name), `.method` (on any
+    /// receiver), `new Type` (a creation), `try` (a try-with-resources resource).
+    pub on: String,
+    /// The arguments the call takes (any when absent).
+    #[serde(default)]
+    pub arity: Option<usize>,
+    /// Whose methods: `arg0`, `arg1` (an argument's type), `arg0 elements` (its elements),
+    /// `receiver elements`, `type argument` (the created type's first), `resource`.
+    pub of: String,
+    /// `name/arity`.
+    pub calls: Vec<String>,
+}
+
+impl Callback {
+    const OF: [&'static str; 6] = ["arg0", "arg1", "arg0 elements", "receiver elements", "type argument", "resource"];
+
+    /// The methods it calls: (name, arity).
+    pub fn methods(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.calls.iter().filter_map(|c| c.split_once('/').and_then(|(n, a)| Some((n, a.parse().ok()?))))
+    }
 }
 
 impl Elements {
@@ -203,6 +236,10 @@ impl Elements {
             })
             .collect();
         e.identity_longest = e.identity_rules.iter().map(|(calls, _)| calls.len()).max().unwrap_or(0);
+        for c in &e.callbacks {
+            assert!(Callback::OF.contains(&c.of.as_str()), "{file}: callback on {}: `of` is one of {:?}", c.on, Callback::OF);
+            assert_eq!(c.methods().count(), c.calls.len(), "{file}: callback on {}: calls are written name/arity", c.on);
+        }
         e
     }
 

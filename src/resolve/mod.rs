@@ -127,6 +127,9 @@ pub struct RefQuery<'a> {
     pub glob: bool,
     /// Java calls and creations: the argument types (see `Reference::args`).
     pub args: Option<&'a str>,
+    /// A call the library makes (`extract::callbacks`): dropped when it reaches a method
+    /// outside the repository.
+    pub implicit: bool,
 }
 
 pub struct Resolution {
@@ -518,10 +521,19 @@ impl World {
             return Resolution { target: Target::Nothing, confidence: Confidence::Unresolved, source: r.enclosing, keep: true };
         };
         UNIT.with(|u| u.set(file.unit));
-        let (target, confidence, keep) = match file.language {
+        let (mut target, mut confidence, mut keep) = match file.language {
             Language::Java => self.resolve_java(r, &file.module),
             Language::Rust => self.resolve_rust(r),
         };
+        // A call the library makes of a library type's method is no dependency of the
+        // repository's; an unresolved one is kept, for an edit that declares its method.
+        if r.implicit && matches!(target, Target::External(_) | Target::Overloads(_)) {
+            keep = false;
+        }
+        // Nor is a method of that name guessed.
+        if r.implicit && confidence == Confidence::Guess {
+            (target, confidence) = (Target::Nothing, Confidence::Unresolved);
+        }
         let source = match r.subject {
             // A type a function declares in its body (`struct Probe; impl T for Probe {}` in a
             // test) is found there first.
@@ -709,6 +721,7 @@ mod tests {
             is_static: false,
             glob: false,
             args: None,
+            implicit: false,
         };
         let r = w.resolve(&query);
         (r.target, r.confidence)

@@ -572,6 +572,7 @@ impl World {
             is_static: false,
             glob: false,
             args: None,
+            implicit: false,
         };
         let (Target::Symbol(id), _, _) = self.resolve_rust(&query) else { return None };
         let sym = self.syms.get(&id).filter(|s| s.kind == SymbolKind::Macro)?;

@@ -674,7 +674,8 @@ impl Store {
             "SELECT f.path, r.line, r.kind, r.name, COALESCE(src.qname, '-'),
                     COALESCE(t.qname || COALESCE('(' || t.params || ')', ''), 'ext:' || e.qname, '-'), r.confidence,
                     (SELECT group_concat(a.qname || COALESCE('(' || a.params || ')', ''), '\n') FROM ref_alts x JOIN symbols a ON a.id = x.target_id
-                     WHERE x.ref_id = r.id)
+                     WHERE x.ref_id = r.id),
+                    CASE WHEN r.kind = 5 AND r.alias IS NOT NULL THEN ' via=' || r.alias ELSE '' END
              FROM refs r JOIN files f ON f.id = r.file_id
              LEFT JOIN symbols src ON src.id = r.source_id
              LEFT JOIN symbols t ON t.id = r.target_id
@@ -688,14 +689,15 @@ impl Store {
             to.extend(alts.iter().flat_map(|a| a.split('\n')).map(str::to_string));
             to.sort();
             Ok(format!(
-                "ref {}:{} {} {} from={} to={} ({})",
+                "ref {}:{} {} {} from={} to={} ({}){}",
                 r.get::<_, String>(0)?,
                 r.get::<_, i64>(1)?,
                 RefKind::from_code(r.get(2)?).map_or("?", RefKind::as_str),
                 r.get::<_, String>(3)?,
                 r.get::<_, String>(4)?,
                 to.join(" | "),
-                Confidence::from_code(r.get(6)?).map_or("?", Confidence::as_str)
+                Confidence::from_code(r.get(6)?).map_or("?", Confidence::as_str),
+                r.get::<_, String>(8)?
             ))
         })?;
         for row in rows {

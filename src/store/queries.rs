@@ -111,6 +111,8 @@ pub struct RefInfo {
     pub overloads: usize,
     /// The symbol the reference points at (for an ambiguous one, the lowest candidate).
     pub target: Option<i64>,
+    /// A call the library makes: what makes it (`Collections.sort`).
+    pub implicit_via: Option<String>,
 }
 
 /// References to some symbols grouped by the symbol they are made from.
@@ -734,10 +736,12 @@ impl Store {
         let files = serde_json::to_string(&page_files).expect("ids serialize");
         let sql = format!(
             "SELECT f.path, r.line, r.kind, e.qname, r.confidence,
-                    CASE WHEN r.confidence = 4 THEN (SELECT COUNT(*) FROM ref_alts x WHERE x.ref_id = r.id) + 1 ELSE 0 END, r.target_id
+                    CASE WHEN r.confidence = 4 THEN (SELECT COUNT(*) FROM ref_alts x WHERE x.ref_id = r.id) + 1 ELSE 0 END, r.target_id,
+                    CASE WHEN r.kind = {calls} THEN r.alias END
              FROM refs r JOIN files f ON f.id = r.file_id
              LEFT JOIN symbols e ON e.id = r.enclosing_id WHERE {filter} AND r.file_id IN (SELECT value FROM json_each(?4))
-             ORDER BY f.path, r.line, r.kind, e.qname, r.confidence, r.id LIMIT ?2 OFFSET ?3"
+             ORDER BY f.path, r.line, r.kind, e.qname, r.confidence, r.id LIMIT ?2 OFFSET ?3",
+            calls = RefKind::Calls.code()
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![ids, limit as i64, offset as i64 - before, files], |r| {
@@ -749,6 +753,7 @@ impl Store {
                 confidence: Confidence::from_code(r.get(4)?).unwrap_or(Confidence::Unresolved),
                 overloads: r.get::<_, i64>(5)? as usize,
                 target: r.get(6)?,
+                implicit_via: r.get(7)?,
             })
         })?;
         Ok(ReferencePage { refs: rows.collect::<rusqlite::Result<_>>()?, total: total as usize, counts })

@@ -974,8 +974,8 @@ fn reference_rows(refs: &[crate::store::RefInfo], via: &HashMap<i64, String>, se
     let mut rows: Vec<Row> = Vec::new();
     for (i, r) in refs.iter().enumerate() {
         let same = |o: &crate::store::RefInfo| {
-            (&o.path, o.line, o.kind, &o.enclosing, o.confidence, o.target)
-                == (&r.path, r.line, r.kind, &r.enclosing, r.confidence, r.target)
+            (&o.path, o.line, o.kind, &o.enclosing, o.confidence, o.target, &o.implicit_via)
+                == (&r.path, r.line, r.kind, &r.enclosing, r.confidence, r.target, &r.implicit_via)
         };
         if i > 0 && same(&refs[i - 1]) {
             continue;
@@ -995,6 +995,9 @@ fn reference_rows(refs: &[crate::store::RefInfo], via: &HashMap<i64, String>, se
         }
         if let Some(through) = r.target.and_then(|t| via.get(&t)) {
             let _ = write!(line, "  via {through}");
+        }
+        if let Some(maker) = &r.implicit_via {
+            let _ = write!(line, "  [implicit: via {maker}]");
         }
         let groups = section.map(str::to_string).into_iter().chain([r.path.clone()]).collect();
         rows.push(Row { groups, text: line, count: n });
