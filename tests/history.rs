@@ -353,3 +353,33 @@ fn a_sentence_finds_what_commits_about_its_words_changed_together() {
         1 symbol match the words "throttle attempts" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses, text and past commits searched)
         method shop.Gate#admit(String)  src/shop/Gate.java:5-7  [commits: throttle, attempts; changed recently]"#]].assert_eq(&ask(&atlas, "search_symbols", json!({"query": "throttle the attempts", "limit": 5})));
 }
+
+/// A declaration's last change is the commit that made it, with its author, as `git blame`
+/// finds it: one a merged branch made (the main line lists the merge, by its merger), and
+/// one older than the walk (cut at one commit here), which the main line does not list.
+#[test]
+fn last_change_is_the_commit_that_made_it_through_merges_and_past_the_walk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    git(root, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
+    write(root, "src/p/A.java", A1);
+    commit(root, "2024-01-01T12:00:00Z", "Ann", "Add A");
+    git(root, &["checkout", "-q", "-b", "feature"], "2024-02-01T12:00:00Z", "Bob");
+    write(root, "src/p/A.java", &A1.replace("return 2;", "return 22;"));
+    commit(root, "2024-02-01T12:00:00Z", "Bob", "Beta returns 22");
+    git(root, &["checkout", "-q", "main"], "2024-02-02T12:00:00Z", "Mia");
+    write(root, "src/p/B.java", "package p;\n\nclass B {\n}\n");
+    commit(root, "2024-02-02T12:00:00Z", "Mia", "Add B");
+    git(root, &["merge", "-q", "--no-ff", "-m", "Merge feature", "feature"], "2024-02-03T12:00:00Z", "Mia");
+    let (_, atlas) = read(root, &HistoryConfig::default());
+    expect_test::expect![[r#"
+        last change: cb7a43fb 2024-02-01 Bob: Beta returns 22
+        last commits:
+          383bae68 2024-02-03 Mia: Merge feature
+          825b51f6 2024-01-01 Ann: Add A"#]].assert_eq(&symbol_history(&atlas, "p.A#beta"));
+    // A walk of one commit (the merge), from nothing, has never seen `alpha`'s commit.
+    std::fs::remove_dir_all(root.join(".repochart")).unwrap();
+    let (state, atlas) = read(root, &HistoryConfig { max_commits: 1, ..HistoryConfig::default() });
+    assert_eq!(state.commits, 1);
+    expect_test::expect!["last change: 825b51f6 2024-01-01 Ann: Add A"].assert_eq(&symbol_history(&atlas, "p.A#alpha"));
+}

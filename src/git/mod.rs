@@ -1,10 +1,11 @@
 //! Git, read in-process with gix: blob ids (`blob_id`, the one implementation), the diff of
-//! the working tree or a revision against `HEAD` (`diff`), and the history behind dates,
-//! last commits and churn (`history`).
+//! the working tree or a revision against `HEAD` (`diff`), the history behind dates,
+//! last commits and churn (`history`), and a declaration's last change (`blame`).
 //!
 //! Owns reading git. It must not parse source code or answer tools: it hands `tools` line
 //! ranges, commits and blob ids.
 
+pub mod blame;
 pub mod diff;
 pub mod history;
 

@@ -114,6 +114,33 @@ impl Atlas {
         Ok(store.commit(idx)?.map(Dated::Commit).unwrap_or(Dated::FileTime(0)))
     }
 
+    /// The lines `start..=end` of a file (the working tree's) in `HEAD`'s version, when they
+    /// are there unchanged.
+    fn head_range(&self, file: &FileInfo, changes: &[ChangeRow], working: bool, start: u32, end: u32) -> Option<(u32, u32)> {
+        if !working {
+            return Some((start, end));
+        }
+        let head = self.head_text(changes)?;
+        let now = std::fs::read(self.root.join(&file.path)).map(|b| String::from_utf8_lossy(&b).into_owned()).ok()?;
+        let (changed, to_head) = working_lines(head.as_str(), &now);
+        if changed.iter().any(|l| (start..=end).contains(l)) {
+            return None;
+        }
+        let mapped: Vec<u32> = (start..=end).filter_map(|l| (l as usize).checked_sub(1).and_then(|i| to_head.get(i)).copied().flatten()).collect();
+        Some((*mapped.first()?, *mapped.last()?))
+    }
+
+    /// The commit that last changed lines of a file in `HEAD` (`git::blame`).
+    fn last_change(&self, file: &FileInfo, start: u32, end: u32) -> Option<CommitRow> {
+        match crate::git::blame::last_change(&self.root, &file.path, start, end) {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::debug!("blame of {}: {e:#}", file.path);
+                None
+            }
+        }
+    }
+
     /// The newest `n` commits whose changes meet the lines `start..=end` of a file (in the
     /// working tree's lines: mapped to `HEAD`'s when the file differs), whether those lines
     /// differ from `HEAD` now, and whether older commits were not compared.
@@ -210,7 +237,19 @@ impl Atlas {
         if changed_now {
             out.push_str("  modified in the working tree (uncommitted)\n");
         }
-        if found.is_empty() {
+        // The commit that made its newest lines, with its author: a merge's branch commit,
+        // and a declaration older than the changes compared line by line too.
+        let last = self.head_range(&file, &changes, working, s.start_line, s.end_line).and_then(|(a, b)| self.last_change(&file, a, b));
+        // Said only when the main line's list does not: its newest entry is a merge, or
+        // the declaration is older than what the walk compared.
+        if let Some(c) = last.as_ref().filter(|c| found.first().is_none_or(|f| f.id != c.id)) {
+            out.push_str("  last change: ");
+            out.push_str(&commit_line(c));
+            out.push('\n');
+        }
+        if found.is_empty() && last.is_some() {
+            // Older than what the walk compared line by line: the last change says it.
+        } else if found.is_empty() {
             out.push_str("  last commits: none among its file's last ");
             out.push_str(&plural(changes.len(), "change"));
             out.push('\n');
