@@ -322,7 +322,9 @@ pub struct Reference {
     /// For calls: what the method is called on.
     pub receiver: Receiver,
     /// The type the reference is made on behalf of when it is not the enclosing symbol
-    /// (`impl Trait for Type` makes `Type` implement `Trait`).
+    /// (`impl Trait for Type` makes `Type` implement `Trait`). Java: for a call without a
+    /// receiver in an anonymous class's body, that class (searched first; the edge is still
+    /// the enclosing member's).
     pub subject: Option<String>,
     /// For imports: the alias (`use a::B as C`), the flags. For a call the library makes
     /// (`extract::callbacks`): what makes it (`Collections.sort`).

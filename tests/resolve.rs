@@ -2351,3 +2351,94 @@ public class Use {
         ref src/geo/Use.java:18 calls close from=geo.Use#run to=geo.Conn#close() (exact) via=try"#]].assert_eq(&implicit.join("\n"));
     assert_incremental_is_fresh(root);
 }
+
+/// Java: arguments typed by the JDK choose overloads by the JDK's own hierarchy
+/// (`grammars/java/jdk-types.txt`): a `FileOutputStream` takes `close(Closeable)` over
+/// `close(AutoCloseable)`, a `StringBuilder` `log(CharSequence)` over `log(Object)`, an
+/// `IOException` `fail(Exception)` and no `fail(RuntimeException)`.
+#[test]
+fn java_overloads_by_the_jdks_types() {
+    let repo = write_fixture(
+        r#"
+//- src/io/Io.java
+package io;
+
+import java.io.Closeable;
+import java.io.FileOutputStream;
+import java.io.IOException;
+
+public class Io {
+    static void close(Closeable c) {}
+    static void close(AutoCloseable c) {}
+    static void log(CharSequence c) {}
+    static void log(Object o) {}
+    static void fail(RuntimeException e) {}
+    static void fail(Exception e) {}
+
+    void run(FileOutputStream out, StringBuilder sb, IOException e) {
+        close(out);
+        log(sb);
+        fail(e);
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/io/Io.java:16 calls close from=io.Io#run to=io.Io#close(Closeable) (exact)
+        ref src/io/Io.java:17 calls log from=io.Io#run to=io.Io#log(CharSequence) (exact)
+        ref src/io/Io.java:18 calls fail from=io.Io#run to=io.Io#fail(Exception) (exact)"#]].assert_eq(&resolved(root, "src/io/", &["calls"]));
+}
+
+/// Java: a call without a receiver in an anonymous class's body is first a method of that
+/// class, its own or inherited from what it is created from (`{{ setName("Dog"); }}`), then
+/// one of the classes around it; the call is still made from the enclosing method.
+#[test]
+fn java_calls_in_an_anonymous_class_find_its_members_first() {
+    let repo = write_fixture(
+        r#"
+//- src/pets/Named.java
+package pets;
+
+public class Named {
+    public void setName(String name) {}
+}
+//- src/pets/Task.java
+package pets;
+
+public interface Task {
+    void run();
+}
+//- src/pets/Use.java
+package pets;
+
+public class Use {
+    void make() {
+        new Named() {{
+            setName("Dog");
+        }};
+        Task t = new Task() {
+            public void run() {
+                step();
+                helper();
+            }
+
+            void step() {}
+        };
+    }
+
+    void step() {}
+
+    void helper() {}
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/pets/Use.java:10 calls step from=pets.Use#make to=pets.Use#make.$2#step() (exact)
+        ref src/pets/Use.java:11 calls helper from=pets.Use#make to=pets.Use#helper() (exact)
+        ref src/pets/Use.java:6 calls setName from=pets.Use#make to=pets.Named#setName(String) (exact)"#]].assert_eq(&resolved(root, "src/pets/Use", &["calls"]));
+    assert_incremental_is_fresh(root);
+}

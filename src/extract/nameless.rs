@@ -45,6 +45,18 @@ impl<'t> Extractor<'t> {
         }
     }
 
+    /// The innermost anonymous class whose body holds `offset`.
+    pub(super) fn anonymous_around(&self, offset: usize, scopes: &[Scope], parent: &[Option<usize>]) -> Option<usize> {
+        let mut cur = scopes.partition_point(|s| s.start <= offset).checked_sub(1);
+        while let Some(k) = cur {
+            if let (true, ScopeWhat::Anonymous(Some(i))) = (scopes[k].end > offset, scopes[k].what) {
+                return Some(i);
+            }
+            cur = parent[k];
+        }
+        None
+    }
+
     /// The supertype references of the anonymous classes, and the lambdas' symbols and
     /// theirs.
     pub(super) fn nameless_implementations(&self, outline: &mut Outline, references: &mut Vec<Reference>) {

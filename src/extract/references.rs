@@ -174,6 +174,13 @@ impl<'t> Extractor<'t> {
             }
             let line = r.name.start_position().row as u32 + 1;
             let mut reference = Reference::new(r.kind, name, line, ctx.symbol);
+            // Java: a call without a receiver in an anonymous class's body is first one of
+            // that class's methods (its own or its supertype's: `{{ setName("Dog"); }}`).
+            if r.kind == RefKind::Calls && r.receiver.is_none() && self.spec.language == Language::Java {
+                if let Some(anon) = self.anonymous_around(r.name.start_byte(), scopes, scope_parent) {
+                    reference.subject = Some(symbols[anon].qname.clone());
+                }
+            }
             if matches!(r.kind, RefKind::Calls | RefKind::UsesField | RefKind::MethodRef) {
                 reference.receiver = match r.receiver {
                     // A name a pattern binds (`Self::Boxed(handler) => handler.into_route(s)`,

@@ -274,6 +274,10 @@ impl Elements {
     }
 }
 
+/// The JDK's public types and their direct supertypes (`grammars/java/jdk-types.txt`, read by
+/// `resolve::jdk`), embedded here with the other language data.
+pub const JDK_TYPES: &str = include_str!("../../grammars/java/jdk-types.txt");
+
 static REGISTRY: [LanguageSpec; 2] = [
     LanguageSpec {
         language: Language::Java,

@@ -349,6 +349,12 @@ impl World {
         }
         match r.receiver {
             Receiver::Implicit => {
+                // Inside an anonymous class (`subject`, its qualified name), that class first.
+                if let Some(anon) = r.subject.and_then(|q| self.lookup(q, Want::Type)) {
+                    if let Some(pick) = self.java_member_call(anon, name, r.args, r.file, r.enclosing) {
+                        return pick_to_target(pick);
+                    }
+                }
                 // The innermost enclosing type with a method of that name is searched
                 // (JLS 15.12.1), then overloads are resolved in it.
                 for t in self.enclosing_types(r.enclosing) {

@@ -12,6 +12,7 @@ use crate::lang;
 
 mod elements;
 mod java;
+pub mod jdk;
 pub mod load;
 mod overload;
 mod rust;
@@ -535,6 +536,8 @@ impl World {
             (target, confidence) = (Target::Nothing, Confidence::Unresolved);
         }
         let source = match r.subject {
+            // Java's subject (an anonymous class around a call) only scopes the lookup.
+            Some(_) if file.language == Language::Java => r.enclosing,
             // A type a function declares in its body (`struct Probe; impl T for Probe {}` in a
             // test) is found there first.
             Some(subject) => {

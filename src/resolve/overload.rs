@@ -88,6 +88,25 @@ fn known_supertypes(simple: &str) -> Option<&'static [&'static str]> {
     })
 }
 
+/// Whether a JDK type `a` is `p` or a subtype of it, by the JDK's table (`jdk`): for an
+/// argument from the JDK (resolved outside the repository, or a `java.lang` name) and a
+/// parameter from the JDK. A JDK type is no subtype of a repository type.
+fn jdk_fit(a: &Ty, p: &Ty) -> Option<Fit> {
+    let table = super::jdk::table();
+    let qa = match &a.target {
+        Some(Target::External(q)) if table.knows(q) => q.clone(),
+        None => table.java_lang(&a.simple)?,
+        _ => return None,
+    };
+    let qp = match &p.target {
+        Some(Target::External(q)) if table.knows(q) => q.clone(),
+        Some(Target::Symbol(_)) => return Some(Fit::No),
+        None => table.java_lang(&p.simple)?,
+        _ => return None,
+    };
+    Some(if table.is_subtype(&qa, &qp) { Fit::Yes } else { Fit::No })
+}
+
 /// A type as written, with what it resolved to where it was written.
 struct Ty {
     /// Array dimensions (`int[][]`: 2).
@@ -411,6 +430,9 @@ impl World {
     fn subtype(&self, a: &Ty, p: &Ty) -> Fit {
         if p.simple == "Object" || a.simple == p.simple {
             return Fit::Yes;
+        }
+        if let Some(fit) = jdk_fit(a, p) {
+            return fit;
         }
         match (&a.target, &p.target) {
             (Some(Target::Symbol(ta)), Some(Target::Symbol(tp))) => {

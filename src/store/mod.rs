@@ -1440,7 +1440,8 @@ pub use queries::*;
 
 /// What made an index's contents besides the schema: the program version and source (a
 /// build of another commit may extract or resolve otherwise: `build.rs`), the grammar queries
-/// and element lists, and the framework rules. An index made by others is rebuilt.
+/// and element lists, the framework rules and the JDK's types. An index made by others is
+/// rebuilt.
 fn extractor_fingerprint() -> String {
     let mut text = String::from(env!("CARGO_PKG_VERSION"));
     text.push_str(env!("REPOCHART_SOURCE_HASH"));
@@ -1453,6 +1454,7 @@ fn extractor_fingerprint() -> String {
     for (_, rules) in crate::frameworks::RULES_FILES {
         text.push_str(rules);
     }
+    text.push_str(crate::lang::JDK_TYPES);
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
 }
 
