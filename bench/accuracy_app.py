@@ -60,6 +60,10 @@ def main():
     plain, guesses, ambiguous = set(), set(), []
     args_of = {}
     for path, num, kind, target, conf, alts, args in rows:
+        # A method of an anonymous class (`Outer#m.$1#run`): javac's oracle cannot name it
+        # (bench/AppRefOracle.java leaves anonymous and local classes' members out).
+        if ".$" in target:
+            continue
         if "#" in target and "(" not in target:
             target += "()"  # a method whose parameters the index does not keep (an annotation element)
         # `new T()` of a class without a written constructor: javac names the class (its

@@ -217,7 +217,9 @@ def compare_refs(db, sources, jdk, package, root_prefix=""):
     for path, num, kind, target, conf, alts, args in rows:
         path = path[len(root_prefix):]
         k = kinds.get(kind)
-        if k is None or target is None:
+        # A member of an anonymous class or a lambda (`Outer#m.$1#run`): javac's answer there
+        # is a member RefOracle.java cannot name (it leaves anonymous and local classes out).
+        if k is None or target is None or ".$" in target:
             continue
         if k == "new" and (path, num, target.split("#")[0]) in anon:
             k, target = "new_anon", target.split("#")[0]
