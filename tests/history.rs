@@ -376,7 +376,8 @@ fn last_change_is_the_commit_that_made_it_through_merges_and_past_the_walk() {
         last change: cb7a43fb 2024-02-01 Bob: Beta returns 22
         last commits:
           383bae68 2024-02-03 Mia: Merge feature
-          825b51f6 2024-01-01 Ann: Add A"#]].assert_eq(&symbol_history(&atlas, "p.A#beta"));
+          825b51f6 2024-01-01 Ann: Add A"#]]
+    .assert_eq(&symbol_history(&atlas, "p.A#beta"));
     // A walk of one commit (the merge), from nothing, has never seen `alpha`'s commit.
     std::fs::remove_dir_all(root.join(".repochart")).unwrap();
     let (state, atlas) = read(root, &HistoryConfig { max_commits: 1, ..HistoryConfig::default() });

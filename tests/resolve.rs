@@ -2266,7 +2266,8 @@ public class Use {
         ref src/shop/Use.java:14 calls orElseThrow from=shop.Use#run to=- (unresolved)
         ref src/shop/Use.java:9 calls save from=shop.Use#run to=shop.OrderRepository#save(Order) (exact)
         ref src/shop/UserService.java:7 calls selectList from=shop.UserService#users to=shop.UserMapper#selectList(Wrapper) (exact)
-        ref src/shop/UserService.java:7 calls size from=shop.UserService#users to=- (unresolved)"#]].assert_eq(&resolved(root, "src/shop/", &["calls"]));
+        ref src/shop/UserService.java:7 calls size from=shop.UserService#users to=- (unresolved)"#]]
+    .assert_eq(&resolved(root, "src/shop/", &["calls"]));
     let dump = dump(root);
     let members_of = |parent: &str| dump.lines().filter(|l| l.starts_with("symbol ") && l.contains(&format!(" parent={parent} "))).count();
     assert_eq!(members_of("shop.Local"), 0, "a same-named type of the repository is no library's");
@@ -2337,7 +2338,8 @@ public class Use {
     );
     let root = repo.path();
     reindex(root);
-    let implicit: Vec<String> = dump(root).lines().filter(|l| l.starts_with("ref src/geo/Use.java") && l.contains(" via=")).map(str::to_string).collect();
+    let implicit: Vec<String> =
+        dump(root).lines().filter(|l| l.starts_with("ref src/geo/Use.java") && l.contains(" via=")).map(str::to_string).collect();
     expect_test::expect![[r#"
         ref src/geo/Use.java:10 calls compareTo from=geo.Use#run to=geo.Region#compareTo(Region) (exact) via=Collections.sort
         ref src/geo/Use.java:12 calls compareTo from=geo.Use#run to=geo.Region#compareTo(Region) (exact) via=Arrays.sort
@@ -2348,7 +2350,8 @@ public class Use {
         ref src/geo/Use.java:16 calls run from=geo.Use#run to=geo.Worker#run() (exact) via=new Thread
         ref src/geo/Use.java:17 calls call from=geo.Use#run to=- (unresolved) via=submit
         ref src/geo/Use.java:17 calls run from=geo.Use#run to=geo.Worker#run() (exact) via=submit
-        ref src/geo/Use.java:18 calls close from=geo.Use#run to=geo.Conn#close() (exact) via=try"#]].assert_eq(&implicit.join("\n"));
+        ref src/geo/Use.java:18 calls close from=geo.Use#run to=geo.Conn#close() (exact) via=try"#]]
+    .assert_eq(&implicit.join("\n"));
     assert_incremental_is_fresh(root);
 }
 
@@ -2388,7 +2391,8 @@ public class Io {
     expect_test::expect![[r#"
         ref src/io/Io.java:16 calls close from=io.Io#run to=io.Io#close(Closeable) (exact)
         ref src/io/Io.java:17 calls log from=io.Io#run to=io.Io#log(CharSequence) (exact)
-        ref src/io/Io.java:18 calls fail from=io.Io#run to=io.Io#fail(Exception) (exact)"#]].assert_eq(&resolved(root, "src/io/", &["calls"]));
+        ref src/io/Io.java:18 calls fail from=io.Io#run to=io.Io#fail(Exception) (exact)"#]]
+    .assert_eq(&resolved(root, "src/io/", &["calls"]));
 }
 
 /// Java: a call without a receiver in an anonymous class's body is first a method of that
@@ -2439,6 +2443,7 @@ public class Use {
     expect_test::expect![[r#"
         ref src/pets/Use.java:10 calls step from=pets.Use#make to=pets.Use#make.$2#step() (exact)
         ref src/pets/Use.java:11 calls helper from=pets.Use#make to=pets.Use#helper() (exact)
-        ref src/pets/Use.java:6 calls setName from=pets.Use#make to=pets.Named#setName(String) (exact)"#]].assert_eq(&resolved(root, "src/pets/Use", &["calls"]));
+        ref src/pets/Use.java:6 calls setName from=pets.Use#make to=pets.Named#setName(String) (exact)"#]]
+    .assert_eq(&resolved(root, "src/pets/Use", &["calls"]));
     assert_incremental_is_fresh(root);
 }

@@ -12,7 +12,8 @@ use crate::lang::Callback;
 
 impl<'t> Extractor<'t> {
     /// The implicit calls a call or creation makes (`reference`, as extracted, with its
-    /// name node and argument list).
+    /// name node and argument list). Runs for every Java call with arguments: rules are
+    /// matched on the written names before anything is typed.
     pub(super) fn callback_calls(
         &self,
         reference: &Reference,
@@ -22,20 +23,26 @@ impl<'t> Extractor<'t> {
         symbols: &[Symbol],
         locals: &Locals<'t>,
     ) -> Vec<Reference> {
-        let rules = &self.spec.elements().callbacks;
-        if rules.is_empty() || !matches!(reference.kind, RefKind::Calls | RefKind::Instantiates) {
-            return Vec::new();
-        }
         let simple = crate::model::last_segment(&reference.name);
-        let keys: Vec<String> = match (&reference.kind, &reference.receiver) {
-            (RefKind::Instantiates, _) => vec![format!("new {simple}")],
-            (_, Receiver::Type(t)) if is_type_name(t) => vec![format!("{}.{simple}", crate::model::last_segment(t)), format!(".{simple}")],
-            _ => vec![format!(".{simple}")],
+        let owner = match (&reference.kind, &reference.receiver) {
+            (RefKind::Instantiates, _) => None,
+            (RefKind::Calls, Receiver::Type(t)) if is_type_name(t) => Some(crate::model::last_segment(t)),
+            (RefKind::Calls, _) => Some(""),
+            _ => return Vec::new(),
+        };
+        // `new Type`, `Owner.method` (a static call), `.method` (on any receiver).
+        let matches = |on: &str| match owner {
+            None => on.strip_prefix("new ") == Some(simple),
+            Some(owner) => on.rsplit_once('.').is_some_and(|(o, m)| m == simple && (o.is_empty() || o == owner)),
         };
         let arity = args.named_child_count();
+        let argument = |i: usize| match self.typed_receiver(args.named_child(i as u32)?, ctx, symbols, locals) {
+            Receiver::Type(t) if !t.is_empty() => Some(t),
+            _ => None,
+        };
         let mut out = Vec::new();
-        for rule in rules.iter().filter(|r| keys.contains(&r.on) && r.arity.is_none_or(|a| a == arity)) {
-            let Some(of) = self.callback_owner(rule, reference, name, args, ctx, symbols, locals) else { continue };
+        for rule in self.spec.elements().callbacks.iter().filter(|r| matches(&r.on) && r.arity.is_none_or(|a| a == arity)) {
+            let Some(of) = self.callback_owner(rule, reference, name, &argument) else { continue };
             if !self.is_java_lang(&of) {
                 out.extend(implicit_calls(rule, of, reference.line, ctx.symbol));
             }
@@ -50,22 +57,15 @@ impl<'t> Extractor<'t> {
         self.spec.implicit_names.iter().any(|(simple, _)| *simple == of)
     }
 
-    /// The type whose methods a rule's call calls, as a receiver.
-    #[allow(clippy::too_many_arguments)]
+    /// The type whose methods a rule's call calls, as a receiver; `argument` types the
+    /// call's arguments.
     fn callback_owner(
         &self,
         rule: &Callback,
         reference: &Reference,
         name: Node<'t>,
-        args: Node<'t>,
-        ctx: &Context,
-        symbols: &[Symbol],
-        locals: &Locals<'t>,
+        argument: &dyn Fn(usize) -> Option<String>,
     ) -> Option<String> {
-        let argument = |i: usize| match self.typed_receiver(args.named_child(i as u32)?, ctx, symbols, locals) {
-            Receiver::Type(t) if !t.is_empty() => Some(t),
-            _ => None,
-        };
         let elements = |t: String| match t.strip_suffix("[]") {
             Some(element) => element.to_string(),
             None => format!("{t}@"),

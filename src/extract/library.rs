@@ -23,7 +23,8 @@ impl<'t> Extractor<'t> {
                 let (name, args) = libraries::split_generic(&supertype);
                 let Some(qualified) = library_type(&name, imports) else { continue };
                 let offset = node.start_byte();
-                let erase = |simple: &str| self.type_param_erasure(simple, offset).map(crate::model::last_segment).unwrap_or(simple).to_string();
+                let erase =
+                    |simple: &str| self.type_param_erasure(simple, offset).map(crate::model::last_segment).unwrap_or(simple).to_string();
                 let declared = |name: &str, params: &Option<String>| {
                     symbols.iter().chain(added.iter()).any(|m: &Symbol| m.parent == Some(c) && m.name == name && &m.params == params)
                 };

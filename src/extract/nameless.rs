@@ -25,7 +25,15 @@ impl<'t> Extractor<'t> {
     }
 
     /// A nameless symbol under `holder`: `$N`, N the holder's next number.
-    fn nameless_symbol(&self, kind: SymbolKind, node: Node<'t>, holder: usize, signature: String, marker: &str, symbols: &[Symbol]) -> Symbol {
+    fn nameless_symbol(
+        &self,
+        kind: SymbolKind,
+        node: Node<'t>,
+        holder: usize,
+        signature: String,
+        marker: &str,
+        symbols: &[Symbol],
+    ) -> Symbol {
         let n = symbols.iter().filter(|s| s.parent == Some(holder) && s.name.starts_with('$')).count() + 1;
         let name = format!("${n}");
         Symbol {

@@ -288,10 +288,12 @@ mod tests {
         assert_eq!(rows[1], "saveAndFlush(Order) -> Order | <S extends Order> S saveAndFlush(S entity) [JpaRepository]");
         assert!(rows.contains(&"findAll() -> List<Order> | List<Order> findAll() [ListCrudRepository]".to_string()), "{rows:#?}");
         assert!(rows.contains(&"findById(Long) -> Optional<Order> | Optional<Order> findById(Long id) [CrudRepository]".to_string()));
-        assert!(rows.contains(&"findAll(Pageable) -> Page<Order> | Page<Order> findAll(Pageable pageable) [PagingAndSortingRepository]".to_string()));
         assert!(rows.contains(
-            &"deleteAll(Iterable) -> void | void deleteAll(Iterable<? extends Order> entities) [CrudRepository]".to_string()
+            &"findAll(Pageable) -> Page<Order> | Page<Order> findAll(Pageable pageable) [PagingAndSortingRepository]".to_string()
         ));
+        assert!(
+            rows.contains(&"deleteAll(Iterable) -> void | void deleteAll(Iterable<? extends Order> entities) [CrudRepository]".to_string())
+        );
         assert_eq!(rows.iter().filter(|r| r.starts_with("findAll() ")).count(), 1);
         assert_eq!(rows.iter().filter(|r| r.starts_with("findById(")).count(), 1);
         assert_eq!(members.len(), 31, "{rows:#?}");
@@ -309,11 +311,8 @@ mod tests {
 
     #[test]
     fn service_impl_gives_its_field_and_the_service_members() {
-        let members = inherited(
-            "com.baomidou.mybatisplus.extension.service.impl.ServiceImpl",
-            &["UserMapper".into(), "User".into()],
-            &plain,
-        );
+        let members =
+            inherited("com.baomidou.mybatisplus.extension.service.impl.ServiceImpl", &["UserMapper".into(), "User".into()], &plain);
         let rows: Vec<String> = members.iter().take(3).map(row).collect();
         assert_eq!(
             rows,
@@ -326,12 +325,18 @@ mod tests {
         // IService's `getBaseMapper()` is hidden by ServiceImpl's.
         assert_eq!(members.iter().filter(|m| m.name == "getBaseMapper").count(), 1);
         let page = members.iter().find(|m| m.name == "page" && m.params.as_deref() == Some("IPage,Wrapper")).unwrap();
-        assert_eq!(row(page), "page(IPage,Wrapper) -> IPage<User> | <E extends IPage<User>> E page(E page, Wrapper<User> queryWrapper) [IService]");
+        assert_eq!(
+            row(page),
+            "page(IPage,Wrapper) -> IPage<User> | <E extends IPage<User>> E page(E page, Wrapper<User> queryWrapper) [IService]"
+        );
     }
 
     #[test]
     fn generic_arguments_split_at_top_level_commas() {
-        assert_eq!(split_generic("JpaRepository<Map<String, Long>, Long>"), ("JpaRepository".into(), vec!["Map<String, Long>".into(), "Long".into()]));
+        assert_eq!(
+            split_generic("JpaRepository<Map<String, Long>, Long>"),
+            ("JpaRepository".into(), vec!["Map<String, Long>".into(), "Long".into()])
+        );
         assert_eq!(split_generic("Repository"), ("Repository".into(), vec![]));
         assert_eq!(substitute("Iterable<? extends ID> ids", &["ID".into()], &["Long".into()]), "Iterable<? extends Long> ids");
         assert_eq!(substitute("IDENTITY ID", &["ID".into()], &["Long".into()]), "IDENTITY Long");

@@ -64,7 +64,8 @@ impl JdkTypes {
         false
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.supers.len()
     }
 }

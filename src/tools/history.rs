@@ -114,20 +114,23 @@ impl Atlas {
         Ok(store.commit(idx)?.map(Dated::Commit).unwrap_or(Dated::FileTime(0)))
     }
 
-    /// The lines `start..=end` of a file (the working tree's) in `HEAD`'s version, when they
-    /// are there unchanged.
-    fn head_range(&self, file: &FileInfo, changes: &[ChangeRow], working: bool, start: u32, end: u32) -> Option<(u32, u32)> {
+    /// The lines `start..=end` of a file (the working tree's) as `HEAD`'s version numbers
+    /// them, and whether any of them differs from `HEAD` now. None when none of them is in
+    /// `HEAD` (then they count as changed).
+    fn to_head(&self, file: &FileInfo, changes: &[ChangeRow], working: bool, start: u32, end: u32) -> (bool, Option<(u32, u32)>) {
         if !working {
-            return Some((start, end));
+            return (false, Some((start, end)));
         }
-        let head = self.head_text(changes)?;
-        let now = std::fs::read(self.root.join(&file.path)).map(|b| String::from_utf8_lossy(&b).into_owned()).ok()?;
+        let head = self.head_text(changes).unwrap_or_default();
+        let now = std::fs::read(self.root.join(&file.path)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
         let (changed, to_head) = working_lines(head.as_str(), &now);
-        if changed.iter().any(|l| (start..=end).contains(l)) {
-            return None;
+        let changed_now = changed.iter().any(|l| (start..=end).contains(l));
+        let mapped: Vec<u32> =
+            (start..=end).filter_map(|l| (l as usize).checked_sub(1).and_then(|i| to_head.get(i)).copied().flatten()).collect();
+        match (mapped.first(), mapped.last()) {
+            (Some(a), Some(b)) => (changed_now, Some((*a, *b))),
+            _ => (true, None),
         }
-        let mapped: Vec<u32> = (start..=end).filter_map(|l| (l as usize).checked_sub(1).and_then(|i| to_head.get(i)).copied().flatten()).collect();
-        Some((*mapped.first()?, *mapped.last()?))
     }
 
     /// The commit that last changed lines of a file in `HEAD` (`git::blame`).
@@ -155,21 +158,21 @@ impl Atlas {
         end: u32,
         n: usize,
     ) -> Result<(bool, Vec<CommitRow>, bool), ToolError> {
-        let (mut start, mut end) = (start, end);
-        let mut changed_now = false;
-        if working {
-            let head = self.head_text(changes).unwrap_or_default();
-            let head = head.as_str();
-            let now = std::fs::read(self.root.join(&file.path)).map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default();
-            let (changed, to_head) = working_lines(head, &now);
-            changed_now = changed.iter().any(|l| (start..=end).contains(l));
-            let mapped: Vec<u32> =
-                (start..=end).filter_map(|l| (l as usize).checked_sub(1).and_then(|i| to_head.get(i)).copied().flatten()).collect();
-            match (mapped.first(), mapped.last()) {
-                (Some(a), Some(b)) => (start, end) = (*a, *b),
-                _ => return Ok((true, Vec::new(), false)),
-            }
-        }
+        let (changed_now, range) = self.to_head(file, changes, working, start, end);
+        let (found, uncompared) = self.commits_on_head_lines(store, changes, range, n)?;
+        Ok((changed_now, found, uncompared))
+    }
+
+    /// The newest `n` commits whose changes meet `HEAD`'s lines `range`, and whether older
+    /// commits were not compared (none for no range).
+    fn commits_on_head_lines(
+        &self,
+        store: &Store,
+        changes: &[ChangeRow],
+        range: Option<(u32, u32)>,
+        n: usize,
+    ) -> Result<(Vec<CommitRow>, bool), ToolError> {
+        let Some((start, end)) = range else { return Ok((Vec::new(), false)) };
         let mut found = Vec::new();
         for c in changes {
             match &c.lines {
@@ -185,7 +188,7 @@ impl Atlas {
             }
         }
         let uncompared = found.len() < n && (changes.len() >= LINE_DEPTH || changes.iter().any(|c| c.lines.is_none()));
-        Ok((changed_now, found, uncompared))
+        Ok((found, uncompared))
     }
 
     /// `HEAD`'s version of a file, from the blob its newest change wrote (read once per blob:
@@ -233,13 +236,15 @@ impl Atlas {
             );
             return Ok(out);
         }
-        let (changed_now, found, uncompared) = self.commits_meeting(store, &file, &changes, working, s.start_line, s.end_line, 3)?;
+        // `HEAD`'s lines of the symbol, mapped once for its commits and its last change.
+        let (changed_now, range) = self.to_head(&file, &changes, working, s.start_line, s.end_line);
+        let (found, uncompared) = self.commits_on_head_lines(store, &changes, range, 3)?;
         if changed_now {
             out.push_str("  modified in the working tree (uncommitted)\n");
         }
         // The commit that made its newest lines, with its author: a merge's branch commit,
         // and a declaration older than the changes compared line by line too.
-        let last = self.head_range(&file, &changes, working, s.start_line, s.end_line).and_then(|(a, b)| self.last_change(&file, a, b));
+        let last = range.filter(|_| !changed_now).and_then(|(a, b)| self.last_change(&file, a, b));
         // Said only when the main line's list does not: its newest entry is a merge, or
         // the declaration is older than what the walk compared.
         if let Some(c) = last.as_ref().filter(|c| found.first().is_none_or(|f| f.id != c.id)) {

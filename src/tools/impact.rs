@@ -168,7 +168,8 @@ pub(super) fn override_pairs(methods: &[MethodRow], names: &HashMap<i64, String>
                 queue.extend(supers.get(&t).into_iter().flatten().copied());
             }
         }
-        let bodiless: Vec<i64> = ups.iter().flat_map(|up| by_owner.get(up).into_iter().flatten()).filter(|c| c.abstract_like).map(|c| c.id).collect();
+        let bodiless: Vec<i64> =
+            ups.iter().flat_map(|up| by_owner.get(up).into_iter().flatten()).filter(|c| c.abstract_like).map(|c| c.id).collect();
         if let [one] = bodiless.as_slice() {
             out.push((m.id, *one));
         }
