@@ -102,21 +102,16 @@ public class RefOracle {
 
                 @Override
                 public Void visitNewClass(NewClassTree node, Void v) {
-                    // Enum constants compile to a `new` javac writes itself: not in the source.
-                    Tree parent = getCurrentPath().getParentPath().getLeaf();
-                    boolean enumConstant = parent instanceof VariableTree
-                            && trees.getElement(getCurrentPath().getParentPath()) != null
-                            && trees.getElement(getCurrentPath().getParentPath()).getKind() == ElementKind.ENUM_CONSTANT;
+                    // An enum constant is a `new` of its enum, at the constant, with the
+                    // constant's arguments (JLS 8.9.1), as bench/AppRefOracle.java counts it.
                     Element type = trees.getElement(new TreePath(getCurrentPath(), node.getIdentifier()));
                     Element ctor = trees.getElement(getCurrentPath());
-                    if (!enumConstant) {
-                        if (node.getClassBody() != null) {
-                            if (type != null) emit(node, "new_anon", type);
-                        } else if (ctor != null && ctor.getKind() == ElementKind.CONSTRUCTOR) {
-                            emit(node, "new", ctor);
-                        } else if (type != null) {
-                            emit(node, "new", type);
-                        }
+                    if (node.getClassBody() != null) {
+                        if (type != null) emit(node, "new_anon", type);
+                    } else if (ctor != null && ctor.getKind() == ElementKind.CONSTRUCTOR) {
+                        emit(node, "new", ctor);
+                    } else if (type != null) {
+                        emit(node, "new", type);
                     }
                     scan(node.getEnclosingExpression(), v);
                     scan(node.getArguments(), v);

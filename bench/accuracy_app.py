@@ -100,6 +100,7 @@ def main():
     print(f"recall of plain rows over javac's calls into the application: {found} / {len(app)} = {found / max(len(app), 1):.4f}")
     report_unknown_args([(key, cands, args_of[key]) for key, cands in ambiguous],
                         lambda key, c: (key[0], key[1], key[2], c) in truth, repo, show)
+    report_jdk(db, truth - app, here, show)
     if show:
         by_line = collections.defaultdict(set)
         for p, n, k, t in truth:
@@ -113,6 +114,61 @@ def main():
             ours_by_line[(p, n, k)].add(t)
         for p, n, k, t in sorted(app - plain)[:show]:
             print(f"  {p}:{n} {k} {t}  index: {sorted(ours_by_line.get((p, n, k), [])) or '-'}")
+
+
+def report_jdk(db, lib, here, show):
+    """javac's calls of JDK methods (`lib` rows of a `java.` type), against the index's rows of
+    that name at that line: right when the index names an outside method whose owner is javac's
+    or a subtype of it by the JDK's table (javac names the declaring type, `Collection#stream`,
+    the index the receiver's, `List#stream`), else into a repository method, else of another
+    owner, else missed (unresolved, or no row)."""
+    supers = {}
+    with open(os.path.join(here, "..", "grammars", "java", "jdk-types.txt"), encoding="utf-8") as f:
+        for line in f:
+            w = line.split()
+            supers[w[0]] = w[2:]
+
+    def is_sub(t, of):
+        stack, seen = [t], {t}
+        while stack:
+            x = stack.pop()
+            if x == of or of == "java.lang.Object":
+                return True
+            for s in supers.get(x, []):
+                if s not in seen:
+                    seen.add(s)
+                    stack.append(s)
+        return False
+
+    ours = collections.defaultdict(list)
+    for path, num, name, ext, target in db.execute(
+            "SELECT f.path, r.line, r.name, e.qname, r.target_id FROM refs r JOIN files f ON f.id = r.file_id "
+            "LEFT JOIN externals e ON e.id = r.external_id WHERE r.kind = 5 AND f.language = 'java' AND r.alias IS NULL"):
+        ours[(path, num, name.rsplit(".", 1)[-1])].append((ext, target))
+    counts = collections.Counter()
+    examples = collections.defaultdict(list)
+    for path, num, kind, target in lib:
+        if kind != "call" or not target.startswith("java."):
+            continue
+        owner, method = target.split("(")[0].rsplit("#", 1)
+        rows = ours.get((path, num, method), [])
+        if any(ext and "#" in ext and is_sub(ext.rsplit("#", 1)[0], owner) for ext, _ in rows):
+            verdict = "right"
+        elif any(t is not None for _, t in rows):
+            verdict = "into the repository"
+        elif any(ext for ext, _ in rows):
+            verdict = "another owner"
+        else:
+            verdict = "missed"
+        counts[verdict] += 1
+        examples[verdict].append(f"{path}:{num} {target}  index: {sorted(str(e) for e, _ in rows) or '-'}")
+    total = sum(counts.values())
+    print(f"javac's calls of JDK methods: {total}; the index names that method's type or a subtype {counts['right']} "
+          f"({counts['right'] / max(total, 1):.4f}), another owner {counts['another owner']}, a repository method "
+          f"{counts['into the repository']}, missed {counts['missed']}")
+    for verdict in ("another owner", "into the repository") + (("missed",) if os.environ.get("SHOW_MISSED") else ()):
+        for e in examples[verdict][:show]:
+            print(f"  {verdict}: {e}")
 
 
 def report_unknown_args(ambiguous, right, root, show):

@@ -697,34 +697,34 @@ public class Use {
     expect_test::expect![[r#"
         ref src/clinic/Owner.java:11 calls empty from=clinic.Owner#findPet to=ext:java.util.Optional#empty (external)
         ref src/clinic/Owner.java:14 calls get from=clinic.Owner#first to=ext:java.util.List#get (external)
-        ref src/clinic/Use.java:10 calls forEach from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:10 calls forEach from=clinic.Use#run to=ext:java.util.List#forEach (external)
         ref src/clinic/Use.java:10 calls getPets from=clinic.Use#run to=clinic.Owner#getPets() (exact)
         ref src/clinic/Use.java:10 calls getType from=clinic.Use#run to=clinic.Pet#getType() (exact)
         ref src/clinic/Use.java:11 calls getPets from=clinic.Use#run to=clinic.Owner#getPets() (exact)
         ref src/clinic/Use.java:12 calls getType from=clinic.Use#run to=clinic.Pet#getType() (exact)
         ref src/clinic/Use.java:14 calls findPet from=clinic.Use#run to=clinic.Owner#findPet(String) (exact)
         ref src/clinic/Use.java:14 calls isNew from=clinic.Use#run to=clinic.Pet#isNew() (exact)
-        ref src/clinic/Use.java:14 calls orElseThrow from=clinic.Use#run to=- (unresolved)
-        ref src/clinic/Use.java:15 calls anyMatch from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:14 calls orElseThrow from=clinic.Use#run to=ext:java.util.Optional#orElseThrow (external)
+        ref src/clinic/Use.java:15 calls anyMatch from=clinic.Use#run to=ext:java.util.stream.Stream#anyMatch (external)
         ref src/clinic/Use.java:15 calls getLastName from=clinic.Use#run to=clinic.Vet#getLastName() (exact)
-        ref src/clinic/Use.java:15 calls isEmpty from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:15 calls isEmpty from=clinic.Use#run to=ext:java.lang.String#isEmpty (external)
         ref src/clinic/Use.java:15 calls stream from=clinic.Use#run to=ext:java.util.List#stream (external)
         ref src/clinic/Use.java:16 calls forEach from=clinic.Use#run to=ext:java.util.Map#forEach (external)
         ref src/clinic/Use.java:16 calls isNew from=clinic.Use#run to=- (unresolved)
-        ref src/clinic/Use.java:20 calls forEach from=clinic.Use#twice to=- (unresolved)
+        ref src/clinic/Use.java:20 calls forEach from=clinic.Use#twice to=ext:java.util.List#forEach (external)
         ref src/clinic/Use.java:20 calls getPets from=clinic.Use#twice to=clinic.Owner#getPets() (exact)
         ref src/clinic/Use.java:20 calls isNew from=clinic.Use#twice to=clinic.Pet#isNew() (exact)
         ref src/clinic/Use.java:21 calls forEach from=clinic.Use#twice to=ext:java.util.List#forEach (external)
         ref src/clinic/Use.java:21 calls isNew from=clinic.Use#twice to=clinic.Vet#isNew() (exact)
-        ref src/clinic/Use.java:8 calls get from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:8 calls get from=clinic.Use#run to=ext:java.util.List#get (external)
         ref src/clinic/Use.java:8 calls getName from=clinic.Use#run to=clinic.PetType#getName() (exact)
         ref src/clinic/Use.java:8 calls getPets from=clinic.Use#run to=clinic.Owner#getPets() (exact)
         ref src/clinic/Use.java:8 calls getType from=clinic.Use#run to=clinic.Pet#getType() (exact)
-        ref src/clinic/Use.java:9 calls count from=clinic.Use#run to=- (unresolved)
-        ref src/clinic/Use.java:9 calls filter from=clinic.Use#run to=- (unresolved)
+        ref src/clinic/Use.java:9 calls count from=clinic.Use#run to=ext:java.util.stream.Stream#count (external)
+        ref src/clinic/Use.java:9 calls filter from=clinic.Use#run to=ext:java.util.stream.Stream#filter (external)
         ref src/clinic/Use.java:9 calls getPets from=clinic.Use#run to=clinic.Owner#getPets() (exact)
         ref src/clinic/Use.java:9 calls isNew from=clinic.Use#run to=clinic.Pet#isNew() (exact)
-        ref src/clinic/Use.java:9 calls stream from=clinic.Use#run to=- (unresolved)"#]]
+        ref src/clinic/Use.java:9 calls stream from=clinic.Use#run to=ext:java.util.List#stream (external)"#]]
     .assert_eq(&resolved(root, "src/clinic/", &["calls"]));
     // The element type changes: the chain follows it, as a fresh index does.
     let owner = std::fs::read_to_string(root.join("src/clinic/Owner.java")).unwrap();
@@ -815,10 +815,11 @@ pub fn first(found: &Matches) -> Option<usize> {
     assert_incremental_is_fresh(root);
 }
 
-/// Java: an enum constant written with arguments (`SUCCESS(200, "ok")`) calls its enum's
-/// constructor, the overload its arguments pick, as `new` does (JLS 8.9.1).
+/// Java: an enum constant calls its enum's constructor, the overload its arguments pick
+/// (`SUCCESS(200, "ok")`), the one without parameters when it has none (`UNKNOWN`), as `new`
+/// does (JLS 8.9.1).
 #[test]
-fn java_enum_constants_with_arguments_call_their_constructor() {
+fn java_enum_constants_call_their_constructor() {
     let repo = write_fixture(
         r#"
 //- src/api/ResultCode.java
@@ -844,7 +845,8 @@ public enum ResultCode {
     expect_test::expect![[r#"
         ref src/api/ResultCode.java:10 calls this from=api.ResultCode#ResultCode to=api.ResultCode#ResultCode(long) (exact)
         ref src/api/ResultCode.java:4 instantiates ResultCode from=api.ResultCode#SUCCESS to=api.ResultCode#ResultCode(long,String) (exact)
-        ref src/api/ResultCode.java:5 instantiates ResultCode from=api.ResultCode#FAILED to=api.ResultCode#ResultCode(long) (exact)"#]]
+        ref src/api/ResultCode.java:5 instantiates ResultCode from=api.ResultCode#FAILED to=api.ResultCode#ResultCode(long) (exact)
+        ref src/api/ResultCode.java:6 instantiates ResultCode from=api.ResultCode#UNKNOWN to=api.ResultCode#ResultCode() (exact)"#]]
     .assert_eq(&resolved(root, "src/api/", &["instantiates", "calls"]));
 }
 
@@ -2263,10 +2265,10 @@ public class Use {
         ref src/shop/Use.java:13 calls findById from=shop.Use#run to=- (unresolved)
         ref src/shop/Use.java:14 calls findById from=shop.Use#run to=shop.OrderRepository#findById(Long) (exact)
         ref src/shop/Use.java:14 calls getName from=shop.Use#run to=shop.Order#getName() (exact)
-        ref src/shop/Use.java:14 calls orElseThrow from=shop.Use#run to=- (unresolved)
+        ref src/shop/Use.java:14 calls orElseThrow from=shop.Use#run to=ext:java.util.Optional#orElseThrow (external)
         ref src/shop/Use.java:9 calls save from=shop.Use#run to=shop.OrderRepository#save(Order) (exact)
         ref src/shop/UserService.java:7 calls selectList from=shop.UserService#users to=shop.UserMapper#selectList(Wrapper) (exact)
-        ref src/shop/UserService.java:7 calls size from=shop.UserService#users to=- (unresolved)"#]]
+        ref src/shop/UserService.java:7 calls size from=shop.UserService#users to=ext:java.util.List#size (external)"#]]
     .assert_eq(&resolved(root, "src/shop/", &["calls"]));
     let dump = dump(root);
     let members_of = |parent: &str| dump.lines().filter(|l| l.starts_with("symbol ") && l.contains(&format!(" parent={parent} "))).count();
@@ -2393,6 +2395,95 @@ public class Io {
         ref src/io/Io.java:17 calls log from=io.Io#run to=io.Io#log(CharSequence) (exact)
         ref src/io/Io.java:18 calls fail from=io.Io#run to=io.Io#fail(Exception) (exact)"#]]
     .assert_eq(&resolved(root, "src/io/", &["calls"]));
+}
+
+/// Java: chains run through what JDK methods return and JDK fields hold
+/// (`grammars/java/jdk-members.txt`), and through a repository method's declared type from
+/// outside: `date.atTime(t)` is a `LocalDateTime` or an `OffsetDateTime`, so no `LocalDate`;
+/// `s.length()` is an `int`; `user.getName().trim()` is `String`'s. A type named through
+/// several on-demand imports is the one JDK package's that has it (`OutputStream`, from
+/// `java.io.*` beside `java.util.*`), or else the one package that is not the JDK's
+/// (`DeleteObjectRequest`): a chain from it is outside, and no `key` of the repository is
+/// guessed for it.
+#[test]
+fn java_chains_run_through_the_jdks_returns() {
+    let repo = write_fixture(
+        r#"
+//- src/time/User.java
+package time;
+
+public class User {
+    public String getName() { return ""; }
+    public User key(String k) { return this; }
+}
+//- src/time/Dates.java
+package time;
+
+import com.amazonaws.model.*;
+import java.io.*;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.*;
+
+public class Dates {
+    static Date toDate(LocalDate d) { return null; }
+    static Date toDate(LocalDateTime t) { return null; }
+    static String pad(int width) { return ""; }
+    static String pad(String text) { return text; }
+    static void close(Closeable c) {}
+    static void close(AutoCloseable c) {}
+
+    void run(LocalDate date, String s, User user, OutputStream os) {
+        toDate(date.atTime(LocalTime.now()));
+        pad(s.length());
+        pad(user.getName().trim());
+        user.getName().trim();
+        close(os);
+        System.out.println(s);
+        DeleteObjectRequest.builder().key(s);
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/time/Dates.java:19 calls atTime from=time.Dates#run to=ext:java.time.LocalDate#atTime (external)
+        ref src/time/Dates.java:19 calls now from=time.Dates#run to=ext:java.time.LocalTime#now (external)
+        ref src/time/Dates.java:19 calls toDate from=time.Dates#run to=time.Dates#toDate(LocalDateTime) (exact)
+        ref src/time/Dates.java:20 calls length from=time.Dates#run to=ext:java.lang.String#length (external)
+        ref src/time/Dates.java:20 calls pad from=time.Dates#run to=time.Dates#pad(int) (exact)
+        ref src/time/Dates.java:21 calls getName from=time.Dates#run to=time.User#getName() (exact)
+        ref src/time/Dates.java:21 calls pad from=time.Dates#run to=time.Dates#pad(String) (exact)
+        ref src/time/Dates.java:21 calls trim from=time.Dates#run to=ext:java.lang.String#trim (external)
+        ref src/time/Dates.java:22 calls getName from=time.Dates#run to=time.User#getName() (exact)
+        ref src/time/Dates.java:22 calls trim from=time.Dates#run to=ext:java.lang.String#trim (external)
+        ref src/time/Dates.java:23 calls close from=time.Dates#run to=time.Dates#close(Closeable) (exact)
+        ref src/time/Dates.java:24 calls println from=time.Dates#run to=ext:java.io.PrintStream#println (external)
+        ref src/time/Dates.java:25 calls builder from=time.Dates#run to=ext:com.amazonaws.model.DeleteObjectRequest#builder (external)
+        ref src/time/Dates.java:25 calls key from=time.Dates#run to=- (unresolved)"#]]
+    .assert_eq(&resolved(root, "src/time/Dates", &["calls"]));
+    // The repository's type of that name now: its member, resolved again on the edit.
+    std::fs::write(root.join("src/time/User.java"), "package time;\n\npublic class User {\n    public Name getName() { return null; }\n    public User key(String k) { return this; }\n}\nclass Name {\n    String trim() { return \"\"; }\n}\n").unwrap();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/time/Dates.java:19 calls atTime from=time.Dates#run to=ext:java.time.LocalDate#atTime (external)
+        ref src/time/Dates.java:19 calls now from=time.Dates#run to=ext:java.time.LocalTime#now (external)
+        ref src/time/Dates.java:19 calls toDate from=time.Dates#run to=time.Dates#toDate(LocalDateTime) (exact)
+        ref src/time/Dates.java:20 calls length from=time.Dates#run to=ext:java.lang.String#length (external)
+        ref src/time/Dates.java:20 calls pad from=time.Dates#run to=time.Dates#pad(int) (exact)
+        ref src/time/Dates.java:21 calls getName from=time.Dates#run to=time.User#getName() (exact)
+        ref src/time/Dates.java:21 calls pad from=time.Dates#run to=time.Dates#pad(String) (exact)
+        ref src/time/Dates.java:21 calls trim from=time.Dates#run to=time.Name#trim() (exact)
+        ref src/time/Dates.java:22 calls getName from=time.Dates#run to=time.User#getName() (exact)
+        ref src/time/Dates.java:22 calls trim from=time.Dates#run to=time.Name#trim() (exact)
+        ref src/time/Dates.java:23 calls close from=time.Dates#run to=time.Dates#close(Closeable) (exact)
+        ref src/time/Dates.java:24 calls println from=time.Dates#run to=ext:java.io.PrintStream#println (external)
+        ref src/time/Dates.java:25 calls builder from=time.Dates#run to=ext:com.amazonaws.model.DeleteObjectRequest#builder (external)
+        ref src/time/Dates.java:25 calls key from=time.Dates#run to=- (unresolved)"#]]
+    .assert_eq(&resolved(root, "src/time/Dates", &["calls"]));
+    assert_incremental_is_fresh(root);
 }
 
 /// Java: a call without a receiver in an anonymous class's body is first a method of that

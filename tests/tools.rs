@@ -1299,7 +1299,7 @@ fn lombok_members_are_symbols_and_a_fields_references_list_its_accessors() {
 
         ### dependency_graph {"target":"com.acme.lombok.OrderService#discountOf(Order)","direction":"out"}
         method com.acme.lombok.OrderService#discountOf(Order)  src/main/java/com/acme/lombok/OrderService.java:6-14  loc 9 cx 2 modified <date>
-        out: 15 dependencies, in: 0 dependents (ring 1)
+        out: 16 dependencies, in: 0 dependents (ring 1)
         dependencies:
           com.acme.lombok  src/main/java/com/acme/lombok/
             class Order  uses_type 3, accesses 1  Order.java:9-24  loc 15 cx 3
@@ -1315,7 +1315,7 @@ fn lombok_members_are_symbols_and_a_fields_references_list_its_accessors() {
             method Order.OrderBuilder#discountId(Long)  calls 1  Order.java:17  loc 1 cx 1
             method Order.OrderBuilder#build()  calls 1  Order.java:9  loc 1 cx 1
           outside the repository
-            java.util.List: of  calls 1, accesses 1
+            java.util.List: of, get  calls 2, accesses 1
             java.lang.Long  uses_type 1
 
     "####]].assert_eq(&out);
@@ -1676,7 +1676,7 @@ fn search_symbols_reads_a_sentence() {
         ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":4}
         28 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order; uses: lines]
-        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [name: lines; owner: order; uses: order, total, lines; text: order, lines]
+        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [name: lines; owner: order; uses: order, total, lines, empty; text: order, lines]
         method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [via com.acme.order.Order#total()]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, lines]
         ... 24 more (limit=4); next page: offset=4

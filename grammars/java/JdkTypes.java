@@ -5,15 +5,29 @@
 //
 // Run with the JDK whose API it describes (a single-file program, no build):
 //   java grammars/java/JdkTypes.java > grammars/java/jdk-types.txt
+//   java grammars/java/JdkTypes.java members > grammars/java/jdk-members.txt
 //
-// A line: the type's canonical name, `c` (class), `i` (interface), `e` (enum), `r` (record)
-// or `a` (annotation), then its direct supertypes' canonical names (the superclass first;
-// `java.lang.Object` left out), separated by single spaces. Sorted by name.
+// jdk-types.txt, a line per type: the type's canonical name, `c` (class), `i` (interface),
+// `e` (enum), `r` (record) or `a` (annotation), then its direct supertypes' canonical names
+// (the superclass first; `java.lang.Object` left out), separated by single spaces. Sorted by
+// name.
+//
+// jdk-members.txt, what the type of a JDK method's value or a JDK field is (a call chain
+// through the JDK: `date.atTime(t)` is a `LocalDateTime`): a line `=<type>` for each type
+// that declares such public members, then a line per member name declared there, sorted:
+// the name (a field's with a leading `.`) and the erased types its overloads of that name
+// return, each once, sorted (`atTime java.time.LocalDateTime java.time.OffsetDateTime`).
+// Left out: `void` methods. A name whose overloads return a type variable (`E get(int)`:
+// what it is depends on the receiver's type arguments, which the element rules of
+// elements.toml follow instead) gives `?`.
 
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
 import java.lang.module.ModuleReference;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.TypeVariable;
 import java.net.URI;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -21,12 +35,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
 public class JdkTypes {
     public static void main(String[] args) throws Exception {
+        boolean members = args.length > 0 && args[0].equals("members");
         FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
         TreeSet<String> lines = new TreeSet<>();
         for (ModuleReference ref : ModuleFinder.ofSystem().findAll()) {
@@ -51,11 +68,74 @@ public class JdkTypes {
                         continue;
                     }
                     if (!visible(c)) continue;
-                    lines.add(line(c));
+                    if (members) {
+                        String block = members(c);
+                        if (!block.isEmpty()) lines.add(block);
+                    } else {
+                        lines.add(line(c));
+                    }
                 }
             }
         }
         for (String l : lines) System.out.println(l);
+    }
+
+    /// `=<type>` and a line per member name, or nothing when no member has a known type.
+    static String members(Class<?> c) {
+        Map<String, TreeSet<String>> types = new TreeMap<>();
+        TreeSet<String> generic = new TreeSet<>();
+        List<Method> methods = new ArrayList<>();
+        Field[] fields;
+        try {
+            methods.addAll(List.of(c.getDeclaredMethods()));
+            // What it inherits from a class that is not public (`StringBuilder#length`,
+            // declared in `AbstractStringBuilder`): the table has no line for that class.
+            for (Method m : c.getMethods()) {
+                if (m.getDeclaringClass() != c && !visible(m.getDeclaringClass())) methods.add(m);
+            }
+            fields = c.getDeclaredFields();
+        } catch (Throwable t) {
+            return "";
+        }
+        for (Method m : methods) {
+            if (!Modifier.isPublic(m.getModifiers()) || (m.isBridge() && !visibilityBridge(m, methods))) continue;
+            if (m.getGenericReturnType() instanceof TypeVariable<?>) {
+                generic.add(m.getName());
+                continue;
+            }
+            String t = name(m.getReturnType());
+            if (t == null || t.equals("void")) continue;
+            types.computeIfAbsent(m.getName(), k -> new TreeSet<>()).add(t);
+        }
+        for (Field f : fields) {
+            if (!Modifier.isPublic(f.getModifiers()) || f.isSynthetic()) continue;
+            if (f.getGenericType() instanceof TypeVariable<?>) continue;
+            String t = name(f.getType());
+            if (t != null) types.computeIfAbsent("." + f.getName(), k -> new TreeSet<>()).add(t);
+        }
+        // Named so that a lookup stops here, rather than go on to a supertype's overloads.
+        for (String g : generic) types.put(g, new TreeSet<>(List.of("?")));
+        if (types.isEmpty()) return "";
+        StringBuilder out = new StringBuilder("=").append(c.getCanonicalName());
+        types.forEach((n, ts) -> out.append('\n').append(n).append(' ').append(String.join(" ", ts)));
+        return out.toString();
+    }
+
+    /// A bridge that makes a method of a class that is not public callable through a public
+    /// one (`StringBuilder#length()`, from `AbstractStringBuilder`), not one for an
+    /// override's covariant or erased signature: no other method there takes its parameters.
+    static boolean visibilityBridge(Method m, List<Method> methods) {
+        for (Method o : methods) {
+            if (o != m && !o.isBridge() && o.getName().equals(m.getName())
+                    && java.util.Arrays.equals(o.getParameterTypes(), m.getParameterTypes())) return false;
+        }
+        return true;
+    }
+
+    /// A type's canonical name (`int`, `byte[]`, `java.util.Map.Entry`), or null for one
+    /// that has none.
+    static String name(Class<?> t) {
+        return t.getCanonicalName();
     }
 
     /// Public, and every enclosing class public too.

@@ -50,9 +50,11 @@
 
 (object_creation_expression type: [(type_identifier) (scoped_type_identifier)] @reference.instantiates arguments: (argument_list) @arguments)
 (object_creation_expression type: (generic_type [(type_identifier) (scoped_type_identifier)] @reference.instantiates) arguments: (argument_list) @arguments)
-; `SUCCESS(200, "ok")`: an enum constant's arguments call its enum's constructor (the
-; extractor names the enum)
+; `SUCCESS(200, "ok")`, `CUSTOMER`: an enum constant creates its enum's instance, calling
+; its constructor with the constant's arguments, none when it has none (the extractor names
+; the enum)
 (enum_constant arguments: (argument_list) @reference.instantiates @arguments)
+(enum_constant !arguments) @reference.instantiates
 
 (method_invocation !object name: (identifier) @name arguments: (argument_list) @arguments) @reference.calls
 (method_invocation object: (_) @receiver name: (identifier) @name arguments: (argument_list) @arguments) @reference.calls

@@ -90,11 +90,12 @@ impl<'t> Extractor<'t> {
     /// element (`Optional<Order>`), else the erased simple name.
     fn returns_form(&self, ty: &str, erase: &dyn Fn(&str) -> String) -> Option<String> {
         let (name, args) = libraries::split_generic(ty);
-        let base = erase(crate::model::last_segment(&name));
+        // Qualified by the table's imports (`java.util.Optional`): kept so.
+        let base = if name.contains('.') { name.clone() } else { erase(crate::model::last_segment(&name)) };
         if base.is_empty() || base.contains('[') {
             return None;
         }
-        let element = args.first().filter(|_| self.spec.elements().is_container(&base)).and_then(|arg| {
+        let element = args.first().filter(|_| self.spec.elements().is_container(crate::model::last_segment(&base))).and_then(|arg| {
             let arg = arg.strip_prefix("? extends ").unwrap_or(arg);
             let (elem, _) = libraries::split_generic(arg);
             (!elem.contains('?')).then(|| erase(crate::model::last_segment(&elem)))

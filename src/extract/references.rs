@@ -118,9 +118,14 @@ impl<'t> Extractor<'t> {
             // An attribute macro is used by the item it decorates.
             let at = if attribute { self.decorated_at(r.name) } else { r.name.start_byte() };
             let ctx = self.context_at(at, scopes, scope_parent, def_symbol);
-            let mut name = if r.kind == RefKind::Instantiates && self.kind(r.name) == "argument_list" {
-                // An enum constant's arguments (`SUCCESS(200, "ok")`): its enum is created.
-                match ctx.symbol.and_then(|c| symbols[c].parent) {
+            let constant = r.kind == RefKind::Instantiates
+                && (self.kind(r.name) == "enum_constant" || r.name.parent().is_some_and(|p| self.kind(p) == "enum_constant"));
+            let mut name = if constant {
+                // An enum constant (`SUCCESS(200, "ok")`, its arguments; `CUSTOMER`, the
+                // constant, with no arguments): its enum is created.
+                // A constant's name lies in its enum's scope, its arguments in its own.
+                let enum_of = |c: usize| if symbols[c].kind == SymbolKind::Enum { Some(c) } else { symbols[c].parent };
+                match ctx.symbol.and_then(enum_of) {
                     Some(e) if symbols[e].kind == SymbolKind::Enum => symbols[e].name.clone(),
                     _ => continue,
                 }
@@ -215,6 +220,9 @@ impl<'t> Extractor<'t> {
                     }
                     Some(recv) => self.receiver(recv, &ctx, symbols, locals),
                 };
+            }
+            if constant && r.args.is_none() {
+                reference.args = Some("".into());
             }
             if let Some(args) = r.args {
                 reference.args = Some(self.arg_types(args, &ctx, symbols, locals).into_boxed_str());

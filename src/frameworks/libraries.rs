@@ -17,6 +17,9 @@ use crate::model::SymbolKind;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rules {
+    /// Qualified names of the types declarations return by simple name.
+    #[serde(default)]
+    pub imports: Vec<String>,
     /// By qualified name.
     pub types: BTreeMap<String, LibraryType>,
 }
@@ -103,6 +106,20 @@ pub fn inherited(qualified: &str, args: &[String], erase: &dyn Fn(&str) -> Strin
         for member in &t.members {
             let text = put(member);
             let Some(m) = Method::parse(&text) else { continue };
+            // The return type's own name as the table writes it, qualified by `imports`
+            // unless it is a type parameter (then it is what the arguments put there).
+            let raw = Method::parse(member).map(|raw| {
+                let base = split_generic(raw.returns).0;
+                let generic = raw.type_params.iter().any(|(n, _)| *n == base);
+                (base, generic)
+            });
+            let import = raw.and_then(|(base, generic)| {
+                (!generic && !t.params.contains(&base)).then(|| r.imports.iter().find(|q| crate::model::last_segment(q) == base)).flatten()
+            });
+            let mut returns = m.bounded(m.returns);
+            if let Some(q) = import {
+                returns = format!("{q}{}", &returns[crate::model::last_segment(q).len()..]);
+            }
             let params: Vec<String> = m.params.iter().map(|(ty, _)| m.erase(ty, erase)).collect();
             let params = params.join(",");
             if seen.insert((m.name.to_string(), Some(params.clone()))) {
@@ -110,7 +127,7 @@ pub fn inherited(qualified: &str, args: &[String], erase: &dyn Fn(&str) -> Strin
                     kind: SymbolKind::Method,
                     name: m.name.to_string(),
                     params: Some(params),
-                    returns: m.bounded(m.returns),
+                    returns,
                     signature: m.signature(),
                     from: from.clone(),
                 });
@@ -283,13 +300,14 @@ mod tests {
         let members = inherited("org.springframework.data.jpa.repository.JpaRepository", &["Order".into(), "Long".into()], &plain);
         let rows: Vec<String> = members.iter().map(row).collect();
         // Its own members first, then ListCrudRepository's, whose `findAll()` hides
-        // CrudRepository's; one `findById`.
+        // CrudRepository's; one `findById`. A return type the table names by a simple name
+        // is qualified by its imports; a type parameter's is what the arguments put there.
         assert_eq!(rows[0], "flush() -> void | void flush() [JpaRepository]");
         assert_eq!(rows[1], "saveAndFlush(Order) -> Order | <S extends Order> S saveAndFlush(S entity) [JpaRepository]");
-        assert!(rows.contains(&"findAll() -> List<Order> | List<Order> findAll() [ListCrudRepository]".to_string()), "{rows:#?}");
-        assert!(rows.contains(&"findById(Long) -> Optional<Order> | Optional<Order> findById(Long id) [CrudRepository]".to_string()));
+        assert!(rows.contains(&"findAll() -> java.util.List<Order> | List<Order> findAll() [ListCrudRepository]".to_string()), "{rows:#?}");
+        assert!(rows.contains(&"findById(Long) -> java.util.Optional<Order> | Optional<Order> findById(Long id) [CrudRepository]".to_string()));
         assert!(rows.contains(
-            &"findAll(Pageable) -> Page<Order> | Page<Order> findAll(Pageable pageable) [PagingAndSortingRepository]".to_string()
+            &"findAll(Pageable) -> org.springframework.data.domain.Page<Order> | Page<Order> findAll(Pageable pageable) [PagingAndSortingRepository]".to_string()
         ));
         assert!(
             rows.contains(&"deleteAll(Iterable) -> void | void deleteAll(Iterable<? extends Order> entities) [CrudRepository]".to_string())
@@ -306,7 +324,7 @@ mod tests {
         let save = members.iter().find(|m| m.name == "save").unwrap();
         assert_eq!(row(save), "save(BaseEntity) -> E | <S extends E> S save(S entity) [CrudRepository]");
         let by_id = members.iter().find(|m| m.name == "findById").unwrap();
-        assert_eq!(row(by_id), "findById(Object) -> Optional<E> | Optional<E> findById(Object id) [CrudRepository]");
+        assert_eq!(row(by_id), "findById(Object) -> java.util.Optional<E> | Optional<E> findById(Object id) [CrudRepository]");
     }
 
     #[test]

@@ -278,6 +278,10 @@ impl Elements {
 /// `resolve::jdk`), embedded here with the other language data.
 pub const JDK_TYPES: &str = include_str!("../../grammars/java/jdk-types.txt");
 
+/// The types the JDK's public methods return and its public fields hold
+/// (`grammars/java/jdk-members.txt`, read by `resolve::jdk`).
+pub const JDK_MEMBERS: &str = include_str!("../../grammars/java/jdk-members.txt");
+
 static REGISTRY: [LanguageSpec; 2] = [
     LanguageSpec {
         language: Language::Java,

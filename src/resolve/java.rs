@@ -1,7 +1,8 @@
 //! Java's name resolution on the world (JLS 6.4-6.5, 15.12): types through enclosing and
 //! inherited member types, single-type imports, the package, on-demand imports and
 //! `java.lang`; fields through scopes, inheritance and static imports; calls and creations
-//! (overloads in `overload`); call chains through declared return types.
+//! (overloads in `overload`); call chains through declared return types, and through the
+//! JDK's (`jdk`) where they leave the repository.
 //!
 //! Methods of `World`, on its private state. It must not touch the store or know Rust.
 
@@ -187,6 +188,41 @@ impl World {
         self.syms.get(&found).is_some_and(|s| s.kind.is_type()).then_some(found)
     }
 
+    /// The types from outside the repository a chain's last link may give, as canonical
+    /// names, primitives or arrays (`int`, `byte[]`), given what its receiver resolved to
+    /// (`base`; None for a link without one, or one that did not resolve): what the JDK's
+    /// table says of a JDK member, or the declared type of a repository member when that
+    /// type is from outside (one type, which every overload of the name declares). Empty
+    /// when unknown.
+    pub(super) fn java_chain_outside(&self, chain: &str, base: Option<&Target>, enclosing: Option<SymbolId>) -> Vec<String> {
+        let (link, want) = match chain.strip_suffix("()") {
+            Some(call) => (call, Want::Callable),
+            None => (chain, Want::Field),
+        };
+        let Some((receiver, name)) = link.rsplit_once('#') else { return Vec::new() };
+        let member = match base {
+            Some(Target::External(q)) => {
+                return super::jdk::table().member_types(q, name, want == Want::Field).map(|ts| ts.map(str::to_string).collect()).unwrap_or_default()
+            }
+            Some(Target::Symbol(t)) => self.member(*t, name, want, 0),
+            None if receiver.is_empty() => self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, name, want, 0)),
+            _ => None,
+        };
+        let Some(sym) = member.and_then(|m| self.syms.get(&m)) else { return Vec::new() };
+        let Some(ctx) = self.files.get(&sym.file).filter(|f| f.language == Language::Java) else { return Vec::new() };
+        let Some(returns) = sym.returns.as_deref().filter(|r| !r.ends_with(']')) else { return Vec::new() };
+        if want == Want::Callable {
+            let same = |o: &SymbolId| self.syms.get(o).is_some_and(|o| o.returns.as_deref() == Some(returns));
+            if !sym.parent.is_some_and(|p| self.java_methods_named(p, name).iter().all(same)) {
+                return Vec::new();
+            }
+        }
+        match self.java_type(returns, sym.file, member, &ctx.module) {
+            Some(Target::External(q)) => vec![q],
+            _ => Vec::new(),
+        }
+    }
+
     /// Resolves a type name as written in a Java file.
     pub(super) fn java_type(&self, name: &str, file: FileId, enclosing: Option<SymbolId>, package: &str) -> Option<Target> {
         if name == "super" {
@@ -199,21 +235,34 @@ impl World {
             return self.element_of(container, file, enclosing, 0).map(Target::Symbol);
         }
         if name.contains('#') {
-            let owner = |base: &str| match self.java_type(base, file, enclosing, package) {
-                Some(Target::Symbol(id)) => Some(id),
-                _ => None,
+            // The chain's receiver, resolved once (each link's resolution is the next one's
+            // start: resolving it twice a link would double the work with every link).
+            let (base, member) = name.strip_suffix("()").unwrap_or(name).rsplit_once('#')?;
+            let base_target = if base.is_empty() { None } else { self.java_type(base, file, enclosing, package) };
+            let owner = |b: &str| {
+                let t = if b == base { base_target.clone() } else { self.java_type(b, file, enclosing, package) };
+                match t {
+                    Some(Target::Symbol(id)) => Some(id),
+                    _ => None,
+                }
             };
             if let Some(id) = self.chain_type(name, file, enclosing, owner) {
                 return Some(Target::Symbol(id));
             }
-            // A field of a type from outside (`System#out`): named like a nested type of it,
-            // as before fields were followed.
-            let (base, field) = name.rsplit_once('#')?;
-            if field.ends_with("()") {
+            // A value of one type from outside the repository (`user.getName()`, a `String`;
+            // `LocalDate.now()`, by the JDK's table).
+            if let [only] = &self.java_chain_outside(name, base_target.as_ref(), enclosing)[..] {
+                if only.contains('.') && !only.ends_with(']') {
+                    return Some(Target::External(only.clone()));
+                }
+            }
+            // A field of a type from outside that the table does not know: named like a
+            // nested type of it, as before fields were followed.
+            if name.ends_with("()") {
                 return None;
             }
-            return match self.java_type(base, file, enclosing, package)? {
-                Target::External(q) => Some(Target::External(format!("{q}.{field}"))),
+            return match base_target? {
+                Target::External(q) => Some(Target::External(format!("{q}.{member}"))),
                 _ => None,
             };
         }
@@ -313,6 +362,9 @@ impl World {
         if let Some(q) = lang::spec(Language::Java).implicit(name) {
             return Some(Target::External(q.to_string()));
         }
+        if let Some(q) = super::jdk::table().java_lang(name) {
+            return Some(Target::External(q));
+        }
         // 6. One on-demand import of a package outside the repository: it must come from there.
         let outside: Vec<&Import> = imports
             .iter()
@@ -320,6 +372,26 @@ impl World {
             .collect();
         if outside.len() == 1 && name.starts_with(char::is_uppercase) {
             return Some(Target::External(format!("{}.{}", outside[0].path, name)));
+        }
+        // 7. Of several, the one JDK package that has a type of that name (`import java.io.*;
+        // import java.util.*;`, `OutputStream`): where another package had one too, the
+        // name would be ambiguous (JLS 6.4.1), and the code would not compile.
+        let table = super::jdk::table();
+        let mut in_jdk = outside.iter().map(|i| format!("{}.{}", i.path, name)).filter(|q| table.knows(q));
+        if let (Some(q), None) = (in_jdk.next(), in_jdk.next()) {
+            return Some(Target::External(q));
+        }
+        // 8. Of several, the one package that is not the JDK's: the JDK's packages have no type
+        // of that name, and the table knows all of theirs (`import software.amazon.awssdk
+        // .services.s3.model.*; import java.util.*;`, `DeleteObjectRequest`).
+        // Not for a name written as type parameters are (`T`, `ID`, `E2`): a declared type
+        // whose parameter it is may be where it was read from (a member's return type).
+        let parameter_like = name.len() <= 2 && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+        let mut rest = outside.iter().filter(|i| !table.has_package(&i.path));
+        if let (Some(i), None, false) = (rest.next(), rest.next(), parameter_like) {
+            if name.starts_with(char::is_uppercase) {
+                return Some(Target::External(format!("{}.{}", i.path, name)));
+            }
         }
         None
     }

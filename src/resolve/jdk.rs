@@ -1,36 +1,90 @@
-//! The JDK's public types and their direct supertypes, as data
-//! (`grammars/java/jdk-types.txt`, written by `grammars/java/JdkTypes.java` from a JDK's own
-//! classes): what overload resolution knows of argument and parameter types from the JDK
-//! when the repository is not the JDK (`close(out)`, `out` a `FileOutputStream`, takes
-//! `close(Closeable)` over `close(AutoCloseable)`).
+//! The JDK's public types, their direct supertypes and the types of their members, as data
+//! (`grammars/java/jdk-types.txt` and `jdk-members.txt`, written by
+//! `grammars/java/JdkTypes.java` from a JDK's own classes): what the resolver knows of the
+//! JDK when the repository is not the JDK. Overloads are chosen by JDK-typed arguments
+//! (`close(out)`, `out` a `FileOutputStream`, takes `close(Closeable)` over
+//! `close(AutoCloseable)`), and chains run through what JDK methods return
+//! (`toDate(date.atTime(t))`: a `LocalDateTime` or an `OffsetDateTime`, so no `LocalDate`).
 //!
-//! Owns reading the table and the subtype closure over it. It must not touch the world or
-//! the store.
+//! Owns reading the tables, the subtype closure and member lookup through supertypes. It
+//! must not touch the world or the store.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::lang::JDK_TYPES as SOURCE;
+use crate::lang::{JDK_MEMBERS, JDK_TYPES};
 
 pub struct JdkTypes {
     /// Canonical name -> its direct supertypes (`java.lang.Object` left out).
     supers: HashMap<&'static str, Vec<&'static str>>,
+    /// Canonical name -> member name (a field's with a leading `.`) -> the types its
+    /// overloads give, space-separated.
+    members: HashMap<&'static str, HashMap<&'static str, &'static str>>,
+    /// The packages (and types, for their member types) that hold the types.
+    packages: std::collections::HashSet<&'static str>,
 }
 
 pub fn table() -> &'static JdkTypes {
     static TABLE: OnceLock<JdkTypes> = OnceLock::new();
-    TABLE.get_or_init(|| JdkTypes::parse(SOURCE))
+    TABLE.get_or_init(|| JdkTypes::parse(JDK_TYPES, JDK_MEMBERS))
 }
 
 impl JdkTypes {
-    fn parse(text: &'static str) -> JdkTypes {
+    fn parse(types: &'static str, members_text: &'static str) -> JdkTypes {
         let mut supers = HashMap::new();
-        for line in text.lines() {
+        for line in types.lines() {
             let mut words = line.split(' ');
             let (Some(name), Some(_kind)) = (words.next(), words.next()) else { continue };
             supers.insert(name, words.collect());
         }
-        JdkTypes { supers }
+        let mut members: HashMap<&'static str, HashMap<&'static str, &'static str>> = HashMap::new();
+        let mut current: Option<&mut HashMap<&'static str, &'static str>> = None;
+        for line in members_text.lines() {
+            if let Some(owner) = line.strip_prefix('=') {
+                current = Some(members.entry(owner).or_default());
+            } else if let (Some(map), Some((name, types))) = (current.as_deref_mut(), line.split_once(' ')) {
+                map.insert(name, types);
+            }
+        }
+        let packages = supers.keys().filter_map(|q: &&'static str| q.rsplit_once('.').map(|(p, _)| p)).collect();
+        JdkTypes { supers, members, packages }
+    }
+
+    /// Whether `package` is a JDK package (or a JDK type holding member types): the table
+    /// has every public type there.
+    pub fn has_package(&self, package: &str) -> bool {
+        self.packages.contains(package)
+    }
+
+    /// The types the JDK says a member of `owner` gives (a method's overloads of that name,
+    /// or a field when `field`), looked up in `owner`, then its supertypes nearest first, then
+    /// `Object`: the first that declares the name answers (an override's covariant return
+    /// hides the overridden one's). Canonical names, primitives and arrays as Java writes
+    /// them (`java.time.LocalDateTime`, `int`, `byte[]`). None when the table does not know
+    /// the member, or its type depends on the receiver's type arguments.
+    pub fn member_types(&self, owner: &str, name: &str, field: bool) -> Option<impl Iterator<Item = &'static str>> {
+        let dotted;
+        let key = if field {
+            dotted = format!(".{name}");
+            dotted.as_str()
+        } else {
+            name
+        };
+        let mut queue = std::collections::VecDeque::from([owner]);
+        let mut seen: Vec<&str> = vec![owner];
+        while let Some(t) = queue.pop_front() {
+            if let Some(types) = self.members.get(t).and_then(|m| m.get(key)) {
+                return (*types != "?").then(|| types.split(' '));
+            }
+            for s in self.supers.get(t).map(Vec::as_slice).unwrap_or(&[]) {
+                if !seen.contains(s) {
+                    seen.push(s);
+                    queue.push_back(s);
+                }
+            }
+        }
+        let types = self.members.get("java.lang.Object")?.get(key)?;
+        (*types != "?").then(|| types.split(' '))
     }
 
     pub fn knows(&self, qualified: &str) -> bool {
@@ -88,5 +142,30 @@ mod tests {
         assert!(t.is_subtype("java.util.Map.Entry", "java.lang.Object"));
         assert_eq!(t.java_lang("StringBuilder").as_deref(), Some("java.lang.StringBuilder"));
         assert_eq!(t.java_lang("Order"), None);
+        assert!(t.has_package("java.util") && t.has_package("java.util.Map") && t.has_package("javax.net.ssl"));
+        assert!(!t.has_package("javax.servlet") && !t.has_package("java"));
+    }
+
+    fn types_of(owner: &str, name: &str, field: bool) -> Vec<&'static str> {
+        table().member_types(owner, name, field).map(Iterator::collect).unwrap_or_default()
+    }
+
+    #[test]
+    fn members_give_their_declared_types_through_supertypes() {
+        // Declared, overloads of two types.
+        assert_eq!(types_of("java.time.LocalDate", "atTime", false), ["java.time.LocalDateTime", "java.time.OffsetDateTime"]);
+        // Inherited through a public bridge of a class that is not public.
+        assert_eq!(types_of("java.lang.StringBuilder", "length", false), ["int"]);
+        // A covariant override hides what it overrides.
+        assert_eq!(types_of("java.lang.StringBuilder", "append", false), ["java.lang.StringBuilder"]);
+        // From an interface, and from `Object`.
+        assert_eq!(types_of("java.util.ArrayList", "stream", false), ["java.util.stream.Stream"]);
+        assert_eq!(types_of("java.util.Map.Entry", "toString", false), ["java.lang.String"]);
+        assert_eq!(types_of("java.lang.System", "out", true), ["java.io.PrintStream"]);
+        assert_eq!(types_of("java.lang.String", "getBytes", false), ["byte[]"]);
+        // A method or field that is not there, and a type variable's value.
+        assert!(table().member_types("java.lang.System", "out", false).is_none());
+        assert!(table().member_types("java.util.List", "get", false).is_none());
+        assert!(table().member_types("java.util.Optional", "orElse", false).is_none());
     }
 }

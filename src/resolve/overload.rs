@@ -114,6 +114,29 @@ struct Ty {
     /// The element type's simple name (`?` unknown, `null`, a primitive).
     simple: String,
     target: Option<Target>,
+    /// A chain whose value is one of several types from outside the repository (the
+    /// overloads of a JDK method: `date.atTime(t)`, a `LocalDateTime` or an
+    /// `OffsetDateTime`): those types; else empty.
+    one_of: Vec<Ty>,
+}
+
+impl Ty {
+    fn new(dims: usize, simple: String, target: Option<Target>) -> Ty {
+        Ty { dims, simple, target, one_of: Vec::new() }
+    }
+
+    /// A type from outside the repository by its canonical name, a primitive or an array
+    /// of them (`java.time.LocalDateTime`, `int`, `byte[]`).
+    fn outside(name: &str) -> Ty {
+        let mut base = name;
+        let mut dims = 0;
+        while let Some(b) = base.strip_suffix("[]") {
+            base = b;
+            dims += 1;
+        }
+        let target = if is_primitive(base) { None } else { Some(Target::External(base.to_string())) };
+        Ty::new(dims, last_segment(base).to_string(), target)
+    }
 }
 
 /// A candidate with its parameter list.
@@ -368,12 +391,38 @@ impl World {
             (Some(Target::External(q)), true) => last_segment(q).to_string(),
             _ => simple.to_string(),
         };
-        Ty { dims, simple, target }
+        // A chain of a primitive type, or of one of several types, from outside the
+        // repository (`s.length()`, `date.atTime(t)`).
+        if target.is_none() && primitive.is_none() && base.contains('#') {
+            let receiver = base.strip_suffix("()").unwrap_or(base).rsplit_once('#').map_or("", |(r, _)| r);
+            let receiver = if receiver.is_empty() { None } else { self.java_type(receiver, file, enclosing, package) };
+            let mut one_of: Vec<Ty> = self.java_chain_outside(base, receiver.as_ref(), enclosing).iter().map(|t| Ty::outside(t)).collect();
+            for t in &mut one_of {
+                t.dims += dims;
+            }
+            if one_of.len() == 1 {
+                return one_of.remove(0);
+            }
+            if !one_of.is_empty() {
+                return Ty { dims, simple, target, one_of };
+            }
+        }
+        Ty::new(dims, simple, target)
     }
 
     /// Whether a value of type `a` can be passed for a parameter of type `p`; `boxing`
     /// allows boxing and unboxing conversions.
     fn fit(&self, a: &Ty, p: &Ty, boxing: bool) -> Fit {
+        if !a.one_of.is_empty() {
+            let fits: Vec<Fit> = a.one_of.iter().map(|t| self.fit(t, p, boxing)).collect();
+            return if fits.iter().all(|f| *f == Fit::Yes) {
+                Fit::Yes
+            } else if fits.iter().all(|f| *f == Fit::No) {
+                Fit::No
+            } else {
+                Fit::Maybe
+            };
+        }
         if a.simple == "?" || ((a.simple.contains('#') || a.simple.ends_with('@')) && a.target.is_none()) {
             return Fit::Maybe;
         }
@@ -406,7 +455,7 @@ impl World {
                     return Fit::No;
                 }
                 let b = boxed(&a.simple);
-                let boxed_ty = Ty { dims: 0, simple: b.to_string(), target: None };
+                let boxed_ty = Ty::new(0, b.to_string(), None);
                 self.subtype(&boxed_ty, p)
             }
             (false, true) => {
@@ -559,5 +608,5 @@ fn param_at(c: &Candidate, i: usize, expanded: bool) -> Ty {
     let last = c.params.len().saturating_sub(1);
     let p = &c.params[i.min(last)];
     let dims = if expanded && c.varargs && i >= last { p.dims.saturating_sub(1) } else { p.dims };
-    Ty { dims, simple: p.simple.clone(), target: p.target.clone() }
+    Ty::new(dims, p.simple.clone(), p.target.clone())
 }

@@ -1455,6 +1455,7 @@ fn extractor_fingerprint() -> String {
         text.push_str(rules);
     }
     text.push_str(crate::lang::JDK_TYPES);
+    text.push_str(crate::lang::JDK_MEMBERS);
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
 }
 
