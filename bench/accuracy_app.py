@@ -152,6 +152,9 @@ def report_jdk(db, lib, here, show):
             continue
         owner, method = target.split("(")[0].rsplit("#", 1)
         rows = ours.get((path, num, method), [])
+        if method == owner.rsplit(".", 1)[-1]:
+            # A constructor: called as `super(..)` or `this(..)` too.
+            rows = rows + ours.get((path, num, "super"), []) + ours.get((path, num, "this"), [])
         if any(ext and "#" in ext and is_sub(ext.rsplit("#", 1)[0], owner) for ext, _ in rows):
             verdict = "right"
         elif any(t is not None for _, t in rows):

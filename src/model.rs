@@ -463,6 +463,18 @@ pub const FN_VALUE: &str = "fn ";
 /// handler whose endpoint matches.
 pub const URL_RECEIVER: &str = "@url";
 
+/// The subject of a Java call on the superclass a type has without naming it
+/// (`extract::references`): `super(..)` and `hashCode()` in a class that extends nothing are
+/// `Object`'s, `ordinal()` in an enum `Enum`'s.
+pub const JAVA_OBJECT: &str = "java.lang.Object";
+pub const JAVA_ENUM: &str = "java.lang.Enum";
+
+/// Whether `name` is a method of `java.lang.Object`: every Java class has one of that name,
+/// so a call of it without a receiver is the innermost class's (JLS 15.12.1).
+pub fn java_object_method(name: &str) -> bool {
+    matches!(name, "clone" | "equals" | "finalize" | "getClass" | "hashCode" | "notify" | "notifyAll" | "toString" | "wait")
+}
+
 /// The modifier of a Rust trait that a blanket impl in its file implements for every type
 /// (`impl<T: Bound> Trait for T`): its methods are methods of any value.
 pub const BLANKET: &str = "blanket";

@@ -2486,6 +2486,67 @@ public class Dates {
     assert_incremental_is_fresh(root);
 }
 
+/// Java: a type that extends nothing has `Object`'s members and constructor (an enum,
+/// `Enum`'s): `super()`, `hashCode()` and `super.hashCode()` there are `Object`'s, found in
+/// the innermost class (JLS 15.12.1), not an enclosing class's `hashCode`; `getClass()` is
+/// `Object`'s in any class (it is final), so `getClass().getSimpleName()` is `Class`'s.
+/// A class that extends another of the repository, or one from outside, is left alone.
+#[test]
+fn java_calls_of_the_superclass_a_type_does_not_name() {
+    let repo = write_fixture(
+        r#"
+//- src/model/Outer.java
+package model;
+
+import lib.Base;
+
+public class Outer {
+    public int hashCode() { return 1; }
+
+    static class Criteria {
+        protected Criteria() {
+            super();
+        }
+
+        int hash() {
+            return hashCode() + super.hashCode() + getClass().getSimpleName().length();
+        }
+    }
+
+    static class Sub extends Base {
+        Sub() {
+            super();
+        }
+
+        int hash() {
+            return hashCode();
+        }
+    }
+
+    enum Level {
+        LOW;
+
+        int rank() {
+            return ordinal();
+        }
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/model/Outer.java:10 calls super from=model.Outer.Criteria#Criteria to=ext:java.lang.Object#Object (external)
+        ref src/model/Outer.java:14 calls getClass from=model.Outer.Criteria#hash to=ext:java.lang.Object#getClass (external)
+        ref src/model/Outer.java:14 calls getSimpleName from=model.Outer.Criteria#hash to=ext:java.lang.Class#getSimpleName (external)
+        ref src/model/Outer.java:14 calls hashCode from=model.Outer.Criteria#hash to=ext:java.lang.Object#hashCode (external)
+        ref src/model/Outer.java:14 calls hashCode from=model.Outer.Criteria#hash to=ext:java.lang.Object#hashCode (external)
+        ref src/model/Outer.java:14 calls length from=model.Outer.Criteria#hash to=ext:java.lang.String#length (external)
+        ref src/model/Outer.java:24 calls hashCode from=model.Outer.Sub#hash to=- (unresolved)
+        ref src/model/Outer.java:32 calls ordinal from=model.Outer.Level#rank to=ext:java.lang.Enum#ordinal (external)"#]]
+    .assert_eq(&resolved(root, "src/model/", &["calls"]));
+}
+
 /// Java: a call without a receiver in an anonymous class's body is first a method of that
 /// class, its own or inherited from what it is created from (`{{ setName("Dog"); }}`), then
 /// one of the classes around it; the call is still made from the enclosing method.

@@ -1,5 +1,6 @@
 //! Receiver and expression typing: what a call is made on (`Receiver`: a type, a chain
-//! `Owner#method()` the resolver follows through return types, implicit, or unknown), and
+//! `Owner#method()` the resolver follows through return types, implicit, or unknown; Java's
+//! unnamed superclass, `Object` or `Enum`, for `super.m()` and `hashCode()`), and
 //! the static type of a Java argument as far as the file tells it, for overload
 //! resolution. Chains and nested operands are followed at most `MAX_CHAIN` deep.
 //!
@@ -449,6 +450,51 @@ impl<'t> Extractor<'t> {
             _ => Receiver::Unknown,
         }
     }
+
+    /// Java: the subject of a call made on the superclass a type has without naming it
+    /// (`model::JAVA_OBJECT`, `JAVA_ENUM`): `super(..)`, `super.m(..)`, and a call without a
+    /// receiver of a method that superclass gives every such type (`hashCode()`). None for
+    /// other calls, and where the type names its superclass.
+    pub(super) fn implicit_super_subject(&self, name: Node<'t>, receiver: Option<Node<'t>>, called: &str) -> Option<&'static str> {
+        let on_super = match receiver {
+            None => called == "super",
+            Some(recv) => self.text(recv) == "super",
+        };
+        // Walked up to the type only for such a call (`Node::parent` searches down from the
+        // root: every call of a 20,000-link chain would take long).
+        if !on_super && (receiver.is_some() || !implicit_member(crate::model::JAVA_ENUM, called)) {
+            return None;
+        }
+        let sup = self.implicit_superclass(name)?;
+        (on_super || implicit_member(sup, called)).then_some(sup)
+    }
+
+    /// The superclass the innermost type declaration around `node` has without naming one:
+    /// `java.lang.Object` for a class without `extends` and for an interface, `java.lang.Enum`
+    /// for an enum. None inside an anonymous class, a constant's body, a record, or a class
+    /// that names its superclass.
+    fn implicit_superclass(&self, node: Node<'t>) -> Option<&'static str> {
+        let mut up = node.parent();
+        while let Some(n) = up {
+            match self.kind(n) {
+                "class_declaration" => return n.child_by_field_name("superclass").is_none().then_some(crate::model::JAVA_OBJECT),
+                "interface_declaration" => return Some(crate::model::JAVA_OBJECT),
+                "enum_declaration" => return Some(crate::model::JAVA_ENUM),
+                "record_declaration" | "annotation_type_declaration" => return None,
+                "class_body" if n.parent().is_some_and(|p| matches!(self.kind(p), "object_creation_expression" | "enum_constant")) => {
+                    return None
+                }
+                _ => up = n.parent(),
+            }
+        }
+        None
+    }
+}
+
+/// Whether `name` is a method every type whose implicit superclass is `sup` has from it.
+fn implicit_member(sup: &str, name: &str) -> bool {
+    crate::model::java_object_method(name)
+        || (sup == crate::model::JAVA_ENUM && matches!(name, "name" | "ordinal" | "compareTo" | "getDeclaringClass"))
 }
 
 /// A type written as one plain name (`S`, `Sink`), no path, call or element.

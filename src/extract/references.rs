@@ -121,13 +121,9 @@ impl<'t> Extractor<'t> {
             let constant = r.kind == RefKind::Instantiates
                 && (self.kind(r.name) == "enum_constant" || r.name.parent().is_some_and(|p| self.kind(p) == "enum_constant"));
             let mut name = if constant {
-                // An enum constant (`SUCCESS(200, "ok")`, its arguments; `CUSTOMER`, the
-                // constant, with no arguments): its enum is created.
-                // A constant's name lies in its enum's scope, its arguments in its own.
-                let enum_of = |c: usize| if symbols[c].kind == SymbolKind::Enum { Some(c) } else { symbols[c].parent };
-                match ctx.symbol.and_then(enum_of) {
-                    Some(e) if symbols[e].kind == SymbolKind::Enum => symbols[e].name.clone(),
-                    _ => continue,
+                match enum_created(ctx.symbol, symbols) {
+                    Some(e) => e,
+                    None => continue,
                 }
             } else {
                 normalize_path(self.text(r.name))
@@ -185,6 +181,12 @@ impl<'t> Extractor<'t> {
                 if let Some(anon) = self.anonymous_around(r.name.start_byte(), scopes, scope_parent) {
                     reference.subject = Some(symbols[anon].qname.clone());
                 }
+            }
+            // Java: `super(..)`, `super.m(..)` and a call of `Object`'s (or `Enum`'s) methods
+            // without a receiver, in a type that extends nothing: the superclass it has
+            // without saying so.
+            if r.kind == RefKind::Calls && self.spec.language == Language::Java && reference.subject.is_none() {
+                reference.subject = self.implicit_super_subject(r.name, r.receiver, &reference.name).map(str::to_string);
             }
             if matches!(r.kind, RefKind::Calls | RefKind::UsesField | RefKind::MethodRef) {
                 reference.receiver = match r.receiver {
@@ -420,4 +422,12 @@ fn is_constant_name(name: &str) -> bool {
     name.len() > 1
         && name.bytes().any(|b| b.is_ascii_uppercase())
         && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// The enum an enum constant creates (`SUCCESS(200, "ok")`, at its arguments; `CUSTOMER`, at
+/// the constant, with no arguments), from the symbol around the place: a constant's name
+/// lies in its enum's scope, its arguments in its own.
+fn enum_created(at: Option<usize>, symbols: &[Symbol]) -> Option<String> {
+    let e = at.and_then(|c| if symbols[c].kind == SymbolKind::Enum { Some(c) } else { symbols[c].parent })?;
+    (symbols[e].kind == SymbolKind::Enum).then(|| symbols[e].name.clone())
 }

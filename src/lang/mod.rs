@@ -275,12 +275,13 @@ impl Elements {
 }
 
 /// The JDK's public types and their direct supertypes (`grammars/java/jdk-types.txt`, read by
-/// `resolve::jdk`), embedded here with the other language data.
-pub const JDK_TYPES: &str = include_str!("../../grammars/java/jdk-types.txt");
+/// `resolve::jdk`), embedded here with the other language data. Statics, not constants: a
+/// constant's text is copied into the binary once per place that uses it.
+pub static JDK_TYPES: &str = include_str!("../../grammars/java/jdk-types.txt");
 
 /// The types the JDK's public methods return and its public fields hold
 /// (`grammars/java/jdk-members.txt`, read by `resolve::jdk`).
-pub const JDK_MEMBERS: &str = include_str!("../../grammars/java/jdk-members.txt");
+pub static JDK_MEMBERS: &str = include_str!("../../grammars/java/jdk-members.txt");
 
 static REGISTRY: [LanguageSpec; 2] = [
     LanguageSpec {

@@ -7,6 +7,7 @@
 //! Methods of `World`, on its private state. It must not touch the store or know Rust.
 
 use super::*;
+use crate::model::{JAVA_ENUM, JAVA_OBJECT};
 
 impl World {
     pub(super) fn resolve_java(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
@@ -55,7 +56,9 @@ impl World {
         } else {
             match self.java_superclass(r.enclosing) {
                 Some(c) => c,
-                // A superclass from outside the repository (or Object): nothing to point at.
+                // `Object`, when the class extends nothing (the subject says so).
+                None if r.subject == Some(JAVA_OBJECT) => return self.java_implicit_super_call(r, JAVA_OBJECT),
+                // A superclass from outside the repository: nothing to point at.
                 None => return (Target::Nothing, Confidence::Unresolved, false),
             }
         };
@@ -208,7 +211,13 @@ impl World {
             None if receiver.is_empty() => self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, name, want, 0)),
             _ => None,
         };
-        let Some(sym) = member.and_then(|m| self.syms.get(&m)) else { return Vec::new() };
+        let Some(sym) = member.and_then(|m| self.syms.get(&m)) else {
+            // `getClass()`: final in `Object`, so every class's is that one.
+            if receiver.is_empty() && name == "getClass" && want == Want::Callable {
+                return super::jdk::table().member_types(JAVA_OBJECT, name, false).map(|ts| ts.map(str::to_string).collect()).unwrap_or_default();
+            }
+            return Vec::new();
+        };
         let Some(ctx) = self.files.get(&sym.file).filter(|f| f.language == Language::Java) else { return Vec::new() };
         let Some(returns) = sym.returns.as_deref().filter(|r| !r.ends_with(']')) else { return Vec::new() };
         if want == Want::Callable {
@@ -253,7 +262,11 @@ impl World {
             // `LocalDate.now()`, by the JDK's table).
             if let [only] = &self.java_chain_outside(name, base_target.as_ref(), enclosing)[..] {
                 if only.contains('.') && !only.ends_with(']') {
-                    return Some(Target::External(only.clone()));
+                    // The JDK's type is the repository's when the repository is the JDK.
+                    return Some(match self.java_type_by_qname(only) {
+                        Some(id) => Target::Symbol(id),
+                        None => Target::External(only.clone()),
+                    });
                 }
             }
             // A field of a type from outside that the table does not know: named like a
@@ -419,6 +432,9 @@ impl World {
                 _ => (Target::Nothing, Confidence::Unresolved, true),
             };
         }
+        if let Some(sup) = r.subject.filter(|s| [JAVA_OBJECT, JAVA_ENUM].contains(s)) {
+            return self.java_implicit_super_call(r, sup);
+        }
         match r.receiver {
             Receiver::Implicit => {
                 // Inside an anonymous class (`subject`, its qualified name), that class first.
@@ -426,12 +442,20 @@ impl World {
                     if let Some(pick) = self.java_member_call(anon, name, r.args, r.file, r.enclosing) {
                         return pick_to_target(pick);
                     }
+                    if crate::model::java_object_method(name) {
+                        return (Target::Nothing, Confidence::Unresolved, true);
+                    }
                 }
                 // The innermost enclosing type with a method of that name is searched
-                // (JLS 15.12.1), then overloads are resolved in it.
+                // (JLS 15.12.1), then overloads are resolved in it. Every class has
+                // `Object`'s: the innermost one's, which its superclass from outside the
+                // repository (a subject names one it does not write) may declare.
                 for t in self.enclosing_types(r.enclosing) {
                     if let Some(pick) = self.java_member_call(t, name, r.args, r.file, r.enclosing) {
                         return pick_to_target(pick);
+                    }
+                    if crate::model::java_object_method(name) {
+                        return (Target::Nothing, Confidence::Unresolved, true);
                     }
                 }
                 match self.java_static_import(r.file, name, Want::Callable) {
@@ -454,6 +478,30 @@ impl World {
                 _ => self.guess_unless_outside(t, name, r, package),
             },
             Receiver::Unknown => self.guess_call(name, r.args),
+        }
+    }
+
+    /// A call in a type that extends nothing, of what it has from the superclass it does not
+    /// name (`sup`, the reference's subject): `super.hashCode()`, or `hashCode()` that the type
+    /// itself (or its repository supertypes) does not declare, is `sup`'s, as JLS 15.12.1 finds
+    /// it in the innermost type; so is `super(..)`, `sup`'s constructor. `sup` is the
+    /// repository's own type when the repository is the JDK, else outside.
+    fn java_implicit_super_call(&self, r: &RefQuery, sup: &str) -> (Target, Confidence, bool) {
+        let name = if r.name == "super" { last_segment(sup) } else { r.name };
+        if matches!(r.receiver, Receiver::Implicit) && r.name != "super" {
+            if let Some(own) = self.enclosing_types(r.enclosing).into_iter().next() {
+                if let Some(pick) = self.java_member_call(own, name, r.args, r.file, r.enclosing) {
+                    return pick_to_target(pick);
+                }
+            }
+        }
+        match self.lookup(sup, Want::Type) {
+            Some(t) if r.name == "super" => self.java_new(t, r),
+            Some(t) => match self.java_member_call(t, name, r.args, r.file, r.enclosing) {
+                Some(pick) => pick_to_target(pick),
+                None => (Target::Nothing, Confidence::Unresolved, true),
+            },
+            None => (Target::External(format!("{sup}#{name}")), Confidence::External, true),
         }
     }
 

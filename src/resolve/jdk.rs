@@ -18,36 +18,43 @@ pub struct JdkTypes {
     /// Canonical name -> its direct supertypes (`java.lang.Object` left out).
     supers: HashMap<&'static str, Vec<&'static str>>,
     /// Canonical name -> member name (a field's with a leading `.`) -> the types its
-    /// overloads give, space-separated.
-    members: HashMap<&'static str, HashMap<&'static str, &'static str>>,
+    /// overloads give, space-separated. Read on first use: an index of the JDK itself
+    /// rarely needs it.
+    members: OnceLock<Members>,
     /// The packages (and types, for their member types) that hold the types.
     packages: std::collections::HashSet<&'static str>,
 }
 
+type Members = HashMap<&'static str, HashMap<&'static str, &'static str>>;
+
 pub fn table() -> &'static JdkTypes {
     static TABLE: OnceLock<JdkTypes> = OnceLock::new();
-    TABLE.get_or_init(|| JdkTypes::parse(JDK_TYPES, JDK_MEMBERS))
+    TABLE.get_or_init(|| JdkTypes::parse(JDK_TYPES))
+}
+
+fn parse_members(text: &'static str) -> Members {
+    let mut members: Members = HashMap::new();
+    let mut current: Option<&mut HashMap<&'static str, &'static str>> = None;
+    for line in text.lines() {
+        if let Some(owner) = line.strip_prefix('=') {
+            current = Some(members.entry(owner).or_default());
+        } else if let (Some(map), Some((name, types))) = (current.as_deref_mut(), line.split_once(' ')) {
+            map.insert(name, types);
+        }
+    }
+    members
 }
 
 impl JdkTypes {
-    fn parse(types: &'static str, members_text: &'static str) -> JdkTypes {
+    fn parse(types: &'static str) -> JdkTypes {
         let mut supers = HashMap::new();
         for line in types.lines() {
             let mut words = line.split(' ');
             let (Some(name), Some(_kind)) = (words.next(), words.next()) else { continue };
             supers.insert(name, words.collect());
         }
-        let mut members: HashMap<&'static str, HashMap<&'static str, &'static str>> = HashMap::new();
-        let mut current: Option<&mut HashMap<&'static str, &'static str>> = None;
-        for line in members_text.lines() {
-            if let Some(owner) = line.strip_prefix('=') {
-                current = Some(members.entry(owner).or_default());
-            } else if let (Some(map), Some((name, types))) = (current.as_deref_mut(), line.split_once(' ')) {
-                map.insert(name, types);
-            }
-        }
         let packages = supers.keys().filter_map(|q: &&'static str| q.rsplit_once('.').map(|(p, _)| p)).collect();
-        JdkTypes { supers, members, packages }
+        JdkTypes { supers, members: OnceLock::new(), packages }
     }
 
     /// Whether `package` is a JDK package (or a JDK type holding member types): the table
@@ -70,10 +77,11 @@ impl JdkTypes {
         } else {
             name
         };
+        let members = self.members.get_or_init(|| parse_members(JDK_MEMBERS));
         let mut queue = std::collections::VecDeque::from([owner]);
         let mut seen: Vec<&str> = vec![owner];
         while let Some(t) = queue.pop_front() {
-            if let Some(types) = self.members.get(t).and_then(|m| m.get(key)) {
+            if let Some(types) = members.get(t).and_then(|m| m.get(key)) {
                 return (*types != "?").then(|| types.split(' '));
             }
             for s in self.supers.get(t).map(Vec::as_slice).unwrap_or(&[]) {
@@ -83,7 +91,7 @@ impl JdkTypes {
                 }
             }
         }
-        let types = self.members.get("java.lang.Object")?.get(key)?;
+        let types = members.get("java.lang.Object")?.get(key)?;
         (*types != "?").then(|| types.split(' '))
     }
 

@@ -399,6 +399,13 @@ impl World {
             let mut one_of: Vec<Ty> = self.java_chain_outside(base, receiver.as_ref(), enclosing).iter().map(|t| Ty::outside(t)).collect();
             for t in &mut one_of {
                 t.dims += dims;
+                // The repository's own type when the repository is the JDK.
+                if let Some(id) = t.target.as_ref().and_then(|q| match q {
+                    Target::External(q) => self.java_type_by_qname(q),
+                    _ => None,
+                }) {
+                    t.target = Some(Target::Symbol(id));
+                }
             }
             if one_of.len() == 1 {
                 return one_of.remove(0);
