@@ -722,6 +722,72 @@ public class AuditConfig {
     assert!(answers[0].contains("  signature: public class AuditConfig\n"), "{}", answers[0]);
 }
 
+/// A project's own annotation that carries a condition makes the beans it annotates
+/// conditional, whatever its name (issue 50, item 6): `@OnlyInProduction`, itself
+/// `@Profile("prod")`, and `@ProdService`, itself `@OnlyInProduction`, show on their beans in
+/// `get_symbol` and in the service graph; an annotation without one adds nothing.
+#[test]
+fn spring_conditions_through_a_projects_own_annotations() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    let write = |path: &str, text: &str| write_file(root, path, text);
+    write(
+        "src/main/java/com/shop/OnlyInProduction.java",
+        "package com.shop;\n\nimport org.springframework.context.annotation.Profile;\n\n@Profile(\"prod\")\npublic @interface OnlyInProduction {\n}\n",
+    );
+    write("src/main/java/com/shop/ProdService.java", "package com.shop;\n\n@OnlyInProduction\npublic @interface ProdService {\n}\n");
+    write("src/main/java/com/shop/Audited.java", "package com.shop;\n\npublic @interface Audited {\n}\n");
+    write(
+        "src/main/java/com/shop/Billing.java",
+        r#"package com.shop;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Service;
+
+@Configuration
+class MailConfig {
+    @Bean
+    @OnlyInProduction
+    Mailer mailer(Billing billing) {
+        return new Mailer();
+    }
+}
+
+class Mailer {
+}
+
+@Service
+@ProdService
+@Audited
+class Billing {
+}
+
+@Service
+@Audited
+class Ledger {
+}
+"#,
+    );
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let atlas = Atlas::new(root);
+    let call = |tool: &str, args: Value| atlas.call(tool, args).unwrap();
+    let conditions: Vec<String> = ["com.shop.MailConfig#mailer", "com.shop.Billing", "com.shop.Ledger"]
+        .iter()
+        .map(|s| {
+            let answer = call("get_symbol", json!({ "symbol": s }));
+            answer.lines().find(|l| l.starts_with("  conditions:")).unwrap_or("-").to_string()
+        })
+        .collect();
+    assert_eq!(
+        conditions,
+        ["  conditions: @OnlyInProduction(@Profile(prod))", "  conditions: @ProdService(@OnlyInProduction(@Profile(prod)))", "-"]
+    );
+    let graph = call("dependency_graph", json!({"target": "com.shop.Billing", "level": "service"}));
+    let row = graph.lines().find(|l| l.contains("MailConfig#mailer")).unwrap_or_default();
+    assert!(row.ends_with("  @OnlyInProduction(@Profile(prod))"), "{graph}");
+}
+
 /// Working-tree impact is member by member (issue 50): an edit of a private helper reaches
 /// the method of its own class that calls it, and through it the test; rows are methods,
 /// not their classes.

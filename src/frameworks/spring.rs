@@ -75,6 +75,10 @@ struct Beans {
     /// ...and any annotation whose name starts with this (a project's own composed one).
     #[serde(default)]
     condition_prefix: Option<String>,
+    /// Markers that also make a bean conditional (`@Profile`): with the conditions, what a
+    /// project's own annotation carries to the beans it annotates.
+    #[serde(default)]
+    profiles: Vec<String>,
     /// Scan annotation -> the attributes naming its packages.
     #[serde(default)]
     scans: BTreeMap<String, Vec<String>>,
@@ -194,6 +198,21 @@ fn is_condition(name: &str) -> bool {
     let b = &rules().beans;
     (b.conditions.iter().any(|c| c == name) || b.condition_prefix.as_deref().is_some_and(|p| name.starts_with(p)))
         && !b.property_conditions.iter().any(|c| c == name)
+}
+
+/// The markers of a declaration's modifiers that make a bean conditional: conditions,
+/// property conditions and profiles (`@Profile(prod)`, `@ConditionalOnProperty(a.b=true)`). A
+/// project's own annotation type with one (`@interface OnlyInProduction`, itself
+/// `@Profile("prod")`) makes every bean it annotates conditional.
+pub fn condition_markers(modifiers: &str) -> Vec<&str> {
+    let b = &rules().beans;
+    modifiers
+        .split(' ')
+        .filter(|w| {
+            let Some(name) = w.strip_prefix('@').map(|n| n.split('(').next().unwrap_or(n)) else { return false };
+            is_condition(name) || b.property_conditions.iter().chain(&b.profiles).any(|c| c == name)
+        })
+        .collect()
 }
 
 /// What a declaration's bean annotations keep in its modifiers: `@Service`, `@Primary`,

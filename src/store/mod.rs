@@ -45,6 +45,9 @@ macro_rules! kind_sql {
     (supertypes) => {
         "1, 2"
     };
+    (annotates) => {
+        "6"
+    };
 }
 
 const SCHEMA: &str = concat!("
@@ -1474,6 +1477,7 @@ mod tests {
         assert_eq!(kind_sql!(imports), RefKind::Imports.code().to_string());
         assert_eq!(kind_sql!(expands), RefKind::Expands.code().to_string());
         assert_eq!(kind_sql!(supertypes), format!("{}, {}", RefKind::Extends.code(), RefKind::Implements.code()));
+        assert_eq!(kind_sql!(annotates), RefKind::Annotates.code().to_string());
     }
 
     use super::*;

@@ -936,6 +936,19 @@ impl Store {
         Ok(out)
     }
 
+    /// The repository's annotation types a declaration is annotated with: (id, simple name,
+    /// modifiers), by name.
+    pub fn annotation_types_on(&self, id: i64) -> Result<Vec<(i64, String, String)>> {
+        let mut stmt = self.conn.prepare_cached(concat!(
+            "SELECT DISTINCT t.id, t.name, t.modifiers FROM refs r JOIN symbols t ON t.id = r.target_id
+             WHERE r.source_id = ?1 AND r.kind = ",
+            kind_sql!(annotates),
+            " AND t.kind = 'annotation' ORDER BY t.name, t.id"
+        ))?;
+        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Every distinct symbol name (for typo-tolerant matching).
     pub fn distinct_names(&self) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare_cached("SELECT DISTINCT name FROM symbols")?;

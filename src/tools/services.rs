@@ -345,7 +345,34 @@ impl Atlas {
                     && !crate::frameworks::is_construction_marker(&w[1..])
             })
             .collect();
+        let mut shown: Vec<String> = shown.into_iter().map(str::to_string).collect();
+        shown.extend(self.composed_conditions(store, *id)?);
         Ok(if shown.is_empty() { String::new() } else { format!("  {}", shown.join(" ")) })
+    }
+
+    /// The conditions a declaration has through the repository's own annotation types:
+    /// `@OnlyInProduction(@Profile(prod))` where `@interface OnlyInProduction` is itself
+    /// `@Profile("prod")`, through annotation types of annotation types too (three deep).
+    pub(super) fn composed_conditions(&self, store: &Store, id: i64) -> Result<Vec<String>, ToolError> {
+        fn walk(store: &Store, id: i64, depth: usize, seen: &mut Vec<i64>) -> Result<Vec<String>, ToolError> {
+            let mut out = Vec::new();
+            if depth == 3 {
+                return Ok(out);
+            }
+            for (t, name, modifiers) in store.annotation_types_on(id)? {
+                if seen.contains(&t) {
+                    continue;
+                }
+                seen.push(t);
+                let mut how: Vec<String> = crate::frameworks::condition_markers(&modifiers).into_iter().map(str::to_string).collect();
+                how.extend(walk(store, t, depth + 1, seen)?);
+                if !how.is_empty() {
+                    out.push(format!("@{name}({})", how.join(" ")));
+                }
+            }
+            Ok(out)
+        }
+        walk(store, id, 0, &mut vec![id])
     }
 
     /// A bean named by a handle: the bean itself, the bean a member belongs to, or the one

@@ -416,6 +416,10 @@ impl Atlas {
             s.visibility,
             if modifiers.is_empty() { String::new() } else { format!("  modifiers: {modifiers}") }
         );
+        let composed = self.composed_conditions(store, s.id)?;
+        if !composed.is_empty() {
+            let _ = writeln!(out, "  conditions: {}", composed.join(" "));
+        }
         if !s.doc.is_empty() {
             let _ = writeln!(out, "  doc: {}", s.doc);
         }
