@@ -717,6 +717,24 @@ public class AuditConfig {
 @ConditionalOnProperty method com.shop.AuditConfig#auditTrail  src/main/java/com/shop/AuditConfig.java:14-20
 @ConditionalOnExpression method com.shop.AuditConfig#verboseTrail  src/main/java/com/shop/AuditConfig.java:22-27"
     );
+    // A `@Bean` method's class's condition holds for its bean; a project's own condition
+    // says what it is built on.
+    let conditions: Vec<&str> = answers.iter().flat_map(|a| a.lines()).filter(|l| l.starts_with("  conditions:")).collect();
+    assert_eq!(
+        conditions,
+        [
+            "  conditions: class AuditConfig: @ConditionalOnClass(com.rabbitmq.client.Channel)",
+            "  conditions: @ConditionalOnMissingProfile(@Conditional(OnMissingProfileCondition)); class AuditConfig: @ConditionalOnClass(com.rabbitmq.client.Channel)",
+        ]
+    );
+    // In the service graph the row says it too, once: the project's own condition by its
+    // name, as its modifiers show it.
+    let graph = call("dependency_graph", json!({"target": "com.shop.AuditConfig#auditTrail", "level": "service"}));
+    let row = graph.lines().find(|l| l.contains("verboseTrail")).unwrap_or_default();
+    assert!(
+        row.ends_with("  @ConditionalOnMissingProfile(prod) @ConditionalOnExpression(${shop.audit.verbose:false}and${shop.audit.enabled:true}) [class AuditConfig: @ConditionalOnClass(com.rabbitmq.client.Channel)]"),
+        "{graph}"
+    );
     assert!(answers[1].contains("  signature: public AuditTrail auditTrail()\n"), "{}", answers[1]);
     // A comment between the annotations and the class is not its signature either.
     assert!(answers[0].contains("  signature: public class AuditConfig\n"), "{}", answers[0]);

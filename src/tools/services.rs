@@ -346,8 +346,28 @@ impl Atlas {
             })
             .collect();
         let mut shown: Vec<String> = shown.into_iter().map(str::to_string).collect();
-        shown.extend(self.composed_conditions(store, *id)?);
+        // A project's own condition its modifiers already show (by the `Conditional` prefix)
+        // is not repeated with what it is built on: rows stay short.
+        let named = |c: &String| c.split('(').next().is_some_and(|n| shown.iter().any(|w| has_marker(w, &n[1..])));
+        let composed: Vec<String> = self.composed_conditions(store, *id)?.into_iter().filter(|c| !named(c)).collect();
+        shown.extend(composed);
+        if let Some(class) = self.class_conditions(store, &s)? {
+            shown.push(format!("[{class}]"));
+        }
         Ok(if shown.is_empty() { String::new() } else { format!("  {}", shown.join(" ")) })
+    }
+
+    /// A `@Bean` method's class's conditions, which hold for the method's bean too:
+    /// `class AuditConfig: @ConditionalOnClass(com.rabbitmq.client.Channel)`. None for other
+    /// declarations, or a class without any.
+    pub(super) fn class_conditions(&self, store: &Store, s: &crate::store::SymbolInfo) -> Result<Option<String>, ToolError> {
+        if !crate::frameworks::bean_methods().iter().any(|b| has_marker(&s.modifiers, b)) {
+            return Ok(None);
+        }
+        let Some(class) = s.parent.map(|p| store.symbol(p)).transpose()?.flatten() else { return Ok(None) };
+        let mut all: Vec<String> = crate::frameworks::condition_markers(&class.modifiers).into_iter().map(str::to_string).collect();
+        all.extend(self.composed_conditions(store, class.id)?);
+        Ok((!all.is_empty()).then(|| format!("class {}: {}", class.name, all.join(" "))))
     }
 
     /// The conditions a declaration has through the repository's own annotation types:

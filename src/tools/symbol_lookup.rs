@@ -416,9 +416,12 @@ impl Atlas {
             s.visibility,
             if modifiers.is_empty() { String::new() } else { format!("  modifiers: {modifiers}") }
         );
-        let composed = self.composed_conditions(store, s.id)?;
-        if !composed.is_empty() {
-            let _ = writeln!(out, "  conditions: {}", composed.join(" "));
+        // Conditions its modifiers do not show: through the project's own annotations, and a
+        // `@Bean` method's class's.
+        let mut conditions = self.composed_conditions(store, s.id)?;
+        conditions.extend(self.class_conditions(store, &s)?);
+        if !conditions.is_empty() {
+            let _ = writeln!(out, "  conditions: {}", conditions.join("; "));
         }
         if !s.doc.is_empty() {
             let _ = writeln!(out, "  doc: {}", s.doc);
