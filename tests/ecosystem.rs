@@ -688,6 +688,11 @@ public class AuditConfig {
     public AuditTrail verboseTrail() {
         return new AuditTrail();
     }
+
+    @Bean
+    public Runnable auditReader(AuditTrail trail) {
+        return () -> {};
+    }
 }
 "#,
     );
@@ -729,7 +734,7 @@ public class AuditConfig {
     );
     // In the service graph the row says it too, once: the project's own condition by its
     // name, as its modifiers show it.
-    let graph = call("dependency_graph", json!({"target": "com.shop.AuditConfig#auditTrail", "level": "service"}));
+    let graph = call("dependency_graph", json!({"target": "com.shop.AuditConfig#auditReader", "level": "service"}));
     let row = graph.lines().find(|l| l.contains("verboseTrail")).unwrap_or_default();
     assert!(
         row.ends_with("  @ConditionalOnMissingProfile(prod) @ConditionalOnExpression(${shop.audit.verbose:false}and${shop.audit.enabled:true}) [class AuditConfig: @ConditionalOnClass(com.rabbitmq.client.Channel)]"),
@@ -804,6 +809,78 @@ class Ledger {
     let graph = call("dependency_graph", json!({"target": "com.shop.Billing", "level": "service"}));
     let row = graph.lines().find(|l| l.contains("MailConfig#mailer")).unwrap_or_default();
     assert!(row.ends_with("  @OnlyInProduction(@Profile(prod))"), "{graph}");
+}
+
+/// A `@Bean` method depends on the beans its parameters name and on the `@Bean` methods it
+/// calls (a `@Configuration` class's call returns that bean), not on a type its body makes
+/// itself (issue 50's QA: `redisSerializer()` with a local `new ObjectMapper()` "injected"
+/// the application's `ObjectMapper` bean, and `redisCacheManager` calling `redisSerializer()`
+/// was no dependency).
+#[test]
+fn bean_methods_depend_on_their_parameters_and_the_bean_methods_they_call() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    write_file(
+        root,
+        "src/main/java/com/shop/RedisConfig.java",
+        r#"package com.shop;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration
+public class RedisConfig {
+    @Bean
+    public ObjectMapper objectMapper() {
+        return new ObjectMapper();
+    }
+
+    @Bean
+    public Serializer serializer() {
+        ObjectMapper mapper = new ObjectMapper();
+        return new Serializer(mapper);
+    }
+
+    @Bean
+    public CacheManager cacheManager() {
+        return new CacheManager(serializer());
+    }
+
+    @Bean
+    public Template template(Serializer serializer) {
+        return new Template(serializer);
+    }
+}
+
+class Serializer {
+    Serializer(ObjectMapper mapper) {}
+}
+
+class CacheManager {
+    CacheManager(Serializer serializer) {}
+}
+
+class Template {
+    Template(Serializer serializer) {}
+}
+"#,
+    );
+    index(root, &Options::for_repo(root).unwrap(), &|_, _| {}).unwrap();
+    let atlas = Atlas::new(root);
+    let graph = atlas.call("dependency_graph", json!({"target": "com.shop.RedisConfig#serializer", "level": "service"})).unwrap();
+    let rows: Vec<&str> = graph.lines().skip(1).map(|l| l.split("  RedisConfig.java").next().unwrap_or(l)).collect();
+    assert_eq!(
+        rows,
+        [
+            "out: 0 dependencies, in: 2 dependents (ring 1)",
+            "dependents:",
+            "  com.shop  src/main/java/com/shop/",
+            "    method RedisConfig#cacheManager()  injects 1",
+            "    method RedisConfig#template(Serializer)  injects 1",
+        ],
+        "{graph}"
+    );
 }
 
 /// Working-tree impact is member by member (issue 50): an edit of a private helper reaches

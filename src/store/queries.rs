@@ -150,7 +150,7 @@ pub struct ReferencePage {
 }
 
 /// (bean, file, injected type, line, the injection point's modifiers).
-pub type InjectionPoint = (i64, i64, i64, u32, String, String);
+pub type InjectionPoint = (i64, i64, i64, u32, String, String, String);
 
 const SYMBOL_COLUMNS: &str = "s.id, s.file_id, f.path, f.language, s.parent_id, s.kind, s.name, s.qname, s.visibility, s.modifiers, s.signature, s.doc, s.start_line, s.end_line, s.params, s.impl_trait";
 
@@ -343,6 +343,20 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Calls from one of `methods` to another of them: (caller, callee, file, line), in file
+    /// and line order.
+    pub fn calls_among(&self, methods: &[i64]) -> Result<Vec<(i64, i64, i64, u32)>> {
+        let list = serde_json::to_string(methods).expect("ids serialize");
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT source_id, target_id, file_id, line FROM refs WHERE kind = {}
+               AND source_id IN (SELECT value FROM json_each(?1)) AND target_id IN (SELECT value FROM json_each(?1))
+             ORDER BY file_id, line",
+            RefKind::Calls.code()
+        ))?;
+        let rows = stmt.query_map([list], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Every type that extends or implements `id`, directly or not.
     pub fn subtypes_of(&self, id: i64) -> Result<Vec<i64>> {
         let mut stmt = self.conn.prepare_cached(concat!(
@@ -407,7 +421,8 @@ impl Store {
 
     /// Injection points of beans: the types their constructors, fields and injecting methods
     /// (`injecting` markers: `@Autowired` setters) name, and those a `@Bean` method (a bean
-    /// node itself) names: (bean, file, type, line, the injection point's modifiers and kind).
+    /// node itself) names: (bean, file, type, line, the injection point's modifiers, kind and
+    /// signature: a method's points are its parameters, not what its body uses).
     /// A type outside the repository (`PasswordEncoder`) is its external id, negated.
     pub fn injection_points(&self, beans: &[i64], injecting: &[String]) -> Result<Vec<InjectionPoint>> {
         let list = serde_json::to_string(beans).expect("ids serialize");
@@ -415,7 +430,7 @@ impl Store {
         let likes = serde_json::to_string(&likes).expect("strings serialize");
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT CASE WHEN s.kind = 'method' AND s.id IN (SELECT value FROM json_each(?1)) THEN s.id ELSE s.parent_id END,
-                    r.file_id, COALESCE(r.target_id, -r.external_id), r.line, s.modifiers, s.kind
+                    r.file_id, COALESCE(r.target_id, -r.external_id), r.line, s.modifiers, s.kind, s.signature
              FROM symbols s JOIN refs r ON r.source_id = s.id
              WHERE r.kind = {} AND (r.target_id IS NOT NULL OR r.external_id IS NOT NULL)
                AND ((s.kind IN ('field', 'constructor') AND s.parent_id IN (SELECT value FROM json_each(?1)))
@@ -425,7 +440,7 @@ impl Store {
              ORDER BY r.file_id, r.line",
             RefKind::UsesType.code()
         ))?;
-        let rows = stmt.query_map([list, likes], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?)))?;
+        let rows = stmt.query_map([list, likes], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

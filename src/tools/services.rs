@@ -188,7 +188,7 @@ impl Atlas {
         let qualifiers = crate::frameworks::qualifiers();
         let mut target_names: HashMap<i64, String> = HashMap::new();
         let injecting = crate::frameworks::injecting_methods();
-        for (bean, file, target, line, point, kind) in store.injection_points(&sources, injecting)? {
+        for (bean, file, target, line, point, kind, signature) in store.injection_points(&sources, injecting)? {
             let bean = match created.get(&bean) {
                 Some(_) if kind == "constructor" || !injecting.iter().any(|m| has_marker(&point, m)) => continue,
                 Some(method) => *method,
@@ -214,6 +214,13 @@ impl Atlas {
                     n
                 }
             };
+            // A method's injection points are its parameters' types: a `@Bean` method's local
+            // `new ObjectMapper()` injects no `ObjectMapper` bean.
+            // (`List<Handler> handlers` names `Handler`: every such bean is injected.)
+            let parameters = signature.split_once('(').map_or("", |(_, rest)| rest);
+            if kind == "method" && !parameters.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).any(|w| w == target_name) {
+                continue;
+            }
             let wanted = qualifiers.iter().flat_map(|q| marker_values(&point, q)).find_map(|v| match v.split_once(" for ") {
                 Some((name, ty)) => (ty == target_name).then_some(name),
                 None => Some(v),
@@ -230,6 +237,14 @@ impl Atlas {
             }
             for to in chosen {
                 edges.push(EdgeRow { file, source: Some(bean), target: Some(to), external: None, kind: RefKind::Injects, count: 1, line });
+            }
+        }
+        // A `@Bean` method calling another (`redisSerializer()` in `redisCacheManager`): in a
+        // `@Configuration` class the call returns that bean, which is a dependency on it.
+        let methods: Vec<i64> = beans.iter().filter(|(_, b)| b.kind == SymbolKind::Method).map(|(id, _)| *id).collect();
+        for (from, to, file, line) in store.calls_among(&methods)? {
+            if from != to && !edges.iter().any(|e: &EdgeRow| e.source == Some(from) && e.target == Some(to)) {
+                edges.push(EdgeRow { file, source: Some(from), target: Some(to), external: None, kind: RefKind::Injects, count: 1, line });
             }
         }
         Ok(Beans { beans, edges, created: created.into_keys().collect(), outside_scan })
