@@ -2547,6 +2547,43 @@ public class Outer {
     .assert_eq(&resolved(root, "src/model/", &["calls"]));
 }
 
+/// Java: a chain from a method a static import brings from outside the repository
+/// (AssertJ's `assertThat(total).isEqualTo(5)`) is outside: no method of the repository is
+/// guessed for its links by name; the repository's own chain still resolves.
+#[test]
+fn java_chains_from_a_static_import_from_outside_are_not_guessed() {
+    let repo = write_fixture(
+        r#"
+//- src/shop/Money.java
+package shop;
+
+public class Money {
+    public boolean isEqualTo(Money other) { return true; }
+    public int total() { return 5; }
+}
+//- src/shop/MoneyTest.java
+package shop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MoneyTest {
+    void totals(Money m) {
+        assertThat(m.total()).isEqualTo(5);
+        m.isEqualTo(m);
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/shop/MoneyTest.java:7 calls assertThat from=shop.MoneyTest#totals to=ext:org.assertj.core.api.Assertions#assertThat (external)
+        ref src/shop/MoneyTest.java:7 calls isEqualTo from=shop.MoneyTest#totals to=- (unresolved)
+        ref src/shop/MoneyTest.java:7 calls total from=shop.MoneyTest#totals to=shop.Money#total() (exact)
+        ref src/shop/MoneyTest.java:8 calls isEqualTo from=shop.MoneyTest#totals to=shop.Money#isEqualTo(Money) (exact)"#]]
+    .assert_eq(&resolved(root, "src/shop/MoneyTest", &["calls"]));
+}
+
 /// Java: a call without a receiver in an anonymous class's body is first a method of that
 /// class, its own or inherited from what it is created from (`{{ setName("Dog"); }}`), then
 /// one of the classes around it; the call is still made from the enclosing method.

@@ -509,10 +509,22 @@ impl World {
     /// repository it comes from outside (a `Logger` field, a `String` local), and a method of
     /// that name here is no candidate. A chain whose type could not be followed is unknown.
     /// A chain that starts from a type outside the repository (`new ApiInfoBuilder().title(..)
-    /// .description(..)`) stays outside: no method here is guessed for its links.
+    /// .description(..)`), or from a static import's method from outside
+    /// (`assertThat(x).isEqualTo(y)`), stays outside: no method here is guessed for its links.
     pub(super) fn guess_unless_outside(&self, receiver_type: &str, name: &str, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
-        let head = receiver_type.split('#').next().unwrap_or("");
-        let outside = !head.is_empty() && matches!(self.java_type(head, r.file, r.enclosing, package), Some(Target::External(_)));
+        let mut links = receiver_type.split('#');
+        let head = links.next().unwrap_or("");
+        let outside = if head.is_empty() {
+            // A chain from a call without a receiver that a static import brings from outside
+            // the repository (`assertThat(total).isEqualTo(5)`, AssertJ's): no method here is
+            // guessed for its links.
+            links.next().and_then(|l| l.split_once("()")).is_some_and(|(first, _)| {
+                !self.enclosing_types(r.enclosing).into_iter().any(|t| self.member(t, first, Want::Callable, 0).is_some())
+                    && matches!(self.java_static_import(r.file, first, Want::Callable), Some(Target::External(_)))
+            })
+        } else {
+            matches!(self.java_type(head, r.file, r.enclosing, package), Some(Target::External(_)))
+        };
         if receiver_type.contains('#') && !outside {
             self.guess_call(name, r.args)
         } else {
