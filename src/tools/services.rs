@@ -5,7 +5,9 @@
 //! JpaRepository<..>`, implemented by the framework), or what a `@Bean` method of a bean returns (the method
 //! stands for it). An injection is a type its constructors, fields or `@Bean` method
 //! parameters name: a bean itself, or an interface or superclass, which reaches the beans
-//! that implement it (the `@Primary` one when it is marked, else each candidate).
+//! that implement it (the `@Primary` one when it is marked, else each candidate); and a
+//! `@Bean` method's call of another (the configuration's proxy returns that bean). What a
+//! method's body makes is no injection. A `@Bean` method's row shows its class's conditions.
 //!
 //! Owns the bean rows handed to `graph::Graph::build`. It must not read source text.
 
