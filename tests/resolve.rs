@@ -2489,8 +2489,9 @@ public class Dates {
 /// Java: a type that extends nothing has `Object`'s members and constructor (an enum,
 /// `Enum`'s): `super()`, `hashCode()` and `super.hashCode()` there are `Object`'s, found in
 /// the innermost class (JLS 15.12.1), not an enclosing class's `hashCode`; `getClass()` is
-/// `Object`'s in any class (it is final), so `getClass().getSimpleName()` is `Class`'s.
-/// A class that extends another of the repository, or one from outside, is left alone.
+/// `Object`'s in any class (it is final), so `getClass().getSimpleName()` is `Class`'s;
+/// `this.getClass()` is `getClass()`, and a string literal is a `String`. A class that
+/// extends one from outside is left alone.
 #[test]
 fn java_calls_of_the_superclass_a_type_does_not_name() {
     let repo = write_fixture(
@@ -2510,6 +2511,10 @@ public class Outer {
 
         int hash() {
             return hashCode() + super.hashCode() + getClass().getSimpleName().length();
+        }
+
+        boolean no(String s) {
+            return "NO".equals(s) && this.getClass() != null;
         }
     }
 
@@ -2542,8 +2547,10 @@ public class Outer {
         ref src/model/Outer.java:14 calls hashCode from=model.Outer.Criteria#hash to=ext:java.lang.Object#hashCode (external)
         ref src/model/Outer.java:14 calls hashCode from=model.Outer.Criteria#hash to=ext:java.lang.Object#hashCode (external)
         ref src/model/Outer.java:14 calls length from=model.Outer.Criteria#hash to=ext:java.lang.String#length (external)
-        ref src/model/Outer.java:24 calls hashCode from=model.Outer.Sub#hash to=- (unresolved)
-        ref src/model/Outer.java:32 calls ordinal from=model.Outer.Level#rank to=ext:java.lang.Enum#ordinal (external)"#]]
+        ref src/model/Outer.java:18 calls equals from=model.Outer.Criteria#no to=ext:java.lang.String#equals (external)
+        ref src/model/Outer.java:18 calls getClass from=model.Outer.Criteria#no to=ext:java.lang.Object#getClass (external)
+        ref src/model/Outer.java:28 calls hashCode from=model.Outer.Sub#hash to=- (unresolved)
+        ref src/model/Outer.java:36 calls ordinal from=model.Outer.Level#rank to=ext:java.lang.Enum#ordinal (external)"#]]
     .assert_eq(&resolved(root, "src/model/", &["calls"]));
 }
 

@@ -291,6 +291,8 @@ impl<'t> Extractor<'t> {
                 Some(t) => Receiver::Type(self.type_path(t)),
                 None => Receiver::Unknown,
             },
+            // `"NO".equals(x)`.
+            "string_literal" | "text_block" if self.spec.language == Language::Java => Receiver::Type("String".to_string()),
             "unary_expression" if self.spec.language == Language::Rust && text.starts_with('*') => match node.named_child(0) {
                 // Through a `Box`/`Arc`/`Rc` written without its argument (an impl's `Self`)
                 // the content is not known.
@@ -453,16 +455,18 @@ impl<'t> Extractor<'t> {
 
     /// Java: the subject of a call made on the superclass a type has without naming it
     /// (`model::JAVA_OBJECT`, `JAVA_ENUM`): `super(..)`, `super.m(..)`, and a call without a
-    /// receiver of a method that superclass gives every such type (`hashCode()`). None for
-    /// other calls, and where the type names its superclass.
+    /// receiver (or on `this`) of a method that superclass gives every such type
+    /// (`hashCode()`, `this.getClass()`). None for other calls, and where the type names its
+    /// superclass.
     pub(super) fn implicit_super_subject(&self, name: Node<'t>, receiver: Option<Node<'t>>, called: &str) -> Option<&'static str> {
         let on_super = match receiver {
             None => called == "super",
             Some(recv) => self.text(recv) == "super",
         };
+        let own = receiver.is_none_or(|r| self.text(r) == "this");
         // Walked up to the type only for such a call (`Node::parent` searches down from the
         // root: every call of a 20,000-link chain would take long).
-        if !on_super && (receiver.is_some() || !implicit_member(crate::model::JAVA_ENUM, called)) {
+        if !on_super && (!own || !implicit_member(crate::model::JAVA_ENUM, called)) {
             return None;
         }
         let sup = self.implicit_superclass(name)?;
