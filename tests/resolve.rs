@@ -2490,8 +2490,9 @@ public class Dates {
 /// `Enum`'s): `super()`, `hashCode()` and `super.hashCode()` there are `Object`'s, found in
 /// the innermost class (JLS 15.12.1), not an enclosing class's `hashCode`; `getClass()` is
 /// `Object`'s in any class (it is final), so `getClass().getSimpleName()` is `Class`'s;
-/// `this.getClass()` is `getClass()`, and a string literal is a `String`. A class that
-/// extends one from outside is left alone.
+/// `this.getClass()` is `getClass()`, and a string literal is a `String`. In a class that
+/// extends one from outside, `super()` and `super.hashCode()` are that class's, outside, and
+/// `hashCode()` is left unresolved (that class may declare its own).
 #[test]
 fn java_calls_of_the_superclass_a_type_does_not_name() {
     let repo = write_fixture(
@@ -2524,7 +2525,7 @@ public class Outer {
         }
 
         int hash() {
-            return hashCode();
+            return hashCode() + super.hashCode();
         }
     }
 
@@ -2549,7 +2550,9 @@ public class Outer {
         ref src/model/Outer.java:14 calls length from=model.Outer.Criteria#hash to=ext:java.lang.String#length (external)
         ref src/model/Outer.java:18 calls equals from=model.Outer.Criteria#no to=ext:java.lang.String#equals (external)
         ref src/model/Outer.java:18 calls getClass from=model.Outer.Criteria#no to=ext:java.lang.Object#getClass (external)
+        ref src/model/Outer.java:24 calls super from=model.Outer.Sub#Sub to=ext:lib.Base#Base (external)
         ref src/model/Outer.java:28 calls hashCode from=model.Outer.Sub#hash to=- (unresolved)
+        ref src/model/Outer.java:28 calls hashCode from=model.Outer.Sub#hash to=ext:lib.Base#hashCode (external)
         ref src/model/Outer.java:36 calls ordinal from=model.Outer.Level#rank to=ext:java.lang.Enum#ordinal (external)"#]]
     .assert_eq(&resolved(root, "src/model/", &["calls"]));
 }

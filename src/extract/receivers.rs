@@ -458,7 +458,7 @@ impl<'t> Extractor<'t> {
     /// receiver (or on `this`) of a method that superclass gives every such type
     /// (`hashCode()`, `this.getClass()`). None for other calls, and where the type names its
     /// superclass.
-    pub(super) fn implicit_super_subject(&self, name: Node<'t>, receiver: Option<Node<'t>>, called: &str) -> Option<&'static str> {
+    pub(super) fn implicit_super_subject(&self, name: Node<'t>, receiver: Option<Node<'t>>, called: &str) -> Option<String> {
         let on_super = match receiver {
             None => called == "super",
             Some(recv) => self.text(recv) == "super",
@@ -469,8 +469,35 @@ impl<'t> Extractor<'t> {
         if !on_super && (!own || !implicit_member(crate::model::JAVA_ENUM, called)) {
             return None;
         }
+        // `super(..)`, `super.m()` in a class that names its superclass: that name, as written
+        // (the resolver finds it outside when the repository does not declare it).
+        if on_super {
+            if let Some(written) = self.named_superclass(name) {
+                return Some(written);
+            }
+        }
         let sup = self.implicit_superclass(name)?;
-        (on_super || implicit_member(sup, called)).then_some(sup)
+        (on_super || implicit_member(sup, called)).then(|| sup.to_string())
+    }
+
+    /// The superclass the innermost class declaration around `node` names (`extends Base`:
+    /// `Base`), None for any other innermost type.
+    fn named_superclass(&self, node: Node<'t>) -> Option<String> {
+        let mut up = node.parent();
+        while let Some(n) = up {
+            match self.kind(n) {
+                "class_declaration" => {
+                    let ty = n.child_by_field_name("superclass")?.named_child(0)?;
+                    return Some(self.type_path(ty)).filter(|p| !p.is_empty());
+                }
+                "interface_declaration" | "enum_declaration" | "record_declaration" | "annotation_type_declaration" => return None,
+                "class_body" if n.parent().is_some_and(|p| matches!(self.kind(p), "object_creation_expression" | "enum_constant")) => {
+                    return None
+                }
+                _ => up = n.parent(),
+            }
+        }
+        None
     }
 
     /// The superclass the innermost type declaration around `node` has without naming one:

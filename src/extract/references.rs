@@ -186,7 +186,7 @@ impl<'t> Extractor<'t> {
             // without a receiver, in a type that extends nothing: the superclass it has
             // without saying so.
             if r.kind == RefKind::Calls && self.spec.language == Language::Java && reference.subject.is_none() {
-                reference.subject = self.implicit_super_subject(r.name, r.receiver, &reference.name).map(str::to_string);
+                reference.subject = self.implicit_super_subject(r.name, r.receiver, &reference.name);
             }
             if matches!(r.kind, RefKind::Calls | RefKind::UsesField | RefKind::MethodRef) {
                 reference.receiver = match r.receiver {

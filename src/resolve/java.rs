@@ -58,8 +58,9 @@ impl World {
                 Some(c) => c,
                 // `Object`, when the class extends nothing (the subject says so).
                 None if r.subject == Some(JAVA_OBJECT) => return self.java_implicit_super_call(r, JAVA_OBJECT),
-                // A superclass from outside the repository: nothing to point at.
-                None => return (Target::Nothing, Confidence::Unresolved, false),
+                // A superclass from outside the repository, named in the subject: its
+                // constructor, outside.
+                None => return self.java_outside_super_call(r).unwrap_or((Target::Nothing, Confidence::Unresolved, false)),
             }
         };
         self.java_new(class, r)
@@ -435,6 +436,11 @@ impl World {
         if let Some(sup) = r.subject.filter(|s| [JAVA_OBJECT, JAVA_ENUM].contains(s)) {
             return self.java_implicit_super_call(r, sup);
         }
+        if matches!(r.receiver, Receiver::Type(t) if t == "super") && self.java_superclass(r.enclosing).is_none() {
+            if let Some(outside) = self.java_outside_super_call(r) {
+                return outside;
+            }
+        }
         match r.receiver {
             Receiver::Implicit => {
                 // Inside an anonymous class (`subject`, its qualified name), that class first.
@@ -503,6 +509,17 @@ impl World {
             },
             None => (Target::External(format!("{sup}#{name}")), Confidence::External, true),
         }
+    }
+
+    /// `super(..)` or `super.m()` in a class whose superclass, named in the reference's subject
+    /// as written, is outside the repository: that type's constructor or method, outside.
+    /// None when the subject names no such type.
+    fn java_outside_super_call(&self, r: &RefQuery) -> Option<(Target, Confidence, bool)> {
+        let written = r.subject.filter(|s| ![JAVA_OBJECT, JAVA_ENUM].contains(s))?;
+        let package = self.files.get(&r.file).map(|f| f.module.as_str()).unwrap_or("");
+        let Some(Target::External(q)) = self.java_type(written, r.file, r.enclosing, package) else { return None };
+        let name = if r.name == "super" { last_segment(&q).to_string() } else { r.name.to_string() };
+        Some((Target::External(format!("{q}#{name}")), Confidence::External, true))
     }
 
     /// A call on a receiver whose type is written: when that type is not found in the
