@@ -469,49 +469,32 @@ impl<'t> Extractor<'t> {
         if !on_super && (!own || !implicit_member(crate::model::JAVA_ENUM, called)) {
             return None;
         }
-        // `super(..)`, `super.m()` in a class that names its superclass: that name, as written
-        // (the resolver finds it outside when the repository does not declare it).
-        if on_super {
-            if let Some(written) = self.named_superclass(name) {
-                return Some(written);
+        let decl = self.innermost_type_declaration(name)?;
+        let written = decl.child_by_field_name("superclass");
+        let sup = match (self.kind(decl), written) {
+            // `super(..)`, `super.m()` in a class that names its superclass: that name, as
+            // written (the resolver finds it outside when the repository does not declare it).
+            ("class_declaration", Some(written)) => {
+                return if on_super { Some(self.type_path(written.named_child(0)?)).filter(|p| !p.is_empty()) } else { None };
             }
-        }
-        let sup = self.implicit_superclass(name)?;
+            ("class_declaration" | "interface_declaration", None) => crate::model::JAVA_OBJECT,
+            ("enum_declaration", _) => crate::model::JAVA_ENUM,
+            _ => return None,
+        };
         (on_super || implicit_member(sup, called)).then(|| sup.to_string())
     }
 
-    /// The superclass the innermost class declaration around `node` names (`extends Base`:
-    /// `Base`), None for any other innermost type.
-    fn named_superclass(&self, node: Node<'t>) -> Option<String> {
+    /// The innermost type declaration around `node`; None inside an anonymous class or an
+    /// enum constant's body (their superclass is the type they are made from).
+    fn innermost_type_declaration(&self, node: Node<'t>) -> Option<Node<'t>> {
         let mut up = node.parent();
         while let Some(n) = up {
             match self.kind(n) {
-                "class_declaration" => {
-                    let ty = n.child_by_field_name("superclass")?.named_child(0)?;
-                    return Some(self.type_path(ty)).filter(|p| !p.is_empty());
-                }
-                "interface_declaration" | "enum_declaration" | "record_declaration" | "annotation_type_declaration" => return None,
-                "class_body" if n.parent().is_some_and(|p| matches!(self.kind(p), "object_creation_expression" | "enum_constant")) => {
-                    return None
-                }
-                _ => up = n.parent(),
-            }
-        }
-        None
-    }
-
-    /// The superclass the innermost type declaration around `node` has without naming one:
-    /// `java.lang.Object` for a class without `extends` and for an interface, `java.lang.Enum`
-    /// for an enum. None inside an anonymous class, a constant's body, a record, or a class
-    /// that names its superclass.
-    fn implicit_superclass(&self, node: Node<'t>) -> Option<&'static str> {
-        let mut up = node.parent();
-        while let Some(n) = up {
-            match self.kind(n) {
-                "class_declaration" => return n.child_by_field_name("superclass").is_none().then_some(crate::model::JAVA_OBJECT),
-                "interface_declaration" => return Some(crate::model::JAVA_OBJECT),
-                "enum_declaration" => return Some(crate::model::JAVA_ENUM),
-                "record_declaration" | "annotation_type_declaration" => return None,
+                "class_declaration"
+                | "interface_declaration"
+                | "enum_declaration"
+                | "record_declaration"
+                | "annotation_type_declaration" => return Some(n),
                 "class_body" if n.parent().is_some_and(|p| matches!(self.kind(p), "object_creation_expression" | "enum_constant")) => {
                     return None
                 }

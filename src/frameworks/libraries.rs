@@ -305,7 +305,9 @@ mod tests {
         assert_eq!(rows[0], "flush() -> void | void flush() [JpaRepository]");
         assert_eq!(rows[1], "saveAndFlush(Order) -> Order | <S extends Order> S saveAndFlush(S entity) [JpaRepository]");
         assert!(rows.contains(&"findAll() -> java.util.List<Order> | List<Order> findAll() [ListCrudRepository]".to_string()), "{rows:#?}");
-        assert!(rows.contains(&"findById(Long) -> java.util.Optional<Order> | Optional<Order> findById(Long id) [CrudRepository]".to_string()));
+        assert!(
+            rows.contains(&"findById(Long) -> java.util.Optional<Order> | Optional<Order> findById(Long id) [CrudRepository]".to_string())
+        );
         assert!(rows.contains(
             &"findAll(Pageable) -> org.springframework.data.domain.Page<Order> | Page<Order> findAll(Pageable pageable) [PagingAndSortingRepository]".to_string()
         ));

@@ -205,9 +205,7 @@ impl World {
         };
         let Some((receiver, name)) = link.rsplit_once('#') else { return Vec::new() };
         let member = match base {
-            Some(Target::External(q)) => {
-                return super::jdk::table().member_types(q, name, want == Want::Field).map(|ts| ts.map(str::to_string).collect()).unwrap_or_default()
-            }
+            Some(Target::External(q)) => return super::jdk::table().member_type_names(q, name, want == Want::Field),
             Some(Target::Symbol(t)) => self.member(*t, name, want, 0),
             None if receiver.is_empty() => self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, name, want, 0)),
             _ => None,
@@ -215,7 +213,7 @@ impl World {
         let Some(sym) = member.and_then(|m| self.syms.get(&m)) else {
             // `getClass()`: final in `Object`, so every class's is that one.
             if receiver.is_empty() && name == "getClass" && want == Want::Callable {
-                return super::jdk::table().member_types(JAVA_OBJECT, name, false).map(|ts| ts.map(str::to_string).collect()).unwrap_or_default();
+                return super::jdk::table().member_type_names(JAVA_OBJECT, name, false);
             }
             return Vec::new();
         };
@@ -230,6 +228,15 @@ impl World {
         match self.java_type(returns, sym.file, member, &ctx.module) {
             Some(Target::External(q)) => vec![q],
             _ => Vec::new(),
+        }
+    }
+
+    /// A type the JDK's table names (`java.lang.Class`): the repository's own when the
+    /// repository is the JDK, else outside.
+    pub(super) fn outside_type(&self, qualified: &str) -> Target {
+        match self.java_type_by_qname(qualified) {
+            Some(id) => Target::Symbol(id),
+            None => Target::External(qualified.to_string()),
         }
     }
 
@@ -263,11 +270,7 @@ impl World {
             // `LocalDate.now()`, by the JDK's table).
             if let [only] = &self.java_chain_outside(name, base_target.as_ref(), enclosing)[..] {
                 if only.contains('.') && !only.ends_with(']') {
-                    // The JDK's type is the repository's when the repository is the JDK.
-                    return Some(match self.java_type_by_qname(only) {
-                        Some(id) => Target::Symbol(id),
-                        None => Target::External(only.clone()),
-                    });
+                    return Some(self.outside_type(only));
                 }
             }
             // A field of a type from outside that the table does not know: named like a
@@ -401,13 +404,14 @@ impl World {
         // Not for a name written as type parameters are (`T`, `ID`, `E2`): a declared type
         // whose parameter it is may be where it was read from (a member's return type).
         let parameter_like = name.len() <= 2 && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
-        let mut rest = outside.iter().filter(|i| !table.has_package(&i.path));
-        if let (Some(i), None, false) = (rest.next(), rest.next(), parameter_like) {
-            if name.starts_with(char::is_uppercase) {
-                return Some(Target::External(format!("{}.{}", i.path, name)));
-            }
+        if parameter_like || !name.starts_with(char::is_uppercase) {
+            return None;
         }
-        None
+        let mut rest = outside.iter().filter(|i| !table.has_package(&i.path));
+        match (rest.next(), rest.next()) {
+            (Some(i), None) => Some(Target::External(format!("{}.{}", i.path, name))),
+            _ => None,
+        }
     }
 
     /// A type by its canonical name, where nested types may be written with dots.
@@ -433,7 +437,7 @@ impl World {
                 _ => (Target::Nothing, Confidence::Unresolved, true),
             };
         }
-        if let Some(sup) = r.subject.filter(|s| [JAVA_OBJECT, JAVA_ENUM].contains(s)) {
+        if let Some(sup) = r.subject.filter(|s| implicit_superclass(s)) {
             return self.java_implicit_super_call(r, sup);
         }
         if matches!(r.receiver, Receiver::Type(t) if t == "super") && self.java_superclass(r.enclosing).is_none() {
@@ -515,7 +519,7 @@ impl World {
     /// as written, is outside the repository: that type's constructor or method, outside.
     /// None when the subject names no such type.
     fn java_outside_super_call(&self, r: &RefQuery) -> Option<(Target, Confidence, bool)> {
-        let written = r.subject.filter(|s| ![JAVA_OBJECT, JAVA_ENUM].contains(s))?;
+        let written = r.subject.filter(|s| !implicit_superclass(s))?;
         let package = self.files.get(&r.file).map(|f| f.module.as_str()).unwrap_or("");
         let Some(Target::External(q)) = self.java_type(written, r.file, r.enclosing, package) else { return None };
         let name = if r.name == "super" { last_segment(&q).to_string() } else { r.name.to_string() };
@@ -622,4 +626,11 @@ impl World {
             }
         }
     }
+}
+
+/// Whether a Java call's subject names the superclass a type has without writing it
+/// (`model::JAVA_OBJECT`, `JAVA_ENUM`), not one written (`RuntimeException`) or an anonymous
+/// class.
+fn implicit_superclass(subject: &str) -> bool {
+    [JAVA_OBJECT, JAVA_ENUM].contains(&subject)
 }

@@ -63,6 +63,11 @@ impl JdkTypes {
         self.packages.contains(package)
     }
 
+    /// `member_types` as owned names, empty when unknown.
+    pub fn member_type_names(&self, owner: &str, name: &str, field: bool) -> Vec<String> {
+        self.member_types(owner, name, field).map(|ts| ts.map(str::to_string).collect()).unwrap_or_default()
+    }
+
     /// The types the JDK says a member of `owner` gives (a method's overloads of that name,
     /// or a field when `field`), looked up in `owner`, then its supertypes nearest first, then
     /// `Object`: the first that declares the name answers (an override's covariant return

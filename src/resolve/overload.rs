@@ -124,19 +124,6 @@ impl Ty {
     fn new(dims: usize, simple: String, target: Option<Target>) -> Ty {
         Ty { dims, simple, target, one_of: Vec::new() }
     }
-
-    /// A type from outside the repository by its canonical name, a primitive or an array
-    /// of them (`java.time.LocalDateTime`, `int`, `byte[]`).
-    fn outside(name: &str) -> Ty {
-        let mut base = name;
-        let mut dims = 0;
-        while let Some(b) = base.strip_suffix("[]") {
-            base = b;
-            dims += 1;
-        }
-        let target = if is_primitive(base) { None } else { Some(Target::External(base.to_string())) };
-        Ty::new(dims, last_segment(base).to_string(), target)
-    }
 }
 
 /// A candidate with its parameter list.
@@ -396,16 +383,10 @@ impl World {
         if target.is_none() && primitive.is_none() && base.contains('#') {
             let receiver = base.strip_suffix("()").unwrap_or(base).rsplit_once('#').map_or("", |(r, _)| r);
             let receiver = if receiver.is_empty() { None } else { self.java_type(receiver, file, enclosing, package) };
-            let mut one_of: Vec<Ty> = self.java_chain_outside(base, receiver.as_ref(), enclosing).iter().map(|t| Ty::outside(t)).collect();
+            let mut one_of: Vec<Ty> =
+                self.java_chain_outside(base, receiver.as_ref(), enclosing).iter().map(|t| self.outside_ty(t)).collect();
             for t in &mut one_of {
                 t.dims += dims;
-                // The repository's own type when the repository is the JDK.
-                if let Some(id) = t.target.as_ref().and_then(|q| match q {
-                    Target::External(q) => self.java_type_by_qname(q),
-                    _ => None,
-                }) {
-                    t.target = Some(Target::Symbol(id));
-                }
             }
             if one_of.len() == 1 {
                 return one_of.remove(0);
@@ -415,6 +396,20 @@ impl World {
             }
         }
         Ty::new(dims, simple, target)
+    }
+
+    /// A type the JDK's table names, by its canonical name, a primitive or an array of them
+    /// (`java.time.LocalDateTime`, `int`, `byte[]`): outside, or the repository's own when the
+    /// repository is the JDK.
+    fn outside_ty(&self, name: &str) -> Ty {
+        let mut base = name;
+        let mut dims = 0;
+        while let Some(b) = base.strip_suffix("[]") {
+            base = b;
+            dims += 1;
+        }
+        let target = if is_primitive(base) { None } else { Some(self.outside_type(base)) };
+        Ty::new(dims, last_segment(base).to_string(), target)
     }
 
     /// Whether a value of type `a` can be passed for a parameter of type `p`; `boxing`
