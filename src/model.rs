@@ -373,6 +373,27 @@ pub fn impl_owner(self_type: &str) -> &str {
     }
 }
 
+/// The `alias` of a Java lambda's `implements` reference when the lambda is an argument: it
+/// implements the type of the callee's parameter at `index` (`arg:1`; `new:0` for a
+/// constructor's). The reference is the call's (`kind`, receiver, arguments), retyped.
+pub fn lambda_argument(kind: RefKind, index: usize) -> String {
+    format!("{}:{index}", if kind == RefKind::Instantiates { "new" } else { "arg" })
+}
+
+/// What `lambda_argument` wrote: (the parameter's index, whether the callee is a
+/// constructor), for an `implements` reference.
+pub fn lambda_argument_of(kind: RefKind, alias: Option<&str>) -> Option<(usize, bool)> {
+    if kind != RefKind::Implements {
+        return None;
+    }
+    let (what, index) = alias?.split_once(':')?;
+    Some((index.parse().ok()?, match what {
+        "new" => true,
+        "arg" => false,
+        _ => return None,
+    }))
+}
+
 /// The last segment of a Java (`.`) or Rust (`::`) path.
 pub fn last_segment(path: &str) -> &str {
     // A byte scan: `rsplit("::")` builds a substring searcher per call, and the resolver

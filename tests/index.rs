@@ -46,7 +46,7 @@ fn java_shop_store_snapshot() {
     let tmp = temp_copy("java-shop");
     let summary = run(tmp.path());
     assert_eq!((summary.files, summary.parsed, summary.parse_errors), (17, 17, 0));
-    assert_eq!(refs_in_their_files_ranges(tmp.path()), 208);
+    assert_eq!(refs_in_their_files_ranges(tmp.path()), 209);
     expect_file!["snapshots/java-shop.store.txt"].assert_eq(&dump(tmp.path()));
 }
 

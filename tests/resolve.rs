@@ -2646,3 +2646,86 @@ public class Use {
     .assert_eq(&resolved(root, "src/pets/Use", &["calls"]));
     assert_incremental_is_fresh(root);
 }
+
+/// Java: a lambda or method reference passed as an argument implements the callee's
+/// parameter type: a repository interface (a method's, a constructor's, a varargs
+/// parameter's, a record's canonical constructor's) or one from outside (`Runnable`). One
+/// passed to a JDK method implements
+/// nothing known. An edit of the callee's parameter in another file retypes it,
+/// incrementally as fresh.
+#[test]
+fn java_lambdas_passed_as_arguments_implement_the_parameters_type() {
+    let repo = write_fixture(
+        r#"
+//- src/bus/Listener.java
+package bus;
+
+public interface Listener {
+    void onEvent(String event);
+}
+//- src/bus/Hub.java
+package bus;
+
+public class Hub {
+    public void register(Listener listener) {}
+
+    public static void later(Runnable task, Listener... done) {}
+
+    public void register(int priority, Listener listener) {}
+}
+//- src/bus/Subscription.java
+package bus;
+
+public class Subscription {
+    public Subscription(Listener listener) {}
+}
+//- src/bus/Route.java
+package bus;
+
+public record Route(String path, Listener handler) {
+    public Route(Listener handler) { this("/", handler); }
+}
+//- src/app/App.java
+package app;
+
+import bus.Hub;
+import bus.Subscription;
+import java.util.List;
+
+public class App {
+    void start(Hub hub, List<String> names) {
+        hub.register(event -> log(event));
+        hub.register(2, this::log);
+        Hub.later(() -> log("later"), this::log, e -> log(e));
+        new Subscription(this::log);
+        names.forEach(n -> log(n));
+        new bus.Route("/a", this::log);
+    }
+
+    void log(String s) {}
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/app/App.java:10 implements register from=app.App#start.$2 to=bus.Listener (exact)
+        ref src/app/App.java:11 implements later from=app.App#start.$3 to=ext:java.lang.Runnable (external)
+        ref src/app/App.java:11 implements later from=app.App#start.$4 to=bus.Listener (exact)
+        ref src/app/App.java:11 implements later from=app.App#start.$5 to=bus.Listener (exact)
+        ref src/app/App.java:12 implements Subscription from=app.App#start.$6 to=bus.Listener (exact)
+        ref src/app/App.java:13 implements forEach from=app.App#start.$7 to=- (unresolved)
+        ref src/app/App.java:14 implements bus.Route from=app.App#start.$8 to=bus.Listener (exact)
+        ref src/app/App.java:9 implements register from=app.App#start.$1 to=bus.Listener (exact)"#]]
+    .assert_eq(&resolved(root, "src/app/", &["implements"]));
+    // The constructor's parameter becomes a `Runnable`: the method reference implements it.
+    std::fs::write(
+        root.join("src/bus/Subscription.java"),
+        "package bus;\n\npublic class Subscription {\n    public Subscription(Runnable task) {}\n}\n",
+    )
+    .unwrap();
+    reindex(root);
+    expect_test::expect!["ref src/app/App.java:12 implements Subscription from=app.App#start.$6 to=ext:java.lang.Runnable (external)"]
+    .assert_eq(&resolved(root, "src/app/App.java:12 ", &["implements"]));
+    assert_incremental_is_fresh(root);
+}

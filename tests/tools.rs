@@ -1458,21 +1458,27 @@ fn anonymous_classes_and_lambdas_are_implementations() {
     );
     expect_test::expect![[r####"
         ### find_implementations {"symbol":"com.acme.events.Listener"}
-        5 implementations of interface com.acme.events.Listener
+        8 implementations of interface com.acme.events.Listener
         com.acme.events  src/main/java/com/acme/events/
           class Bus#start.$1  Bus.java:17-27  (anonymous class)
           function Bus#audit.$1  Bus.java:8  (lambda: Listener = this::record)
           function Bus#logging.$1  Bus.java:11  (lambda: Listener = event -> ..)
           function Bus#start.$2  Bus.java:15  (lambda: Listener = event -> ..)
           function Bus#start.$3  Bus.java:28  (lambda: Listener = event -> ..)
+          function Bus#start.$4  Bus.java:29  (lambda: register(event -> ..))
+          function Bus#start.$6  Bus.java:30  (lambda: later(.., this::record))
+          function Bus#start.$7  Bus.java:31  (lambda: Subscription(this::record))
 
         ### find_implementations {"symbol":"Listener#onEvent"}
-        5 implementations of method com.acme.events.Listener#onEvent(String)
+        8 implementations of method com.acme.events.Listener#onEvent(String)
         com.acme.events  src/main/java/com/acme/events/
           function Bus#audit.$1  Bus.java:8  (lambda: Listener = this::record)
           function Bus#logging.$1  Bus.java:11  (lambda: Listener = event -> ..)
           function Bus#start.$2  Bus.java:15  (lambda: Listener = event -> ..)
           function Bus#start.$3  Bus.java:28  (lambda: Listener = event -> ..)
+          function Bus#start.$4  Bus.java:29  (lambda: register(event -> ..))
+          function Bus#start.$6  Bus.java:30  (lambda: later(.., this::record))
+          function Bus#start.$7  Bus.java:31  (lambda: Subscription(this::record))
           method Bus#start.$1#onEvent(String)  Bus.java:18-21  (anonymous class)
 
         ### find_implementations {"symbol":"Listener#describe"}
@@ -1482,49 +1488,56 @@ fn anonymous_classes_and_lambdas_are_implementations() {
 
         ### change_impact {"target":"Listener#onEvent"}
         change_impact method com.acme.events.Listener#onEvent(String)  src/main/java/com/acme/events/Listener.java:4  loc 1 cx 1 modified <date>
-        affected: 9 (ring 1: 5, ring 2: 3, ring 3: 1); tests: 1
+        affected: 12 (ring 1: 9, ring 2: 3); tests: 1
         ring 1:
           com.acme.events  src/main/java/com/acme/events/
+            method Bus#start()  calls 1  Bus.java:14-33  loc 19 cx 2
             method Bus#start.$1#onEvent(String)  Bus.java:18-21  loc 4 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
             function Bus#audit.$1  Bus.java:8  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
             function Bus#logging.$1  Bus.java:11  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
             function Bus#start.$2  Bus.java:15  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
             function Bus#start.$3  Bus.java:28  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
+            function Bus#start.$4  Bus.java:29  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
+            function Bus#start.$6  Bus.java:30  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
+            function Bus#start.$7  Bus.java:31  loc 1 cx 1  overrides method com.acme.events.Listener#onEvent(String) (changes with its signature)
         ring 2:
           com.acme.events  src/main/java/com/acme/events/
-            method Bus#start()  instantiates 3  Bus.java:14-30  loc 16 cx 2
             field Bus#audit  instantiates 1  Bus.java:8  loc 1 cx 1
             method Bus#logging()  instantiates 1  Bus.java:10-12  loc 3 cx 1
-        ring 3:
           com.acme.events  src/test/java/com/acme/events/
-            method BusTest#starts()  instantiates 1, calls 1  BusTest.java:6-9  loc 4 cx 1  [test]
+            method BusTest#starts()  calls 1  BusTest.java:6-9  loc 4 cx 1  [test]
 
         ### change_impact {"target":"Format#upper"}
         change_impact method com.acme.events.Format#upper(String)  src/main/java/com/acme/events/Format.java:4-6  loc 3 cx 1 modified <date>
         affected: 2 (ring 1: 1, ring 2: 1); tests: 1
         ring 1:
           com.acme.events  src/main/java/com/acme/events/
-            method Bus#start()  calls 1  Bus.java:14-30  loc 16 cx 2
+            method Bus#start()  calls 1  Bus.java:14-33  loc 19 cx 2
         ring 2:
           com.acme.events  src/test/java/com/acme/events/
             method BusTest#starts()  calls 1  BusTest.java:6-9  loc 4 cx 1  [test]
 
         ### file_outline {"path":"src/main/java/com/acme/events/Bus.java"}
-        src/main/java/com/acme/events/Bus.java (java, 37 lines, package com.acme.events)
-        class 6-37  public class Bus
+        src/main/java/com/acme/events/Bus.java (java, 44 lines, package com.acme.events)
+        class 6-44  public class Bus
           field 7  private final List<Listener> listeners = new ArrayList<>()
           field 8  private final Listener audit = this::record
             function $1  8  Listener = this::record
           method 10-12  public Listener logging()
             function $1  11  Listener = event -> ..
-          method 14-30  public void start()
+          method 14-33  public void start()
             function $2  15  Listener = event -> ..
             class $1  17-27  new Listener() { .. }
               method 18-21  public void onEvent(String event)
               method 23-26  public String describe()
             function $3  28  Listener = event -> ..
-          method 32-33  void register(Object listener)
-          method 35-36  void record(String event)
+            function $4  29  register(event -> ..)
+            function $5  30  later(() -> ..)
+            function $6  30  later(.., this::record)
+            function $7  31  Subscription(this::record)
+          method 35-37  void register(Listener listener)
+          method 39-40  void later(Runnable task, Listener... done)
+          method 42-43  void record(String event)
 
         ### find_references {"symbol":"Priority#compareTo"}
         1 reference to method com.acme.events.Priority#compareTo(Priority) (calls 1)
@@ -1715,13 +1728,13 @@ fn search_symbols_reads_a_sentence() {
         ... 11 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"Retry declined payments in OrderService","limit":5}
-        50 symbols match the words "retry declined payments order service" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        51 symbols match the words "retry declined payments order service" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order, service; uses: payments, order]
         constructor com.acme.order.OrderService#OrderService(PaymentService,InventoryService)  src/main/java/com/acme/order/OrderService.java:18-21  [name: order, service; owner: order, service; uses: payments, service]
         method com.acme.order.OrderService#max(Comparable,Comparable)  src/main/java/com/acme/order/OrderService.java:34-36  [owner: order, service]
         field com.acme.order.OrderService#payments  src/main/java/com/acme/order/OrderService.java:15  [name: payments; owner: order, service; uses: payments, service]
         field com.acme.order.OrderService#inventory  src/main/java/com/acme/order/OrderService.java:16  [owner: order, service; uses: service]
-        ... 45 more (limit=5); next page: offset=5
+        ... 46 more (limit=5); next page: offset=5
 
         ### search_symbols {"query":"reserve stock in the inventory before placing orders","limit":5}
         35 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)

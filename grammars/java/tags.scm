@@ -12,8 +12,9 @@
 ;   @anonymous                      an anonymous class's body: its members are symbols of a
 ;                                   nameless class (`$1`), its code is what encloses it
 ;   @resource                       a try-with-resources resource's type (its `close` is called)
-;   @lambda                         a lambda or method reference whose declared target type it
-;                                   implements (a nameless symbol `$2` under what encloses it)
+;   @lambda                         a lambda or method reference: where the type it implements is
+;                                   declared or it is an argument (the callee's parameter type),
+;                                   a nameless symbol `$2` under what encloses it
 
 (package_declaration [(identifier) (scoped_identifier)] @package)
 (import_declaration) @import
@@ -34,9 +35,7 @@
 (record_declaration parameters: (formal_parameters (formal_parameter name: (identifier) @name) @definition.field))
 
 (object_creation_expression (class_body) @anonymous)
-(variable_declarator value: [(lambda_expression) (method_reference)] @lambda)
-(return_statement [(lambda_expression) (method_reference)] @lambda)
-(cast_expression value: [(lambda_expression) (method_reference)] @lambda)
+[(lambda_expression) (method_reference)] @lambda
 (resource type: (_) @resource)
 (type_parameters) @typeparams
 

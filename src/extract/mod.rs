@@ -514,11 +514,11 @@ impl<'t> Extractor<'t> {
         let (mut locals, def_names) = self.variables(&outline);
         let param_types = self.macro_closure_params(&outline, &mut locals);
         let refs = self.refs_by_node(&def_names);
-        let (mut references, key_reads) = self.name_references(&outline, &locals, refs, param_types);
+        let (mut references, key_reads, lambda_calls) = self.name_references(&outline, &locals, refs, param_types);
         self.impl_header_refs(&outline, &mut references);
         self.import_refs(&outline, &mut references);
         if self.spec.language == Language::Java {
-            self.nameless_implementations(&mut outline, &mut references);
+            self.nameless_implementations(&mut outline, &mut references, &lambda_calls, &locals);
             self.resource_calls(&outline, &mut references);
         }
         let expanded = self.expansion_contexts(&outline);

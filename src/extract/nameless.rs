@@ -2,8 +2,10 @@
 //! class symbol `$1` under the method or field that creates it, its members its own, and
 //! it extends or implements the type it is created from. A lambda or method reference whose
 //! target type is declared where it stands (a variable's or field's type, the enclosing
-//! method's return type, a cast) is a symbol `$2` that implements that type. Numbered per
-//! enclosing symbol, anonymous classes first, each in source order.
+//! method's return type, a cast) is a symbol `$2` that implements that type; one passed as
+//! an argument is one too, and implements what the resolver finds the callee's parameter
+//! to be (`model::lambda_argument`). Numbered per enclosing symbol, anonymous classes
+//! first, each in source order.
 //!
 //! Their code stays the enclosing member's: calls in their bodies are made from it
 //! (`context_at`), and the impact walk reaches it from them. Methods of the extractor; it
@@ -67,7 +69,13 @@ impl<'t> Extractor<'t> {
 
     /// The supertype references of the anonymous classes, and the lambdas' symbols and
     /// theirs.
-    pub(super) fn nameless_implementations(&self, outline: &mut Outline, references: &mut Vec<Reference>) {
+    pub(super) fn nameless_implementations(
+        &self,
+        outline: &mut Outline,
+        references: &mut Vec<Reference>,
+        lambda_calls: &HashMap<usize, Reference>,
+        locals: &Locals<'t>,
+    ) {
         for scope in &outline.scopes {
             let ScopeWhat::Anonymous(Some(i)) = scope.what else { continue };
             let Some(body) = self.anonymous.iter().find(|a| a.start_byte() == scope.start) else { continue };
@@ -78,46 +86,118 @@ impl<'t> Extractor<'t> {
             }
         }
         for lambda in &self.lambdas {
-            let Some(ty) = self.lambda_target(*lambda) else { continue };
-            let path = self.type_path(ty);
-            if path.is_empty() || path == "var" {
-                continue;
+            // What it implements: a type as written, or the callee's parameter (the call's
+            // reference, retyped; resolved once the callee is known).
+            // Through `cond ? a -> .. : b -> ..` and parentheses to where its value goes.
+            let mut value = *lambda;
+            let mut site = lambda.parent();
+            while let Some(p) = site.filter(|p| matches!(self.kind(*p), "ternary_expression" | "parenthesized_expression")) {
+                if p.child_by_field_name("condition").is_some_and(|c| c.id() == value.id()) {
+                    break;
+                }
+                (value, site) = (p, p.parent());
             }
+            let Some(site) = site else { continue };
+            let (signature, mut reference) = match self.lambda_target(site, outline, locals) {
+                Some(path) => {
+                    if path.is_empty() || path == "var" {
+                        continue;
+                    }
+                    let signature = format!("{} = {}", crate::model::last_segment(&path), self.lambda_shown(*lambda));
+                    (signature, Reference::new(RefKind::Implements, path, 0, None))
+                }
+                None => {
+                    let Some((call, index)) = self.lambda_call(value, site, lambda_calls) else { continue };
+                    let before = if index > 0 { ".., " } else { "" };
+                    let signature = format!("{}({before}{})", crate::model::last_segment(&call.name), self.lambda_shown(*lambda));
+                    let mut reference = call.clone();
+                    reference.alias = Some(crate::model::lambda_argument(call.kind, index));
+                    reference.kind = RefKind::Implements;
+                    (signature, reference)
+                }
+            };
             let ctx = self.context_at(lambda.start_byte(), &outline.scopes, &outline.scope_parent, &outline.def_symbol);
             let Some(holder) = ctx.symbol else { continue };
-            let shown = match self.kind(*lambda) {
-                "lambda_expression" => match lambda.child_by_field_name("parameters") {
-                    Some(p) => format!("{} -> ..", self.text(p).split_whitespace().collect::<Vec<_>>().join(" ")),
-                    None => "-> ..".to_string(),
-                },
-                _ => self.text(*lambda).split_whitespace().collect(),
-            };
-            let signature = format!("{} = {shown}", crate::model::last_segment(&path));
             let symbol = self.nameless_symbol(SymbolKind::Function, *lambda, holder, signature, "lambda", &outline.symbols);
-            references.push(Reference::new(RefKind::Implements, path, symbol.start_line, Some(outline.symbols.len())));
+            reference.line = symbol.start_line;
+            reference.enclosing = Some(outline.symbols.len());
+            references.push(reference);
             outline.symbols.push(symbol);
         }
     }
 
-    /// The type a lambda or method reference is converted to, where it is declared: the
-    /// variable's, the enclosing method's return type (not a lambda's own `return`), the cast's.
-    fn lambda_target(&self, lambda: Node<'t>) -> Option<Node<'t>> {
-        let parent = lambda.parent()?;
-        match self.kind(parent) {
-            "variable_declarator" => parent.parent()?.child_by_field_name("type"),
-            "cast_expression" => parent.child_by_field_name("type"),
+    /// A lambda as an outline shows it: its parameters (`event -> ..`), or a method
+    /// reference as written.
+    fn lambda_shown(&self, lambda: Node<'t>) -> String {
+        match self.kind(lambda) {
+            "lambda_expression" => match lambda.child_by_field_name("parameters") {
+                Some(p) => format!("{} -> ..", self.text(p).split_whitespace().collect::<Vec<_>>().join(" ")),
+                None => "-> ..".to_string(),
+            },
+            _ => self.text(lambda).split_whitespace().collect(),
+        }
+    }
+
+    /// The call or creation a lambda is an argument of, and its place among the arguments.
+    fn lambda_call<'r>(
+        &self,
+        lambda: Node<'t>,
+        list: Node<'t>,
+        lambda_calls: &'r HashMap<usize, Reference>,
+    ) -> Option<(&'r Reference, usize)> {
+        if self.kind(list) != "argument_list" {
+            return None;
+        }
+        let call = lambda_calls.get(&list.start_byte())?;
+        let mut cursor = list.walk();
+        let index = list
+            .named_children(&mut cursor)
+            .filter(|a| !self.spec.comment_kinds.contains(&self.kind(*a)))
+            .position(|a| a.id() == lambda.id())?;
+        Some((call, index))
+    }
+
+    /// The type a lambda or method reference is converted to where its value goes (`site`),
+    /// when declared there: the variable's (declared or assigned), the enclosing method's
+    /// return type (not a lambda's own `return`), the cast's.
+    fn lambda_target(&self, site: Node<'t>, outline: &Outline, locals: &Locals<'t>) -> Option<String> {
+        let ty = match self.kind(site) {
+            "variable_declarator" => site.parent()?.child_by_field_name("type"),
+            "cast_expression" => site.child_by_field_name("type"),
             "return_statement" => {
-                let mut up = parent.parent();
-                while let Some(n) = up {
+                let mut up = site.parent();
+                loop {
+                    let n = up?;
                     match self.kind(n) {
-                        "method_declaration" => return n.child_by_field_name("type"),
+                        "method_declaration" => break n.child_by_field_name("type"),
                         "lambda_expression" | "class_body" | "constructor_declaration" => return None,
                         _ => up = n.parent(),
                     }
                 }
-                None
+            }
+            // `accumulator = (m, t) -> ..`, `this.handler = ..`: the variable's declared type.
+            "assignment_expression" => {
+                let left = site.child_by_field_name("left")?;
+                let name = match self.kind(left) {
+                    "identifier" => self.text(left),
+                    "field_access" if left.child_by_field_name("object").is_some_and(|o| self.kind(o) == "this") => {
+                        self.text(left.child_by_field_name("field")?)
+                    }
+                    _ => return None,
+                };
+                let ctx = self.context_at(site.start_byte(), &outline.scopes, &outline.scope_parent, &outline.def_symbol);
+                let mut at = ctx.symbol;
+                let written = loop {
+                    if let Some(t) = locals.get(&(at, name)) {
+                        break t.at(site.start_byte()).to_string();
+                    }
+                    at = outline.symbols[at?].parent;
+                };
+                let base = written.split('<').next().unwrap_or_default().trim();
+                return (!base.is_empty() && !base.contains(['@', '#', '?'])).then(|| base.to_string());
             }
             _ => None,
-        }
+        }?;
+        Some(self.type_path(ty))
     }
 }

@@ -51,21 +51,21 @@ impl<'t> Extractor<'t> {
         refs
     }
 
-    /// Pass 3: each captured name as a reference, with its receiver and argument types;
-    /// and the configuration keys read by name (`env.getProperty("k")`), as (caller, marker).
+    /// Pass 3: each name as a reference, with receiver and argument types; configuration
+    /// keys read by name (`getProperty("k")`: caller, marker); calls given a lambda.
     pub(super) fn name_references(
         &self,
         outline: &Outline,
         locals: &Locals<'t>,
         refs: Vec<Ref<'t>>,
         param_types: Vec<Reference>,
-    ) -> (Vec<Reference>, Vec<(usize, String)>) {
+    ) -> (Vec<Reference>, Vec<(usize, String)>, HashMap<usize, Reference>) {
         let Outline { scopes, scope_parent, symbols, def_symbol } = outline;
         // `use` declarations: their paths are imports, not also accesses.
         let import_ranges: Vec<(usize, usize)> = self.imports.iter().map(|n| (n.start_byte(), n.end_byte())).collect();
         let mut references = param_types;
-        // Configuration keys read by name (`env.getProperty("k")`): (caller, marker).
         let mut key_reads: Vec<(usize, String)> = Vec::new();
+        let mut lambda_calls: HashMap<usize, Reference> = HashMap::default();
         // Rust: the variables each declaration binds, read once a bare name is passed as a
         // value there (`route(create)`), by the symbol's definition node.
         let mut bound: HashMap<usize, Vec<(&'t str, usize, usize)>> = HashMap::default();
@@ -239,6 +239,7 @@ impl<'t> Extractor<'t> {
                     }
                 }
                 if self.spec.language == Language::Java {
+                    self.note_lambda_call(args, &reference, &mut lambda_calls);
                     if let Some(url) = self.url_reference(&reference, r.name) {
                         references.push(url);
                     }
@@ -248,7 +249,16 @@ impl<'t> Extractor<'t> {
             references.push(reference);
         }
 
-        (references, key_reads)
+        (references, key_reads, lambda_calls)
+    }
+
+    /// Java: a call or creation given a lambda or method reference, by its argument list's
+    /// start: `extract::nameless` types the lambda by the callee's parameter.
+    fn note_lambda_call(&self, args: Node<'t>, call: &Reference, calls: &mut HashMap<usize, Reference>) {
+        let mut cursor = args.walk();
+        if args.named_children(&mut cursor).any(|a| matches!(self.kind(a), "lambda_expression" | "method_reference")) {
+            calls.insert(args.start_byte(), call.clone());
+        }
     }
 
     /// The trait whose associated type a binding in its arguments names (`Addr` in

@@ -565,7 +565,7 @@ struct Packed {
 
 impl Packed {
     fn pack(references: Vec<Reference>) -> Packed {
-        let (supers, rest): (Vec<Reference>, Vec<Reference>) = references.into_iter().partition(|r| Pass::Supertypes.includes(r.kind));
+        let (supers, rest): (Vec<Reference>, Vec<Reference>) = references.into_iter().partition(|r| Pass::Supertypes.includes(r.kind, r.alias.as_deref()));
         let rest = postcard::to_allocvec(&rest).expect("references serialize to memory").into_boxed_slice();
         Packed { supers, rest }
     }
@@ -583,8 +583,11 @@ enum Pass {
 }
 
 impl Pass {
-    fn includes(self, kind: RefKind) -> bool {
-        matches!(kind, RefKind::Extends | RefKind::Implements) == (self == Pass::Supertypes)
+    /// A lambda passed as an argument implements its callee's parameter: the rest pass
+    /// resolves it, as the call it is (member lookups need the supertypes first).
+    fn includes(self, kind: RefKind, alias: Option<&str>) -> bool {
+        let supertype = matches!(kind, RefKind::Extends | RefKind::Implements) && crate::model::lambda_argument_of(kind, alias).is_none();
+        supertype == (self == Pass::Supertypes)
     }
 }
 
@@ -597,7 +600,7 @@ fn recheck(
     touched: &mut HashSet<SymbolId>,
     rechecked: &mut usize,
 ) -> anyhow::Result<()> {
-    for r in refs.iter().filter(|r| pass.includes(r.kind)) {
+    for r in refs.iter().filter(|r| pass.includes(r.kind, r.alias.as_deref())) {
         *rechecked += 1;
         let query = RefQuery {
             file: r.file,
@@ -610,6 +613,7 @@ fn recheck(
             glob: r.flags & FLAG_GLOB != 0,
             args: r.args.as_deref(),
             implicit: r.kind == RefKind::Calls && r.alias.is_some(),
+            argument: crate::model::lambda_argument_of(r.kind, r.alias.as_deref()),
         };
         touched.extend(r.source);
         match resolve_one(world, &query) {
@@ -636,6 +640,7 @@ fn query_of(file: i64, enclosing: Option<SymbolId>, r: &crate::model::Reference)
         glob: r.glob,
         args: r.args.as_deref(),
         implicit: r.kind == RefKind::Calls && r.alias.is_some(),
+        argument: crate::model::lambda_argument_of(r.kind, r.alias.as_deref()),
     }
 }
 

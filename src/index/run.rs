@@ -525,7 +525,7 @@ impl Run<'_> {
     pub fn resolve_passes(&mut self, old_refs: Vec<StoredRef>) -> anyhow::Result<()> {
         let changed_files: HashSet<i64> = self.pending.iter().map(|p| p.file).collect();
         let mut old_refs: Vec<StoredRef> = old_refs.into_iter().filter(|r| !changed_files.contains(&r.file)).collect();
-        for r in old_refs.iter().filter(|r| Pass::Supertypes.includes(r.kind)) {
+        for r in old_refs.iter().filter(|r| Pass::Supertypes.includes(r.kind, r.alias.as_deref())) {
             if let Some(s) = r.source {
                 self.old_supers.entry(s).or_insert_with(|| self.world.supertypes.get(&s).cloned().unwrap_or_default());
             }

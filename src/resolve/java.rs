@@ -11,6 +11,9 @@ use crate::model::{JAVA_ENUM, JAVA_OBJECT};
 
 impl World {
     pub(super) fn resolve_java(&self, r: &RefQuery, package: &str) -> (Target, Confidence, bool) {
+        if let Some((index, creation)) = r.argument {
+            return self.java_lambda_argument(r, index, creation, package);
+        }
         match r.kind {
             RefKind::Imports => self.java_import(r),
             RefKind::Calls if matches!(r.receiver, Receiver::Type(t) if t == crate::model::URL_RECEIVER) => self.url_handler(r.name),
@@ -34,6 +37,58 @@ impl World {
                 Some(t) => (t.clone(), conf_of(&t), true),
                 None => self.guess(Language::Java, r.name, Want::Type),
             },
+        }
+    }
+
+    /// A lambda or method reference passed as an argument implements the type of the
+    /// callee's parameter at `index` (the last one's for varargs), when the call resolves to
+    /// one method of the repository: a repository interface, or a type from outside.
+    /// Unresolved otherwise (a JDK method's parameters are not in its table), and kept: an
+    /// edit may declare the callee.
+    fn java_lambda_argument(&self, r: &RefQuery, index: usize, creation: bool, package: &str) -> (Target, Confidence, bool) {
+        let nothing = (Target::Nothing, Confidence::Unresolved, true);
+        let kind = if creation { RefKind::Instantiates } else { RefKind::Calls };
+        let call = RefQuery { kind, argument: None, ..*r };
+        let (Target::Symbol(callee), Confidence::Exact, _) = self.resolve_java(&call, package) else { return nothing };
+        let Some(sym) = self.syms.get(&callee) else { return nothing };
+        let given = r.args.map_or(0, |a| overload::split_list(a).len());
+        let declared: Vec<&str> = sym.params.as_deref().map(overload::split_list).unwrap_or_default();
+        let varargs = declared.last().is_some_and(|p| p.ends_with("..."));
+        let params: Vec<&str> = if given == declared.len() || varargs && given + 1 >= declared.len() {
+            declared
+        } else {
+            // A record's canonical constructor is no symbol: its parameters are the record's
+            // components, its first fields (what the call resolved to has another arity).
+            let record = match (creation, sym.kind) {
+                (false, _) => None,
+                // A record that declares no constructor: the type itself.
+                (true, SymbolKind::Record) => Some(callee),
+                (true, _) => sym.parent.filter(|p| self.syms[p].kind == SymbolKind::Record),
+            };
+            let Some(record) = record else { return nothing };
+            let fields: Vec<&str> = self
+                .children_of(record)
+                .iter()
+                .filter(|c| self.syms[*c].kind == SymbolKind::Field)
+                .filter_map(|c| self.syms[c].returns.as_deref())
+                .collect();
+            match fields.get(..given) {
+                Some(f) => f.iter().map(|t| t.split('<').next().unwrap_or(t).trim()).collect(),
+                None => return nothing,
+            }
+        };
+        let param = match params.get(index) {
+            Some(p) if index + 1 < params.len() || !p.ends_with("...") => *p,
+            _ => match params.last().and_then(|p| p.strip_suffix("...")) {
+                Some(p) => p,
+                None => return nothing,
+            },
+        };
+        let Some(ctx) = self.files.get(&sym.file) else { return nothing };
+        match self.java_type(param, sym.file, Some(callee), &ctx.module) {
+            Some(Target::Symbol(t)) if self.syms[&t].kind == SymbolKind::Interface => (Target::Symbol(t), Confidence::Exact, true),
+            Some(Target::External(q)) if q != JAVA_OBJECT => (Target::External(q), Confidence::External, true),
+            _ => nothing,
         }
     }
 

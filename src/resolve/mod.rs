@@ -131,6 +131,9 @@ pub struct RefQuery<'a> {
     /// A call the library makes (`extract::callbacks`): dropped when it reaches a method
     /// outside the repository.
     pub implicit: bool,
+    /// A Java lambda passed as an argument (`model::lambda_argument_of`): the reference is
+    /// its call's, and it implements the callee's parameter at that index.
+    pub argument: Option<(usize, bool)>,
 }
 
 pub struct Resolution {
@@ -725,6 +728,7 @@ mod tests {
             glob: false,
             args: None,
             implicit: false,
+            argument: None,
         };
         let r = w.resolve(&query);
         (r.target, r.confidence)

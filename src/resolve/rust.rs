@@ -573,6 +573,7 @@ impl World {
             glob: false,
             args: None,
             implicit: false,
+            argument: None,
         };
         let (Target::Symbol(id), _, _) = self.resolve_rust(&query) else { return None };
         let sym = self.syms.get(&id).filter(|s| s.kind == SymbolKind::Macro)?;

@@ -626,7 +626,7 @@ impl Store {
         let mut stmt = self.conn.prepare(concat!(
             "SELECT source_id, target_id FROM refs WHERE kind IN (",
             kind_sql!(supertypes),
-            ") AND source_id IS NOT NULL AND target_id IS NOT NULL ORDER BY id"
+            ") AND source_id IS NOT NULL AND target_id IS NOT NULL AND alias IS NULL ORDER BY id"
         ))?;
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
@@ -810,10 +810,13 @@ const RECHECK_SQL: &str =
      ORDER BY id";
 
 /// A type's resolved supertypes in id order: what `load_world` and the tools read.
+/// A Java lambda passed as an argument implements its callee's parameter (`alias`
+/// `arg:N`): an edge for the tools, no supertype of the resolver's world (the rest pass
+/// writes it).
 const SUPERTYPES_SQL: &str = concat!(
     "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN (",
     kind_sql!(supertypes),
-    ") AND target_id IS NOT NULL ORDER BY target_id"
+    ") AND target_id IS NOT NULL AND alias IS NULL ORDER BY target_id"
 );
 
 /// One write transaction. Nothing is visible to readers until `commit`.

@@ -964,6 +964,20 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The symbols of a file with an `implements` edge to a type the index knows (of the
+    /// repository or from outside): a Java lambda passed to a method whose parameter type
+    /// is not known (`stream.map(x -> ..)`) has none.
+    pub fn implementing_in_file(&self, file: i64) -> Result<std::collections::HashSet<i64>> {
+        let mut stmt = self.conn.prepare_cached(concat!(
+            "SELECT source_id FROM refs WHERE id BETWEEN ?1 AND ?2 AND kind IN (",
+            kind_sql!(supertypes),
+            ") AND source_id IS NOT NULL AND (target_id IS NOT NULL OR external_id IS NOT NULL)"
+        ))?;
+        let (lo, hi) = super::ref_ids_of(file);
+        let rows = stmt.query_map([lo, hi], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Every distinct symbol name (for typo-tolerant matching).
     pub fn distinct_names(&self) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare_cached("SELECT DISTINCT name FROM symbols")?;

@@ -797,7 +797,13 @@ impl Atlas {
         if self.refresh(&file) {
             file = self.indexed_file(store, &a.path)?;
         }
-        let symbols = fold_inherited(store.file_symbols(file.id)?);
+        let mut symbols = fold_inherited(store.file_symbols(file.id)?);
+        // A lambda that implements nothing the index knows (passed to a JDK method: the
+        // table has no parameter types) is no row of the outline: its code is its holder's.
+        if symbols.iter().any(|s| nameless(s) == Some("lambda")) {
+            let implementing = store.implementing_in_file(file.id)?;
+            symbols.retain(|s| nameless(s) != Some("lambda") || implementing.contains(&s.id));
+        }
         let total_lines = std::fs::read_to_string(self.root.join(&file.path)).map(|t| t.lines().count()).unwrap_or(0);
         let mut out = format!(
             "{} ({}, {total_lines} lines, {} {}{})\n",

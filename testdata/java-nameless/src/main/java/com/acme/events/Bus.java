@@ -27,9 +27,16 @@ public class Bus {
         });
         register((Listener) event -> record(event));
         register(event -> record(event));
+        later(() -> record("later"), this::record);
+        new Subscription(this::record);
+        listeners.forEach(l -> l.onEvent("started"));
     }
 
-    void register(Object listener) {
+    void register(Listener listener) {
+        listeners.add(listener);
+    }
+
+    void later(Runnable task, Listener... done) {
     }
 
     void record(String event) {
