@@ -373,6 +373,10 @@ pub fn impl_owner(self_type: &str) -> &str {
     }
 }
 
+/// A lambda or method reference among a Java call's argument types (`Reference::args`): it
+/// fits a parameter of an interface type only.
+pub const LAMBDA_ARG: &str = "->";
+
 /// The `alias` of a Java lambda's `implements` reference when the lambda is an argument: it
 /// implements the type of the callee's parameter at `index` (`arg:1`; `new:0` for a
 /// constructor's). The reference is the call's (`kind`, receiver, arguments), retyped.

@@ -2729,3 +2729,59 @@ public class App {
     .assert_eq(&resolved(root, "src/app/App.java:12 ", &["implements"]));
     assert_incremental_is_fresh(root);
 }
+
+/// Java: a lambda fits a parameter of an interface type only, so `toArray(i -> ..)` beside
+/// `toArray(Object[])` and `start(Thread)` beside `start(Runnable)` take the interface's
+/// overload; a lambda assigned to a declared variable or field, or chosen by a conditional,
+/// implements its type; an intersection cast gives each of its types.
+#[test]
+fn java_lambdas_pick_interface_overloads_and_follow_assignments_and_conditionals() {
+    let repo = write_fixture(
+        r#"
+//- src/run/Pool.java
+package run;
+
+import java.io.Serializable;
+import java.util.Comparator;
+import java.util.function.IntFunction;
+
+public class Pool {
+    private Runnable task;
+
+    Object[] toArray(Object[] a) { return a; }
+
+    Object[] toArray(IntFunction<Object[]> make) { return make.apply(0); }
+
+    void start(Thread t) {}
+
+    void start(Runnable r) {}
+
+    void run(boolean quick) {
+        toArray(i -> new Object[i]);
+        start(() -> {});
+        Runnable later;
+        later = quick ? () -> {} : this::stop;
+        this.task = () -> stop();
+        Comparator<String> c = (Comparator<String> & Serializable) (a, b) -> 0;
+    }
+
+    void stop() {}
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/run/Pool.java:12 calls apply from=run.Pool#toArray to=ext:java.util.function.IntFunction#apply (external)
+        ref src/run/Pool.java:19 calls toArray from=run.Pool#run to=run.Pool#toArray(IntFunction) (exact)
+        ref src/run/Pool.java:19 implements toArray from=run.Pool#run.$1 to=ext:java.util.function.IntFunction (external)
+        ref src/run/Pool.java:20 calls start from=run.Pool#run to=run.Pool#start(Runnable) (exact)
+        ref src/run/Pool.java:20 implements start from=run.Pool#run.$2 to=ext:java.lang.Runnable (external)
+        ref src/run/Pool.java:22 implements Runnable from=run.Pool#run.$3 to=ext:java.lang.Runnable (external)
+        ref src/run/Pool.java:22 implements Runnable from=run.Pool#run.$4 to=ext:java.lang.Runnable (external)
+        ref src/run/Pool.java:23 calls stop from=run.Pool#run to=run.Pool#stop() (exact)
+        ref src/run/Pool.java:23 implements Runnable from=run.Pool#run.$5 to=ext:java.lang.Runnable (external)
+        ref src/run/Pool.java:24 implements Comparator from=run.Pool#run.$6 to=ext:java.util.Comparator (external)
+        ref src/run/Pool.java:24 implements Serializable from=run.Pool#run.$6 to=ext:java.io.Serializable (external)"#]]
+    .assert_eq(&resolved(root, "src/run/", &["implements", "calls"]));
+}

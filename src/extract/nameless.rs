@@ -98,13 +98,11 @@ impl<'t> Extractor<'t> {
                 (value, site) = (p, p.parent());
             }
             let Some(site) = site else { continue };
-            let (signature, mut reference) = match self.lambda_target(site, outline, locals) {
-                Some(path) => {
-                    if path.is_empty() || path == "var" {
-                        continue;
-                    }
-                    let signature = format!("{} = {}", crate::model::last_segment(&path), self.lambda_shown(*lambda));
-                    (signature, Reference::new(RefKind::Implements, path, 0, None))
+            let (signature, mut implemented) = match self.lambda_target(site, outline, locals) {
+                Some(paths) => {
+                    let Some(first) = paths.first().filter(|p| !p.is_empty() && *p != "var") else { continue };
+                    let signature = format!("{} = {}", crate::model::last_segment(first), self.lambda_shown(*lambda));
+                    (signature, paths.into_iter().map(|p| Reference::new(RefKind::Implements, p, 0, None)).collect())
                 }
                 None => {
                     let Some((call, index)) = self.lambda_call(value, site, lambda_calls) else { continue };
@@ -113,15 +111,17 @@ impl<'t> Extractor<'t> {
                     let mut reference = call.clone();
                     reference.alias = Some(crate::model::lambda_argument(call.kind, index));
                     reference.kind = RefKind::Implements;
-                    (signature, reference)
+                    (signature, vec![reference])
                 }
             };
             let ctx = self.context_at(lambda.start_byte(), &outline.scopes, &outline.scope_parent, &outline.def_symbol);
             let Some(holder) = ctx.symbol else { continue };
             let symbol = self.nameless_symbol(SymbolKind::Function, *lambda, holder, signature, "lambda", &outline.symbols);
-            reference.line = symbol.start_line;
-            reference.enclosing = Some(outline.symbols.len());
-            references.push(reference);
+            for reference in &mut implemented {
+                reference.line = symbol.start_line;
+                reference.enclosing = Some(outline.symbols.len());
+            }
+            references.append(&mut implemented);
             outline.symbols.push(symbol);
         }
     }
@@ -159,11 +159,16 @@ impl<'t> Extractor<'t> {
 
     /// The type a lambda or method reference is converted to where its value goes (`site`),
     /// when declared there: the variable's (declared or assigned), the enclosing method's
-    /// return type (not a lambda's own `return`), the cast's.
-    fn lambda_target(&self, site: Node<'t>, outline: &Outline, locals: &Locals<'t>) -> Option<String> {
+    /// return type (not a lambda's own `return`), the cast's (each type of an intersection,
+    /// `(Comparator<T> & Serializable)`).
+    fn lambda_target(&self, site: Node<'t>, outline: &Outline, locals: &Locals<'t>) -> Option<Vec<String>> {
         let ty = match self.kind(site) {
             "variable_declarator" => site.parent()?.child_by_field_name("type"),
-            "cast_expression" => site.child_by_field_name("type"),
+            "cast_expression" => {
+                let mut cursor = site.walk();
+                let types: Vec<String> = site.children_by_field_name("type", &mut cursor).map(|t| self.type_path(t)).collect();
+                return (!types.is_empty()).then_some(types);
+            }
             "return_statement" => {
                 let mut up = site.parent();
                 loop {
@@ -194,10 +199,10 @@ impl<'t> Extractor<'t> {
                     at = outline.symbols[at?].parent;
                 };
                 let base = written.split('<').next().unwrap_or_default().trim();
-                return (!base.is_empty() && !base.contains(['@', '#', '?'])).then(|| base.to_string());
+                return (!base.is_empty() && !base.contains(['@', '#', '?'])).then(|| vec![base.to_string()]);
             }
             _ => None,
         }?;
-        Some(self.type_path(ty))
+        Some(vec![self.type_path(ty)])
     }
 }

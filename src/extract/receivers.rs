@@ -46,6 +46,8 @@ impl<'t> Extractor<'t> {
             "true" | "false" => "boolean".to_string(),
             "character_literal" => "char".to_string(),
             "string_literal" | "text_block" => "String".to_string(),
+            // A lambda or method reference: some functional interface (`model::LAMBDA_ARG`).
+            "lambda_expression" | "method_reference" => crate::model::LAMBDA_ARG.to_string(),
             "null_literal" => "null".to_string(),
             "class_literal" => "Class".to_string(),
             "instanceof_expression" => "boolean".to_string(),

@@ -23,6 +23,8 @@ pub struct JdkTypes {
     members: OnceLock<Members>,
     /// The packages (and types, for their member types) that hold the types.
     packages: std::collections::HashSet<&'static str>,
+    /// The interfaces: what a lambda may be converted to.
+    interfaces: std::collections::HashSet<&'static str>,
 }
 
 type Members = HashMap<&'static str, HashMap<&'static str, &'static str>>;
@@ -48,13 +50,17 @@ fn parse_members(text: &'static str) -> Members {
 impl JdkTypes {
     fn parse(types: &'static str) -> JdkTypes {
         let mut supers = HashMap::new();
+        let mut interfaces = std::collections::HashSet::new();
         for line in types.lines() {
             let mut words = line.split(' ');
-            let (Some(name), Some(_kind)) = (words.next(), words.next()) else { continue };
+            let (Some(name), Some(kind)) = (words.next(), words.next()) else { continue };
+            if kind == "i" {
+                interfaces.insert(name);
+            }
             supers.insert(name, words.collect());
         }
         let packages = supers.keys().filter_map(|q: &&'static str| q.rsplit_once('.').map(|(p, _)| p)).collect();
-        JdkTypes { supers, members: OnceLock::new(), packages }
+        JdkTypes { supers, members: OnceLock::new(), packages, interfaces }
     }
 
     /// Whether `package` is a JDK package (or a JDK type holding member types): the table
@@ -98,6 +104,12 @@ impl JdkTypes {
         }
         let types = members.get("java.lang.Object")?.get(key)?;
         (*types != "?").then(|| types.split(' '))
+    }
+
+    /// A JDK type no lambda converts to: a class, an enum, a record, an annotation type
+    /// (`java.lang.Object` included).
+    pub fn is_not_interface(&self, qualified: &str) -> bool {
+        self.knows(qualified) && !self.interfaces.contains(qualified)
     }
 
     pub fn knows(&self, qualified: &str) -> bool {

@@ -6,7 +6,7 @@
 //! standing, all of them are returned: never silently the first. Touches no SQL.
 
 use super::{Access, SymbolId, Target, Want, World, MAX_HOPS};
-use crate::model::{last_segment, Language, SymbolKind};
+use crate::model::{last_segment, Language, SymbolKind, LAMBDA_ARG};
 
 /// The outcome of overload selection.
 #[derive(Debug, PartialEq, Eq)]
@@ -371,7 +371,7 @@ impl World {
         let derived = |t: &str| t.contains('#') || t.ends_with('@');
         let simple = if derived(base) { base } else { last_segment(crate::model::without_element(base)) };
         let target =
-            if base == "?" || base == "null" || is_primitive(base) { None } else { self.java_type(base, file, enclosing, package) };
+            if base == "?" || base == "null" || base == LAMBDA_ARG || is_primitive(base) { None } else { self.java_type(base, file, enclosing, package) };
         // A chain's type is what it resolved to.
         let simple = match (&target, derived(simple)) {
             (Some(Target::Symbol(id)), true) => self.syms[id].name.to_string(),
@@ -425,6 +425,9 @@ impl World {
                 Fit::Maybe
             };
         }
+        if a.simple == LAMBDA_ARG && a.dims == 0 {
+            return self.lambda_fit(p);
+        }
         if a.simple == "?" || ((a.simple.contains('#') || a.simple.ends_with('@')) && a.target.is_none()) {
             return Fit::Maybe;
         }
@@ -474,6 +477,20 @@ impl World {
                 }
             }
             (false, false) => self.subtype(a, p),
+        }
+    }
+
+    /// Whether a lambda or method reference can be passed for a parameter of type `p`: never
+    /// for a primitive, an array, or a class (the repository's or the JDK's, `Object`
+    /// included); maybe for an interface (its shape decides) or a type not known.
+    fn lambda_fit(&self, p: &Ty) -> Fit {
+        if p.dims > 0 || is_primitive(&p.simple) {
+            return Fit::No;
+        }
+        match &p.target {
+            Some(Target::Symbol(t)) if self.syms.get(t).is_some_and(|s| s.kind != SymbolKind::Interface) => Fit::No,
+            Some(Target::External(q)) if super::jdk::table().is_not_interface(q) => Fit::No,
+            _ => Fit::Maybe,
         }
     }
 
