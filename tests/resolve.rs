@@ -2551,7 +2551,7 @@ public class Outer {
         ref src/model/Outer.java:18 calls equals from=model.Outer.Criteria#no to=ext:java.lang.String#equals (external)
         ref src/model/Outer.java:18 calls getClass from=model.Outer.Criteria#no to=ext:java.lang.Object#getClass (external)
         ref src/model/Outer.java:24 calls super from=model.Outer.Sub#Sub to=ext:lib.Base#Base (external)
-        ref src/model/Outer.java:28 calls hashCode from=model.Outer.Sub#hash to=- (unresolved)
+        ref src/model/Outer.java:28 calls hashCode from=model.Outer.Sub#hash to=ext:lib.Base#hashCode (external)
         ref src/model/Outer.java:28 calls hashCode from=model.Outer.Sub#hash to=ext:lib.Base#hashCode (external)
         ref src/model/Outer.java:36 calls ordinal from=model.Outer.Level#rank to=ext:java.lang.Enum#ordinal (external)"#]]
     .assert_eq(&resolved(root, "src/model/", &["calls"]));
@@ -2784,4 +2784,92 @@ public class Pool {
         ref src/run/Pool.java:24 implements Comparator from=run.Pool#run.$6 to=ext:java.util.Comparator (external)
         ref src/run/Pool.java:24 implements Serializable from=run.Pool#run.$6 to=ext:java.io.Serializable (external)"#]]
     .assert_eq(&resolved(root, "src/run/", &["implements", "calls"]));
+}
+
+/// Java: what a repository type inherits from a JDK supertype is known by the JDK's table:
+/// `e.getMessage()` on an `ApiException extends RuntimeException` is a `String` (so
+/// `failed(String)` is taken) and `Throwable`'s method, outside; `hashCode()` without a
+/// receiver is its superclass's. An entity that implements only `Serializable` is no `List`,
+/// so `toDto(E)` is taken over `toDto(List)`. An edit of a supertype in its own file
+/// rechecks the calls given that type elsewhere, incrementally as fresh.
+#[test]
+fn java_members_and_subtypes_from_jdk_supertypes() {
+    let repo = write_fixture(
+        r#"
+//- src/app/ApiException.java
+package app;
+
+public class ApiException extends RuntimeException {
+    public ApiException(String message) { super(message); }
+
+    public int code() { return hashCode(); }
+}
+//- src/app/Result.java
+package app;
+
+public class Result {
+    public static Result failed(String message) { return new Result(); }
+
+    public static Result failed(Code code) { return new Result(); }
+}
+//- src/app/Code.java
+package app;
+
+public interface Code {}
+//- src/app/Entity.java
+package app;
+
+import java.io.Serializable;
+
+public class Entity implements Serializable {}
+//- src/app/Mapper.java
+package app;
+
+import java.util.List;
+
+public class Mapper<E> {
+    public String toDto(E entity) { return ""; }
+
+    public String toDto(List<E> list) { return ""; }
+}
+//- src/app/Dept.java
+package app;
+
+import java.util.ArrayList;
+
+public class Dept extends ArrayList<String> {}
+//- src/app/Handler.java
+package app;
+
+import java.util.List;
+
+public class Handler {
+    Result on(ApiException e, Mapper<Entity> m, Entity x, Dept d) {
+        m.toDto(x);
+        handle(d);
+        return Result.failed(e.getMessage());
+    }
+
+    void handle(List<String> names) {}
+
+    void handle(Runnable task) {}
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/app/ApiException.java:4 calls super from=app.ApiException#ApiException to=ext:java.lang.RuntimeException#RuntimeException (external)
+        ref src/app/ApiException.java:6 calls hashCode from=app.ApiException#code to=ext:java.lang.RuntimeException#hashCode (external)
+        ref src/app/Handler.java:7 calls toDto from=app.Handler#on to=app.Mapper#toDto(Object) (exact)
+        ref src/app/Handler.java:8 calls handle from=app.Handler#on to=app.Handler#handle(List) (exact)
+        ref src/app/Handler.java:9 calls failed from=app.Handler#on to=app.Result#failed(String) (exact)
+        ref src/app/Handler.java:9 calls getMessage from=app.Handler#on to=ext:java.lang.RuntimeException#getMessage (external)"#]]
+    .assert_eq(&resolved(root, "src/app/", &["calls"]));
+    // `Dept` becomes a `Runnable`: `handle(d)` takes the other overload.
+    std::fs::write(root.join("src/app/Dept.java"), "package app;\n\npublic class Dept implements Runnable {\n    public void run() {}\n}\n").unwrap();
+    reindex(root);
+    expect_test::expect!["ref src/app/Handler.java:8 calls handle from=app.Handler#on to=app.Handler#handle(Runnable) (exact)"]
+    .assert_eq(&resolved(root, "src/app/Handler.java:8 ", &["calls"]));
+    assert_incremental_is_fresh(root);
 }

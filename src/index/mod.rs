@@ -428,6 +428,7 @@ impl Indexer {
             gone: Vec::new(),
             previous: HashMap::default(),
             old_supers: HashMap::default(),
+            written_outside: HashMap::default(),
             pending: Vec::new(),
             parse_errors: 0,
             rechecked: 0,

@@ -23,7 +23,7 @@ use crate::build::rust_layout::Layout;
 use crate::build::{self, UnitMap, Units};
 use crate::frameworks::endpoints::{self, Templated};
 use crate::model::{Language, RefKind, Reference, SymbolId, SymbolKind};
-use crate::resolve::{FileCtx, Import, Sym, World};
+use crate::resolve::{FileCtx, Import, Sym, World, UNKNOWN_SUPERTYPE};
 use crate::store::{self, FileState, NewSymbol, RenamedEndpoint, Resolved, StoredRef, Writer};
 use crate::walk::Candidate;
 
@@ -144,7 +144,10 @@ pub(super) struct Run<'a> {
     /// qualified name), so references elsewhere that point at them stay valid.
     pub previous: HashMap<i64, Previous>,
     /// The supertypes of changed types before the run, to tell what inheritance changed.
-    pub old_supers: HashMap<SymbolId, Vec<SymbolId>>,
+    pub old_supers: HashMap<SymbolId, crate::resolve::SupersSnapshot>,
+    /// A first build: the supertypes from outside the repository the supertypes pass
+    /// resolved, by source (`written_supers` holds the repository's).
+    pub written_outside: HashMap<SymbolId, Vec<Box<str>>>,
     /// Parsed files, in path order, with their symbols' ids.
     pub pending: Vec<PendingFile>,
     pub parse_errors: u64,
@@ -171,7 +174,7 @@ impl Run<'_> {
             if let Some(id) = old {
                 let mut keys: HashMap<(String, String), VecDeque<OldSymbol>> = HashMap::default();
                 for (sid, kind, xqname, name) in self.writer.symbol_keys(*id)? {
-                    self.old_supers.insert(sid, self.world.supertypes.get(&sid).cloned().unwrap_or_default());
+                    self.old_supers.insert(sid, self.world.supers_snapshot(sid));
                     let returns = self.world.syms.get(&sid).and_then(|s| s.returns.clone());
                     let blanket = self.world.syms.get(&sid).is_some_and(|s| s.blanket);
                     let access = self.world.syms.get(&sid).map(|s| s.access);
@@ -501,12 +504,16 @@ impl Run<'_> {
     pub fn seed_supertypes(&mut self) {
         for _ in 0..2 {
             let mut seeded: HashMap<SymbolId, Vec<SymbolId>> = HashMap::default();
+            let mut outside: HashMap<SymbolId, Vec<Box<str>>> = HashMap::default();
             for p in &self.pending {
                 for r in &p.refs.supers {
                     let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
-                    let res = resolve_one(self.world, &query_of(p.file, enclosing, r));
-                    if let Some(Resolved { source: Some(source), target: Some(target), .. }) = res {
-                        seeded.entry(source).or_default().push(target);
+                    match resolve_one(self.world, &query_of(p.file, enclosing, r)) {
+                        Some(Resolved { source: Some(source), target: Some(target), .. }) => seeded.entry(source).or_default().push(target),
+                        Some(Resolved { source: Some(source), external, .. }) => {
+                            outside.entry(source).or_default().push(external.as_deref().unwrap_or(UNKNOWN_SUPERTYPE).into())
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -514,6 +521,9 @@ impl Run<'_> {
                 supers.sort_unstable();
                 supers.dedup();
                 self.world.set_supertypes(source, supers);
+            }
+            for (source, supers) in outside {
+                self.world.set_outside_supertypes(source, supers);
             }
         }
         tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), "phase: supertypes seeded");
@@ -527,7 +537,7 @@ impl Run<'_> {
         let mut old_refs: Vec<StoredRef> = old_refs.into_iter().filter(|r| !changed_files.contains(&r.file)).collect();
         for r in old_refs.iter().filter(|r| Pass::Supertypes.includes(r.kind, r.alias.as_deref())) {
             if let Some(s) = r.source {
-                self.old_supers.entry(s).or_insert_with(|| self.world.supertypes.get(&s).cloned().unwrap_or_default());
+                self.old_supers.entry(s).or_insert_with(|| self.world.supers_snapshot(s));
             }
         }
         tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), "phase: impls attached");
@@ -564,6 +574,7 @@ impl Run<'_> {
     ) -> anyhow::Result<()> {
         let (shared, pending, writer, bulk): (&World, &[PendingFile], &mut Writer, bool) =
             (self.world, &self.pending, &mut self.writer, self.bulk);
+        let written_outside = &mut self.written_outside;
         let cursor = AtomicUsize::new(0);
         // (file's index, the rest pass's references unpacked, what resolved: index into the
         // pass's references, enclosing symbol, resolution).
@@ -600,8 +611,12 @@ impl Run<'_> {
                     touched.extend(out.iter().filter_map(|(_, _, res)| res.source));
                     if bulk && pass == Pass::Supertypes {
                         for (_, _, res) in &out {
-                            if let (Some(source), Some(target)) = (res.source, res.target) {
-                                written_supers.entry(source).or_default().push(target);
+                            match (res.source, res.target, &res.external) {
+                                (Some(source), Some(target), _) => written_supers.entry(source).or_default().push(target),
+                                (Some(source), None, q) => {
+                                    written_outside.entry(source).or_default().push(q.as_deref().unwrap_or(UNKNOWN_SUPERTYPE).into())
+                                }
+                                _ => {}
                             }
                         }
                         held.push(out);
@@ -676,6 +691,8 @@ impl Run<'_> {
             touched.extend(p.symbol_ids.iter().copied());
         }
         let mut inherited: HashSet<String> = HashSet::default();
+        // Types whose supertypes changed: a call given one of them may take another overload.
+        let mut retyped: HashSet<String> = HashSet::default();
         for s in touched {
             if !self.world.syms.contains_key(&s) {
                 continue;
@@ -688,10 +705,18 @@ impl Run<'_> {
             } else {
                 self.writer.supertypes_of(s)?
             };
-            let before = self.old_supers.get(&s).cloned().unwrap_or_default();
-            if self.incremental && before != after {
+            let mut outside = if self.bulk { self.written_outside.remove(&s).unwrap_or_default() } else { self.writer.outside_supertypes_of(s)? };
+            outside.sort_unstable();
+            outside.dedup();
+            let (before, before_outside) = self.old_supers.get(&s).cloned().unwrap_or_default();
+            if self.incremental && (before != after || before_outside != outside) {
                 for t in before.iter().chain(after.iter()) {
                     member_names(self.world, *t, &mut inherited, 0);
+                }
+                // What it inherits from outside: the JDK's names for those types.
+                let table = crate::resolve::jdk::table();
+                for q in before_outside.iter().chain(outside.iter()).filter(|q| table.knows(q)) {
+                    inherited.extend(table.member_names(q));
                 }
                 // Its own members too: which of a blanket trait's methods a function value
                 // has depends on its supertraits (`function_blanket_method`).
@@ -700,14 +725,24 @@ impl Run<'_> {
                         inherited.insert(sym.name.to_string());
                     }
                 }
+                if let Some(sym) = self.world.syms.get(&s) {
+                    retyped.insert(sym.name.to_string());
+                }
             }
             self.world.set_supertypes(s, after);
+            self.world.set_outside_supertypes(s, outside);
         }
         tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), "phase: supertypes stored");
-        if !inherited.is_empty() {
+        if !inherited.is_empty() || !retyped.is_empty() {
             let known: HashSet<i64> = old_refs.iter().map(|r| r.id).collect();
-            let more = self.writer.refs_to_recheck(&inherited, &[])?;
-            old_refs.extend(more.into_iter().filter(|r| !known.contains(&r.id) && !changed_files.contains(&r.file)));
+            let mut more = self.writer.refs_to_recheck(&inherited, &[])?;
+            if !retyped.is_empty() {
+                more.extend(self.writer.refs_with_args_naming(&retyped)?);
+            }
+            let mut added: HashSet<i64> = HashSet::default();
+            old_refs.extend(
+                more.into_iter().filter(|r| !known.contains(&r.id) && !changed_files.contains(&r.file) && added.insert(r.id)),
+            );
         }
         Ok(())
     }

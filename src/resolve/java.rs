@@ -261,7 +261,11 @@ impl World {
         let Some((receiver, name)) = link.rsplit_once('#') else { return Vec::new() };
         let member = match base {
             Some(Target::External(q)) => return super::jdk::table().member_type_names(q, name, want == Want::Field),
-            Some(Target::Symbol(t)) => self.member(*t, name, want, 0),
+            Some(Target::Symbol(t)) => match self.member(*t, name, want, 0) {
+                Some(m) => Some(m),
+                // Inherited from outside: the JDK's table says what it gives.
+                None => return self.outside_member(*t, name, want == Want::Field).map(|(_, types)| types).unwrap_or_default(),
+            },
             None if receiver.is_empty() => self.enclosing_types(enclosing).into_iter().find_map(|t| self.member(t, name, want, 0)),
             _ => None,
         };
@@ -284,6 +288,56 @@ impl World {
             Some(Target::External(q)) => vec![q],
             _ => Vec::new(),
         }
+    }
+
+    /// The supertypes from outside the repository of `t` and of its repository supertypes,
+    /// nearest first; None when one of them did not resolve (the closure is not known).
+    pub(super) fn outside_closure(&self, t: SymbolId) -> Option<Vec<&str>> {
+        let mut out: Vec<&str> = Vec::new();
+        let mut queue = std::collections::VecDeque::from([(t, 0)]);
+        let mut seen = vec![t];
+        while let Some((x, depth)) = queue.pop_front() {
+            for q in self.outside_supertypes.get(&x).map(Vec::as_slice).unwrap_or(&[]) {
+                if &**q == super::UNKNOWN_SUPERTYPE {
+                    return None;
+                }
+                if !out.contains(&&**q) {
+                    out.push(q);
+                }
+            }
+            for s in self.supertypes.get(&x).map(Vec::as_slice).unwrap_or(&[]) {
+                if depth < super::MAX_HOPS && !seen.contains(s) {
+                    seen.push(*s);
+                    queue.push_back((*s, depth + 1));
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// What a member a repository type inherits from outside gives, by the JDK's table
+    /// (`e.getMessage()`, `e` an `ApiException extends RuntimeException`: a `String`), and
+    /// the outside type that has it. None when the table knows no such member there.
+    pub(super) fn outside_member(&self, t: SymbolId, name: &str, field: bool) -> Option<(&str, Vec<String>)> {
+        let table = super::jdk::table();
+        self.outside_closure(t)?.into_iter().find_map(|q| {
+            let types = table.member_type_names(q, name, field);
+            (!types.is_empty()).then_some((q, types))
+        })
+    }
+
+    /// A method a repository type inherits from outside, by the JDK's table: the outside
+    /// supertype's (`ext:java.lang.RuntimeException#getMessage`), the repository's own when
+    /// the repository is the JDK.
+    fn outside_call(&self, t: SymbolId, name: &str) -> Option<(Target, Confidence, bool)> {
+        let (q, _) = self.outside_member(t, name, false)?;
+        Some(match self.outside_type(q) {
+            Target::Symbol(id) => match self.member(id, name, Want::Callable, 0) {
+                Some(m) => (Target::Symbol(m), Confidence::Exact, true),
+                None => return None,
+            },
+            _ => (Target::External(format!("{q}#{name}")), Confidence::External, true),
+        })
     }
 
     /// A type the JDK's table names (`java.lang.Class`): the repository's own when the
@@ -519,6 +573,9 @@ impl World {
                     if let Some(pick) = self.java_member_call(t, name, r.args, r.file, r.enclosing) {
                         return pick_to_target(pick);
                     }
+                    if let Some(outside) = self.outside_call(t, name) {
+                        return outside;
+                    }
                     if crate::model::java_object_method(name) {
                         return (Target::Nothing, Confidence::Unresolved, true);
                     }
@@ -537,7 +594,7 @@ impl World {
             Receiver::Type(t) => match self.java_type(t, r.file, r.enclosing, package) {
                 Some(Target::Symbol(id)) => match self.java_member_call(id, name, r.args, r.file, r.enclosing) {
                     Some(pick) => pick_to_target(pick),
-                    None => self.guess_unless_outside(t, name, r, package),
+                    None => self.outside_call(id, name).unwrap_or_else(|| self.guess_unless_outside(t, name, r, package)),
                 },
                 Some(Target::External(q)) => (Target::External(format!("{q}#{name}")), Confidence::External, true),
                 _ => self.guess_unless_outside(t, name, r, package),

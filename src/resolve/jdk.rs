@@ -69,6 +69,26 @@ impl JdkTypes {
         self.packages.contains(package)
     }
 
+    /// Every member name the table has for `owner` and its supertypes (a field's without
+    /// its dot): what a repository type inherits from it by name.
+    pub fn member_names(&self, owner: &str) -> Vec<String> {
+        let members = self.members.get_or_init(|| parse_members(JDK_MEMBERS));
+        let mut out = Vec::new();
+        let mut stack = vec![owner, "java.lang.Object"];
+        let mut seen: Vec<&str> = Vec::new();
+        while let Some(t) = stack.pop() {
+            if seen.contains(&t) {
+                continue;
+            }
+            seen.push(t);
+            out.extend(members.get(t).into_iter().flat_map(|m| m.keys()).map(|k| k.trim_start_matches('.').to_string()));
+            stack.extend(self.supers.get(t).map(Vec::as_slice).unwrap_or(&[]));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// `member_types` as owned names, empty when unknown.
     pub fn member_type_names(&self, owner: &str, name: &str, field: bool) -> Vec<String> {
         self.member_types(owner, name, field).map(|ts| ts.map(str::to_string).collect()).unwrap_or_default()

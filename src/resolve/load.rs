@@ -53,5 +53,10 @@ pub fn load_world(store: &Store, world: &mut World, place: &dyn Fn(&str) -> (u64
         list.dedup();
         world.set_supertypes(id, list);
     }
+    let mut outside: HashMap<SymbolId, Vec<Box<str>>> = HashMap::new();
+    store.each_outside_supertype_edge(|from, to| outside.entry(from).or_default().push(to.into()))?;
+    for (id, list) in outside {
+        world.set_outside_supertypes(id, list);
+    }
     Ok(())
 }

@@ -159,6 +159,12 @@ pub struct World {
     /// Rust: imports by the module they are declared in, for re-export chains.
     module_imports: HashMap<String, ModuleImports>,
     pub supertypes: HashMap<SymbolId, Vec<SymbolId>>,
+    /// A type's direct supertypes from outside the repository, by canonical name
+    /// (`java.lang.RuntimeException`; `UNKNOWN_SUPERTYPE` for one that did not resolve):
+    /// what the JDK's table says of them is what the type inherits from outside
+    /// (`e.getMessage()`), and whether it may be passed as an outside type (`toDto(List)`
+    /// takes no entity that implements only `Serializable`).
+    pub outside_supertypes: HashMap<SymbolId, Vec<Box<str>>>,
     /// Java packages and Rust module paths that files declare.
     modules: HashMap<String, usize>,
     /// Rust: (unit, crate name) -> files: the crates a build unit's targets make. Every
@@ -171,6 +177,13 @@ pub struct World {
     /// The HTTP endpoints (what a test's request by URL resolves through).
     endpoints: std::collections::BTreeSet<SymbolId>,
 }
+
+/// A supertype that resolved to nothing, among a type's outside supertypes: its closure is
+/// not known.
+pub const UNKNOWN_SUPERTYPE: &str = "?";
+
+/// A type's supertypes in the repository and from outside (`World::supers_snapshot`).
+pub type SupersSnapshot = (Vec<SymbolId>, Vec<Box<str>>);
 
 /// A Rust module's imports (file, index into that file's imports): named ones by the name
 /// they bring into scope, globs in declaration order.
@@ -277,6 +290,24 @@ impl World {
         }
     }
 
+    /// Sets a type's supertypes from outside the repository (sorted and deduplicated here,
+    /// so that however the world was built it holds one list).
+    pub fn set_outside_supertypes(&mut self, id: SymbolId, mut supers: Vec<Box<str>>) {
+        supers.sort_unstable();
+        supers.dedup();
+        if supers.is_empty() {
+            self.outside_supertypes.remove(&id);
+        } else {
+            self.outside_supertypes.insert(id, supers);
+        }
+    }
+
+    /// A type's supertypes, the repository's and those from outside: what a run compares
+    /// before and after to tell that inheritance changed.
+    pub fn supers_snapshot(&self, id: SymbolId) -> SupersSnapshot {
+        (self.supertypes.get(&id).cloned().unwrap_or_default(), self.outside_supertypes.get(&id).cloned().unwrap_or_default())
+    }
+
     /// Forgets a file and everything it defined. Returns the removed symbol ids.
     pub fn remove_file(&mut self, file: FileId) -> Vec<SymbolId> {
         if let Some(ctx) = self.files.remove(&file) {
@@ -330,6 +361,7 @@ impl World {
         // still belong to the symbol when it is parsed again with the same id, and are
         // attached elsewhere by the indexer when it is gone for good.
         self.supertypes.remove(&id);
+        self.outside_supertypes.remove(&id);
     }
 
     pub fn symbol_ids_named(&self, name: &str) -> &[SymbolId] {

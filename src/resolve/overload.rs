@@ -518,6 +518,16 @@ impl World {
             // `String`, the boxes and `Class` are final: only they are themselves.
             (_, None | Some(Target::External(_))) if known_supertypes(&p.simple).is_some() => Fit::No,
             (_, Some(Target::Symbol(_))) if known_supertypes(&a.simple).is_some() => Fit::No,
+            // A repository type against one from outside: its supertypes from outside, with
+            // the JDK's table, say whether it is one, when every one of them is known.
+            (Some(Target::Symbol(ta)), Some(Target::External(qp))) if !self.closure_has_name(*ta, &p.simple, 0) => {
+                let table = super::jdk::table();
+                match self.outside_closure(*ta) {
+                    Some(c) if c.iter().any(|q| table.is_subtype(q, qp)) => Fit::Yes,
+                    Some(c) if table.knows(qp) && c.iter().all(|q| table.knows(q)) => Fit::No,
+                    _ => Fit::Maybe,
+                }
+            }
             (Some(Target::Symbol(ta)), _) => {
                 if self.closure_has_name(*ta, &p.simple, 0) {
                     Fit::Yes

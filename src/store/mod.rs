@@ -635,6 +635,21 @@ impl Store {
         Ok(())
     }
 
+    /// Every supertype edge to a type outside the repository (type, canonical name; `?` for
+    /// one that did not resolve).
+    pub fn each_outside_supertype_edge(&self, mut f: impl FnMut(SymbolId, String)) -> Result<()> {
+        let mut stmt = self.conn.prepare(concat!(
+            "SELECT r.source_id, COALESCE(e.qname, '?') FROM refs r LEFT JOIN externals e ON e.id = r.external_id WHERE r.kind IN (",
+            kind_sql!(supertypes),
+            ") AND r.source_id IS NOT NULL AND r.target_id IS NULL AND r.alias IS NULL ORDER BY r.id"
+        ))?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            f(r.get(0)?, r.get(1)?);
+        }
+        Ok(())
+    }
+
     /// The whole index as sorted text, independent of row ids: two indexes of the same
     /// tree dump the same, however they were built.
     pub fn dump(&self) -> Result<String> {
@@ -1418,6 +1433,38 @@ impl Writer<'_> {
         let mut stmt = self.tx.prepare_cached(SUPERTYPES_SQL)?;
         let rows = stmt.query_map([id], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// A type's supertypes from outside the repository, by canonical name (`?` for one that
+    /// did not resolve).
+    pub fn outside_supertypes_of(&self, id: SymbolId) -> Result<Vec<Box<str>>> {
+        let mut stmt = self.tx.prepare_cached(concat!(
+            "SELECT COALESCE(e.qname, '?') FROM refs r LEFT JOIN externals e ON e.id = r.external_id WHERE r.source_id = ?1 AND r.kind IN (",
+            kind_sql!(supertypes),
+            ") AND r.target_id IS NULL AND r.alias IS NULL"
+        ))?;
+        let rows = stmt.query_map([id], |r| r.get::<_, String>(0).map(Into::into))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// References whose argument types name one of `types` (`ApiException`,
+    /// `ApiException#getMessage()`): which overload they take may change when a type's
+    /// supertypes do. A scan, for the rare run that edits an `extends` clause.
+    pub fn refs_with_args_naming(&self, types: &rustc_hash::FxHashSet<String>) -> Result<Vec<StoredRef>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id, args, alias FROM refs
+             WHERE args IS NOT NULL AND args != '' ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], stored_ref)?;
+        let mut out = Vec::new();
+        for r in rows {
+            let r = r?;
+            let names = r.args.as_deref().unwrap_or_default().split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'));
+            if names.into_iter().any(|w| types.contains(w)) {
+                out.push(r);
+            }
+        }
+        Ok(out)
     }
 
     /// Records `generation` on every file whose references or symbols this transaction touched.
