@@ -27,11 +27,11 @@ import java.util.stream.*;
 
 public class AppRefOracle {
 
-    public static void main(String[] args) throws Exception {
-        Path root = Paths.get(args[0]).toAbsolutePath().normalize();
-        List<File> files;
+    /** Every .java file of an application: main and test, every module; `target/`,
+     * `build/`, `node_modules/` and dot-folders left out. (ImpactOracle.java reads them too.) */
+    static List<File> sources(Path root) throws IOException {
         try (Stream<Path> walk = Files.walk(root)) {
-            files = walk.filter(p -> p.toString().endsWith(".java"))
+            return walk.filter(p -> p.toString().endsWith(".java"))
                     .filter(p -> {
                         for (Path part : root.relativize(p)) {
                             String s = part.toString();
@@ -41,6 +41,34 @@ public class AppRefOracle {
                     })
                     .map(Path::toFile).sorted().collect(Collectors.toList());
         }
+    }
+
+    static boolean erroneous(TypeMirror t) {
+        return t == null || t.getKind() == TypeKind.ERROR;
+    }
+
+    /** An argument of an erroneous type (a class of a missing jar), at `path`'s call. */
+    static boolean argsErroneous(Trees trees, TreePath path, List<? extends ExpressionTree> args) {
+        for (ExpressionTree a : args) {
+            if (erroneous(trees.getTypeMirror(new TreePath(path, a)))) return true;
+        }
+        return false;
+    }
+
+    /** A same-arity overload of `m` in its type with a parameter of an erroneous type. */
+    static boolean overloadErroneous(ExecutableElement m) {
+        for (Element other : m.getEnclosingElement().getEnclosedElements()) {
+            if (other.getKind() != m.getKind() || !other.getSimpleName().equals(m.getSimpleName())) continue;
+            ExecutableElement o = (ExecutableElement) other;
+            if (o.getParameters().size() != m.getParameters().size()) continue;
+            for (VariableElement p : o.getParameters()) if (erroneous(p.asType())) return true;
+        }
+        return false;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Paths.get(args[0]).toAbsolutePath().normalize();
+        List<File> files = sources(root);
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         StandardJavaFileManager fm = compiler.getStandardFileManager(null, null, null);
         List<String> options = List.of("-proc:none", "-implicit:none", "-XDshould-stop.ifError=FLOW", "-Xlint:none", "-nowarn", "-Xmaxerrs", "0");
@@ -57,26 +85,8 @@ public class AppRefOracle {
             String path = root.relativize(Paths.get(unit.getSourceFile().toUri())).toString();
             LineMap lines = unit.getLineMap();
             new TreePathScanner<Void, Void>() {
-                boolean erroneous(TypeMirror t) {
-                    return t == null || t.getKind() == TypeKind.ERROR;
-                }
-
                 boolean argsErroneous(List<? extends ExpressionTree> args) {
-                    for (ExpressionTree a : args) {
-                        if (erroneous(trees.getTypeMirror(new TreePath(getCurrentPath(), a)))) return true;
-                    }
-                    return false;
-                }
-
-                /** A same-arity overload of `m` in its type with a parameter of an erroneous type. */
-                boolean overloadErroneous(ExecutableElement m) {
-                    for (Element other : m.getEnclosingElement().getEnclosedElements()) {
-                        if (other.getKind() != m.getKind() || !other.getSimpleName().equals(m.getSimpleName())) continue;
-                        ExecutableElement o = (ExecutableElement) other;
-                        if (o.getParameters().size() != m.getParameters().size()) continue;
-                        for (VariableElement p : o.getParameters()) if (erroneous(p.asType())) return true;
-                    }
-                    return false;
+                    return AppRefOracle.argsErroneous(trees, getCurrentPath(), args);
                 }
 
                 void print(long line, String kind, Element e) {

@@ -47,16 +47,8 @@ public class ImpactOracle {
                         .map(Path::toFile).sorted().collect(Collectors.toList());
             }
             options.addAll(List.of("--patch-module", root.getFileName() + "=" + root));
-        } else try (Stream<Path> walk = Files.walk(root)) {
-            files = walk.filter(p -> p.toString().endsWith(".java"))
-                    .filter(p -> {
-                        for (Path part : root.relativize(p)) {
-                            String s = part.toString();
-                            if (s.startsWith(".") || s.equals("target") || s.equals("build") || s.equals("node_modules")) return false;
-                        }
-                        return !p.getFileName().toString().equals("module-info.java");
-                    })
-                    .map(Path::toFile).sorted().collect(Collectors.toList());
+        } else {
+            files = AppRefOracle.sources(root);
         }
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         StandardJavaFileManager fm = compiler.getStandardFileManager(null, null, null);
@@ -76,24 +68,15 @@ public class ImpactOracle {
             LineMap lines = unit.getLineMap();
             new TreePathScanner<Void, Void>() {
                 boolean erroneous(TypeMirror t) {
-                    return t == null || t.getKind() == TypeKind.ERROR;
+                    return AppRefOracle.erroneous(t);
                 }
 
                 boolean argsErroneous(List<? extends ExpressionTree> args) {
-                    for (ExpressionTree a : args) {
-                        if (erroneous(trees.getTypeMirror(new TreePath(getCurrentPath(), a)))) return true;
-                    }
-                    return false;
+                    return AppRefOracle.argsErroneous(trees, getCurrentPath(), args);
                 }
 
                 boolean overloadErroneous(ExecutableElement m) {
-                    for (Element other : m.getEnclosingElement().getEnclosedElements()) {
-                        if (other.getKind() != m.getKind() || !other.getSimpleName().equals(m.getSimpleName())) continue;
-                        ExecutableElement o = (ExecutableElement) other;
-                        if (o.getParameters().size() != m.getParameters().size()) continue;
-                        for (VariableElement p : o.getParameters()) if (erroneous(p.asType())) return true;
-                    }
-                    return false;
+                    return AppRefOracle.overloadErroneous(m);
                 }
 
                 /** The member whose code this is: the outermost method, constructor or field
