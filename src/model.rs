@@ -391,11 +391,14 @@ pub fn lambda_argument_of(kind: RefKind, alias: Option<&str>) -> Option<(usize, 
         return None;
     }
     let (what, index) = alias?.split_once(':')?;
-    Some((index.parse().ok()?, match what {
-        "new" => true,
-        "arg" => false,
-        _ => return None,
-    }))
+    Some((
+        index.parse().ok()?,
+        match what {
+            "new" => true,
+            "arg" => false,
+            _ => return None,
+        },
+    ))
 }
 
 /// The last segment of a Java (`.`) or Rust (`::`) path.

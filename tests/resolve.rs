@@ -2726,7 +2726,7 @@ public class App {
     .unwrap();
     reindex(root);
     expect_test::expect!["ref src/app/App.java:12 implements Subscription from=app.App#start.$6 to=ext:java.lang.Runnable (external)"]
-    .assert_eq(&resolved(root, "src/app/App.java:12 ", &["implements"]));
+        .assert_eq(&resolved(root, "src/app/App.java:12 ", &["implements"]));
     assert_incremental_is_fresh(root);
 }
 
@@ -2867,9 +2867,65 @@ public class Handler {
         ref src/app/Handler.java:9 calls getMessage from=app.Handler#on to=ext:java.lang.RuntimeException#getMessage (external)"#]]
     .assert_eq(&resolved(root, "src/app/", &["calls"]));
     // `Dept` becomes a `Runnable`: `handle(d)` takes the other overload.
-    std::fs::write(root.join("src/app/Dept.java"), "package app;\n\npublic class Dept implements Runnable {\n    public void run() {}\n}\n").unwrap();
+    std::fs::write(
+        root.join("src/app/Dept.java"),
+        "package app;\n\npublic class Dept implements Runnable {\n    public void run() {}\n}\n",
+    )
+    .unwrap();
     reindex(root);
     expect_test::expect!["ref src/app/Handler.java:8 calls handle from=app.Handler#on to=app.Handler#handle(Runnable) (exact)"]
-    .assert_eq(&resolved(root, "src/app/Handler.java:8 ", &["calls"]));
+        .assert_eq(&resolved(root, "src/app/Handler.java:8 ", &["calls"]));
     assert_incremental_is_fresh(root);
+}
+
+/// Java: a map's values and an entry's value are its elements (`maps` in
+/// `grammars/java/elements.toml`): `map.get(k)`, `map.getOrDefault(..)`, `map.values()` and
+/// `entry.getValue()` give an `Order`; `map.forEach((key, value) -> ..)` types neither
+/// parameter (the first is a key), and a value that is itself generic is not followed.
+#[test]
+fn java_calls_follow_the_values_of_maps_and_entries() {
+    let repo = write_fixture(
+        r#"
+//- src/a/Order.java
+package a;
+
+public class Order {
+    public String getName() { return ""; }
+}
+//- src/a/Key.java
+package a;
+
+public class Key {
+    public String getName() { return ""; }
+}
+//- src/a/S.java
+package a;
+
+import java.util.List;
+import java.util.Map;
+
+public class S {
+    void f(Map<Key, Order> map, Map<String, List<Order>> groups) {
+        map.get(null).getName();
+        map.getOrDefault(null, null).getName();
+        map.values().stream().forEach(o -> o.getName());
+        for (Map.Entry<Key, Order> e : map.entrySet()) {
+            e.getValue().getName();
+        }
+        map.forEach((k, v) -> k.getName());
+        groups.get("x").get(0).getName();
+    }
+}
+"#,
+    );
+    let root = repo.path();
+    reindex(root);
+    expect_test::expect![[r#"
+        ref src/a/S.java:10 calls getName from=a.S#f to=a.Order#getName() (exact)
+        ref src/a/S.java:12 calls getName from=a.S#f to=a.Order#getName() (exact)
+        ref src/a/S.java:14 calls getName from=a.S#f to=- (unresolved)
+        ref src/a/S.java:15 calls getName from=a.S#f to=- (unresolved)
+        ref src/a/S.java:8 calls getName from=a.S#f to=a.Order#getName() (exact)
+        ref src/a/S.java:9 calls getName from=a.S#f to=a.Order#getName() (exact)"#]]
+    .assert_eq(&resolved(root, "src/a/S.java", &["calls"]).lines().filter(|l| l.contains(" getName ")).collect::<Vec<_>>().join("\n"));
 }

@@ -41,6 +41,12 @@ impl<'t> Extractor<'t> {
                     Receiver::Type(t) if t.ends_with("[]") => t[..t.len() - 2].to_string(),
                     // A Java type written without its element (`Map`) has none to give.
                     Receiver::Type(t) if self.spec.language == Language::Java && !t.contains(['#', '<', '@']) => String::new(),
+                    // A map's function arguments take its keys too (`(key, value) -> ..`).
+                    Receiver::Type(t)
+                        if crate::model::split_container(&t).is_some_and(|(b, _)| elements.is_map(crate::model::last_segment(b))) =>
+                    {
+                        String::new()
+                    }
                     Receiver::Type(t) => format!("{}@", self.same_elements(&t)),
                     _ => String::new(),
                 };

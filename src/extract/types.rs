@@ -92,12 +92,16 @@ impl<'t> Extractor<'t> {
             kind if self.spec.generic_kinds.contains(&kind) => {
                 let base = self.type_path(node.child_by_field_name("type").or_else(|| node.named_child(0))?);
                 let name = crate::model::last_segment(&base);
-                if !self.spec.elements().is_container(name) {
+                let map = self.spec.elements().is_map(name);
+                if !map && !self.spec.elements().is_container(name) {
                     return None;
                 }
                 let mut cursor = node.walk();
                 let args = node.named_children(&mut cursor).find(|c| self.kind(*c) == "type_arguments")?;
-                (name.to_string(), args.named_child(0)?)
+                // A map's element is its value, the last argument (`Map<String, Order>`); a
+                // nested one keeps its outer type (`Map.Entry<Order>`).
+                let at = if map { args.named_child_count().checked_sub(1)? } else { 0 };
+                (if map { base.clone() } else { name.to_string() }, args.named_child(at as u32)?)
             }
             _ => return None,
         };

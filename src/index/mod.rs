@@ -566,7 +566,8 @@ struct Packed {
 
 impl Packed {
     fn pack(references: Vec<Reference>) -> Packed {
-        let (supers, rest): (Vec<Reference>, Vec<Reference>) = references.into_iter().partition(|r| Pass::Supertypes.includes(r.kind, r.alias.as_deref()));
+        let (supers, rest): (Vec<Reference>, Vec<Reference>) =
+            references.into_iter().partition(|r| Pass::Supertypes.includes(r.kind, r.alias.as_deref()));
         let rest = postcard::to_allocvec(&rest).expect("references serialize to memory").into_boxed_slice();
         Packed { supers, rest }
     }

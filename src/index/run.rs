@@ -705,7 +705,8 @@ impl Run<'_> {
             } else {
                 self.writer.supertypes_of(s)?
             };
-            let mut outside = if self.bulk { self.written_outside.remove(&s).unwrap_or_default() } else { self.writer.outside_supertypes_of(s)? };
+            let mut outside =
+                if self.bulk { self.written_outside.remove(&s).unwrap_or_default() } else { self.writer.outside_supertypes_of(s)? };
             outside.sort_unstable();
             outside.dedup();
             let (before, before_outside) = self.old_supers.get(&s).cloned().unwrap_or_default();
@@ -740,9 +741,7 @@ impl Run<'_> {
                 more.extend(self.writer.refs_with_args_naming(&retyped)?);
             }
             let mut added: HashSet<i64> = HashSet::default();
-            old_refs.extend(
-                more.into_iter().filter(|r| !known.contains(&r.id) && !changed_files.contains(&r.file) && added.insert(r.id)),
-            );
+            old_refs.extend(more.into_iter().filter(|r| !known.contains(&r.id) && !changed_files.contains(&r.file) && added.insert(r.id)));
         }
         Ok(())
     }

@@ -167,6 +167,11 @@ pub struct LanguageSpec {
 pub struct Elements {
     /// Generic types whose first type argument is their element (`List`, `Vec`, `slice`).
     pub containers: Vec<String>,
+    /// Generic types whose last type argument is their element: a map's values, an entry's
+    /// value (`Map<String, Order>` holds `Order`s). Their function arguments take no
+    /// element (`map.forEach((key, value) -> ..)`).
+    #[serde(default)]
+    pub maps: Vec<String>,
     /// Calls on a container that give one element (`get`, `next`, `orElseThrow`).
     pub element_calls: Vec<String>,
     /// Calls on a container that give a container of the same elements (`stream`, `iter`).
@@ -223,7 +228,7 @@ impl Callback {
 impl Elements {
     fn parse(file: &str, source: &str) -> Elements {
         let mut e: Elements = toml::from_str(source).unwrap_or_else(|err| panic!("{file}: {err}"));
-        for list in [&mut e.containers, &mut e.element_calls, &mut e.same_calls, &mut e.lambda_calls] {
+        for list in [&mut e.containers, &mut e.maps, &mut e.element_calls, &mut e.same_calls, &mut e.lambda_calls] {
             list.sort();
         }
         e.identity_rules = e
@@ -249,6 +254,10 @@ impl Elements {
 
     pub fn is_container(&self, name: &str) -> bool {
         Self::has(&self.containers, name)
+    }
+
+    pub fn is_map(&self, name: &str) -> bool {
+        Self::has(&self.maps, name)
     }
 
     pub fn gives_element(&self, call: &str) -> bool {
@@ -691,10 +700,12 @@ mod tests {
             for list in [&e.containers, &e.element_calls, &e.same_calls, &e.lambda_calls] {
                 assert!(!list.is_empty() && list.windows(2).all(|w| w[0] < w[1]), "{}: empty or duplicated", spec.elements_file);
             }
+            assert!(e.maps.windows(2).all(|w| w[0] < w[1]), "{}: maps duplicated", spec.elements_file);
         }
         let java = spec(Language::Java).elements();
         assert!(java.is_container("List") && java.gives_element("get") && java.keeps_elements("stream") && java.passes_elements("forEach"));
         assert!(!java.is_container("Map") && !java.gives_element("stream") && !java.passes_elements("collect"));
+        assert!(java.is_map("Map") && java.is_map("Entry") && java.gives_element("getValue") && !java.is_map("List"));
         let rust = spec(Language::Rust).elements();
         assert!(rust.is_container("slice") && rust.gives_element("last") && rust.keeps_elements("iter") && rust.passes_elements("map"));
         assert!(!rust.is_container("HashMap") && !rust.keeps_elements("map"));

@@ -370,8 +370,11 @@ impl World {
         // A chain, or an element of a container (`pets@`): known by what it resolves to.
         let derived = |t: &str| t.contains('#') || t.ends_with('@');
         let simple = if derived(base) { base } else { last_segment(crate::model::without_element(base)) };
-        let target =
-            if base == "?" || base == "null" || base == LAMBDA_ARG || is_primitive(base) { None } else { self.java_type(base, file, enclosing, package) };
+        let target = if base == "?" || base == "null" || base == LAMBDA_ARG || is_primitive(base) {
+            None
+        } else {
+            self.java_type(base, file, enclosing, package)
+        };
         // A chain's type is what it resolved to.
         let simple = match (&target, derived(simple)) {
             (Some(Target::Symbol(id)), true) => self.syms[id].name.to_string(),
