@@ -2880,7 +2880,8 @@ public class Handler {
 
 /// Java: a map's values and an entry's value are its elements (`maps` in
 /// `grammars/java/elements.toml`): `map.get(k)`, `map.getOrDefault(..)`, `map.values()` and
-/// `entry.getValue()` give an `Order`; `map.forEach((key, value) -> ..)` types neither
+/// `entry.getValue()` give an `Order`, and so does `getValue()` on an element of
+/// `map.entrySet()`, through a loop, an iterator or a stream; `map.forEach((key, value) -> ..)` types neither
 /// parameter (the first is a key), and a value that is itself generic is not followed.
 #[test]
 fn java_calls_follow_the_values_of_maps_and_entries() {
@@ -2914,6 +2915,11 @@ public class S {
         }
         map.forEach((k, v) -> k.getName());
         groups.get("x").get(0).getName();
+        for (var e : map.entrySet()) {
+            e.getValue().getName();
+        }
+        map.entrySet().iterator().next().getValue().getName();
+        map.entrySet().stream().forEach(e -> e.getValue().getName());
     }
 }
 "#,
@@ -2925,6 +2931,9 @@ public class S {
         ref src/a/S.java:12 calls getName from=a.S#f to=a.Order#getName() (exact)
         ref src/a/S.java:14 calls getName from=a.S#f to=- (unresolved)
         ref src/a/S.java:15 calls getName from=a.S#f to=- (unresolved)
+        ref src/a/S.java:17 calls getName from=a.S#f to=a.Order#getName() (exact)
+        ref src/a/S.java:19 calls getName from=a.S#f to=a.Order#getName() (exact)
+        ref src/a/S.java:20 calls getName from=a.S#f to=a.Order#getName() (exact)
         ref src/a/S.java:8 calls getName from=a.S#f to=a.Order#getName() (exact)
         ref src/a/S.java:9 calls getName from=a.S#f to=a.Order#getName() (exact)"#]]
     .assert_eq(&resolved(root, "src/a/S.java", &["calls"]).lines().filter(|l| l.contains(" getName ")).collect::<Vec<_>>().join("\n"));

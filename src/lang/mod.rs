@@ -172,6 +172,12 @@ pub struct Elements {
     /// element (`map.forEach((key, value) -> ..)`).
     #[serde(default)]
     pub maps: Vec<String>,
+    /// Calls on a map that give a container of its entries (`entrySet`).
+    #[serde(default)]
+    pub entry_sets: Vec<String>,
+    /// Calls on a map that give one of its entries (`firstEntry`).
+    #[serde(default)]
+    pub entry_calls: Vec<String>,
     /// Calls on a container that give one element (`get`, `next`, `orElseThrow`).
     pub element_calls: Vec<String>,
     /// Calls on a container that give a container of the same elements (`stream`, `iter`).
@@ -228,7 +234,15 @@ impl Callback {
 impl Elements {
     fn parse(file: &str, source: &str) -> Elements {
         let mut e: Elements = toml::from_str(source).unwrap_or_else(|err| panic!("{file}: {err}"));
-        for list in [&mut e.containers, &mut e.maps, &mut e.element_calls, &mut e.same_calls, &mut e.lambda_calls] {
+        for list in [
+            &mut e.containers,
+            &mut e.maps,
+            &mut e.entry_sets,
+            &mut e.entry_calls,
+            &mut e.element_calls,
+            &mut e.same_calls,
+            &mut e.lambda_calls,
+        ] {
             list.sort();
         }
         e.identity_rules = e
@@ -258,6 +272,14 @@ impl Elements {
 
     pub fn is_map(&self, name: &str) -> bool {
         Self::has(&self.maps, name)
+    }
+
+    pub fn gives_entries(&self, call: &str) -> bool {
+        Self::has(&self.entry_sets, call)
+    }
+
+    pub fn gives_entry(&self, call: &str) -> bool {
+        Self::has(&self.entry_calls, call)
     }
 
     pub fn gives_element(&self, call: &str) -> bool {
@@ -700,12 +722,15 @@ mod tests {
             for list in [&e.containers, &e.element_calls, &e.same_calls, &e.lambda_calls] {
                 assert!(!list.is_empty() && list.windows(2).all(|w| w[0] < w[1]), "{}: empty or duplicated", spec.elements_file);
             }
-            assert!(e.maps.windows(2).all(|w| w[0] < w[1]), "{}: maps duplicated", spec.elements_file);
+            for list in [&e.maps, &e.entry_sets, &e.entry_calls] {
+                assert!(list.windows(2).all(|w| w[0] < w[1]), "{}: duplicated", spec.elements_file);
+            }
         }
         let java = spec(Language::Java).elements();
         assert!(java.is_container("List") && java.gives_element("get") && java.keeps_elements("stream") && java.passes_elements("forEach"));
         assert!(!java.is_container("Map") && !java.gives_element("stream") && !java.passes_elements("collect"));
         assert!(java.is_map("Map") && java.is_map("Entry") && java.gives_element("getValue") && !java.is_map("List"));
+        assert!(java.gives_entries("entrySet") && java.gives_entry("firstEntry") && !java.gives_entry("entrySet"));
         let rust = spec(Language::Rust).elements();
         assert!(rust.is_container("slice") && rust.gives_element("last") && rust.keeps_elements("iter") && rust.passes_elements("map"));
         assert!(!rust.is_container("HashMap") && !rust.keeps_elements("map"));

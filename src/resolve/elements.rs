@@ -17,12 +17,16 @@ impl World {
     /// The repository type of an element of the container `container` names (a receiver
     /// as written at `file`/`enclosing`), when one is known.
     pub(super) fn element_of(&self, container: &str, file: FileId, enclosing: Option<SymbolId>, depth: usize) -> Option<SymbolId> {
+        let language = self.files.get(&file)?.language;
+        let elements = lang::spec(language).elements();
+        // One of a map's entries: its element is the map's value.
+        if let Some(value) = entry_value(elements, container) {
+            return self.type_at(value, file, enclosing);
+        }
         // An element of an element: containers of containers are not followed.
         if depth > MAX_HOPS || container.ends_with('@') {
             return None;
         }
-        let language = self.files.get(&file)?.language;
-        let elements = lang::spec(language).elements();
         let Some((base, link)) = container.rsplit_once('#') else {
             // `List<Pet>`: the element as written in this file.
             if let Some((_, element)) = split_container(container) {
@@ -98,5 +102,41 @@ impl World {
             },
         };
         self.syms.get(&found).is_some_and(|s| s.kind.is_type()).then_some(found)
+    }
+}
+
+/// The value type written for a map whose entry `entry` is (`Map<Order>#firstEntry()`, an
+/// element of `Map<Order>#entrySet()`, also through calls that keep the elements:
+/// `Map<Order>#entrySet()#iterator()#next()`), when it is one.
+fn entry_value<'a>(elements: &lang::Elements, entry: &'a str) -> Option<&'a str> {
+    let map_value =
+        |map: &'a str| split_container(map).filter(|(base, _)| elements.is_map(crate::model::last_segment(base))).map(|(_, v)| v);
+    let call = |link: &'a str| link.strip_suffix("()");
+    if let Some((map, link)) = entry.rsplit_once('#') {
+        if call(link).is_some_and(|c| elements.gives_entry(c)) {
+            return map_value(map);
+        }
+    }
+    // An element of a container of entries: `S@`, or `S#next()`.
+    let mut set = match entry.strip_suffix('@') {
+        Some(s) => s,
+        None => {
+            let (s, link) = entry.rsplit_once('#')?;
+            if !call(link).is_some_and(|c| elements.gives_element(c)) {
+                return None;
+            }
+            s
+        }
+    };
+    loop {
+        let (base, link) = set.rsplit_once('#')?;
+        let name = call(link)?;
+        if elements.gives_entries(name) {
+            return map_value(base);
+        }
+        if !elements.keeps_elements(name) {
+            return None;
+        }
+        set = base;
     }
 }
