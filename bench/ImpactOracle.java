@@ -15,6 +15,7 @@
 //                                  overload is of an erroneous type: javac's target is a guess
 //   O  method  overridden          Elements.overrides, every application supertype's method
 //   L  nameless  type  path:line   a lambda or method reference and the type it is converted to
+//                                  (`?`: a type javac could not give)
 // A member of an anonymous class, a lambda or a method reference is named by the member that
 // holds it, `a.B#m.$` (its own number is left out: both sides count them differently); it
 // overrides the application's method it implements (a lambda: its functional interface's
@@ -159,7 +160,9 @@ public class ImpactOracle {
                     // An intersection cast (`(Comparator<T> & Serializable) (a, b) -> ..`): each bound.
                     List<? extends TypeMirror> bounds = t instanceof IntersectionType i ? i.getBounds() : List.of(t);
                     for (TypeMirror b : bounds) {
-                        if (b instanceof DeclaredType bd) out.println("L\t" + n + "\t" + ((TypeElement) bd.asElement()).getQualifiedName() + "\t" + path + ":" + line(node));
+                        // `?`: a type javac could not give (a class of a missing jar).
+                        String shown = b.getKind() == TypeKind.ERROR || !(b instanceof DeclaredType bd) ? "?" : ((TypeElement) bd.asElement()).getQualifiedName().toString();
+                        out.println("L\t" + n + "\t" + shown + "\t" + path + ":" + line(node));
                     }
                     if (!(t instanceof DeclaredType d)) return;
                     List<String> abstracts = new ArrayList<>();

@@ -2650,9 +2650,10 @@ public class Use {
 /// Java: a lambda or method reference passed as an argument implements the callee's
 /// parameter type: a repository interface (a method's, a constructor's, a varargs
 /// parameter's, a record's canonical constructor's) or one from outside (`Runnable`). One
-/// passed to a JDK method implements
-/// nothing known. An edit of the callee's parameter in another file retypes it,
-/// incrementally as fresh.
+/// passed to a JDK method or constructor implements what the JDK's table says it takes there
+/// (`forEach`: a `Consumer`; `new Thread(..)`: a `Runnable`), nothing where overloads
+/// disagree (`submit`: a `Runnable` or a `Callable`). An edit of the callee's parameter in
+/// another file retypes it, incrementally as fresh.
 #[test]
 fn java_lambdas_passed_as_arguments_implement_the_parameters_type() {
     let repo = write_fixture(
@@ -2700,6 +2701,8 @@ public class App {
         new Subscription(this::log);
         names.forEach(n -> log(n));
         new bus.Route("/a", this::log);
+        new Thread(() -> log("t"));
+        java.util.concurrent.Executors.newSingleThreadExecutor().submit(() -> log("s"));
     }
 
     void log(String s) {}
@@ -2714,8 +2717,10 @@ public class App {
         ref src/app/App.java:11 implements later from=app.App#start.$4 to=bus.Listener (exact)
         ref src/app/App.java:11 implements later from=app.App#start.$5 to=bus.Listener (exact)
         ref src/app/App.java:12 implements Subscription from=app.App#start.$6 to=bus.Listener (exact)
-        ref src/app/App.java:13 implements forEach from=app.App#start.$7 to=- (unresolved)
+        ref src/app/App.java:13 implements forEach from=app.App#start.$7 to=ext:java.util.function.Consumer (external)
         ref src/app/App.java:14 implements bus.Route from=app.App#start.$8 to=bus.Listener (exact)
+        ref src/app/App.java:15 implements Thread from=app.App#start.$9 to=ext:java.lang.Runnable (external)
+        ref src/app/App.java:16 implements submit from=app.App#start.$10 to=- (unresolved)
         ref src/app/App.java:9 implements register from=app.App#start.$1 to=bus.Listener (exact)"#]]
     .assert_eq(&resolved(root, "src/app/", &["implements"]));
     // The constructor's parameter becomes a `Runnable`: the method reference implements it.

@@ -1448,6 +1448,9 @@ fn anonymous_classes_and_lambdas_are_implementations() {
             ("find_implementations", json!({"symbol": "com.acme.events.Listener"})),
             ("find_implementations", json!({"symbol": "Listener#onEvent"})),
             ("find_implementations", json!({"symbol": "Listener#describe"})),
+            // An interface from outside, when asked: the lambdas passed for one.
+            ("find_implementations", json!({"symbol": "java.lang.Runnable"})),
+            ("find_implementations", json!({"symbol": "java.util.function.Consumer"})),
             ("change_impact", json!({"target": "Listener#onEvent"})),
             ("change_impact", json!({"target": "Format#upper"})),
             ("file_outline", json!({"path": "src/main/java/com/acme/events/Bus.java"})),
@@ -1485,6 +1488,16 @@ fn anonymous_classes_and_lambdas_are_implementations() {
         1 implementation of method com.acme.events.Listener#describe()
         com.acme.events  src/main/java/com/acme/events/
           method Bus#start.$1#describe()  Bus.java:23-26  (anonymous class)
+
+        ### find_implementations {"symbol":"java.lang.Runnable"}
+        1 implementation of external java.lang.Runnable
+        com.acme.events  src/main/java/com/acme/events/
+          function Bus#start.$5  Bus.java:30  (lambda: later(() -> ..))
+
+        ### find_implementations {"symbol":"java.util.function.Consumer"}
+        1 implementation of external java.util.function.Consumer
+        com.acme.events  src/main/java/com/acme/events/
+          function Bus#start.$8  Bus.java:32  (lambda: forEach(l -> ..))
 
         ### change_impact {"target":"Listener#onEvent"}
         change_impact method com.acme.events.Listener#onEvent(String)  src/main/java/com/acme/events/Listener.java:4  loc 1 cx 1 modified <date>
@@ -1532,7 +1545,6 @@ fn anonymous_classes_and_lambdas_are_implementations() {
               method 23-26  public String describe()
             function $3  28  Listener = event -> ..
             function $4  29  register(event -> ..)
-            function $5  30  later(() -> ..)
             function $6  30  later(.., this::record)
             function $7  31  Subscription(this::record)
           method 35-37  void register(Listener listener)

@@ -6,6 +6,7 @@
 // Run with the JDK whose API it describes (a single-file program, no build):
 //   java grammars/java/JdkTypes.java > grammars/java/jdk-types.txt
 //   java grammars/java/JdkTypes.java members > grammars/java/jdk-members.txt
+//   java grammars/java/JdkTypes.java lambdas > grammars/java/jdk-lambdas.txt
 //
 // jdk-types.txt, a line per type: the type's canonical name, `c` (class), `i` (interface),
 // `e` (enum), `r` (record) or `a` (annotation), then its direct supertypes' canonical names
@@ -20,6 +21,14 @@
 // Left out: `void` methods. A name whose overloads return a type variable (`E get(int)`:
 // what it is depends on the receiver's type arguments, which the element rules of
 // elements.toml follow instead) gives `?`.
+//
+// jdk-lambdas.txt, what a lambda passed to a JDK method or constructor implements: a line
+// `=<type>` for each type that declares public methods or constructors taking a functional
+// interface, then a line per (name, arity, parameter index), sorted: `name/arity/index` (a
+// constructor's name is `new`) and the erased functional interfaces its overloads of that
+// arity take there, each once (`sort/1/0 java.util.Comparator`; `submit/1/0
+// java.lang.Runnable java.util.concurrent.Callable`: the lambda's shape decides, the
+// resolver does not).
 
 import java.lang.module.ModuleDescriptor;
 import java.lang.module.ModuleFinder;
@@ -44,6 +53,7 @@ import java.util.stream.Stream;
 public class JdkTypes {
     public static void main(String[] args) throws Exception {
         boolean members = args.length > 0 && args[0].equals("members");
+        boolean lambdas = args.length > 0 && args[0].equals("lambdas");
         FileSystem jrt = FileSystems.getFileSystem(URI.create("jrt:/"));
         TreeSet<String> lines = new TreeSet<>();
         for (ModuleReference ref : ModuleFinder.ofSystem().findAll()) {
@@ -68,8 +78,8 @@ public class JdkTypes {
                         continue;
                     }
                     if (!visible(c)) continue;
-                    if (members) {
-                        String block = members(c);
+                    if (members || lambdas) {
+                        String block = members ? members(c) : lambdas(c);
                         if (!block.isEmpty()) lines.add(block);
                     } else {
                         lines.add(line(c));
@@ -119,6 +129,51 @@ public class JdkTypes {
         StringBuilder out = new StringBuilder("=").append(c.getCanonicalName());
         types.forEach((n, ts) -> out.append('\n').append(n).append(' ').append(String.join(" ", ts)));
         return out.toString();
+    }
+
+    /// `=<type>` and a line per (name, arity, index) where a functional interface is taken,
+    /// or nothing.
+    static String lambdas(Class<?> c) {
+        Map<String, TreeSet<String>> taken = new TreeMap<>();
+        List<java.lang.reflect.Executable> callables = new ArrayList<>();
+        try {
+            for (Method m : c.getDeclaredMethods()) {
+                if (Modifier.isPublic(m.getModifiers()) && !m.isBridge()) callables.add(m);
+            }
+            for (java.lang.reflect.Constructor<?> k : c.getDeclaredConstructors()) {
+                if (Modifier.isPublic(k.getModifiers())) callables.add(k);
+            }
+        } catch (Throwable t) {
+            return "";
+        }
+        for (java.lang.reflect.Executable e : callables) {
+            Class<?>[] params = e.getParameterTypes();
+            String name = e instanceof java.lang.reflect.Constructor<?> ? "new" : e.getName();
+            for (int i = 0; i < params.length; i++) {
+                if (!functional(params[i]) || name(params[i]) == null) continue;
+                taken.computeIfAbsent(String.format("%s/%d/%d", name, params.length, i), k -> new TreeSet<>()).add(name(params[i]));
+            }
+        }
+        if (taken.isEmpty()) return "";
+        StringBuilder out = new StringBuilder("=").append(c.getCanonicalName());
+        taken.forEach((k, ts) -> out.append('\n').append(k).append(' ').append(String.join(" ", ts)));
+        return out.toString();
+    }
+
+    /// A functional interface: public, one abstract method that is not `Object`'s.
+    static boolean functional(Class<?> t) {
+        if (!t.isInterface() || t.isAnnotation() || !visible(t)) return false;
+        int abstracts = 0;
+        for (Method m : t.getMethods()) {
+            if (!Modifier.isAbstract(m.getModifiers())) continue;
+            try {
+                Object.class.getMethod(m.getName(), m.getParameterTypes());
+                continue;
+            } catch (NoSuchMethodException e) {
+                abstracts++;
+            }
+        }
+        return abstracts == 1;
     }
 
     /// A bridge that makes a method of a class that is not public callable through a public

@@ -314,6 +314,11 @@ pub static JDK_TYPES: &str = include_str!("../../grammars/java/jdk-types.txt");
 /// (`grammars/java/jdk-members.txt`, read by `resolve::jdk`).
 pub static JDK_MEMBERS: &str = include_str!("../../grammars/java/jdk-members.txt");
 
+/// The functional interfaces the JDK's public methods and constructors take, by name, arity
+/// and parameter (`grammars/java/jdk-lambdas.txt`, written by `JdkTypes.java lambdas`): what
+/// a lambda passed to one implements. A `static`, embedded once.
+pub static JDK_LAMBDAS: &str = include_str!("../../grammars/java/jdk-lambdas.txt");
+
 static REGISTRY: [LanguageSpec; 2] = [
     LanguageSpec {
         language: Language::Java,

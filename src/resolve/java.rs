@@ -42,16 +42,28 @@ impl World {
 
     /// A lambda or method reference passed as an argument implements the type of the
     /// callee's parameter at `index` (the last one's for varargs), when the call resolves to
-    /// one method of the repository: a repository interface, or a type from outside.
-    /// Unresolved otherwise (a JDK method's parameters are not in its table), and kept: an
-    /// edit may declare the callee.
+    /// one method of the repository: a repository interface, or a type from outside; or, for
+    /// a JDK method or constructor, the functional interface the JDK's table says it takes
+    /// there. Unresolved otherwise (a library's method), and kept: an edit may declare the
+    /// callee.
     fn java_lambda_argument(&self, r: &RefQuery, index: usize, creation: bool, package: &str) -> (Target, Confidence, bool) {
         let nothing = (Target::Nothing, Confidence::Unresolved, true);
         let kind = if creation { RefKind::Instantiates } else { RefKind::Calls };
         let call = RefQuery { kind, argument: None, ..*r };
-        let (Target::Symbol(callee), Confidence::Exact, _) = self.resolve_java(&call, package) else { return nothing };
-        let Some(sym) = self.syms.get(&callee) else { return nothing };
         let given = r.args.map_or(0, |a| overload::split_list(a).len());
+        let callee = match self.resolve_java(&call, package) {
+            (Target::Symbol(callee), Confidence::Exact, _) => callee,
+            // A JDK method or constructor: the functional interface its table says it takes.
+            (Target::External(q), Confidence::External, _) => {
+                let (owner, name) = if creation { (q.as_str(), "new") } else { q.rsplit_once('#').unwrap_or((q.as_str(), "")) };
+                return match super::jdk::table().lambda_parameter(owner, name, given, index) {
+                    Some(t) => (Target::External(t.to_string()), Confidence::External, true),
+                    None => nothing,
+                };
+            }
+            _ => return nothing,
+        };
+        let Some(sym) = self.syms.get(&callee) else { return nothing };
         let declared: Vec<&str> = sym.params.as_deref().map(overload::split_list).unwrap_or_default();
         let varargs = declared.last().is_some_and(|p| p.ends_with("..."));
         let params: Vec<&str> = if given == declared.len() || varargs && given + 1 >= declared.len() {

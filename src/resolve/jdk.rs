@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::lang::{JDK_MEMBERS, JDK_TYPES};
+use crate::lang::{JDK_LAMBDAS, JDK_MEMBERS, JDK_TYPES};
 
 pub struct JdkTypes {
     /// Canonical name -> its direct supertypes (`java.lang.Object` left out).
@@ -21,6 +21,9 @@ pub struct JdkTypes {
     /// overloads give, space-separated. Read on first use: an index of the JDK itself
     /// rarely needs it.
     members: OnceLock<Members>,
+    /// Canonical name -> `name/arity/index` (`new` for a constructor) -> the functional
+    /// interfaces taken there, space-separated (`jdk-lambdas.txt`). Read on first use.
+    lambdas: OnceLock<Members>,
     /// The packages (and types, for their member types) that hold the types.
     packages: std::collections::HashSet<&'static str>,
     /// The interfaces: what a lambda may be converted to.
@@ -60,7 +63,7 @@ impl JdkTypes {
             supers.insert(name, words.collect());
         }
         let packages = supers.keys().filter_map(|q: &&'static str| q.rsplit_once('.').map(|(p, _)| p)).collect();
-        JdkTypes { supers, members: OnceLock::new(), packages, interfaces }
+        JdkTypes { supers, members: OnceLock::new(), lambdas: OnceLock::new(), packages, interfaces }
     }
 
     /// Whether `package` is a JDK package (or a JDK type holding member types): the table
@@ -87,6 +90,32 @@ impl JdkTypes {
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// The functional interface a lambda passed at `index` to `owner`'s `name` (`new`: a
+    /// constructor, the owner's own) with `arity` arguments implements, looked up in the
+    /// owner, then its supertypes nearest first. None when unknown, or when overloads of
+    /// that arity take different ones there (`submit(Runnable)`, `submit(Callable)`).
+    pub fn lambda_parameter(&self, owner: &str, name: &str, arity: usize, index: usize) -> Option<&'static str> {
+        let lambdas = self.lambdas.get_or_init(|| parse_members(JDK_LAMBDAS));
+        let key = format!("{name}/{arity}/{index}");
+        let mut queue = std::collections::VecDeque::from([owner]);
+        let mut seen: Vec<&str> = vec![owner];
+        while let Some(t) = queue.pop_front() {
+            if let Some(types) = lambdas.get(t).and_then(|m| m.get(key.as_str())) {
+                return (!types.contains(' ')).then_some(*types);
+            }
+            if name == "new" {
+                return None;
+            }
+            for s in self.supers.get(t).map(Vec::as_slice).unwrap_or(&[]) {
+                if !seen.contains(s) {
+                    seen.push(s);
+                    queue.push_back(s);
+                }
+            }
+        }
+        None
     }
 
     /// `member_types` as owned names, empty when unknown.

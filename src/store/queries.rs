@@ -964,14 +964,14 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// The symbols of a file with an `implements` edge to a type the index knows (of the
-    /// repository or from outside): a Java lambda passed to a method whose parameter type
-    /// is not known (`stream.map(x -> ..)`) has none.
+    /// The symbols of a file with an `implements` edge to a repository type, or to a type
+    /// from outside that is written where it stands (`Runnable r = () -> ..`): a Java lambda
+    /// passed to a JDK method (`stream.map(x -> ..)`, a `Function`) has neither.
     pub fn implementing_in_file(&self, file: i64) -> Result<std::collections::HashSet<i64>> {
         let mut stmt = self.conn.prepare_cached(concat!(
             "SELECT source_id FROM refs WHERE id BETWEEN ?1 AND ?2 AND kind IN (",
             kind_sql!(supertypes),
-            ") AND source_id IS NOT NULL AND (target_id IS NOT NULL OR external_id IS NOT NULL)"
+            ") AND source_id IS NOT NULL AND (target_id IS NOT NULL OR (external_id IS NOT NULL AND alias IS NULL))"
         ))?;
         let (lo, hi) = super::ref_ids_of(file);
         let rows = stmt.query_map([lo, hi], |r| r.get(0))?;

@@ -798,8 +798,9 @@ impl Atlas {
             file = self.indexed_file(store, &a.path)?;
         }
         let mut symbols = fold_inherited(store.file_symbols(file.id)?);
-        // A lambda that implements nothing the index knows (passed to a JDK method: the
-        // table has no parameter types) is no row of the outline: its code is its holder's.
+        // A lambda passed to implement a type from outside (`stream.map(x -> ..)`, a JDK
+        // `Function`) or nothing known is no row of the outline: its code is its holder's.
+        // `find_implementations` of that type lists it.
         if symbols.iter().any(|s| nameless(s) == Some("lambda")) {
             let implementing = store.implementing_in_file(file.id)?;
             symbols.retain(|s| nameless(s) != Some("lambda") || implementing.contains(&s.id));
