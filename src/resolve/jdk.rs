@@ -1,5 +1,6 @@
-//! The JDK's public types, their direct supertypes and the types of their members, as data
-//! (`grammars/java/jdk-types.txt` and `jdk-members.txt`, written by
+//! The JDK's public types, their direct supertypes, the types of their members and the
+//! functional interfaces their methods take, as data (`grammars/java/jdk-types.txt`,
+//! `jdk-members.txt` and `jdk-lambdas.txt`, written by
 //! `grammars/java/JdkTypes.java` from a JDK's own classes): what the resolver knows of the
 //! JDK when the repository is not the JDK. Overloads are chosen by JDK-typed arguments
 //! (`close(out)`, `out` a `FileOutputStream`, takes `close(Closeable)` over
@@ -218,6 +219,23 @@ mod tests {
         assert_eq!(t.java_lang("Order"), None);
         assert!(t.has_package("java.util") && t.has_package("java.util.Map") && t.has_package("javax.net.ssl"));
         assert!(!t.has_package("javax.servlet") && !t.has_package("java"));
+    }
+
+    #[test]
+    fn lambdas_take_the_functional_interface_the_jdk_declares() {
+        let t = table();
+        // Declared; inherited from a supertype (`Iterable#forEach` for a `Set`); a constructor.
+        assert_eq!(t.lambda_parameter("java.util.List", "sort", 1, 0), Some("java.util.Comparator"));
+        assert_eq!(t.lambda_parameter("java.util.Set", "forEach", 1, 0), Some("java.util.function.Consumer"));
+        assert_eq!(t.lambda_parameter("java.lang.Thread", "new", 1, 0), Some("java.lang.Runnable"));
+        // Overloads that disagree; a parameter that takes none; a constructor is not inherited.
+        assert_eq!(t.lambda_parameter("java.util.concurrent.ExecutorService", "submit", 1, 0), None);
+        assert_eq!(t.lambda_parameter("java.util.List", "add", 1, 0), None);
+        assert_eq!(t.lambda_parameter("java.util.concurrent.ForkJoinTask", "new", 0, 0), None);
+        // What a type and its supertypes name, for a recheck when it becomes a supertype.
+        let names = t.member_names("java.lang.RuntimeException");
+        assert!(names.iter().any(|n| n == "getMessage") && names.iter().any(|n| n == "hashCode"), "{names:?}");
+        assert!(t.is_not_interface("java.lang.Thread") && !t.is_not_interface("java.lang.Runnable"));
     }
 
     fn types_of(owner: &str, name: &str, field: bool) -> Vec<&'static str> {
