@@ -42,11 +42,7 @@ impl<'t> Extractor<'t> {
                     // A Java type written without its element (`Map`) has none to give.
                     Receiver::Type(t) if self.spec.language == Language::Java && !t.contains(['#', '<', '@']) => String::new(),
                     // A map's function arguments take its keys too (`(key, value) -> ..`).
-                    Receiver::Type(t)
-                        if crate::model::split_container(&t).is_some_and(|(b, _)| elements.is_map(crate::model::last_segment(b))) =>
-                    {
-                        String::new()
-                    }
+                    Receiver::Type(t) if elements.map_value(&t).is_some() => String::new(),
                     Receiver::Type(t) => format!("{}@", self.same_elements(&t)),
                     _ => String::new(),
                 };
@@ -206,6 +202,17 @@ impl<'t> Extractor<'t> {
 /// Whether a bare name at a place is a variable of the enclosing code rather than a field:
 /// a variable of a method (or initializer) on the way out, before a type declaring a field
 /// of that name.
+/// The type `name` is bound to at `pos`, looked up from the scope of symbol `from` outward
+/// (a method's locals and parameters, then what encloses it), as written.
+pub(super) fn local_type(locals: &Locals<'_>, symbols: &[Symbol], mut from: Option<usize>, name: &str, pos: usize) -> Option<String> {
+    loop {
+        if let Some(t) = locals.get(&(from, name)) {
+            return Some(t.at(pos).to_string());
+        }
+        from = symbols[from?].parent;
+    }
+}
+
 pub(super) fn is_local(name: &str, mut at: Option<usize>, symbols: &[Symbol], locals: &Locals<'_>) -> bool {
     while let Some(i) = at {
         if locals.contains_key(&(Some(i), name)) {

@@ -39,7 +39,7 @@ mod rust;
 mod signature;
 mod types;
 
-use locals::is_local;
+use locals::{is_local, local_type};
 use paths::{join, normalize_path, replace_self, std_path, strip_space};
 use signature::{add_modifier, body_text};
 

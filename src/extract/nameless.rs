@@ -191,14 +191,8 @@ impl<'t> Extractor<'t> {
                     _ => return None,
                 };
                 let ctx = self.context_at(site.start_byte(), &outline.scopes, &outline.scope_parent, &outline.def_symbol);
-                let mut at = ctx.symbol;
-                let written = loop {
-                    if let Some(t) = locals.get(&(at, name)) {
-                        break t.at(site.start_byte()).to_string();
-                    }
-                    at = outline.symbols[at?].parent;
-                };
-                let base = written.split('<').next().unwrap_or_default().trim();
+                let written = local_type(locals, &outline.symbols, ctx.symbol, name, site.start_byte())?;
+                let base = crate::model::without_element(&written).trim();
                 return (!base.is_empty() && !base.contains(['@', '#', '?'])).then(|| vec![base.to_string()]);
             }
             _ => None,

@@ -236,16 +236,8 @@ impl<'t> Extractor<'t> {
         });
         let pos = node.start_byte();
         let lookup_from = |start: Option<usize>, name: &str| -> Option<String> {
-            let mut cur = start;
-            loop {
-                if let Some(t) = locals.get(&(cur, name)) {
-                    return Some(t.at(pos).to_string());
-                }
-                match cur {
-                    Some(i) => cur = symbols[i].parent,
-                    None => return impl_owner.and_then(|o| locals.get(&(Some(o), name))).map(|t| t.at(pos).to_string()),
-                }
-            }
+            local_type(locals, symbols, start, name, pos)
+                .or_else(|| impl_owner.and_then(|o| locals.get(&(Some(o), name))).map(|t| t.at(pos).to_string()))
         };
         let lookup = |name: &str| lookup_from(ctx.symbol, name);
         // `this.x` / `self.x` is a field: the locals of the method (`Type x = this.x.find()`

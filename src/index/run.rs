@@ -508,12 +508,8 @@ impl Run<'_> {
             for p in &self.pending {
                 for r in &p.refs.supers {
                     let enclosing = r.enclosing.map(|e| p.symbol_ids[e]);
-                    match resolve_one(self.world, &query_of(p.file, enclosing, r)) {
-                        Some(Resolved { source: Some(source), target: Some(target), .. }) => seeded.entry(source).or_default().push(target),
-                        Some(Resolved { source: Some(source), external, .. }) => {
-                            outside.entry(source).or_default().push(external.as_deref().unwrap_or(UNKNOWN_SUPERTYPE).into())
-                        }
-                        _ => {}
+                    if let Some(res) = resolve_one(self.world, &query_of(p.file, enclosing, r)) {
+                        file_supertype(&res, &mut seeded, &mut outside);
                     }
                 }
             }
@@ -611,13 +607,7 @@ impl Run<'_> {
                     touched.extend(out.iter().filter_map(|(_, _, res)| res.source));
                     if bulk && pass == Pass::Supertypes {
                         for (_, _, res) in &out {
-                            match (res.source, res.target, &res.external) {
-                                (Some(source), Some(target), _) => written_supers.entry(source).or_default().push(target),
-                                (Some(source), None, q) => {
-                                    written_outside.entry(source).or_default().push(q.as_deref().unwrap_or(UNKNOWN_SUPERTYPE).into())
-                                }
-                                _ => {}
-                            }
+                            file_supertype(res, written_supers, written_outside);
                         }
                         held.push(out);
                     } else {
@@ -780,6 +770,16 @@ impl Run<'_> {
             skipped,
             ..Summary::default()
         })
+    }
+}
+
+/// Files a resolved supertype reference under its source: a repository type by id, one from
+/// outside by name (`UNKNOWN_SUPERTYPE` when it resolved to nothing).
+fn file_supertype(res: &Resolved, repo: &mut HashMap<SymbolId, Vec<SymbolId>>, outside: &mut HashMap<SymbolId, Vec<Box<str>>>) {
+    match (res.source, res.target) {
+        (Some(source), Some(target)) => repo.entry(source).or_default().push(target),
+        (Some(source), None) => outside.entry(source).or_default().push(res.external.as_deref().unwrap_or(UNKNOWN_SUPERTYPE).into()),
+        _ => {}
     }
 }
 

@@ -274,6 +274,11 @@ impl Elements {
         Self::has(&self.maps, name)
     }
 
+    /// The value a receiver written as a map with its element holds (`Map<Order>`: `Order`).
+    pub fn map_value<'a>(&self, t: &'a str) -> Option<&'a str> {
+        crate::model::split_container(t).filter(|(base, _)| self.is_map(crate::model::last_segment(base))).map(|(_, v)| v)
+    }
+
     pub fn gives_entries(&self, call: &str) -> bool {
         Self::has(&self.entry_sets, call)
     }

@@ -109,8 +109,7 @@ impl World {
 /// element of `Map<Order>#entrySet()`, also through calls that keep the elements:
 /// `Map<Order>#entrySet()#iterator()#next()`), when it is one.
 fn entry_value<'a>(elements: &lang::Elements, entry: &'a str) -> Option<&'a str> {
-    let map_value =
-        |map: &'a str| split_container(map).filter(|(base, _)| elements.is_map(crate::model::last_segment(base))).map(|(_, v)| v);
+    let map_value = |map: &'a str| elements.map_value(map);
     let call = |link: &'a str| link.strip_suffix("()");
     if let Some((map, link)) = entry.rsplit_once('#') {
         if call(link).is_some_and(|c| elements.gives_entry(c)) {

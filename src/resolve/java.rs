@@ -64,10 +64,9 @@ impl World {
             _ => return nothing,
         };
         let Some(sym) = self.syms.get(&callee) else { return nothing };
-        let declared: Vec<&str> = sym.params.as_deref().map(overload::split_list).unwrap_or_default();
-        let varargs = declared.last().is_some_and(|p| p.ends_with("..."));
-        let params: Vec<&str> = if given == declared.len() || varargs && given + 1 >= declared.len() {
-            declared
+        let declared = sym.params.as_deref().unwrap_or("");
+        let params: Vec<&str> = if overload::takes_arity(declared, given) {
+            overload::split_list(declared)
         } else {
             // A record's canonical constructor is no symbol: its parameters are the record's
             // components, its first fields (what the call resolved to has another arity).
@@ -85,7 +84,7 @@ impl World {
                 .filter_map(|c| self.syms[c].returns.as_deref())
                 .collect();
             match fields.get(..given) {
-                Some(f) => f.iter().map(|t| t.split('<').next().unwrap_or(t).trim()).collect(),
+                Some(f) => f.iter().map(|t| crate::model::without_element(t)).collect(),
                 None => return nothing,
             }
         };

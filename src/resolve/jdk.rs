@@ -100,14 +100,18 @@ impl JdkTypes {
     pub fn lambda_parameter(&self, owner: &str, name: &str, arity: usize, index: usize) -> Option<&'static str> {
         let lambdas = self.lambdas.get_or_init(|| parse_members(JDK_LAMBDAS));
         let key = format!("{name}/{arity}/{index}");
+        let types = if name == "new" { lambdas.get(owner)?.get(key.as_str()).copied() } else { self.nearest(lambdas, owner, &key) }?;
+        (!types.contains(' ')).then_some(types)
+    }
+
+    /// What `table` holds under `key` for `owner` or, failing that, for the nearest of its
+    /// supertypes that has it (breadth first: an override hides what it overrides).
+    fn nearest(&self, table: &Members, owner: &str, key: &str) -> Option<&'static str> {
         let mut queue = std::collections::VecDeque::from([owner]);
         let mut seen: Vec<&str> = vec![owner];
         while let Some(t) = queue.pop_front() {
-            if let Some(types) = lambdas.get(t).and_then(|m| m.get(key.as_str())) {
-                return (!types.contains(' ')).then_some(*types);
-            }
-            if name == "new" {
-                return None;
+            if let Some(found) = table.get(t).and_then(|m| m.get(key)) {
+                return Some(found);
             }
             for s in self.supers.get(t).map(Vec::as_slice).unwrap_or(&[]) {
                 if !seen.contains(s) {
@@ -139,21 +143,8 @@ impl JdkTypes {
             name
         };
         let members = self.members.get_or_init(|| parse_members(JDK_MEMBERS));
-        let mut queue = std::collections::VecDeque::from([owner]);
-        let mut seen: Vec<&str> = vec![owner];
-        while let Some(t) = queue.pop_front() {
-            if let Some(types) = members.get(t).and_then(|m| m.get(key)) {
-                return (*types != "?").then(|| types.split(' '));
-            }
-            for s in self.supers.get(t).map(Vec::as_slice).unwrap_or(&[]) {
-                if !seen.contains(s) {
-                    seen.push(s);
-                    queue.push_back(s);
-                }
-            }
-        }
-        let types = members.get("java.lang.Object")?.get(key)?;
-        (*types != "?").then(|| types.split(' '))
+        let types = self.nearest(members, owner, key).or_else(|| members.get("java.lang.Object")?.get(key).copied())?;
+        (types != "?").then(|| types.split(' '))
     }
 
     /// A JDK type no lambda converts to: a class, an enum, a record, an annotation type

@@ -598,13 +598,7 @@ impl World {
     fn guess_call(&self, path: &str, args: Option<&str>) -> (Target, Confidence, bool) {
         let Some(args) = args else { return self.guess(Language::Java, path, Want::Callable) };
         let given = overload::split_list(args).len();
-        let fits = |id: &SymbolId| match self.syms[id].params.as_deref() {
-            None => true,
-            Some(p) => {
-                let params = overload::split_list(p);
-                params.len() == given || params.last().is_some_and(|l| l.ends_with("...")) && given + 1 >= params.len()
-            }
-        };
+        let fits = |id: &SymbolId| self.syms[id].params.as_deref().is_none_or(|p| overload::takes_arity(p, given));
         match self.guess(Language::Java, path, Want::Callable) {
             (Target::Symbol(id), Confidence::Guess, keep) if !fits(&id) => (Target::Nothing, Confidence::Unresolved, keep),
             other => other,

@@ -250,11 +250,7 @@ impl World {
         };
         let arity = split_list(args).len();
         // By arity alone first, from the text (no type is resolved for those it rules out).
-        let fits_arity = |id: &&SymbolId| {
-            let raw = self.syms[*id].params.as_deref().unwrap_or("");
-            let n = split_list(raw).len();
-            n == arity || (raw.ends_with("...") && arity + 1 >= n)
-        };
+        let fits_arity = |id: &&SymbolId| takes_arity(self.syms[*id].params.as_deref().unwrap_or(""), arity);
         let by_arity_ids: Vec<SymbolId> = candidates.iter().filter(fits_arity).copied().collect();
         match by_arity_ids.len() {
             0 => return many(candidates.to_vec()),
@@ -624,6 +620,13 @@ fn many(mut ids: Vec<SymbolId>) -> Pick {
     } else {
         Pick::Many(ids)
     }
+}
+
+/// Whether a parameter list as stored (`Listener,int...`) takes `given` arguments: as many,
+/// or, ending in varargs, as many less one or more.
+pub(super) fn takes_arity(params: &str, given: usize) -> bool {
+    let n = split_list(params).len();
+    n == given || (params.ends_with("...") && given + 1 >= n)
 }
 
 pub(super) fn split_list(list: &str) -> Vec<&str> {
