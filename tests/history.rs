@@ -326,9 +326,11 @@ fn a_sentence_finds_what_past_commits_about_its_words_changed() {
     commit(root, "2024-03-01T12:00:00Z", "Cid", "More attempts fit the gate");
     let (_, atlas) = read(root, &HistoryConfig::default());
     expect_test::expect![[r#"
-        2 symbols match the words "throttling attempts sign" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses, text and past commits searched)
+        4 symbols match the words "throttling attempts sign" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses, text and past commits searched)
         method shop.Gate#admit(String)  src/shop/Gate.java:5-7  [commits: throttling, attempts, sign; changed recently]
-        method shop.Login#signIn(String)  src/shop/Login.java:4-5  [name: sign; changed recently]"#]]
+        method shop.Login#signIn(String)  src/shop/Login.java:4-5  [name: sign; changed recently]
+        class shop.Gate  src/shop/Gate.java:4-12
+        class shop.Login  src/shop/Login.java:3-6"#]]
     .assert_eq(&ask(&atlas, "search_symbols", json!({"query": "throttling the attempts to sign in", "limit": 5})));
 }
 
@@ -350,8 +352,9 @@ fn a_sentence_finds_what_commits_about_its_words_changed_together() {
     commit(root, "2024-04-01T12:00:00Z", "Cid", "More attempts fit");
     let (_, atlas) = read(root, &HistoryConfig::default());
     expect_test::expect![[r#"
-        1 symbol match the words "throttle attempts" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses, text and past commits searched)
-        method shop.Gate#admit(String)  src/shop/Gate.java:5-7  [commits: throttle, attempts; changed recently]"#]].assert_eq(&ask(&atlas, "search_symbols", json!({"query": "throttle the attempts", "limit": 5})));
+        2 symbols match the words "throttle attempts" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses, text and past commits searched)
+        method shop.Gate#admit(String)  src/shop/Gate.java:5-7  [commits: throttle, attempts; changed recently]
+        class shop.Gate  src/shop/Gate.java:4-12"#]].assert_eq(&ask(&atlas, "search_symbols", json!({"query": "throttle the attempts", "limit": 5})));
 }
 
 /// A declaration's last change is the commit that made it, with its author, as `git blame`

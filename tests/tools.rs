@@ -1611,6 +1611,31 @@ fn endpoints_of_several_applications_name_them() {
     .assert_eq(&out);
 }
 
+/// The graph ranks (issue 51): declarations no word of the sentence finds join through the
+/// best hits' edges and types, each with the hit next to it (`via`), in the walk's order:
+/// what `Order#total` calls (`Money#plus`) before its type (`Money`) and the constant it
+/// reads; what `OrderService#place` calls after those.
+#[test]
+fn a_sentence_walks_from_its_best_hits() {
+    let out = run_calls(
+        "java-shop",
+        &[("search_symbols", json!({"query": "Fix rounding in Order.total when lines are empty", "limit": 6, "offset": 25}))],
+    );
+    expect_test::expect![[r####"
+        ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":6,"offset":25}
+        37 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [via com.acme.order.Order#total()]
+        record com.acme.common.Money  src/main/java/com/acme/common/Money.java:6-12  [via com.acme.order.Order#total()]
+        field com.acme.common.Money#ZERO  src/main/java/com/acme/common/Money.java:7  [via com.acme.order.Order#total()]
+        method com.acme.inventory.InventoryService#reserve(String,int)  src/main/java/com/acme/inventory/InventoryService.java:13-15  [via com.acme.order.OrderService#place(Order)]
+        method com.acme.pay.PaymentService#pay(String,Money)  src/main/java/com/acme/pay/PaymentService.java:15-18  [via com.acme.order.OrderService#place(Order)]
+        method com.acme.user.User#id()  src/main/java/com/acme/user/User.java:11-13  [via com.acme.order.OrderService#place(Order)]
+        ... 6 more (limit=6); next page: offset=31
+
+    "####]]
+    .assert_eq(&out);
+}
+
 /// A member written with its parameters in a sentence (`Account.Account()`) is that overload:
 /// the overloads' row shows its lines (a setter's lines for `Element.text()` misled before).
 #[test]
@@ -1626,19 +1651,19 @@ fn a_sentence_writing_a_call_names_its_overload() {
     );
     expect_test::expect![[r####"
         ### search_symbols {"query":"Account.Account() should start with an empty balance","limit":1}
-        6 symbols match the words "account start empty balance" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        11 symbols match the words "account start empty balance" (a sentence: stop words dropped, words stemmed, 3 related words added; name, owner, doc, path, uses and text searched)
         constructor p.Account#Account  src/p/Account.java:6-8 (3 overloads)  [name: account; owner: account; uses: account]
-        ... 5 more (limit=1); next page: offset=1
+        ... 10 more (limit=1); next page: offset=1
 
         ### search_symbols {"query":"Account.Account(String,int) should check the limit","limit":1}
-        16 symbols match the words "account string int check limit" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        22 symbols match the words "account string int check limit" (a sentence: stop words dropped, words stemmed, 8 related words added; name, owner, doc, path, uses and text searched)
         constructor p.Account#Account  src/p/Account.java:14-16 (3 overloads)  [name: account; owner: account; uses: account, string]
-        ... 15 more (limit=1); next page: offset=1
+        ... 21 more (limit=1); next page: offset=1
 
         ### search_symbols {"query":"Account.Account(long) should start with an empty balance","limit":1}
-        7 symbols match the words "account long start empty balance" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        11 symbols match the words "account long start empty balance" (a sentence: stop words dropped, words stemmed, 4 related words added; name, owner, doc, path, uses and text searched)
         constructor p.Account#Account  src/p/Account.java:10-12 (3 overloads)  [name: account; owner: account]
-        ... 6 more (limit=1); next page: offset=1
+        ... 10 more (limit=1); next page: offset=1
 
     "####]].assert_eq(&out);
 }
@@ -1689,29 +1714,29 @@ fn search_symbols_reads_a_sentence() {
     );
     expect_test::expect![[r####"
         ### search_symbols {"query":"Validate the order total before charging the payment","limit":6}
-        46 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
-        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [owner: validate, order; uses: order, total; text: order]
+        55 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         class com.acme.order.OrderValidator  src/main/java/com/acme/order/OrderValidator.java:3-18  [name: validate, order; owner: order]
+        method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [owner: validate, order; uses: order, total; text: order]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, payment]
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
         constructor com.acme.order.OrderValidator#OrderValidator()  src/main/java/com/acme/order/OrderValidator.java:4  [name: validate, order; owner: validate, order]
-        method com.acme.pay.PaymentGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/PaymentGateway.java:10  [name: charging; owner: payment; doc: charging; uses: payment]
-        ... 40 more (limit=6); next page: offset=6
+        method com.acme.pay.AbstractGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/AbstractGateway.java:11-18  [name: charging; uses: charging, payment]
+        ... 49 more (limit=6); next page: offset=6
 
         ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":4}
-        28 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        37 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order; uses: lines]
         method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [name: lines; owner: order; uses: order, total, lines, empty; text: order, lines]
-        method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [via com.acme.order.Order#total()]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, lines]
-        ... 24 more (limit=4); next page: offset=4
+        method com.acme.order.Order#lines()  src/main/java/com/acme/order/Order.java:20-22  [name: lines; owner: order; uses: lines]
+        ... 33 more (limit=4); next page: offset=4
 
         ### search_symbols {"query":"test placing an order","limit":3}
-        30 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        37 symbols match the words "test placing order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.OrderServiceTest#placesAnOrder()  src/test/java/com/acme/order/OrderServiceTest.java:7-10  [name: placing, order; owner: test, order; uses: placing, order]
         class com.acme.order.OrderServiceTest  src/test/java/com/acme/order/OrderServiceTest.java:6-11  [name: test, order; owner: order]
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [name: placing; owner: order; uses: order; text: placing]
-        ... 27 more (limit=3); next page: offset=3
+        ... 34 more (limit=3); next page: offset=3
 
         ### search_symbols {"query":"the of and","limit":2}
         7 symbols match "the of and"
@@ -1721,61 +1746,61 @@ fn search_symbols_reads_a_sentence() {
         ... 5 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"pay: validate the order total","limit":3}
-        48 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
-        field com.acme.order.OrderService#payments  src/main/java/com/acme/order/OrderService.java:15  [name: pay; owner: order; uses: pay]
+        52 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        method com.acme.pay.PaymentService#pay(String,Money)  src/main/java/com/acme/pay/PaymentService.java:15-18  [name: pay; owner: pay; uses: pay]
+        class com.acme.pay.PaypalGateway  src/main/java/com/acme/pay/PaypalGateway.java:5-10  [name: pay; owner: pay; uses: pay]
         interface com.acme.pay.PaymentGateway  src/main/java/com/acme/pay/PaymentGateway.java:8-15  [name: pay; owner: pay]
-        class com.acme.pay.PaymentException  src/main/java/com/acme/pay/PaymentException.java:3-7  [name: pay; owner: pay]
-        ... 45 more (limit=3); next page: offset=3
+        ... 49 more (limit=3); next page: offset=3
 
         ### search_symbols {"query":"keep a decimal amount exact when adding sums","limit":2}
-        6 symbols match the words "keep decimal amount exact sums" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        19 symbols match the words "keep decimal amount exact sums" (a sentence: stop words dropped, words stemmed, 6 related words added; name, owner, doc, path, uses and text searched)
         method com.acme.common.Money#plus(Money)  src/main/java/com/acme/common/Money.java:9-11  [uses: decimal, amount]
         field com.acme.common.Money#amount  src/main/java/com/acme/common/Money.java:6  [name: amount; uses: decimal]
-        ... 4 more (limit=2); next page: offset=2
+        ... 17 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"refuse charges whose amount is not positive","limit":2}
-        13 symbols match the words "refuse charges whose amount positive" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        30 symbols match the words "refuse charges whose amount positive" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.pay.AbstractGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/AbstractGateway.java:11-18  [name: charges; uses: charges; text: amount, positive]
         method com.acme.pay.PaymentService#pay(String,Money)  src/main/java/com/acme/pay/PaymentService.java:15-18  [uses: charges, amount]
-        ... 11 more (limit=2); next page: offset=2
+        ... 28 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"Retry declined payments in OrderService","limit":5}
-        51 symbols match the words "retry declined payments order service" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        54 symbols match the words "retry declined payments order service" (a sentence: stop words dropped, words stemmed, 2 related words added; name, owner, doc, path, uses and text searched)
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order, service; uses: payments, order]
         constructor com.acme.order.OrderService#OrderService(PaymentService,InventoryService)  src/main/java/com/acme/order/OrderService.java:18-21  [name: order, service; owner: order, service; uses: payments, service]
-        method com.acme.order.OrderService#max(Comparable,Comparable)  src/main/java/com/acme/order/OrderService.java:34-36  [owner: order, service]
         field com.acme.order.OrderService#payments  src/main/java/com/acme/order/OrderService.java:15  [name: payments; owner: order, service; uses: payments, service]
-        field com.acme.order.OrderService#inventory  src/main/java/com/acme/order/OrderService.java:16  [owner: order, service; uses: service]
-        ... 46 more (limit=5); next page: offset=5
+        method com.acme.order.OrderService#max(Comparable,Comparable)  src/main/java/com/acme/order/OrderService.java:34-36  [owner: order, service]
+        class com.acme.order.OrderService  src/main/java/com/acme/order/OrderService.java:14-37  [name: order, service; owner: order; doc: payments, order]
+        ... 49 more (limit=5); next page: offset=5
 
         ### search_symbols {"query":"reserve stock in the inventory before placing orders","limit":5}
-        35 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        37 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [name: placing; owner: orders; uses: reserve, stock, inventory, placing, orders]
         function shop_cli::main  crates/shop-cli/src/main.rs:12-19  [uses: inventory, placing, orders]
-        struct shop_core::inventory::Inventory  crates/shop-core/src/inventory.rs:8-10  [name: inventory; owner: inventory; doc: reserve, stock]
         method shop_core::inventory::Inventory::reserve  crates/shop-core/src/inventory.rs:17-24  [name: reserve; owner: inventory]
+        struct shop_core::inventory::Inventory  crates/shop-core/src/inventory.rs:8-10  [name: inventory; owner: inventory; doc: reserve, stock]
         enum shop_core::order::PlaceError  crates/shop-core/src/order.rs:16-19  [name: placing; owner: orders]
-        ... 30 more (limit=5); next page: offset=5
+        ... 32 more (limit=5); next page: offset=5
 
         ### search_symbols {"query":"the empty order","limit":3}
-        17 symbols match the words "empty order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        23 symbols match the words "empty order" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         function shop_core::order::empty  crates/shop-core/src/order.rs:48-50  [name: empty; owner: order; uses: order]
+        function shop_core::order::tests::empty_order_has_no_lines  crates/shop-core/src/order.rs:57-59  [name: empty, order; uses: empty]
         struct shop_core::order::Order  crates/shop-core/src/order.rs:9-13  [name: order; owner: order; doc: order]
-        macro shop_core::order::order  crates/shop-core/src/order.rs:42-46  [name: order; owner: order]
-        ... 14 more (limit=3); next page: offset=3
+        ... 20 more (limit=3); next page: offset=3
 
         ### search_symbols {"query":"Log which gateway PaymentService::pay tried","limit":2}
-        28 symbols match the words "log gateway payment service pay tried" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        40 symbols match the words "log gateway payment service pay tried" (a sentence: stop words dropped, words stemmed, 2 related words added; name, owner, doc, path, uses and text searched)
         method shop_core::pay::PaymentService::pay  crates/shop-core/src/pay/mod.rs:19-22  [name: pay; owner: payment, service, pay; uses: gateway]
         struct shop_core::pay::PaymentService  crates/shop-core/src/pay/mod.rs:10-12  [name: payment, service, pay; owner: pay; doc: gateway]
-        ... 26 more (limit=2); next page: offset=2
+        ... 38 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"Make PaymentService::refund return the receipt","limit":2}
-        17 symbols match the words "payment service refund return receipt" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        32 symbols match the words "payment service refund return receipt" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         PaymentService has no member refund in the index: its words are searched as the sentence's
         struct shop_core::pay::PaymentService  crates/shop-core/src/pay/mod.rs:10-12  [name: payment, service]
         method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [owner: service; uses: payment, receipt]
-        ... 15 more (limit=2); next page: offset=2
+        ... 30 more (limit=2); next page: offset=2
 
     "####]]
     .assert_eq(&format!("{java}{rust}"));

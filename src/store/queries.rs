@@ -774,6 +774,31 @@ impl Store {
         Ok(ReferencePage { refs: rows.collect::<rusqlite::Result<_>>()?, total: total as usize, counts })
     }
 
+    /// The edges between declarations from `from` and to `to`: (source, target, kind), once
+    /// each. Imports, name-only guesses and references to outside code are left out, as from
+    /// the graph. Search's walk (`tools::walk_rank`) reads its neighbourhood with it.
+    /// (`+r.target_id`: not by `refs_target`, whose range of every target SQLite would
+    /// otherwise scan: 200 ms instead of 1 on `java.base`.)
+    pub fn edges_touching(&self, from: &[i64], to: &[i64]) -> Result<Vec<(i64, i64, RefKind)>> {
+        let json = |ids: &[i64]| serde_json::to_string(ids).expect("ids serialize");
+        let mut stmt = self.conn.prepare_cached(concat!(
+            "SELECT r.source_id, r.target_id, r.kind FROM refs r
+             WHERE r.source_id IN (SELECT value FROM json_each(?1)) AND +r.target_id IS NOT NULL
+               AND r.kind != ",
+            kind_sql!(imports),
+            " AND r.confidence != 1
+             UNION SELECT r.source_id, r.target_id, r.kind FROM refs r
+             WHERE r.target_id IN (SELECT value FROM json_each(?2)) AND r.source_id IS NOT NULL
+               AND r.kind != ",
+            kind_sql!(imports),
+            " AND r.confidence != 1"
+        ))?;
+        let rows = stmt.query_map([json(from), json(to)], |r| {
+            Ok((r.get(0)?, r.get(1)?, RefKind::from_code(r.get(2)?).unwrap_or(RefKind::UsesType)))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The references to `ids` (ambiguous ones that may mean one of them included), grouped
     /// by (source, target, kind), with the first file and line of each group. Imports and
     /// name-only guesses are left out, as from the graph.

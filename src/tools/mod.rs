@@ -27,6 +27,7 @@ mod services;
 mod source_reads;
 mod statements;
 mod symbol_lookup;
+mod walk_rank;
 
 pub use args::*;
 pub use handles::normalize_path;
