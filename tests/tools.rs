@@ -1714,14 +1714,14 @@ fn search_symbols_reads_a_sentence() {
     );
     expect_test::expect![[r####"
         ### search_symbols {"query":"Validate the order total before charging the payment","limit":6}
-        55 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
-        class com.acme.order.OrderValidator  src/main/java/com/acme/order/OrderValidator.java:3-18  [name: validate, order; owner: order]
+        56 symbols match the words "validate order total charging payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method com.acme.order.OrderValidator#requireLines(Order)  src/main/java/com/acme/order/OrderValidator.java:6-17  [owner: validate, order; uses: order, total; text: order]
-        method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, payment]
+        class com.acme.order.OrderValidator  src/main/java/com/acme/order/OrderValidator.java:3-18  [name: validate, order; owner: order]
         method com.acme.order.Order#total()  src/main/java/com/acme/order/Order.java:24-30  [name: total; owner: order]
+        method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order; uses: order, total, payment]
         constructor com.acme.order.OrderValidator#OrderValidator()  src/main/java/com/acme/order/OrderValidator.java:4  [name: validate, order; owner: validate, order]
         method com.acme.pay.AbstractGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/AbstractGateway.java:11-18  [name: charging; uses: charging, payment]
-        ... 49 more (limit=6); next page: offset=6
+        ... 50 more (limit=6); next page: offset=6
 
         ### search_symbols {"query":"Fix rounding in Order.total when lines are empty","limit":4}
         37 symbols match the words "rounding order total lines empty" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
@@ -1768,16 +1768,16 @@ fn search_symbols_reads_a_sentence() {
         54 symbols match the words "retry declined payments order service" (a sentence: stop words dropped, words stemmed, 2 related words added; name, owner, doc, path, uses and text searched)
         method com.acme.order.OrderService#place(Order)  src/main/java/com/acme/order/OrderService.java:23-32  [owner: order, service; uses: payments, order]
         constructor com.acme.order.OrderService#OrderService(PaymentService,InventoryService)  src/main/java/com/acme/order/OrderService.java:18-21  [name: order, service; owner: order, service; uses: payments, service]
-        field com.acme.order.OrderService#payments  src/main/java/com/acme/order/OrderService.java:15  [name: payments; owner: order, service; uses: payments, service]
         method com.acme.order.OrderService#max(Comparable,Comparable)  src/main/java/com/acme/order/OrderService.java:34-36  [owner: order, service]
+        field com.acme.order.OrderService#payments  src/main/java/com/acme/order/OrderService.java:15  [name: payments; owner: order, service; uses: payments, service]
         class com.acme.order.OrderService  src/main/java/com/acme/order/OrderService.java:14-37  [name: order, service; owner: order; doc: payments, order]
         ... 49 more (limit=5); next page: offset=5
 
         ### search_symbols {"query":"reserve stock in the inventory before placing orders","limit":5}
         37 symbols match the words "reserve stock inventory placing orders" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [name: placing; owner: orders; uses: reserve, stock, inventory, placing, orders]
-        function shop_cli::main  crates/shop-cli/src/main.rs:12-19  [uses: inventory, placing, orders]
         method shop_core::inventory::Inventory::reserve  crates/shop-core/src/inventory.rs:17-24  [name: reserve; owner: inventory]
+        function shop_cli::main  crates/shop-cli/src/main.rs:12-19  [uses: inventory, placing, orders]
         struct shop_core::inventory::Inventory  crates/shop-core/src/inventory.rs:8-10  [name: inventory; owner: inventory; doc: reserve, stock]
         enum shop_core::order::PlaceError  crates/shop-core/src/order.rs:16-19  [name: placing; owner: orders]
         ... 32 more (limit=5); next page: offset=5
@@ -1798,8 +1798,8 @@ fn search_symbols_reads_a_sentence() {
         ### search_symbols {"query":"Make PaymentService::refund return the receipt","limit":2}
         32 symbols match the words "payment service refund return receipt" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
         PaymentService has no member refund in the index: its words are searched as the sentence's
-        struct shop_core::pay::PaymentService  crates/shop-core/src/pay/mod.rs:10-12  [name: payment, service]
         method shop_core::order::OrderService::place  crates/shop-core/src/order.rs:28-39  [owner: service; uses: payment, receipt]
+        struct shop_core::pay::PaymentService  crates/shop-core/src/pay/mod.rs:10-12  [name: payment, service]
         ... 30 more (limit=2); next page: offset=2
 
     "####]]
