@@ -1636,6 +1636,33 @@ fn a_sentence_walks_from_its_best_hits() {
     .assert_eq(&out);
 }
 
+/// An endpoint a test declares (a test's router, its handler a closure, as axum's tests
+/// build them) weighs as a test in sentence search, below the router it checks.
+#[test]
+fn a_sentence_ranks_a_tests_endpoints_as_tests() {
+    let tmp = temp_copy("rust-web");
+    let api = tmp.path().join("src/api.rs");
+    let text = std::fs::read_to_string(&api).unwrap();
+    std::fs::write(
+        &api,
+        format!(
+            "{text}\n#[cfg(test)]\nmod tests {{\n    #[test]\n    fn audit_answers() {{\n        let app = Router::new().route(\"/audit/replay\", get(|| async {{ \"replayed\" }}));\n    }}\n}}\n"
+        ),
+    )
+    .unwrap();
+    index(tmp.path(), &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
+    let atlas = Atlas::new(tmp.path());
+    let answer = atlas.call("search_symbols", json!({"query": "where is the audit trail replayed", "limit": 4})).unwrap();
+    expect_test::expect![[r#"
+        6 symbols match the words "audit trail replayed" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        function rust_web::api::audit  src/api.rs:36  [name: audit]
+        endpoint GET /v2/ops/audit  src/api.rs:36  [name: audit]
+        endpoint GET /audit/replay  src/api.rs:49  [name: audit, replayed; text: audit, replayed]
+        function rust_web::api::tests::audit_answers  src/api.rs:48-50  [name: audit]
+        ... 2 more (limit=4); next page: offset=4"#]]
+    .assert_eq(&answer);
+}
+
 /// A member written with its parameters in a sentence (`Account.Account()`) is that overload:
 /// the overloads' row shows its lines (a setter's lines for `Element.text()` misled before).
 #[test]

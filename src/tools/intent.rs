@@ -575,8 +575,19 @@ fn owner_name(qname: &str) -> &str {
 }
 
 /// Test code: in a test folder or file, or in a Rust `tests` module.
+/// The endpoints among `symbols` that a test declares (their parent is test code): axum's
+/// tests build routers whose handlers are closures.
+fn test_endpoints<'a>(store: &Store, symbols: impl Iterator<Item = &'a SymbolInfo>) -> Result<HashSet<i64>, ToolError> {
+    let endpoints: Vec<(i64, i64)> = symbols.filter(|s| s.kind == SymbolKind::Endpoint).filter_map(|s| Some((s.id, s.parent?))).collect();
+    let parents: Vec<i64> = endpoints.iter().map(|(_, p)| *p).collect();
+    let tests: HashSet<i64> = store.symbols_by_ids(&parents)?.into_iter().filter(is_test).map(|p| p.id).collect();
+    Ok(endpoints.into_iter().filter(|(_, p)| tests.contains(p)).map(|(id, _)| id).collect())
+}
+
+/// An endpoint is test code when what serves it is (`GET /one/{a} -> axum::..::tests::..`).
 fn is_test(s: &SymbolInfo) -> bool {
-    is_test_path(&s.path) || s.qname.contains("::tests::")
+    let served_by = if s.kind == SymbolKind::Endpoint { s.signature.split_once(" -> ").map_or("", |(_, handler)| handler) } else { "" };
+    is_test_path(&s.path) || s.qname.contains("::tests::") || served_by.contains("::tests::")
 }
 
 /// BM25's length norm with its usual `b`, for the text field, never above 1: a declaration
@@ -1156,10 +1167,12 @@ impl Atlas {
             })
             .collect();
         let scoped = candidates.iter().any(|(_, inside)| *inside);
+        // Endpoints declared inside a test (a test's router, its handler a closure).
+        let in_tests = test_endpoints(store, candidates.iter().map(|(s, _)| s))?;
         let full: f64 = weights.iter().zip(&terms).filter(|(_, t)| t.of.is_none()).map(|(w, _)| w).sum();
         let rank = |s: &SymbolInfo, m: &[Vec<usize>; 7]| {
             let mut prior = kind_prior(s.kind);
-            if !about_tests && is_test(s) || !about_examples && is_example(&s.path) {
+            if !about_tests && (is_test(s) || in_tests.contains(&s.id)) || !about_examples && is_example(&s.path) {
                 prior *= TEST_PRIOR;
             }
             if is_plumbing(s) {
@@ -1348,11 +1361,22 @@ mod tests {
     }
 
     #[test]
-    fn bag_fields_saturate_and_plumbing_is_known() {
+    fn bag_fields_saturate_and_plumbing_and_tests_are_known() {
         assert_eq!(saturate(0.0), 0.0);
         assert!((saturate(3.0) - 3.0 * (1.0 - (-1.0f64).exp())).abs() < 1e-12);
         // Twenty words' worth of history, uses and text add less than three words in names.
         assert!(saturate(20.0) > 2.99 && saturate(20.0) < BAG_SATURATION && saturate(100.0) <= BAG_SATURATION);
+        // An endpoint a test serves is a test (axum declares routes in its tests' routers).
+        let endpoint = |signature: &str| SymbolInfo {
+            kind: SymbolKind::Endpoint,
+            name: "GET /one/{a}".to_string(),
+            qname: "GET /one/{a}".to_string(),
+            path: "axum/src/extract/path/mod.rs".to_string(),
+            signature: signature.to_string(),
+            ..method("x#y", (969, 969))
+        };
+        assert!(is_test(&endpoint("GET /one/{a} -> axum::extract::path::tests::wrong_number_of_parameters_json")));
+        assert!(!is_test(&endpoint("GET /one/{a} -> axum::extract::path::handler")));
         assert!(is_plumbing(&method("a.Order#getPaymentTime", (10, 12))));
         assert!(is_plumbing(&method("a.Order#isPaid", (10, 10))));
         assert!(is_plumbing(&method("a.Order#toString", (10, 30))));
