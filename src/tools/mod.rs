@@ -23,6 +23,7 @@ mod intent;
 mod lines;
 mod map;
 mod paging;
+mod sentence_words;
 mod services;
 mod source_reads;
 mod statements;

@@ -230,7 +230,7 @@ impl Atlas {
         // A configuration key named exactly comes first (not the fields its last word names).
         let key = if kind.is_none() && a.language.is_none() { self.config_key_named(store, query)? } else { None };
         // A task in plain words ("escape supplementary characters for non-UTF charsets").
-        if super::intent::reads_as_sentence(query) {
+        if super::sentence_words::reads_as_sentence(query) {
             if let Some(answer) = self.search_sentence(store, query, kind, a.language.as_deref(), &prefix, window)? {
                 return Ok(answer);
             }
