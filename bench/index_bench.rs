@@ -105,8 +105,14 @@ fn main() {
     if args.iter().any(|a| a == "--tools-only") {
         let root = Path::new(source).canonicalize().unwrap();
         let opts = Options::default();
-        // Builds, rebuilds (old format) or reconciles the index in place.
+        // Builds, rebuilds (old format) or reconciles the index in place, then prepares it as
+        // the server does before its tools answer (`watch`: the indexes updates read, which
+        // queries by a reference's source use too; the full-text index merged).
         index(&root, &opts, &|_, _| {}).unwrap();
+        let mut indexer = repochart::index::Indexer::open(&root, &opts).unwrap();
+        indexer.prepare_updates().unwrap();
+        indexer.tidy().unwrap();
+        drop(indexer);
         let files: Vec<String> = walk(&root, &opts.filter, opts.max_file_size, None).files.into_iter().map(|c| c.path).collect();
         tool_table(&root, &files, calls);
         return;
