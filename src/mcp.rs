@@ -249,7 +249,9 @@ fn start(root: &Path, opts: &ServeOptions) -> anyhow::Result<(crate::watch::Watc
         while refresh_rx.recv().is_ok() {
             match weak.upgrade() {
                 Some(atlas) => {
+                    let started = std::time::Instant::now();
                     atlas.refresh_caches();
+                    tracing::info!(ms = started.elapsed().as_millis() as u64, "graphs ready");
                     atlas.release_memory();
                     crate::watch::trim_heap();
                 }

@@ -327,8 +327,9 @@ impl Atlas {
     }
 
     /// Builds, or brings up to the index as it is now, what calls derive from the whole
-    /// index: the symbol graph and the name list (what a session's first calls need), and
-    /// the other graphs and the test symbols once calls have used them. The server runs
+    /// index: the symbol graph, the name list and what change impact reads (what a
+    /// session's first calls need), and the other graphs and the entry points once calls
+    /// have used them. The server runs
     /// this on its own thread after its start-up reconcile and after each index batch, so
     /// that no call waits for it.
     pub fn refresh_caches(&self) {
@@ -351,16 +352,17 @@ impl Atlas {
         if let Err(e) = self.all_names(&store) {
             tracing::warn!("refreshing the name list: {}", e.0);
         }
-        // Change impact's member-level index, once a session has asked for one.
-        if self.dependents.lock().expect("dependents lock").is_some() {
-            if let Err(e) = self.dependents(&store) {
-                tracing::warn!("refreshing change impact's index: {}", e.0);
-            }
+        // What every `change_impact` of a member reads: its member-level index, the test
+        // symbols and the MyBatis statements (a walk of the XML files), so that the first
+        // call does not wait for them (0.5 s and 0.16 s on the whole JDK).
+        if let Err(e) = self.dependents(&store) {
+            tracing::warn!("refreshing change impact's index: {}", e.0);
         }
-        if self.tests.lock().expect("cache lock").is_some() {
-            if let Err(e) = self.test_symbols(&store) {
-                tracing::warn!("refreshing the test symbols: {}", e.0);
-            }
+        if let Err(e) = self.test_symbols(&store) {
+            tracing::warn!("refreshing the test symbols: {}", e.0);
+        }
+        if let Err(e) = self.statement_view(&store) {
+            tracing::warn!("refreshing the MyBatis statements: {}", e.0);
         }
         if self.entry_points.lock().expect("cache lock").is_some() {
             if let Err(e) = self.entry_points(&store, "") {
