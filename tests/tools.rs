@@ -119,7 +119,7 @@ fn java_shop_tool_answers() {
 fn rust_shop_tool_answers() {
     let calls = vec![
         ("repo_overview", json!({})),
-        ("dependency_graph", json!({"target": "shop_core::order::OrderService", "depth": 2})),
+        ("dependency_graph", json!({"target": "shop_core::order::OrderService", "depth": 2, "limit": 50})),
         ("dependency_path", json!({"from": "shop_cli::main", "to": "shop_core::pay::gateway::Gateway"})),
         ("change_impact", json!({"target": "shop_core::pay::gateway::Stripe"})),
         ("change_impact", json!({"target": "shop_core::inventory::store", "level": "module"})),
@@ -325,7 +325,7 @@ fn a_long_lived_atlas_graph_follows_edits() {
     index(&root, &opts, &|_, _| {}).unwrap();
     let calls = [
         ("repo_overview", json!({})),
-        ("dependency_graph", json!({"target": "com.acme.pay.PaymentService", "depth": 2})),
+        ("dependency_graph", json!({"target": "com.acme.pay.PaymentService", "depth": 2, "limit": 50})),
         ("dependency_graph", json!({"target": "src/main/java/com/acme/order/OrderService.java", "level": "file"})),
         ("dependency_graph", json!({"target": "com.acme.pay", "level": "module"})),
         ("change_impact", json!({"target": "com.acme.common.Money", "depth": 3})),
@@ -365,7 +365,13 @@ fn a_long_lived_atlas_graph_follows_edits() {
     assert_ne!(after, before);
     // Rows name a type relative to its package heading.
     assert!(after[1].contains("\n    class Refunds  uses_type 1  Refunds.java:3-6"), "{}", after[1]);
-    assert!(!before[1].contains("class Map  ") && after[1].contains("\n    class Map  uses_type 1  Map.java:3"), "{}", after[1]);
+    // A type that holds only data is a row of the data types, by its qualified name.
+    assert!(
+        !before[1].contains("com.acme.pay.Map")
+            && after[1].contains("\n    com.acme.pay.Map  uses_type 1  src/main/java/com/acme/pay/Map.java:3\n"),
+        "{}",
+        after[1]
+    );
     assert!(!before[6].contains("com.acme.pay.Refunds") && after[6].contains("class com.acme.pay.Refunds"), "{}", after[6]);
     assert_eq!(after, answers(&Atlas::new(&root)));
 }
@@ -913,7 +919,7 @@ fn spring_shop_tool_answers() {
         ("get_symbol", json!({"symbol": "com.shop.order.jobs.OrderJobs#purge"})),
         // The service graph: constructor, field, Lombok and @Bean-method injection; an
         // interface reaches its @Primary implementation; a repository stereotype.
-        ("dependency_graph", json!({"target": "com.shop.order.web.OrderController", "level": "service", "depth": 2})),
+        ("dependency_graph", json!({"target": "com.shop.order.web.OrderController", "level": "service", "depth": 2, "limit": 50})),
         ("dependency_graph", json!({"target": "com.shop.order.service.RefundService", "level": "service"})),
         ("dependency_graph", json!({"target": "com.shop.order.service.OrderService", "level": "service"})),
         (
@@ -1187,8 +1193,9 @@ fn change_impact_follows_dependents_only() {
         dependencies:
           com.pets.orders  orders/src/main/java/com/pets/orders/
             method OrderMapper#insert(OrderParam)  calls 1  OrderMapper.java:4  loc 1 cx 1
-            class OrderParam  uses_type 1  OrderParam.java:3-5  loc 3 cx 1
             field OrderServiceImpl#mapper  uses_field 1  OrderServiceImpl.java:7  loc 1 cx 1
+          plain data (fields and accessors), a row a package
+            com.pets.orders.OrderParam  uses_type 1  orders/src/main/java/com/pets/orders/OrderParam.java:3-5
           outside the repository
             java.lang.Override  annotates 1
         dependents:
@@ -1302,7 +1309,6 @@ fn lombok_members_are_symbols_and_a_fields_references_list_its_accessors() {
         out: 16 dependencies, in: 0 dependents (ring 1)
         dependencies:
           com.acme.lombok  src/main/java/com/acme/lombok/
-            class Order  uses_type 3, accesses 1  Order.java:9-24  loc 15 cx 3
             method Order#getDiscountId()  calls 2  Order.java:17  loc 1 cx 1
             method Item#getSku()  calls 1  Item.java:7-9  loc 3 cx 1
             constructor Order#Order(Long,List)  instantiates 1  Order.java:9  loc 1 cx 1
@@ -1314,6 +1320,8 @@ fn lombok_members_are_symbols_and_a_fields_references_list_its_accessors() {
             method Order.OrderBuilder#id(Long)  calls 1  Order.java:13  loc 1 cx 1
             method Order.OrderBuilder#discountId(Long)  calls 1  Order.java:17  loc 1 cx 1
             method Order.OrderBuilder#build()  calls 1  Order.java:9  loc 1 cx 1
+          plain data (fields and accessors), a row a package
+            com.acme.lombok.Order  uses_type 3, accesses 1  src/main/java/com/acme/lombok/Order.java:9-24
           outside the repository
             java.util.List: of, get  calls 2, accesses 1
             java.lang.Long  uses_type 1
@@ -1451,7 +1459,7 @@ fn anonymous_classes_and_lambdas_are_implementations() {
             // An interface from outside, when asked: the lambdas passed for one.
             ("find_implementations", json!({"symbol": "java.lang.Runnable"})),
             ("find_implementations", json!({"symbol": "java.util.function.Consumer"})),
-            ("change_impact", json!({"target": "Listener#onEvent"})),
+            ("change_impact", json!({"target": "Listener#onEvent", "limit": 50})),
             ("change_impact", json!({"target": "Format#upper"})),
             ("file_outline", json!({"path": "src/main/java/com/acme/events/Bus.java"})),
             // A call the JDK makes: `Collections.sort` calls the elements' `compareTo`.
@@ -1499,7 +1507,7 @@ fn anonymous_classes_and_lambdas_are_implementations() {
         com.acme.events  src/main/java/com/acme/events/
           function Bus#start.$8  Bus.java:32  (lambda: forEach(l -> ..))
 
-        ### change_impact {"target":"Listener#onEvent"}
+        ### change_impact {"target":"Listener#onEvent","limit":50}
         change_impact method com.acme.events.Listener#onEvent(String)  src/main/java/com/acme/events/Listener.java:4  loc 1 cx 1 modified <date>
         affected: 12 (ring 1: 9, ring 2: 3); tests: 1
         ring 1:
@@ -1954,4 +1962,47 @@ pub fn run() {}
 
     "####]]
     .assert_eq(&out);
+}
+
+/// A class's dependency page leads with the code it works with (its mapper, its payment
+/// client, what it throws) and folds the plain data types of a package into one row (a lone
+/// one by its qualified name and place); what depends on a type is never folded.
+#[test]
+fn a_dependency_page_folds_data_types_after_the_collaborators() {
+    let out = run_calls(
+        "java-data-types",
+        &[
+            ("dependency_graph", json!({"target": "com.shop.order.OrderService"})),
+            ("dependency_graph", json!({"target": "com.shop.model.OrderItem", "direction": "in"})),
+        ],
+    );
+    expect_test::expect![[r####"
+        ### dependency_graph {"target":"com.shop.order.OrderService"}
+        class com.shop.order.OrderService  src/main/java/com/shop/order/OrderService.java:9-31  loc 21 cx 4 modified <date>
+        out: 8 dependencies, in: 0 dependents (ring 1)
+        dependencies:
+          com.shop.mapper  src/main/java/com/shop/mapper/
+            interface OrderMapper  uses_type 2, calls 1  OrderMapper.java:5-7  loc 3 cx 1
+          com.shop.pay  src/main/java/com/shop/pay/
+            class PaymentClient  uses_type 2, calls 1  PaymentClient.java:6-14  loc 9 cx 2
+          com.shop.order  src/main/java/com/shop/order/
+            class OrderException  instantiates 1  OrderException.java:3-7  loc 5 cx 2
+          plain data (fields and accessors), a row a package
+            com.shop.model: 3 types (Order, OrderItem, Status)  uses_type 3, instantiates 2, calls 4, accesses 1, uses_field 1  src/main/java/com/shop/model/
+            com.shop.order.OrderParam  uses_type 1, calls 3  src/main/java/com/shop/order/OrderParam.java:3-14
+          outside the repository
+            java.util.List: add  calls 1
+
+        ### dependency_graph {"target":"com.shop.model.OrderItem","direction":"in"}
+        class com.shop.model.OrderItem  src/main/java/com/shop/model/OrderItem.java:3-18  loc 13 cx 2 modified <date>
+        out: 1 dependency, in: 3 dependents (ring 1)
+        dependents:
+          com.shop.order  src/main/java/com/shop/order/
+            class OrderService  uses_type 1, instantiates 1, calls 2  OrderService.java:9-31  loc 21 cx 4
+          com.shop.model  src/main/java/com/shop/model/
+            class Order  uses_type 2  Order.java:6-21  loc 13 cx 3
+          com.shop.pay  src/main/java/com/shop/pay/
+            class PaymentClient  uses_type 1, calls 1  PaymentClient.java:6-14  loc 9 cx 2
+
+    "####]].assert_eq(&out);
 }

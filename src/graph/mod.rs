@@ -283,6 +283,38 @@ impl Graph {
         }
     }
 
+    /// Whether a node holds only data, as far as its edges tell: nothing it holds calls,
+    /// creates, reads or writes anything of the repository outside its own file and its own
+    /// supertypes (its other edges out are type uses and annotations, or go outside the
+    /// repository), and it implements no interface or trait of the repository. Fields and
+    /// accessors, a record, an enum of constants; not a service, which calls its
+    /// collaborators, nor a store that implements the repository's `Store` trait.
+    pub fn holds_only_data(&self, n: &Node) -> bool {
+        let Some(&i) = self.index.get(n) else { return false };
+        let implements = |e: &petgraph::graph::EdgeReference<'_, Edge>| {
+            e.weight().kind == RefKind::Implements && !matches!(self.graph[e.target()], Node::External(_))
+        };
+        if self.graph.edges_directed(i, Direction::Outgoing).any(|e| implements(&e)) {
+            return false;
+        }
+        let file = self.file_of(n);
+        let supertypes: HashSet<NodeIndex> = self
+            .graph
+            .edges_directed(i, Direction::Outgoing)
+            .filter(|e| matches!(e.weight().kind, RefKind::Extends | RefKind::Implements))
+            .map(|e| e.target())
+            .collect();
+        self.graph.edges_directed(i, Direction::Outgoing).all(|e| {
+            let target = &self.graph[e.target()];
+            matches!(
+                e.weight().kind,
+                RefKind::UsesType | RefKind::Annotates | RefKind::Extends | RefKind::Implements | RefKind::Imports | RefKind::Declares
+            ) || matches!(target, Node::External(_))
+                || supertypes.contains(&e.target())
+                || (file.is_some() && self.file_of(target) == file)
+        })
+    }
+
     /// Every pair of nodes with edges from the first to the second, with those edges.
     pub fn node_edges(&self) -> Vec<(&Node, &Node, Vec<&Edge>)> {
         let mut pairs: std::collections::BTreeMap<(NodeIndex, NodeIndex), Vec<&Edge>> = Default::default();
@@ -662,6 +694,31 @@ mod tests {
         assert_eq!(g.node_of_symbol(6), Some(Node::Symbol(2)));
         let out: Vec<Node> = g.neighbourhood(&Node::Symbol(2), true, false, 1).into_iter().map(|r| r.node).collect();
         assert_eq!(out, vec![Node::Symbol(1), Node::Symbol(5)]);
+    }
+
+    #[test]
+    fn data_types_are_told_by_their_edges_out() {
+        // 1 Order: its field's type 2 (OrderItem) and a call into 3 (its own file's nested
+        // Criteria); 2 OrderItem extends 4 (BaseEntity) and calls its constructor; 5 Service
+        // calls 1's accessor; 6 Money calls into 7 (a helper in another file).
+        let mut symbols: Vec<SymbolRow> = (1..=7).map(|id| sym(id, None, SymbolKind::Class)).collect();
+        symbols[2].file = 1;
+        let edges = vec![
+            edge(1, 2, RefKind::UsesType),
+            EdgeRow { file: 1, source: Some(1), target: Some(3), external: None, kind: RefKind::Calls, count: 1, line: 1 },
+            EdgeRow { file: 1, source: Some(1), target: None, external: Some(9), kind: RefKind::Calls, count: 1, line: 1 },
+            edge(2, 4, RefKind::Extends),
+            edge(2, 4, RefKind::Calls),
+            edge(5, 1, RefKind::Calls),
+            edge(6, 7, RefKind::Calls),
+            // 8 MemoryStore implements 7 (a trait of the repository), calling nothing.
+            edge(8, 7, RefKind::Implements),
+        ];
+        symbols.push(sym(8, None, SymbolKind::Struct));
+        let g = Graph::build(Level::Symbol, &symbols, &[], edges);
+        let data: Vec<i64> = (1..=8).filter(|id| g.holds_only_data(&Node::Symbol(*id))).collect();
+        assert_eq!(data, vec![1, 2, 3, 4, 7]);
+        assert!(!g.holds_only_data(&Node::Symbol(99)));
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub struct GraphArgs {
     pub direction: Option<String>,
     /// 1-5 (default 1)
     pub depth: Option<u32>,
-    /// Default 50
+    /// Rows (default: ~1,500 bytes)
     pub limit: Option<u32>,
     pub offset: Option<u32>,
 }
@@ -54,7 +54,7 @@ pub struct ImpactArgs {
     pub depth: Option<u32>,
     /// symbol (default), file, module, unit, service
     pub level: Option<String>,
-    /// Default 50
+    /// Rows (default: ~1,500 bytes)
     pub limit: Option<u32>,
     pub offset: Option<u32>,
 }

@@ -9,7 +9,7 @@ use super::args::{GraphArgs, ImpactArgs, OverviewArgs, PathArgs};
 use super::handles::normalize_path;
 use super::handles::Handle;
 use super::lines::{date_of, date_time_of, grouped_in, location, module_heading, plural, Facts};
-use super::paging::{cap, echo, page, write_page, Row, Window};
+use super::paging::{cap, echo, page, write_page, Row, Window, DEFAULT_PAGE};
 use super::{clamp, clamp_checked, fail, Answer, Atlas, ToolError};
 use crate::graph::{Graph, Level, Node, Reached};
 use crate::model::{RefKind, SymbolKind};
@@ -17,6 +17,12 @@ use crate::store::{FileInfo, Store, SymbolInfo};
 
 /// The line under an overview list whose rows all came on earlier pages.
 const EARLIER: &str = "  (all on earlier pages)\n";
+
+/// The group heading of the folded data types.
+const DATA_HEADING: &str = "plain data (fields and accessors), a row a package";
+
+/// The names a folded row of data types shows, heaviest first.
+const FOLDED_NAMES: usize = 5;
 
 impl Atlas {
     pub(super) fn repo_overview(&self, store: &Store, a: OverviewArgs) -> Answer {
@@ -179,7 +185,7 @@ impl Atlas {
             other => return fail(format!("direction must be both, out or in (got {})", echo(other))),
         };
         let depth = clamp_checked(a.depth, 1, 1, 5, "depth")?;
-        let window = self.window(a.limit, a.offset, 50, 200);
+        let window = self.graph_window(a.limit, a.offset);
         let graph = self.graph(store, level)?;
         if level == Level::Symbol {
             let members = self.member_target(store, &a.target)?;
@@ -323,7 +329,15 @@ impl Atlas {
 
     /// The page's `Window` from a tool's `limit` and `offset`.
     pub(super) fn window(&self, limit: Option<u32>, offset: Option<u32>, default: usize, max: usize) -> Window {
-        Window { offset: offset.unwrap_or(0) as usize, limit: clamp(limit, default, 1, max), budget: self.summary_budget }
+        Window { offset: offset.unwrap_or(0) as usize, limit: clamp(limit, default, 1, max), budget: self.summary_budget, page_bytes: None }
+    }
+
+    /// A graph answer's page: without `limit`, a default page of `DEFAULT_PAGE` bytes (its
+    /// last line says so and where the next starts); with one, that many rows (at most 200)
+    /// within the answer budget.
+    pub(super) fn graph_window(&self, limit: Option<u32>, offset: Option<u32>) -> Window {
+        let page_bytes = limit.is_none().then_some(DEFAULT_PAGE);
+        Window { page_bytes, ..self.window(limit, offset, 200, 200) }
     }
 
     /// Lists reached nodes compactly, one page of them: by section (ring, direction), then
@@ -350,8 +364,16 @@ impl Atlas {
         let files = self.all_files(store)?;
         // Members outside the repository are folded into their types, one row a type:
         // `java.lang.String: length, format  calls 3` (the repository's own code leads).
-        let (folded, labels) = self.fold_externals(store, reached, section)?;
+        let (folded, mut labels) = self.fold_externals(store, reached, section)?;
         let reached: Vec<&Reached> = reached.iter().filter(|r| !matches!(r.node, Node::External(_))).chain(folded.iter()).collect();
+        // Plain data types (fields and accessors) folded into one row a package, after the
+        // code that does the work: `com.shop.model: 18 types (Order, OrderItem, ..)`.
+        // Only a neighbourhood's (`tests` is None) dependencies: what depends on a change is a
+        // row of its own, data or not.
+        let (data_rows, data_labels, data_folders, folded_away) =
+            if tests.is_none() { self.fold_data(store, graph, &reached, section, &files)? } else { Default::default() };
+        labels.extend(data_labels);
+        let reached: Vec<&Reached> = reached.into_iter().filter(|r| !folded_away.contains(&r.node)).chain(data_rows.iter()).collect();
         let mut placed: Vec<Placed> = Vec::with_capacity(reached.len());
         let mut sections: Vec<String> = Vec::new();
         let mut groups: Vec<String> = Vec::new();
@@ -373,6 +395,7 @@ impl Atlas {
                 Some(g) => *g,
                 None => {
                     let heading = match (&r.node, file.and_then(|f| files.get(&f))) {
+                        _ if data_folders.contains_key(&r.node) => DATA_HEADING.to_string(),
                         (Node::Symbol(_), Some(f)) => module_heading(&f.module, &f.path),
                         (Node::File(_), Some(f)) => format!("{}/", f.path.rsplit_once('/').map_or("", |(d, _)| d)),
                         (Node::External(_), _) => "outside the repository".to_string(),
@@ -400,16 +423,26 @@ impl Atlas {
         for p in &mut placed {
             p.group_weight = group_weight[&(p.section, p.group)];
         }
-        let outside = |p: &Placed| matches!(p.reached.node, Node::External(_));
+        // Code first, then the folded data types, then what is outside the repository.
+        let order = |p: &Placed| match p.reached.node {
+            Node::External(_) => 2,
+            _ if data_folders.contains_key(&p.reached.node) => 1,
+            _ => 0,
+        };
         placed.sort_by(|a, b| {
-            (a.section, outside(a), std::cmp::Reverse(a.group_weight), &groups[a.group], std::cmp::Reverse(a.weight), &a.reached.node).cmp(
-                &(b.section, outside(b), std::cmp::Reverse(b.group_weight), &groups[b.group], std::cmp::Reverse(b.weight), &b.reached.node),
-            )
+            (a.section, order(a), std::cmp::Reverse(a.group_weight), &groups[a.group], std::cmp::Reverse(a.weight), &a.reached.node).cmp(&(
+                b.section,
+                order(b),
+                std::cmp::Reverse(b.group_weight),
+                &groups[b.group],
+                std::cmp::Reverse(b.weight),
+                &b.reached.node,
+            ))
         });
         let rows = placed.iter().skip(window.offset).map(|p| {
             let r = p.reached;
             let (name, place) = match labels.get(&r.node) {
-                Some(label) => (label.clone(), String::new()),
+                Some(label) => (label.clone(), data_folders.get(&r.node).cloned().unwrap_or_default()),
                 None => self.row_name(store, &r.node, &files)?,
             };
             let edges: Vec<String> = r
@@ -424,8 +457,10 @@ impl Atlas {
             if !place.is_empty() {
                 let _ = write!(text, "  {place}");
             }
-            if let Some(f) = self.node_facts(store, graph, &r.node)? {
-                let _ = write!(text, "  {}", f.compact(usual));
+            if data_folders.contains_key(&r.node) {
+                // A package's data types: no facts of one node.
+            } else if let Some(f) = self.node_facts(store, graph, &r.node)? {
+                let _ = write!(text, "  {}", f.row(usual));
             }
             if graph.level == Level::Service {
                 text.push_str(&self.bean_markers(store, &r.node)?);
@@ -446,6 +481,83 @@ impl Atlas {
             Ok::<_, ToolError>(Row::under(headings, text))
         });
         write_page(out, rows, reached.len(), window)
+    }
+
+    /// At symbol level, the dependencies that hold only data (`Graph::holds_only_data`:
+    /// classes, records, enums, structs and unions that call nothing of the repository but
+    /// themselves; no exception or error type) folded into one row per section and package:
+    /// the rows (each stands as a node of its own, listed after the code), their labels
+    /// (`com.shop.model: 18 types (Order, OrderItem, ..)`, or a lone type's qualified name),
+    /// each row's place (the package's folder, a lone type's file), and the nodes folded away.
+    #[allow(clippy::type_complexity)]
+    fn fold_data(
+        &self,
+        store: &Store,
+        graph: &Graph,
+        reached: &[&Reached],
+        section: &dyn Fn(&Reached) -> String,
+        files: &HashMap<i64, FileInfo>,
+    ) -> Result<(Vec<Reached>, HashMap<Node, String>, HashMap<Node, String>, HashSet<Node>), ToolError> {
+        let mut rows = Vec::new();
+        let (mut labels, mut headings, mut away) = (HashMap::new(), HashMap::new(), HashSet::new());
+        if graph.level != Level::Symbol {
+            return Ok((rows, labels, headings, away));
+        }
+        let candidates: HashMap<i64, &Reached> = reached
+            .iter()
+            .filter_map(|r| match r.node {
+                Node::Symbol(id) if !r.incoming && graph.holds_only_data(&r.node) => Some((id, *r)),
+                _ => None,
+            })
+            .collect();
+        let ids: Vec<i64> = candidates.keys().copied().collect();
+        // (section, package) -> its types: (weight, simple name, the reached node, qualified
+        // name, place), and the package's folder.
+        type Held<'a> = (u64, String, &'a Reached, String, String);
+        let mut by_package: std::collections::BTreeMap<(String, String), (Vec<Held>, String)> = Default::default();
+        for s in store.symbols_by_ids(&ids)? {
+            // An exception or error type says what can go wrong: a row of its own.
+            let thrown = s.name.ends_with("Exception") || s.name.ends_with("Error");
+            if thrown
+                || !matches!(s.kind, SymbolKind::Class | SymbolKind::Record | SymbolKind::Enum | SymbolKind::Struct | SymbolKind::Union)
+            {
+                continue;
+            }
+            let r = candidates[&s.id];
+            let module = files.get(&s.file_id).map_or("", |f| f.module.as_str());
+            let name = [".", "::"]
+                .iter()
+                .find_map(|sep| s.qname.strip_prefix(module).and_then(|rest| rest.strip_prefix(sep)))
+                .filter(|_| !module.is_empty())
+                .unwrap_or(&s.name)
+                .to_string();
+            let weight = r.edges.iter().map(|(_, w)| u64::from(*w)).sum();
+            let folder = format!("{}/", s.path.rsplit_once('/').map_or("", |(d, _)| d));
+            let entry = by_package.entry((section(r), module.to_string())).or_insert_with(|| (Vec::new(), folder));
+            entry.0.push((weight, name, r, s.qname.clone(), location(&s)));
+        }
+        for ((_, module), (mut types, folder)) in by_package {
+            types.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+            let first = types[0].2;
+            let package = if module.is_empty() { "(default package)".to_string() } else { module };
+            let node = Node::Module(format!("{package} data types {}", rows.len()));
+            let mut edges: Vec<(RefKind, u32)> = types.iter().flat_map(|t| t.2.edges.iter().copied()).collect();
+            crate::graph::merge_kinds(&mut edges);
+            if let [(_, _, _, qname, path)] = types.as_slice() {
+                labels.insert(node.clone(), qname.clone());
+                headings.insert(node.clone(), path.clone());
+            } else {
+                let mut names: Vec<&str> = types.iter().take(FOLDED_NAMES).map(|t| t.1.as_str()).collect();
+                if types.len() > FOLDED_NAMES {
+                    names.push("..");
+                }
+                labels.insert(node.clone(), format!("{package}: {} ({})", plural(types.len(), "type"), names.join(", ")));
+                headings.insert(node.clone(), folder);
+            }
+            away.extend(types.iter().map(|t| t.2.node.clone()));
+            rows.push(Reached { node, edges, ..first.clone() });
+        }
+        Ok((rows, labels, headings, away))
     }
 
     /// The reached externals folded by section into one row a type (its members named after
@@ -604,7 +716,7 @@ impl Atlas {
         let depth = clamp_checked(a.depth, 3, 1, 10, "depth")?;
         let graph = self.graph(store, level)?;
         if let Some(spec) = a.target.trim().strip_prefix("git:") {
-            return self.git_impact(store, &graph, spec.trim(), depth, self.window(a.limit, a.offset, 50, 200));
+            return self.git_impact(store, &graph, spec.trim(), depth, self.graph_window(a.limit, a.offset));
         }
         // A member (method, field; every overload of a name) at symbol level: its own
         // dependents, not its type's.
@@ -707,13 +819,17 @@ impl Atlas {
             None => out.push_str(&self.member_extras(store, &members)?),
         }
         let section = |r: &Reached| format!("ring {}:", r.distance);
-        let window = self.window(a.limit, a.offset, 50, 200);
+        let window = self.graph_window(a.limit, a.offset);
         // The commands that run the tests reached close the first page.
         let mut tail = String::new();
         if window.offset == 0 && !test_files.is_empty() {
             tail = self.run_lines(store, &test_files)?;
         }
-        let window = Window { budget: window.budget.saturating_sub(tail.len() + 1), ..window };
+        let window = Window {
+            budget: window.budget.saturating_sub(tail.len() + 1),
+            page_bytes: window.page_bytes.map(|b| b.saturating_sub(tail.len() + 1)),
+            ..window
+        };
         self.reached_page(&mut out, store, &graph, &reached, window, &section, &usual, Some(&test_nodes))?;
         let mut out = out.trim_end().to_string();
         if !tail.is_empty() {
@@ -957,7 +1073,11 @@ impl Atlas {
             }
         }
         let section = |r: &Reached| format!("ring {}:", r.distance);
-        let window = Window { budget: self.summary_budget.saturating_sub(tail.len()), ..window };
+        let window = Window {
+            budget: self.summary_budget.saturating_sub(tail.len()),
+            page_bytes: window.page_bytes.map(|b| b.saturating_sub(tail.len())),
+            ..window
+        };
         // Rows leave out the date of the newest change (the one most rows share after an edit).
         // A mapper file is no indexed file: its time is read from the file system.
         let mapper_time = |path: &str| {

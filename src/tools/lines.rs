@@ -44,6 +44,16 @@ impl Facts {
         }
         out
     }
+
+    /// `compact` for a row of a list: no date either when it is older than the history read
+    /// (`before 2024-01-24`: unchanged since, as most rows of an old repository are).
+    pub(super) fn row(&self, usual: &str) -> String {
+        if self.modified.starts_with("before ") {
+            self.compact(&self.modified)
+        } else {
+            self.compact(usual)
+        }
+    }
 }
 
 /// `Atlas::grouped` of a symbol whose file's module is known.
@@ -205,6 +215,16 @@ impl Atlas {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_leave_out_the_usual_date_and_dates_before_the_history() {
+        let facts = |modified: &str| Facts { loc: 12, complexity: 3, modified: modified.to_string() };
+        assert_eq!(facts("2024-04-03").row("2024-05-01"), "loc 12 cx 3 modified 2024-04-03");
+        assert_eq!(facts("2024-05-01").row("2024-05-01"), "loc 12 cx 3");
+        assert_eq!(facts("before 2024-01-24").row("2024-05-01"), "loc 12 cx 3");
+        // A heading keeps it.
+        assert_eq!(facts("before 2024-01-24").compact(""), "loc 12 cx 3 modified before 2024-01-24");
+    }
 
     #[test]
     fn dates_are_civil() {

@@ -71,7 +71,17 @@ pub(super) struct Window {
     pub limit: usize,
     /// Bytes the whole answer may take.
     pub budget: usize,
+    /// A default page's size in bytes (a graph answer called without `limit`): the rows stop
+    /// there, with room for a few rows past a long heading, and the last line says so.
+    pub page_bytes: Option<usize>,
 }
+
+/// A graph answer's default page, in bytes (about 375 tokens): the heading and the heaviest
+/// rows; `limit` asks for more rows a page.
+pub(super) const DEFAULT_PAGE: usize = 1_500;
+
+/// How much a default page leaves for rows past a heading longer than its size.
+const PAST_HEADING: usize = 400;
 
 /// Appends the rows of one page to `out`, from `rows` (which starts at `window.offset`),
 /// until `limit` items are shown or the next row would break the budget, then the line that
@@ -87,6 +97,12 @@ pub(super) fn write_page<E>(
     let mut shown = 0;
     let mut by_budget = false;
     let mut open: Vec<String> = Vec::new();
+    // A default page holds rows up to its size and its last line comes on top (so it stays
+    // about that size); the answer budget keeps room for that line.
+    let (budget, room) = match window.page_bytes {
+        Some(bytes) if bytes.max(out.len() + PAST_HEADING) + FOOTER_ROOM <= window.budget => (bytes.max(out.len() + PAST_HEADING), 0),
+        _ => (window.budget, FOOTER_ROOM),
+    };
     if window.offset >= total && total > 0 {
         let _ = write!(out, "offset={} is past the end: the list has {total}; offset=0 starts it", window.offset);
         return Ok(());
@@ -103,14 +119,14 @@ pub(super) fn write_page<E>(
             let _ = writeln!(text, "{}{g}", "  ".repeat(depth));
         }
         let _ = writeln!(text, "{}{}", "  ".repeat(row.groups.len()), row.text);
-        if out.len() + text.len() + FOOTER_ROOM > window.budget {
+        if out.len() + text.len() + room > budget {
             by_budget = true;
             if shown > 0 {
                 break;
             }
             // Not even one row fits: the first is cut to fit, so that paging still moves on.
-            let room = window.budget.saturating_sub(out.len() + FOOTER_ROOM + 4);
-            let mut end = room.min(text.len());
+            let left = budget.saturating_sub(out.len() + room + 4);
+            let mut end = left.min(text.len());
             while !text.is_char_boundary(end) {
                 end -= 1;
             }
@@ -125,7 +141,11 @@ pub(super) fn write_page<E>(
     }
     let next = window.offset + shown;
     if next < total {
-        let why = if by_budget { "cut at the answer budget".to_string() } else { format!("limit={}", window.limit) };
+        let why = match (by_budget, window.page_bytes) {
+            (true, Some(_)) if budget < window.budget => "a default page of about 1,500 bytes; limit sets its rows".to_string(),
+            (true, _) => "cut at the answer budget".to_string(),
+            (false, _) => format!("limit={}", window.limit),
+        };
         let _ = write!(out, "... {} more ({why}); next page: offset={next}", total - next);
     }
     while out.ends_with('\n') {

@@ -184,7 +184,7 @@ impl Atlas {
         let opts = crate::index::Options::for_repo(&self.root).unwrap_or_default();
         let root = self.root.canonicalize()?;
         let files = crate::walk::text_files(&root, &opts.filter, opts.max_file_size, &prefix);
-        let window = Window { offset: a.offset.unwrap_or(0) as usize, limit, budget: self.summary_budget };
+        let window = Window { offset: a.offset.unwrap_or(0) as usize, limit, budget: self.summary_budget, page_bytes: None };
         let mut searcher = SearcherBuilder::new().line_number(true).binary_detection(grep_searcher::BinaryDetection::quit(0)).build();
         // The page's lines, as (path, line, text); every match is counted.
         let mut hits: Vec<(usize, u64, String)> = Vec::new();

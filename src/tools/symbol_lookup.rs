@@ -202,7 +202,7 @@ impl Atlas {
             Some(p) => normalize_path(p)?,
             None => String::new(),
         };
-        let window = Window { offset, limit, budget: self.summary_budget };
+        let window = Window { offset, limit, budget: self.summary_budget, page_bytes: None };
         if kind == Some(SymbolKind::ConfigKey) {
             return self.search_config_keys(store, query, &prefix, window);
         }
@@ -646,7 +646,7 @@ impl Atlas {
                 format!("{what} for {subject}  {path}:{line}{tag}"),
             ));
         }
-        let window = Window { offset: a.offset.unwrap_or(0) as usize, limit, budget: self.summary_budget };
+        let window = Window { offset: a.offset.unwrap_or(0) as usize, limit, budget: self.summary_budget, page_bytes: None };
         write_page(&mut out, rows.into_iter().skip(window.offset).map(Ok::<_, ToolError>), total, window)?;
         Ok(out)
     }
@@ -664,7 +664,7 @@ impl Atlas {
         };
         let limit = clamp(a.limit, 50, 1, 500);
         let offset = a.offset.unwrap_or(0) as usize;
-        let window = Window { offset, limit, budget: self.summary_budget };
+        let window = Window { offset, limit, budget: self.summary_budget, page_bytes: None };
         let mut via: HashMap<i64, String> = HashMap::new();
         let mut dispatch_note = String::new();
         // Symbols whose references are listed with the target's: a type's constructors, or
@@ -886,7 +886,12 @@ impl Atlas {
             chain.reverse();
             chain
         };
-        let window = Window { offset: a.offset.unwrap_or(0) as usize, limit: clamp(a.limit, 200, 1, 2_000), budget: self.summary_budget };
+        let window = Window {
+            offset: a.offset.unwrap_or(0) as usize,
+            limit: clamp(a.limit, 200, 1, 2_000),
+            budget: self.summary_budget,
+            page_bytes: None,
+        };
         let total = symbols.len();
         let rows = (window.offset..total).map(|i| Ok::<_, ToolError>(Row::under(groups(i), text(i))));
         write_page(&mut out, rows, total, window)?;

@@ -1,0 +1,6 @@
+package com.shop.model;
+
+public enum Status {
+    NEW,
+    PAID
+}
