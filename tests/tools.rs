@@ -1360,8 +1360,8 @@ fn spring_data_repositories_are_beans() {
         out: 2 dependencies, in: 0 dependents (ring 1)
         dependencies:
           org.acme.clinic  src/main/java/org/acme/clinic/
-            interface PetRepository  injects 1  PetRepository.java:5-7  loc 3 cx 1
-            interface VetRepository  injects 1  VetRepository.java:3-4  loc 2 cx 1
+            interface PetRepository  injects 1  PetRepository.java:5-7  loc 3 cx 1  held: pets, constructor
+            interface VetRepository  injects 1  VetRepository.java:3-4  loc 2 cx 1  held: vets, constructor
 
         ### dependency_graph {"target":"org.acme.clinic.PetRepository","level":"service","direction":"in"}
         interface org.acme.clinic.PetRepository  src/main/java/org/acme/clinic/PetRepository.java:5-7  loc 3 cx 1 modified <date>  level=service
@@ -1964,9 +1964,10 @@ pub fn run() {}
     .assert_eq(&out);
 }
 
-/// A class's dependency page leads with the code it works with (its mapper, its payment
-/// client, what it throws) and folds the plain data types of a package into one row (a lone
-/// one by its qualified name and place); what depends on a type is never folded.
+/// A class's dependency page leads with what it holds (its mapper and its payment client, by
+/// field and constructor), then the rest of its code (what it throws), and folds the plain
+/// data types of a package into one row (a lone one by its qualified name and place); what
+/// depends on a type is never folded.
 #[test]
 fn a_dependency_page_folds_data_types_after_the_collaborators() {
     let out = run_calls(
@@ -1982,9 +1983,9 @@ fn a_dependency_page_folds_data_types_after_the_collaborators() {
         out: 8 dependencies, in: 0 dependents (ring 1)
         dependencies:
           com.shop.mapper  src/main/java/com/shop/mapper/
-            interface OrderMapper  uses_type 2, calls 1  OrderMapper.java:5-7  loc 3 cx 1
+            interface OrderMapper  uses_type 2, calls 1  OrderMapper.java:5-7  loc 3 cx 1  held: mapper, constructor
           com.shop.pay  src/main/java/com/shop/pay/
-            class PaymentClient  uses_type 2, calls 1  PaymentClient.java:6-14  loc 9 cx 2
+            class PaymentClient  uses_type 2, calls 1  PaymentClient.java:6-14  loc 9 cx 2  held: payments, constructor
           com.shop.order  src/main/java/com/shop/order/
             class OrderException  instantiates 1  OrderException.java:3-7  loc 5 cx 2
           plain data (fields and accessors), a row a package

@@ -198,6 +198,7 @@ impl Atlas {
         let facts = self.node_facts(store, &graph, &start)?;
         let usual = facts.as_ref().map(|f| f.modified.clone()).unwrap_or_default();
         let reached = graph.neighbourhood(&start, out_dir, in_dir, depth);
+        let held = if out_dir { self.held_types(store, &graph, &start)? } else { HashMap::new() };
         let mut out = heading(&label, &loc, facts.as_ref(), level, (depth != 1).then_some(depth));
         let _ = writeln!(
             out,
@@ -206,7 +207,36 @@ impl Atlas {
             plural(graph.degree(&start, petgraph::Direction::Incoming), "dependent"),
             self.guesses_note(store, &start, true)?
         );
-        self.neighbourhood_page(out, store, &graph, &reached, (out_dir, in_dir), depth, window, &usual)
+        self.neighbourhood_page(out, store, &graph, &reached, (out_dir, in_dir), depth, window, &usual, &held)
+    }
+
+    /// What a type holds as collaborators: the repository types of its fields and of its
+    /// constructors' parameters (and what else its constructors name), as graph nodes, with
+    /// the fields' names (`constructor` for a constructor's). Empty for other nodes.
+    fn held_types(&self, store: &Store, graph: &Graph, start: &Node) -> Result<HashMap<Node, String>, ToolError> {
+        let mut held: HashMap<Node, String> = HashMap::new();
+        let Node::Symbol(id) = start else { return Ok(held) };
+        let members: Vec<SymbolInfo> =
+            store.children(*id)?.into_iter().filter(|m| matches!(m.kind, SymbolKind::Field | SymbolKind::Constructor)).collect();
+        if members.is_empty() {
+            return Ok(held);
+        }
+        let name: HashMap<i64, &str> =
+            members.iter().map(|m| (m.id, if m.kind == SymbolKind::Field { m.name.as_str() } else { "constructor" })).collect();
+        let ids: Vec<i64> = members.iter().map(|m| m.id).collect();
+        for row in store.reference_targets(&ids)? {
+            let (Some(source), true) = (row.source, row.kind == RefKind::UsesType && row.target > 0) else { continue };
+            let Some(node) = graph.node_of_symbol(row.target).filter(|n| n != start) else { continue };
+            let Some(field) = name.get(&source) else { continue };
+            let names = held.entry(node).or_default();
+            if !names.split(", ").any(|n| n == *field) {
+                if !names.is_empty() {
+                    names.push_str(", ");
+                }
+                names.push_str(field);
+            }
+        }
+        Ok(held)
     }
 
     /// The rows of a neighbourhood, by direction (and ring when deeper than 1), or what an
@@ -222,6 +252,7 @@ impl Atlas {
         depth: usize,
         window: Window,
         usual: &str,
+        held: &HashMap<Node, String>,
     ) -> Answer {
         if reached.is_empty() {
             out.push_str(match (out_dir, in_dir) {
@@ -239,7 +270,7 @@ impl Atlas {
                 format!("{what}, ring {}:", r.distance)
             }
         };
-        self.reached_page(&mut out, store, graph, reached, window, &section, usual, None)?;
+        self.reached_page(&mut out, store, graph, reached, window, &section, usual, None, held)?;
         Ok(out)
     }
 
@@ -324,7 +355,7 @@ impl Atlas {
             plural(ring1(true), "dependent"),
             self.guesses_of(store, &ids, &files, true)?
         );
-        self.neighbourhood_page(out, store, graph, &reached, (out_dir, in_dir), depth, window, &usual)
+        self.neighbourhood_page(out, store, graph, &reached, (out_dir, in_dir), depth, window, &usual, &HashMap::new())
     }
 
     /// The page's `Window` from a tool's `limit` and `offset`.
@@ -356,6 +387,7 @@ impl Atlas {
         section: &dyn Fn(&Reached) -> String,
         usual: &str,
         tests: Option<&HashSet<Node>>,
+        held: &HashMap<Node, String>,
     ) -> Result<(), ToolError> {
         // What sorting and grouping need of every node, without reading the index row by row
         // (a ring of a few thousand nodes read one by one took 100 ms on java.base): the
@@ -423,21 +455,25 @@ impl Atlas {
         for p in &mut placed {
             p.group_weight = group_weight[&(p.section, p.group)];
         }
+        // A type's fields and constructor parameters lead: their groups first, and they first
+        // within them.
+        let holding: HashSet<(usize, usize)> =
+            placed.iter().filter(|p| held.contains_key(&p.reached.node)).map(|p| (p.section, p.group)).collect();
         // Code first, then the folded data types, then what is outside the repository.
         let order = |p: &Placed| match p.reached.node {
-            Node::External(_) => 2,
-            _ if data_folders.contains_key(&p.reached.node) => 1,
-            _ => 0,
+            Node::External(_) => 3,
+            _ if data_folders.contains_key(&p.reached.node) => 2,
+            _ if holding.contains(&(p.section, p.group)) => 0,
+            _ => 1,
         };
         placed.sort_by(|a, b| {
-            (a.section, order(a), std::cmp::Reverse(a.group_weight), &groups[a.group], std::cmp::Reverse(a.weight), &a.reached.node).cmp(&(
-                b.section,
-                order(b),
-                std::cmp::Reverse(b.group_weight),
-                &groups[b.group],
-                std::cmp::Reverse(b.weight),
-                &b.reached.node,
-            ))
+            let key = |p: &Placed| (p.section, order(p), std::cmp::Reverse(p.group_weight));
+            key(a)
+                .cmp(&key(b))
+                .then_with(|| groups[a.group].cmp(&groups[b.group]))
+                .then_with(|| held.contains_key(&b.reached.node).cmp(&held.contains_key(&a.reached.node)))
+                .then_with(|| b.weight.cmp(&a.weight))
+                .then_with(|| a.reached.node.cmp(&b.reached.node))
         });
         let rows = placed.iter().skip(window.offset).map(|p| {
             let r = p.reached;
@@ -464,6 +500,9 @@ impl Atlas {
             }
             if graph.level == Level::Service {
                 text.push_str(&self.bean_markers(store, &r.node)?);
+            }
+            if let Some(fields) = held.get(&r.node) {
+                let _ = write!(text, "  held: {fields}");
             }
             if let Some(v) = &r.via {
                 let _ = write!(text, "  via {}", self.node_label(store, v)?.0);
@@ -830,7 +869,7 @@ impl Atlas {
             page_bytes: window.page_bytes.map(|b| b.saturating_sub(tail.len() + 1)),
             ..window
         };
-        self.reached_page(&mut out, store, &graph, &reached, window, &section, &usual, Some(&test_nodes))?;
+        self.reached_page(&mut out, store, &graph, &reached, window, &section, &usual, Some(&test_nodes), &HashMap::new())?;
         let mut out = out.trim_end().to_string();
         if !tail.is_empty() {
             out.push('\n');
@@ -1094,7 +1133,7 @@ impl Atlas {
             .max()
             .map(date_of)
             .unwrap_or_default();
-        self.reached_page(&mut out, store, graph, &reached, window, &section, &usual, Some(&test_nodes))?;
+        self.reached_page(&mut out, store, graph, &reached, window, &section, &usual, Some(&test_nodes), &HashMap::new())?;
         out.push_str(&tail);
         Ok(cap(out, self.summary_budget))
     }
