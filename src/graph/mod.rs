@@ -291,19 +291,17 @@ impl Graph {
     /// collaborators, nor a store that implements the repository's `Store` trait.
     pub fn holds_only_data(&self, n: &Node) -> bool {
         let Some(&i) = self.index.get(n) else { return false };
-        let implements = |e: &petgraph::graph::EdgeReference<'_, Edge>| {
-            e.weight().kind == RefKind::Implements && !matches!(self.graph[e.target()], Node::External(_))
-        };
-        if self.graph.edges_directed(i, Direction::Outgoing).any(|e| implements(&e)) {
-            return false;
+        let mut supertypes: HashSet<NodeIndex> = HashSet::default();
+        for e in self.graph.edges_directed(i, Direction::Outgoing) {
+            match e.weight().kind {
+                RefKind::Implements if !matches!(self.graph[e.target()], Node::External(_)) => return false,
+                RefKind::Extends | RefKind::Implements => {
+                    supertypes.insert(e.target());
+                }
+                _ => {}
+            }
         }
         let file = self.file_of(n);
-        let supertypes: HashSet<NodeIndex> = self
-            .graph
-            .edges_directed(i, Direction::Outgoing)
-            .filter(|e| matches!(e.weight().kind, RefKind::Extends | RefKind::Implements))
-            .map(|e| e.target())
-            .collect();
         self.graph.edges_directed(i, Direction::Outgoing).all(|e| {
             let target = &self.graph[e.target()];
             matches!(

@@ -214,29 +214,26 @@ impl Atlas {
     /// constructors' parameters (and what else its constructors name), as graph nodes, with
     /// the fields' names (`constructor` for a constructor's). Empty for other nodes.
     fn held_types(&self, store: &Store, graph: &Graph, start: &Node) -> Result<HashMap<Node, String>, ToolError> {
-        let mut held: HashMap<Node, String> = HashMap::new();
-        let Node::Symbol(id) = start else { return Ok(held) };
+        let Node::Symbol(id) = start else { return Ok(HashMap::new()) };
         let members: Vec<SymbolInfo> =
             store.children(*id)?.into_iter().filter(|m| matches!(m.kind, SymbolKind::Field | SymbolKind::Constructor)).collect();
         if members.is_empty() {
-            return Ok(held);
+            return Ok(HashMap::new());
         }
         let name: HashMap<i64, &str> =
             members.iter().map(|m| (m.id, if m.kind == SymbolKind::Field { m.name.as_str() } else { "constructor" })).collect();
         let ids: Vec<i64> = members.iter().map(|m| m.id).collect();
+        let mut by_node: HashMap<Node, Vec<&str>> = HashMap::new();
         for row in store.reference_targets(&ids)? {
             let (Some(source), true) = (row.source, row.kind == RefKind::UsesType && row.target > 0) else { continue };
             let Some(node) = graph.node_of_symbol(row.target).filter(|n| n != start) else { continue };
             let Some(field) = name.get(&source) else { continue };
-            let names = held.entry(node).or_default();
-            if !names.split(", ").any(|n| n == *field) {
-                if !names.is_empty() {
-                    names.push_str(", ");
-                }
-                names.push_str(field);
+            let names = by_node.entry(node).or_default();
+            if !names.contains(field) {
+                names.push(field);
             }
         }
-        Ok(held)
+        Ok(by_node.into_iter().map(|(node, names)| (node, names.join(", "))).collect())
     }
 
     /// The rows of a neighbourhood, by direction (and ring when deeper than 1), or what an
@@ -402,7 +399,7 @@ impl Atlas {
         // code that does the work: `com.shop.model: 18 types (Order, OrderItem, ..)`.
         // Only a neighbourhood's (`tests` is None) dependencies: what depends on a change is a
         // row of its own, data or not.
-        let (data_rows, data_labels, data_folders, folded_away) =
+        let (data_rows, data_labels, data_places, folded_away) =
             if tests.is_none() { self.fold_data(store, graph, &reached, section, &files)? } else { Default::default() };
         labels.extend(data_labels);
         let reached: Vec<&Reached> = reached.into_iter().filter(|r| !folded_away.contains(&r.node)).chain(data_rows.iter()).collect();
@@ -427,7 +424,7 @@ impl Atlas {
                 Some(g) => *g,
                 None => {
                     let heading = match (&r.node, file.and_then(|f| files.get(&f))) {
-                        _ if data_folders.contains_key(&r.node) => DATA_HEADING.to_string(),
+                        _ if data_places.contains_key(&r.node) => DATA_HEADING.to_string(),
                         (Node::Symbol(_), Some(f)) => module_heading(&f.module, &f.path),
                         (Node::File(_), Some(f)) => format!("{}/", f.path.rsplit_once('/').map_or("", |(d, _)| d)),
                         (Node::External(_), _) => "outside the repository".to_string(),
@@ -462,7 +459,7 @@ impl Atlas {
         // Code first, then the folded data types, then what is outside the repository.
         let order = |p: &Placed| match p.reached.node {
             Node::External(_) => 3,
-            _ if data_folders.contains_key(&p.reached.node) => 2,
+            _ if data_places.contains_key(&p.reached.node) => 2,
             _ if holding.contains(&(p.section, p.group)) => 0,
             _ => 1,
         };
@@ -478,7 +475,7 @@ impl Atlas {
         let rows = placed.iter().skip(window.offset).map(|p| {
             let r = p.reached;
             let (name, place) = match labels.get(&r.node) {
-                Some(label) => (label.clone(), data_folders.get(&r.node).cloned().unwrap_or_default()),
+                Some(label) => (label.clone(), data_places.get(&r.node).cloned().unwrap_or_default()),
                 None => self.row_name(store, &r.node, &files)?,
             };
             let edges: Vec<String> = r
@@ -493,7 +490,7 @@ impl Atlas {
             if !place.is_empty() {
                 let _ = write!(text, "  {place}");
             }
-            if data_folders.contains_key(&r.node) {
+            if data_places.contains_key(&r.node) {
                 // A package's data types: no facts of one node.
             } else if let Some(f) = self.node_facts(store, graph, &r.node)? {
                 let _ = write!(text, "  {}", f.row(usual));
@@ -538,9 +535,9 @@ impl Atlas {
         files: &HashMap<i64, FileInfo>,
     ) -> Result<(Vec<Reached>, HashMap<Node, String>, HashMap<Node, String>, HashSet<Node>), ToolError> {
         let mut rows = Vec::new();
-        let (mut labels, mut headings, mut away) = (HashMap::new(), HashMap::new(), HashSet::new());
+        let (mut labels, mut places, mut away) = (HashMap::new(), HashMap::new(), HashSet::new());
         if graph.level != Level::Symbol {
-            return Ok((rows, labels, headings, away));
+            return Ok((rows, labels, places, away));
         }
         let candidates: HashMap<i64, &Reached> = reached
             .iter()
@@ -550,10 +547,17 @@ impl Atlas {
             })
             .collect();
         let ids: Vec<i64> = candidates.keys().copied().collect();
-        // (section, package) -> its types: (weight, simple name, the reached node, qualified
-        // name, place), and the package's folder.
-        type Held<'a> = (u64, String, &'a Reached, String, String);
-        let mut by_package: std::collections::BTreeMap<(String, String), (Vec<Held>, String)> = Default::default();
+        /// A data type of a package, as its row or its share of the package's row.
+        struct DataType<'a> {
+            weight: u64,
+            /// Relative to the package.
+            name: String,
+            reached: &'a Reached,
+            qname: String,
+            place: String,
+        }
+        // (section, package) -> its types and the package's folder.
+        let mut by_package: std::collections::BTreeMap<(String, String), (Vec<DataType>, String)> = Default::default();
         for s in store.symbols_by_ids(&ids)? {
             // An exception or error type says what can go wrong: a row of its own.
             let thrown = s.name.ends_with("Exception") || s.name.ends_with("Error");
@@ -573,30 +577,30 @@ impl Atlas {
             let weight = r.edges.iter().map(|(_, w)| u64::from(*w)).sum();
             let folder = format!("{}/", s.path.rsplit_once('/').map_or("", |(d, _)| d));
             let entry = by_package.entry((section(r), module.to_string())).or_insert_with(|| (Vec::new(), folder));
-            entry.0.push((weight, name, r, s.qname.clone(), location(&s)));
+            entry.0.push(DataType { weight, name, reached: r, qname: s.qname.clone(), place: location(&s) });
         }
         for ((_, module), (mut types, folder)) in by_package {
-            types.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-            let first = types[0].2;
+            types.sort_by(|a, b| b.weight.cmp(&a.weight).then_with(|| a.name.cmp(&b.name)));
+            let first = types[0].reached;
             let package = if module.is_empty() { "(default package)".to_string() } else { module };
             let node = Node::Module(format!("{package} data types {}", rows.len()));
-            let mut edges: Vec<(RefKind, u32)> = types.iter().flat_map(|t| t.2.edges.iter().copied()).collect();
+            let mut edges: Vec<(RefKind, u32)> = types.iter().flat_map(|t| t.reached.edges.iter().copied()).collect();
             crate::graph::merge_kinds(&mut edges);
-            if let [(_, _, _, qname, path)] = types.as_slice() {
-                labels.insert(node.clone(), qname.clone());
-                headings.insert(node.clone(), path.clone());
+            if let [one] = types.as_slice() {
+                labels.insert(node.clone(), one.qname.clone());
+                places.insert(node.clone(), one.place.clone());
             } else {
-                let mut names: Vec<&str> = types.iter().take(FOLDED_NAMES).map(|t| t.1.as_str()).collect();
+                let mut names: Vec<&str> = types.iter().take(FOLDED_NAMES).map(|t| t.name.as_str()).collect();
                 if types.len() > FOLDED_NAMES {
                     names.push("..");
                 }
                 labels.insert(node.clone(), format!("{package}: {} ({})", plural(types.len(), "type"), names.join(", ")));
-                headings.insert(node.clone(), folder);
+                places.insert(node.clone(), folder);
             }
-            away.extend(types.iter().map(|t| t.2.node.clone()));
+            away.extend(types.iter().map(|t| t.reached.node.clone()));
             rows.push(Reached { node, edges, ..first.clone() });
         }
-        Ok((rows, labels, headings, away))
+        Ok((rows, labels, places, away))
     }
 
     /// The reached externals folded by section into one row a type (its members named after
@@ -864,11 +868,7 @@ impl Atlas {
         if window.offset == 0 && !test_files.is_empty() {
             tail = self.run_lines(store, &test_files)?;
         }
-        let window = Window {
-            budget: window.budget.saturating_sub(tail.len() + 1),
-            page_bytes: window.page_bytes.map(|b| b.saturating_sub(tail.len() + 1)),
-            ..window
-        };
+        let window = window.less(tail.len() + 1);
         self.reached_page(&mut out, store, &graph, &reached, window, &section, &usual, Some(&test_nodes), &HashMap::new())?;
         let mut out = out.trim_end().to_string();
         if !tail.is_empty() {
@@ -1112,11 +1112,7 @@ impl Atlas {
             }
         }
         let section = |r: &Reached| format!("ring {}:", r.distance);
-        let window = Window {
-            budget: self.summary_budget.saturating_sub(tail.len()),
-            page_bytes: window.page_bytes.map(|b| b.saturating_sub(tail.len())),
-            ..window
-        };
+        let window = window.less(tail.len());
         // Rows leave out the date of the newest change (the one most rows share after an edit).
         // A mapper file is no indexed file: its time is read from the file system.
         let mapper_time = |path: &str| {

@@ -329,9 +329,8 @@ impl Atlas {
     /// Builds, or brings up to the index as it is now, what calls derive from the whole
     /// index: the symbol graph, the name list and what change impact reads (what a
     /// session's first calls need), and the other graphs and the entry points once calls
-    /// have used them. The server runs
-    /// this on its own thread after its start-up reconcile and after each index batch, so
-    /// that no call waits for it.
+    /// have used them. The server runs this on its own thread after its start-up reconcile
+    /// and after each index batch, so that no call waits for it.
     pub fn refresh_caches(&self) {
         let store = match self.store() {
             Ok(store) => store,

@@ -76,9 +76,20 @@ pub(super) struct Window {
     pub page_bytes: Option<usize>,
 }
 
+impl Window {
+    /// The window less `bytes` (what the answer adds after its rows), from its budget and its
+    /// default page alike.
+    pub(super) fn less(self, bytes: usize) -> Window {
+        Window { budget: self.budget.saturating_sub(bytes), page_bytes: self.page_bytes.map(|b| b.saturating_sub(bytes)), ..self }
+    }
+}
+
 /// A graph answer's default page, in bytes (about 375 tokens): the heading and the heaviest
 /// rows; `limit` asks for more rows a page.
 pub(super) const DEFAULT_PAGE: usize = 1_500;
+
+/// What the last line of a default page says cut it (`DEFAULT_PAGE` as people write it).
+const DEFAULT_PAGE_CUT: &str = "a default page of about 1,500 bytes; limit sets its rows";
 
 /// How much a default page leaves for rows past a heading longer than its size.
 const PAST_HEADING: usize = 400;
@@ -142,7 +153,7 @@ pub(super) fn write_page<E>(
     let next = window.offset + shown;
     if next < total {
         let why = match (by_budget, window.page_bytes) {
-            (true, Some(_)) if budget < window.budget => "a default page of about 1,500 bytes; limit sets its rows".to_string(),
+            (true, Some(_)) if budget < window.budget => DEFAULT_PAGE_CUT.to_string(),
             (true, _) => "cut at the answer budget".to_string(),
             (false, _) => format!("limit={}", window.limit),
         };
