@@ -73,7 +73,7 @@ impl<'t> Extractor<'t> {
             let tree: &'t Tree = level.get_or_init(|| tree);
             from = self.refs.len();
             self.window = regions;
-            let complete = self.collect(tree, query, engine);
+            let complete = self.collect(tree, query, engine, None);
             previous = std::mem::take(&mut self.window);
             if !complete {
                 return false;

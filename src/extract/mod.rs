@@ -41,7 +41,7 @@ mod types;
 
 use locals::{is_local, local_type};
 use paths::{join, normalize_path, replace_self, std_path, strip_space};
-use signature::{add_modifier, body_text};
+use signature::{add_modifier, body_text, text_nodes};
 
 /// Variables by (the symbol that scopes them, name): their type as a receiver takes it,
 /// by where each binding of the name takes effect.
@@ -162,14 +162,19 @@ fn extract_full(spec: &'static LanguageSpec, source: &str, module: &str, engine:
         macro_table: macros.filter(|t| !t.is_empty()),
         ..Extractor::default_for(spec, &query.kind_names, source)
     };
-    let complete = extractor.collect(&tree, query, engine) && extractor.reparse_macros(&levels, query, engine);
+    // The string literals and comments, listed by the walk that matches the queries.
+    let mut texts = Vec::new();
+    let complete = extractor.collect(&tree, query, engine, Some(&mut texts)) && extractor.reparse_macros(&levels, query, engine);
+    if engine == Engine::TreeSitter {
+        texts = text_nodes(&query.text_kinds, tree.root_node());
+    }
     let mut out = extractor.finish();
     if !complete {
         out.failure = Some(format!("query stopped after its {} s budget; symbols indexed in part", TIME_BUDGET.as_secs()));
     }
     out.loc = loc;
     out.parse_errors = count_errors(tree.root_node());
-    out.texts = body_text(spec, tree.root_node(), source, &out.symbols);
+    out.texts = body_text(spec, &texts, source, &out.symbols);
     out
 }
 
@@ -336,7 +341,9 @@ impl<'t> Extractor<'t> {
     }
 
     /// Gathers every match; false if the time budget ran out first.
-    fn collect(&mut self, tree: &'t Tree, query: &crate::lang::CompiledQuery, engine: Engine) -> bool {
+    /// Every match of the query in `tree`, taken in; with `texts`, the matcher's walk also
+    /// lists the tree's string literals and comments there (the reference engine does not).
+    fn collect(&mut self, tree: &'t Tree, query: &crate::lang::CompiledQuery, engine: Engine, texts: Option<&mut Vec<Node<'t>>>) -> bool {
         let deadline = Instant::now() + TIME_BUDGET;
         let mut n = 0u32;
         let mut in_time = || {
@@ -344,10 +351,14 @@ impl<'t> Extractor<'t> {
             !n.is_multiple_of(1024) || Instant::now() <= deadline
         };
         match engine {
-            Engine::Matcher => query.matcher.run(tree, &mut |m, root, root_parent| {
-                self.take_match(m.iter().copied(), &query.captures, Some((root, root_parent)));
-                in_time()
-            }),
+            Engine::Matcher => query.matcher.run_marking(
+                tree,
+                &mut |m, root, root_parent| {
+                    self.take_match(m.iter().copied(), &query.captures, Some((root, root_parent)));
+                    in_time()
+                },
+                texts.map(|t| (query.text_kinds.as_slice(), t)),
+            ),
             Engine::TreeSitter => {
                 let Ok(reference) = query.reference() else {
                     return false;

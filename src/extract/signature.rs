@@ -219,10 +219,11 @@ impl<'t> Extractor<'t> {
     }
 }
 
-/// The words of the string literals and comments (not docs) inside each declaration, given
-/// to the innermost declaration whose lines hold them: lower case, identifiers split, three
-/// letters or more, each once, at most `MAX_TEXT_WORDS` per declaration.
-pub(super) fn body_text(spec: &LanguageSpec, root: Node, source: &str, symbols: &[Symbol]) -> Vec<(usize, String)> {
+/// The words of the string literals and comments (not docs) `texts` lists (document order,
+/// the outermost only), each given to the innermost declaration whose lines hold it: lower
+/// case, identifiers split, three letters or more, each once, at most `MAX_TEXT_WORDS` per
+/// declaration.
+pub(super) fn body_text(spec: &LanguageSpec, texts: &[Node], source: &str, symbols: &[Symbol]) -> Vec<(usize, String)> {
     let last = symbols.iter().map(|s| s.end_line as usize).max().unwrap_or(0);
     // The innermost declaration of each line: wider ones first, narrower ones over them.
     let mut by_width: Vec<usize> = (0..symbols.len()).filter(|&i| symbols[i].kind != SymbolKind::Package).collect();
@@ -234,31 +235,42 @@ pub(super) fn body_text(spec: &LanguageSpec, root: Node, source: &str, symbols: 
         }
     }
     let mut words: Vec<(Vec<String>, HashSet<String>)> = vec![Default::default(); symbols.len()];
+    for node in texts {
+        let text = node.utf8_text(source.as_bytes()).unwrap_or("");
+        let doc = spec.comment_kinds.contains(&node.kind())
+            && spec.doc_prefixes.iter().chain(spec.inner_doc_prefixes).any(|p| text.starts_with(p));
+        let line = node.start_position().row + 1;
+        let (false, true, Some(Some(owner))) = (doc, text.len() <= MAX_TEXT_NODE, inner.get(line)) else {
+            continue;
+        };
+        let (list, seen) = &mut words[*owner];
+        // The cap ends the whole literal or comment, not only the word.
+        'text: for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            for part in crate::model::name_words(w).split_whitespace() {
+                if list.len() >= MAX_TEXT_WORDS {
+                    break 'text;
+                }
+                if part.chars().count() >= 3 && !part.chars().all(|c| c.is_ascii_digit()) && seen.insert(part.to_string()) {
+                    list.push(part.to_string());
+                }
+            }
+        }
+    }
+    words.into_iter().enumerate().filter(|(_, (list, _))| !list.is_empty()).map(|(i, (list, _))| (i, list.join(" "))).collect()
+}
+
+/// The nodes `text_kinds` flags (by kind id), the outermost only, in document order, by a
+/// cursor walk of the tree: the list the matcher's own walk makes (`Matcher::run_marking`),
+/// for the reference engine.
+pub(super) fn text_nodes<'t>(text_kinds: &[bool], root: Node<'t>) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
     let mut cursor = root.walk();
     let mut descend = true;
     loop {
         let node = cursor.node();
-        let kind = node.kind();
-        let is_text = spec.string_kinds.contains(&kind) || spec.comment_kinds.contains(&kind);
+        let is_text = text_kinds.get(node.kind_id() as usize).copied().unwrap_or(false);
         if is_text && descend {
-            let text = node.utf8_text(source.as_bytes()).unwrap_or("");
-            let doc =
-                spec.comment_kinds.contains(&kind) && spec.doc_prefixes.iter().chain(spec.inner_doc_prefixes).any(|p| text.starts_with(p));
-            let line = node.start_position().row + 1;
-            if let (false, true, Some(Some(owner))) = (doc, text.len() <= MAX_TEXT_NODE, inner.get(line)) {
-                let (list, seen) = &mut words[*owner];
-                // The cap ends the whole literal or comment, not only the word.
-                'text: for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-                    for part in crate::model::name_words(w).split_whitespace() {
-                        if list.len() >= MAX_TEXT_WORDS {
-                            break 'text;
-                        }
-                        if part.chars().count() >= 3 && !part.chars().all(|c| c.is_ascii_digit()) && seen.insert(part.to_string()) {
-                            list.push(part.to_string());
-                        }
-                    }
-                }
-            }
+            out.push(node);
         }
         if descend && !is_text && cursor.goto_first_child() {
             continue;
@@ -272,7 +284,7 @@ pub(super) fn body_text(spec: &LanguageSpec, root: Node, source: &str, symbols: 
         }
         descend = false;
     }
-    words.into_iter().enumerate().filter(|(_, (list, _))| !list.is_empty()).map(|(i, (list, _))| (i, list.join(" "))).collect()
+    out
 }
 
 /// Appends a word (`@Test`, `@Service`, `@Scheduled(cron=...)`) to a symbol's modifiers.

@@ -350,6 +350,12 @@ impl Indexer {
         let before = units_before.as_ref();
         let unit_moved = |path: &str| before.is_some_and(|(u, m)| build::unit_key(m.unit_dir(u, path)) != unit_of(path));
         let mut changes = run::classify(files, &states, &scope, layout, &unit_moved, &mut skipped);
+        tracing::debug!(
+            ms = started.elapsed().as_millis() as u64,
+            cpu_ms = cpu_ms(),
+            to_parse = changes.to_parse.len(),
+            "phase: classified"
+        );
         // The repository's `macro_rules!` macros, which extraction expands where an item-level
         // invocation names one; the files invoking one whose definition changed are
         // extracted again.
@@ -392,6 +398,7 @@ impl Indexer {
         if (!changes.to_parse.is_empty() || !changes.removed.is_empty() || !changes.touched.is_empty()) && !*world_loaded {
             crate::resolve::load::load_world(store, world, &|path| build::file_place(units, unit_map, path))?;
             *world_loaded = true;
+            tracing::debug!(ms = started.elapsed().as_millis() as u64, cpu_ms = cpu_ms(), "phase: world loaded");
         }
         let (next_symbol, next_file) = store.next_ids()?;
         let incremental = !world.files.is_empty();
@@ -437,6 +444,7 @@ impl Indexer {
             run.writer.begin_bulk()?;
         }
         run.clear_old_versions()?;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, cpu_ms = cpu_ms(), "phase: old versions cleared");
         run.parse_and_store(progress)?;
         let old_refs = run.recheck_list()?;
         run.attach_impl_members()?;

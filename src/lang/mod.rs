@@ -562,6 +562,9 @@ pub struct CompiledQuery {
     pub captures: Vec<Capture>,
     /// The grammar's node kind names by kind id.
     pub kind_names: Vec<&'static str>,
+    /// By kind id: a string literal or comment kind (`LanguageSpec::string_kinds`,
+    /// `comment_kinds`), whose words are a declaration's text.
+    pub text_kinds: Vec<bool>,
     grammar: tree_sitter::Language,
     source: &'static str,
     file: &'static str,
@@ -620,11 +623,16 @@ impl LanguageSpec {
             message: e.message,
         })?;
         let captures = decode_captures(self.query_file, matcher.capture_names().iter().map(String::as_str))?;
-        let kind_names = (0..grammar.node_kind_count()).map(|id| grammar.node_kind_for_id(id as u16).unwrap_or("")).collect();
+        let kind_names: Vec<&'static str> =
+            (0..grammar.node_kind_count()).map(|id| grammar.node_kind_for_id(id as u16).unwrap_or("")).collect();
+        // Kind names repeat under several ids (a named and an anonymous `string_literal`):
+        // every id of a listed name is one.
+        let text_kinds = kind_names.iter().map(|k| self.string_kinds.contains(k) || self.comment_kinds.contains(k)).collect();
         Ok(CompiledQuery {
             matcher,
             captures,
             kind_names,
+            text_kinds,
             grammar,
             source: self.query_source,
             file: self.query_file,
