@@ -814,6 +814,20 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Every (symbol, declaration referencing it) pair of the references (imports left out),
+    /// once each, sorted: `declarations_using` of every symbol at once.
+    pub fn symbol_users(&self) -> Result<Vec<(i64, i64)>> {
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT target_id, source_id FROM refs WHERE target_id IS NOT NULL AND source_id IS NOT NULL AND kind != {}",
+            kind_sql!(imports)
+        ))?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let mut pairs: Vec<(i64, i64)> = rows.collect::<rusqlite::Result<_>>()?;
+        pairs.sort_unstable();
+        pairs.dedup();
+        Ok(pairs)
+    }
+
     /// The declarations that reference these symbols, or these externals (imports left out):
     /// (declaration, symbol or external id) pairs, once each.
     pub fn declarations_using(&self, ids: &[i64], externals: bool) -> Result<Vec<(i64, i64)>> {
