@@ -443,8 +443,6 @@ impl Indexer {
         if run.bulk {
             run.writer.begin_bulk()?;
         }
-        run.clear_old_versions()?;
-        tracing::debug!(ms = started.elapsed().as_millis() as u64, cpu_ms = cpu_ms(), "phase: old versions cleared");
         run.parse_and_store(progress)?;
         let old_refs = run.recheck_list()?;
         run.attach_impl_members()?;

@@ -1,7 +1,7 @@
 //! One reconcile of the index with a walk, phase by phase: the run's state is a `Run`, and
 //! each phase is a method (`Indexer::apply` calls them in order). The phases: which files
-//! changed (`classify`), the old versions of changed and removed files cleared
-//! (`clear_old_versions`), files parsed on every core and stored in path order
+//! changed (`classify`), files parsed on every core while the old versions of changed and
+//! removed files are cleared (`clear_old_versions`), then stored in path order
 //! (`parse_and_store`), impl members attached to their types, supertypes seeded in memory
 //! then resolved and stored (`resolve_passes`), references elsewhere that the changes can
 //! affect rechecked, and the meta rows written and the transaction committed (`commit`).
@@ -159,10 +159,10 @@ impl Run<'_> {
         self.started.elapsed().as_millis() as u64
     }
 
-    /// Removed files leave the world and the store; changed files' old versions are
-    /// cleared, their symbols' keys kept to give the new version the same ids; touched
-    /// files get their new mtime.
-    pub fn clear_old_versions(&mut self) -> anyhow::Result<()> {
+    /// Removed files leave the world and the store; changed files' old versions
+    /// (`to_parse`'s indexed ones) are cleared, their symbols' keys kept to give the new
+    /// version the same ids; touched files get their new mtime.
+    fn clear_old_versions(&mut self, to_parse: &[(Candidate, Option<i64>)]) -> anyhow::Result<()> {
         for id in &self.changes.removed {
             let names = self.writer.names_of_file(*id)?;
             self.links.extend(names.iter().cloned());
@@ -170,7 +170,7 @@ impl Run<'_> {
             self.gone.extend(self.world.remove_file(*id));
             self.writer.clear_file(*id, true)?;
         }
-        for (_, old) in &self.changes.to_parse {
+        for (_, old) in to_parse {
             if let Some(id) = old {
                 let mut keys: HashMap<(String, String), VecDeque<OldSymbol>> = HashMap::default();
                 for (sid, kind, xqname, name) in self.writer.symbol_keys(*id)? {
@@ -192,9 +192,11 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Parses on every core while this thread writes what arrives. Results are written in
-    /// path order whatever order they arrive in, so that symbol ids (and with them every
-    /// tie-break) do not depend on thread timing.
+    /// Parses on every core while this thread clears the old versions of what changed
+    /// (`clear_old_versions`: deleting a file's rows keeps every index of theirs up to date,
+    /// 0.44 s of 400 changed `java.base` files, which the parsers used to wait for), then
+    /// writes what arrives. Results are written in path order whatever order they arrive in,
+    /// so that symbol ids (and with them every tie-break) do not depend on thread timing.
     pub fn parse_and_store(&mut self, progress: &dyn Fn(usize, usize)) -> anyhow::Result<()> {
         let to_parse = std::mem::take(&mut self.changes.to_parse);
         let total = to_parse.len();
@@ -220,6 +222,8 @@ impl Run<'_> {
                     .expect("spawning a parser thread");
             }
             drop(tx);
+            self.clear_old_versions(&to_parse)?;
+            tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), "phase: old versions cleared");
             let mut done = 0;
             let mut next_to_write = 0;
             let mut waiting: HashMap<usize, anyhow::Result<Parsed>> = HashMap::default();
