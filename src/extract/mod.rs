@@ -228,7 +228,7 @@ struct Ref<'t> {
     receiver: Option<Node<'t>>,
     /// A call's argument list.
     args: Option<Node<'t>>,
-    /// The name node's parent when the matcher knew it (the name was the match's root).
+    /// The name node's parent when the engine knew it (the matcher always does).
     parent: Option<Option<Node<'t>>>,
 }
 
@@ -353,8 +353,8 @@ impl<'t> Extractor<'t> {
         match engine {
             Engine::Matcher => query.matcher.run_marking(
                 tree,
-                &mut |m, root, root_parent| {
-                    self.take_match(m.iter().copied(), &query.captures, Some((root, root_parent)));
+                &mut |m, _, _| {
+                    self.take_match(m.iter().map(|&(i, node, parent)| (i, node, Some(parent))), &query.captures);
                     in_time()
                 },
                 texts.map(|t| (query.text_kinds.as_slice(), t)),
@@ -370,7 +370,7 @@ impl<'t> Extractor<'t> {
                 cursor.set_max_start_depth(Some(MAX_START_DEPTH));
                 let mut matches = cursor.matches(&reference.query, tree.root_node(), self.src.as_bytes());
                 while let Some(m) = matches.next() {
-                    self.take_match(m.captures.iter().map(|c| (c.index, c.node)), &reference.captures, None);
+                    self.take_match(m.captures.iter().map(|c| (c.index, c.node, None)), &reference.captures);
                     if !in_time() {
                         return false;
                     }
@@ -380,15 +380,13 @@ impl<'t> Extractor<'t> {
         }
     }
 
-    /// One match; `root` is the node it is rooted at and that node's parent, when known.
-    fn take_match(
-        &mut self,
-        captures: impl Iterator<Item = (u32, Node<'t>)>,
-        names: &[Capture],
-        root: Option<(Node<'t>, Option<Node<'t>>)>,
-    ) {
+    /// One match: each capture's number, node and, when the engine knows it, the node's
+    /// parent.
+    fn take_match(&mut self, captures: impl Iterator<Item = (u32, Node<'t>, Option<Option<Node<'t>>>)>, names: &[Capture]) {
         let mut main: Option<(Capture, Node<'t>)> = None;
+        let mut main_parent = None;
         let mut name = None;
+        let mut name_parent = None;
         let mut receiver = None;
         let mut args = None;
         let mut local_name = None;
@@ -398,9 +396,9 @@ impl<'t> Extractor<'t> {
         let mut local_call = None;
         let mut impl_type = None;
         let mut impl_trait = None;
-        for (index, node) in captures {
+        for (index, node, parent) in captures {
             match names[index as usize] {
-                Capture::Name => name = Some(node),
+                Capture::Name => (name, name_parent) = (Some(node), parent),
                 Capture::Receiver => receiver = Some(node),
                 Capture::Arguments => args = Some(node),
                 Capture::LocalName => local_name = Some(node),
@@ -410,7 +408,7 @@ impl<'t> Extractor<'t> {
                 Capture::LocalCall => local_call = Some(node),
                 Capture::ImplType => impl_type = Some(node),
                 Capture::ImplTrait => impl_trait = Some(node),
-                other => main = Some((other, node)),
+                other => (main, main_parent) = (Some((other, node)), parent),
             }
         }
         if !self.window.is_empty() {
@@ -454,8 +452,10 @@ impl<'t> Extractor<'t> {
                 }
             }
             Capture::Reference(kind) => {
-                let name = name.unwrap_or(node);
-                let parent = root.filter(|(r, _)| *r == name).map(|(_, p)| p);
+                let (name, parent) = match name {
+                    Some(name) => (name, name_parent),
+                    None => (node, main_parent),
+                };
                 self.refs.push(Ref { name, kind, receiver, args, parent });
             }
             Capture::Import => self.imports.push(node),

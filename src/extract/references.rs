@@ -25,9 +25,7 @@ impl<'t> Extractor<'t> {
             if def_names.contains(&r.name.id()) || impl_trait_nodes.contains(&r.name.id()) {
                 continue;
             }
-            if r.kind == RefKind::UsesType
-                && r.parent.unwrap_or_else(|| r.name.parent()).is_some_and(|p| self.spec.path_kinds.contains(&self.kind(p)))
-            {
+            if r.kind == RefKind::UsesType && name_parent(&r).is_some_and(|p| self.spec.path_kinds.contains(&self.kind(p))) {
                 continue;
             }
             let start = r.name.start_byte();
@@ -91,14 +89,14 @@ impl<'t> Extractor<'t> {
             if self.spec.language == Language::Rust
                 && r.kind == RefKind::Accesses
                 && self.kind(r.name) == "identifier"
-                && r.name.parent().is_some_and(|p| matches!(self.kind(p), "match_pattern" | "or_pattern"))
+                && name_parent(&r).is_some_and(|p| matches!(self.kind(p), "match_pattern" | "or_pattern"))
                 && !self.text(r.name).starts_with(|c: char| c.is_ascii_uppercase())
             {
                 continue;
             }
             // An attribute: a macro's unless the compiler reads it itself; `derive(..)` names
             // derive macros.
-            let attribute = r.kind == RefKind::Expands && r.name.parent().is_some_and(|p| self.kind(p) == "attribute");
+            let attribute = r.kind == RefKind::Expands && name_parent(&r).is_some_and(|p| self.kind(p) == "attribute");
             if attribute {
                 let path = strip_space(self.text(r.name));
                 if path == "derive" {
@@ -119,7 +117,7 @@ impl<'t> Extractor<'t> {
             let at = if attribute { self.decorated_at(r.name) } else { r.name.start_byte() };
             let ctx = self.context_at(at, scopes, scope_parent, def_symbol);
             let constant = r.kind == RefKind::Instantiates
-                && (self.kind(r.name) == "enum_constant" || r.name.parent().is_some_and(|p| self.kind(p) == "enum_constant"));
+                && (self.kind(r.name) == "enum_constant" || name_parent(&r).is_some_and(|p| self.kind(p) == "enum_constant"));
             let mut name = if constant {
                 match enum_created(ctx.symbol, symbols) {
                     Some(e) => e,
@@ -148,7 +146,7 @@ impl<'t> Extractor<'t> {
             name = self.bound_path(name, r.name.start_byte());
             // `Listener<Addr = Self>`: the binding names the trait's associated type.
             if r.kind == RefKind::UsesType {
-                if let Some(owner) = self.bound_trait_of_binding(r.name) {
+                if let Some(owner) = self.bound_trait_of_binding(r.name, name_parent(&r)) {
                     name = format!("{owner}::{name}");
                 }
             }
@@ -262,9 +260,9 @@ impl<'t> Extractor<'t> {
     }
 
     /// The trait whose associated type a binding in its arguments names (`Addr` in
-    /// `serve::Listener<Addr = Self>`), as written.
-    fn bound_trait_of_binding(&self, name: Node<'t>) -> Option<String> {
-        let binding = name.parent().filter(|b| self.kind(*b) == "type_binding")?;
+    /// `serve::Listener<Addr = Self>`), as written; `parent` is the name's.
+    fn bound_trait_of_binding(&self, name: Node<'t>, parent: Option<Node<'t>>) -> Option<String> {
+        let binding = parent.filter(|b| self.kind(*b) == "type_binding")?;
         if binding.child_by_field_name("name").is_none_or(|n| n.id() != name.id()) {
             return None;
         }
@@ -440,4 +438,10 @@ fn is_constant_name(name: &str) -> bool {
 fn enum_created(at: Option<usize>, symbols: &[Symbol]) -> Option<String> {
     let e = at.and_then(|c| if symbols[c].kind == SymbolKind::Enum { Some(c) } else { symbols[c].parent })?;
     (symbols[e].kind == SymbolKind::Enum).then(|| symbols[e].name.clone())
+}
+
+/// A reference's name node's parent: the one the matcher's walk gave, else tree-sitter's
+/// (`Node::parent` searches down from the root: 6,000 instructions a call on `java.base`).
+fn name_parent<'t>(r: &Ref<'t>) -> Option<Node<'t>> {
+    r.parent.unwrap_or_else(|| r.name.parent())
 }

@@ -75,7 +75,9 @@ struct Child {
 type Kids<'t> = Vec<(Node<'t>, Option<NonZeroU16>)>;
 
 /// A match: (capture index, node) pairs.
-pub type Captures<'t> = Vec<(u32, Node<'t>)>;
+/// A match's captures: the capture's number, the node, and that node's parent (the walk knows
+/// it: `Node::parent` searches down from the tree's root).
+pub type Captures<'t> = Vec<(u32, Node<'t>, Option<Node<'t>>)>;
 
 #[derive(Debug, PartialEq)]
 pub struct Error {
@@ -174,7 +176,7 @@ impl Matcher {
                     let step = &self.patterns[p];
                     caps.clear();
                     let mut any = false;
-                    match_step(step, node, &mut kids, &mut caps, &mut scratch, &mut |c: &mut Captures<'t>, _: &mut Scratch<'t>| {
+                    match_step(step, node, parent, &mut kids, &mut caps, &mut scratch, &mut |c: &mut Captures<'t>, _: &mut Scratch<'t>| {
                         // Steps without captures give the same captures twice (`(a (b) @x (c))`
                         // over b c c): one match, as tree-sitter reports.
                         if stop || (any && last == *c) {
@@ -243,11 +245,13 @@ fn children_of<'t>(node: Node<'t>, scratch: &mut Scratch<'t>, fields: bool) -> K
     out
 }
 
-/// Matches `step` at `node` (its own test, captures and children); calls `k` once per
-/// combination with the captures so far.
+/// Matches `step` at `node`, whose parent is `parent` (its own test, captures and
+/// children); calls `k` once per combination with the captures so far.
+#[allow(clippy::too_many_arguments)]
 fn match_step<'t>(
     step: &Step,
     node: Node<'t>,
+    parent: Option<Node<'t>>,
     kids: &mut Option<Kids<'t>>,
     caps: &mut Captures<'t>,
     scratch: &mut Scratch<'t>,
@@ -267,16 +271,16 @@ fn match_step<'t>(
         }
         Test::Any => {}
         Test::Alternatives(alts) => {
-            caps.extend(step.captures.iter().map(|&c| (c, node)));
+            caps.extend(step.captures.iter().map(|&c| (c, node, parent)));
             for alt in alts {
-                match_step(alt, node, kids, caps, scratch, k);
+                match_step(alt, node, parent, kids, caps, scratch, k);
             }
             caps.truncate(mark);
             return;
         }
     }
     if step.children.is_empty() && step.negated.is_empty() {
-        caps.extend(step.captures.iter().map(|&c| (c, node)));
+        caps.extend(step.captures.iter().map(|&c| (c, node, parent)));
         k(caps, scratch);
         caps.truncate(mark);
         return;
@@ -288,15 +292,17 @@ fn match_step<'t>(
     if step.negated.iter().any(|f| kids.iter().any(|(_, kf)| kf == &Some(*f))) {
         return;
     }
-    caps.extend(step.captures.iter().map(|&c| (c, node)));
-    match_children(&step.children, kids, 0, caps, scratch, k);
+    caps.extend(step.captures.iter().map(|&c| (c, node, parent)));
+    match_children(&step.children, node, kids, 0, caps, scratch, k);
     caps.truncate(mark);
 }
 
-/// Matches child steps against `kids[from..]` (`from` is just past the kid the previous
-/// step took).
+/// Matches child steps against `kids[from..]`, the children of `parent` (`from` is just past
+/// the kid the previous step took).
+#[allow(clippy::too_many_arguments)]
 fn match_children<'t>(
     steps: &[Child],
+    parent: Node<'t>,
     kids: &Kids<'t>,
     from: usize,
     caps: &mut Captures<'t>,
@@ -313,10 +319,18 @@ fn match_children<'t>(
         let last_ok = !first.step.last || !kids[j + 1..].iter().any(|(n, _)| n.is_named());
         if last_ok && (first.step.field.is_none() || field == first.step.field) {
             let mut kid_kids = None;
-            match_step(&first.step, kid, &mut kid_kids, caps, scratch, &mut |c: &mut Captures<'t>, scratch: &mut Scratch<'t>| {
-                took = true;
-                match_children(rest, kids, j + 1, c, scratch, k);
-            });
+            match_step(
+                &first.step,
+                kid,
+                Some(parent),
+                &mut kid_kids,
+                caps,
+                scratch,
+                &mut |c: &mut Captures<'t>, scratch: &mut Scratch<'t>| {
+                    took = true;
+                    match_children(rest, parent, kids, j + 1, c, scratch, k);
+                },
+            );
             if let Some(list) = kid_kids {
                 scratch.pool.push(list);
             }
@@ -327,7 +341,7 @@ fn match_children<'t>(
         }
     }
     if first.optional && !took {
-        match_children(rest, kids, from, caps, scratch, k);
+        match_children(rest, parent, kids, from, caps, scratch, k);
     }
 }
 
@@ -545,7 +559,11 @@ mod tests {
         assert_eq!(our_names, ts.capture_names());
         let mut ours = Vec::new();
         matcher.run(&tree, &mut |m, _, _| {
-            ours.push(render(&our_names, &mut m.iter().copied()));
+            // Each capture's parent is the one tree-sitter finds.
+            for (_, node, parent) in m {
+                assert_eq!(*parent, node.parent(), "the parent of {}", &source[node.byte_range()]);
+            }
+            ours.push(render(&our_names, &mut m.iter().map(|&(i, node, _)| (i, node))));
             true
         });
         let mut cursor = tree_sitter::QueryCursor::new();
