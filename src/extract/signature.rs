@@ -7,6 +7,7 @@
 //! references, or do IO.
 
 use super::*;
+use std::borrow::Cow;
 
 /// Longest one-line signature kept, in characters.
 const MAX_SIGNATURE: usize = 200;
@@ -234,7 +235,7 @@ pub(super) fn body_text(spec: &LanguageSpec, texts: &[Node], source: &str, symbo
             inner[line] = Some(i);
         }
     }
-    let mut words: Vec<(Vec<String>, HashSet<String>)> = vec![Default::default(); symbols.len()];
+    let mut words: Vec<(Vec<Cow<str>>, HashSet<Cow<str>>)> = vec![Default::default(); symbols.len()];
     for node in texts {
         let text = node.utf8_text(source.as_bytes()).unwrap_or("");
         let doc = spec.comment_kinds.contains(&node.kind())
@@ -246,12 +247,19 @@ pub(super) fn body_text(spec: &LanguageSpec, texts: &[Node], source: &str, symbo
         let (list, seen) = &mut words[*owner];
         // The cap ends the whole literal or comment, not only the word.
         'text: for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-            for part in crate::model::name_words(w).split_whitespace() {
+            // Most words of prose are lower-case ASCII, their own only word (`name_words`
+            // would give the same, through five allocations).
+            let parts: smallvec::SmallVec<[Cow<str>; 1]> = if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+                smallvec::smallvec![Cow::Borrowed(w)]
+            } else {
+                crate::model::name_words(w).split_whitespace().map(|p| Cow::Owned(p.to_string())).collect()
+            };
+            for part in parts {
                 if list.len() >= MAX_TEXT_WORDS {
                     break 'text;
                 }
-                if part.chars().count() >= 3 && !part.chars().all(|c| c.is_ascii_digit()) && seen.insert(part.to_string()) {
-                    list.push(part.to_string());
+                if part.chars().count() >= 3 && !part.chars().all(|c| c.is_ascii_digit()) && seen.insert(part.clone()) {
+                    list.push(part);
                 }
             }
         }
@@ -317,6 +325,10 @@ mod tests {
         let out = crate::extract::extract(crate::lang::spec(crate::model::Language::Java), java, "p");
         let texts: Vec<(&str, &str)> = out.texts.iter().map(|(i, t)| (out.symbols[*i].qname.as_str(), t.as_str())).collect();
         assert_eq!(texts, [("p.Uploader#send", "retry the upload once quota exceeded"), ("p.Uploader#name", "bulk uploader")]);
+        // Lower-case words as they are; others split as names are (`maxRetries`), each once.
+        let java = "class A { void f() { // retry maxRetries times, then retry ÉTÉ\n } }";
+        let out = crate::extract::extract(crate::lang::spec(crate::model::Language::Java), java, "p");
+        assert_eq!(out.texts, [(1, "retry max retries maxretries times then été".to_string())]);
         let rust = "/// Docs.\nfn send() {\n    //! inner docs\n    let m = r#\"Disk full\"#; // keep going\n}\n";
         let out = crate::extract::extract(crate::lang::spec(crate::model::Language::Rust), rust, "shop");
         let texts: Vec<(&str, &str)> = out.texts.iter().map(|(i, t)| (out.symbols[*i].qname.as_str(), t.as_str())).collect();
