@@ -478,6 +478,17 @@ pub fn name_words(name: &str) -> String {
     words.join(" ")
 }
 
+/// The parts `name_words` gives a word of a text (split at non-alphanumerics already): a
+/// word of lower-case ASCII letters and digits is its own only part, taken as it is (most
+/// words of prose and of names' pieces; `name_words` would make five allocations for it).
+pub fn word_parts(word: &str) -> smallvec::SmallVec<[std::borrow::Cow<'_, str>; 1]> {
+    if word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        smallvec::smallvec![std::borrow::Cow::Borrowed(word)]
+    } else {
+        name_words(word).split_whitespace().map(|p| std::borrow::Cow::Owned(p.to_string())).collect()
+    }
+}
+
 /// The modifier of a symbol one of the repository's own macros made, before the macro's
 /// name: `generated:impl_handler!`.
 pub const GENERATED: &str = "generated:";

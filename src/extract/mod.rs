@@ -340,9 +340,9 @@ impl<'t> Extractor<'t> {
         &self.src[node.byte_range()]
     }
 
-    /// Gathers every match; false if the time budget ran out first.
-    /// Every match of the query in `tree`, taken in; with `texts`, the matcher's walk also
-    /// lists the tree's string literals and comments there (the reference engine does not).
+    /// Gathers every match; false if the time budget ran out first. With `texts`, the
+    /// matcher's walk also lists the tree's string literals and comments there (the
+    /// reference engine does not).
     fn collect(&mut self, tree: &'t Tree, query: &crate::lang::CompiledQuery, engine: Engine, texts: Option<&mut Vec<Node<'t>>>) -> bool {
         let deadline = Instant::now() + TIME_BUDGET;
         let mut n = 0u32;

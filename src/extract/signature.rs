@@ -247,14 +247,7 @@ pub(super) fn body_text(spec: &LanguageSpec, texts: &[Node], source: &str, symbo
         let (list, seen) = &mut words[*owner];
         // The cap ends the whole literal or comment, not only the word.
         'text: for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-            // Most words of prose are lower-case ASCII, their own only word (`name_words`
-            // would give the same, through five allocations).
-            let parts: smallvec::SmallVec<[Cow<str>; 1]> = if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
-                smallvec::smallvec![Cow::Borrowed(w)]
-            } else {
-                crate::model::name_words(w).split_whitespace().map(|p| Cow::Owned(p.to_string())).collect()
-            };
-            for part in parts {
+            for part in crate::model::word_parts(w) {
                 if list.len() >= MAX_TEXT_WORDS {
                     break 'text;
                 }

@@ -247,7 +247,6 @@ fn children_of<'t>(node: Node<'t>, scratch: &mut Scratch<'t>, fields: bool) -> K
 
 /// Matches `step` at `node`, whose parent is `parent` (its own test, captures and
 /// children); calls `k` once per combination with the captures so far.
-#[allow(clippy::too_many_arguments)]
 fn match_step<'t>(
     step: &Step,
     node: Node<'t>,
@@ -299,7 +298,6 @@ fn match_step<'t>(
 
 /// Matches child steps against `kids[from..]`, the children of `parent` (`from` is just past
 /// the kid the previous step took).
-#[allow(clippy::too_many_arguments)]
 fn match_children<'t>(
     steps: &[Child],
     parent: Node<'t>,

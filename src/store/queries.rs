@@ -815,7 +815,7 @@ impl Store {
     }
 
     /// Every (symbol, declaration referencing it) pair of the references (imports left out),
-    /// once each, sorted: `declarations_using` of every symbol at once.
+    /// once each, sorted.
     pub fn symbol_users(&self) -> Result<Vec<(i64, i64)>> {
         let mut stmt = self.conn.prepare(&format!(
             "SELECT target_id, source_id FROM refs WHERE target_id IS NOT NULL AND source_id IS NOT NULL AND kind != {}",
@@ -828,14 +828,14 @@ impl Store {
         Ok(pairs)
     }
 
-    /// The declarations that reference these symbols, or these externals (imports left out):
-    /// (declaration, symbol or external id) pairs, once each.
-    pub fn declarations_using(&self, ids: &[i64], externals: bool) -> Result<Vec<(i64, i64)>> {
+    /// The declarations that reference these externals (imports left out): (declaration,
+    /// external id) pairs, once each. (The repository's own symbols' users are read all at
+    /// once: `symbol_users`.)
+    pub fn declarations_using_externals(&self, ids: &[i64]) -> Result<Vec<(i64, i64)>> {
         let ids = serde_json::to_string(ids).expect("ids serialize");
-        let column = if externals { "external_id" } else { "target_id" };
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT DISTINCT r.source_id, r.{column} FROM refs r
-             WHERE r.{column} IN (SELECT value FROM json_each(?1)) AND r.source_id IS NOT NULL AND r.kind != {}",
+        let mut stmt = self.conn.prepare_cached(concat!(
+            "SELECT DISTINCT r.source_id, r.external_id FROM refs r
+             WHERE r.external_id IN (SELECT value FROM json_each(?1)) AND r.source_id IS NOT NULL AND r.kind != ",
             kind_sql!(imports)
         ))?;
         let rows = stmt.query_map([ids], |r| Ok((r.get(0)?, r.get(1)?)))?;

@@ -47,7 +47,7 @@ use super::sentence_words::{bridged, is_code, scope, terms, terms_in, Term, BRID
 use super::walk_rank;
 use super::{is_test_path, Atlas, ToolError};
 use crate::git::history::ranges_meet;
-use crate::model::{name_words, SymbolKind};
+use crate::model::SymbolKind;
 use crate::store::{Store, SymbolInfo};
 
 /// What a test's score is multiplied by when the sentence is not about tests. On the
@@ -402,17 +402,10 @@ fn place_words(s: &SymbolInfo) -> Vec<String> {
 /// The lower-case words of a text, identifiers split (`HttpConnection` -> `http`,
 /// `connection`, `httpconnection`).
 fn words_of(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        // A lower-case ASCII word is its own only word (`name_words` would give the same,
-        // through five allocations: a sentence ranks some 700 candidates by their words).
-        if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
-            out.push(w.to_string());
-        } else {
-            out.extend(name_words(w).split_whitespace().map(str::to_string));
-        }
-    }
-    out
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| crate::model::word_parts(w).into_iter().map(|p| p.into_owned()))
+        .collect()
 }
 
 /// How far what a declaration's history, uses and text add (beyond its name, owner, doc and
@@ -758,8 +751,8 @@ fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i
     Ok((score, named))
 }
 
-/// The declarations referencing each symbol (imports left out), for the `uses` field: what
-/// `Store::declarations_using` answers, read once per index generation. Asked of SQL for
+/// The declarations referencing each symbol (imports left out), for the `uses` field, read
+/// once per index generation (`Store::symbol_users`). Asked of SQL for
 /// each sentence, the users of a sentence's named symbols took 8-17 ms on `java.base` (the
 /// reference rows of about 2,500 symbols, each row read for its declaration).
 pub(super) struct Users {
@@ -785,7 +778,7 @@ impl Users {
         out
     }
 
-    /// (user, symbol) pairs for these symbols, as `Store::declarations_using` gives them.
+    /// (user, symbol) pairs for these symbols, each once.
     fn of(&self, ids: &[i64]) -> Vec<(i64, i64)> {
         let mut out = Vec::new();
         for &id in ids {
@@ -858,7 +851,7 @@ impl Atlas {
         let named: HashMap<i64, Vec<usize>> =
             externals.iter().map(|(id, words)| (*id, terms_in(words, terms))).filter(|(_, found)| !found.is_empty()).collect();
         let ids: Vec<i64> = named.keys().copied().collect();
-        for (user, id) in store.declarations_using(&ids, true)? {
+        for (user, id) in store.declarations_using_externals(&ids)? {
             uses.entry(user).or_default().extend(&named[&id]);
         }
         settle(&mut uses);
