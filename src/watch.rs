@@ -207,6 +207,30 @@ fn is_own_noise(root: &Path, path: &Path) -> bool {
     }
 }
 
+/// What an event asks of the indexer: the tree's paths it changed, and whether the watcher
+/// wants a rescan (an error counts as one). An event with neither (a read, a write to the
+/// index's own files or git's) must not hold a batch back: a client reading the index every
+/// few ms (the server's own tools, a poller) would otherwise keep every batch waiting for
+/// `MAX_BATCH_DELAY` (143 changed files of java.base were found 1.6 s after the last write
+/// while a reader polled, where indexing them took 0.55 s).
+fn reasons(root: &Path, event: notify::Result<notify::Event>) -> (Vec<PathBuf>, bool) {
+    match event {
+        Ok(event) => {
+            let rescan = event.need_rescan();
+            // Reads (ours included: the walk opens ignore files) change nothing.
+            if matches!(event.kind, notify::EventKind::Access(a) if a != notify::event::AccessKind::Close(notify::event::AccessMode::Write))
+            {
+                return (Vec::new(), rescan);
+            }
+            (event.paths.into_iter().filter(|p| !is_own_noise(root, p)).collect(), rescan)
+        }
+        Err(e) => {
+            tracing::warn!("file watcher error ({e}); reconciling the whole tree");
+            (Vec::new(), true)
+        }
+    }
+}
+
 fn debounce_loop(
     root: &Path,
     raw: Receiver<notify::Result<notify::Event>>,
@@ -241,34 +265,26 @@ fn debounce_loop(
         let started = Instant::now();
         let mut paths: BTreeSet<PathBuf> = BTreeSet::new();
         let mut rescan = false;
-        let mut take = |event: notify::Result<notify::Event>, paths: &mut BTreeSet<PathBuf>| match event {
-            Ok(event) => {
-                if event.need_rescan() {
-                    rescan = true;
-                }
-                // Reads (ours included: the walk opens ignore files) change nothing.
-                if matches!(event.kind, notify::EventKind::Access(a) if a != notify::event::AccessKind::Close(notify::event::AccessMode::Write))
-                {
-                    return;
-                }
-                for p in event.paths {
-                    if !is_own_noise(root, &p) {
-                        paths.insert(p);
-                    }
-                }
-            }
-            Err(e) => {
-                tracing::warn!("file watcher error ({e}); reconciling the whole tree");
-                rescan = true;
-            }
+        // Only events that are a reason to index hold the batch back (`reasons`).
+        let mut take = |event: notify::Result<notify::Event>, paths: &mut BTreeSet<PathBuf>| {
+            let (changed, asks_rescan) = reasons(root, event);
+            rescan |= asks_rescan;
+            let counts = asks_rescan || !changed.is_empty();
+            paths.extend(changed);
+            counts
         };
-        take(first, &mut paths);
         progress.events.fetch_add(1, Ordering::SeqCst);
+        if !take(first, &mut paths) {
+            continue;
+        }
+        let mut quiet_until = Instant::now() + debounce;
         loop {
-            match raw.recv_timeout(debounce) {
+            match raw.recv_timeout(quiet_until.saturating_duration_since(Instant::now())) {
                 Ok(event) => {
                     progress.events.fetch_add(1, Ordering::SeqCst);
-                    take(event, &mut paths);
+                    if take(event, &mut paths) {
+                        quiet_until = Instant::now() + debounce;
+                    }
                     if started.elapsed() > MAX_BATCH_DELAY {
                         break;
                     }
@@ -502,5 +518,31 @@ pub fn tune_allocator() {
     // SAFETY: mallopt only sets an allocator parameter.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1024 * 1024);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::{AccessKind, AccessMode, DataChange, EventKind, Flag, ModifyKind};
+
+    #[test]
+    fn only_changes_to_the_tree_are_reasons_to_index() {
+        let root = Path::new("/r");
+        let on = |kind: EventKind, path: &str| Ok(notify::Event::new(kind).add_path(PathBuf::from(path)));
+        let write = EventKind::Modify(ModifyKind::Data(DataChange::Content));
+        let source = || vec![PathBuf::from("/r/src/A.java")];
+        assert_eq!(reasons(root, on(write, "/r/src/A.java")), (source(), false));
+        assert_eq!(reasons(root, on(EventKind::Access(AccessKind::Close(AccessMode::Write)), "/r/src/A.java")), (source(), false));
+        // A reader of the index, git, and reads of the tree: no reason to index, so they
+        // must not hold a batch back.
+        assert_eq!(reasons(root, on(write, "/r/.repochart/index.db-shm")), (vec![], false));
+        assert_eq!(reasons(root, on(write, "/r/.git/index")), (vec![], false));
+        assert_eq!(reasons(root, on(EventKind::Access(AccessKind::Open(AccessMode::Read)), "/r/src/A.java")), (vec![], false));
+        assert_eq!(reasons(root, on(write, "/elsewhere/B.java")), (vec![], false));
+        // git's exclude file decides what is indexed.
+        assert_eq!(reasons(root, on(write, "/r/.git/info/exclude")), (vec![PathBuf::from("/r/.git/info/exclude")], false));
+        assert_eq!(reasons(root, Ok(notify::Event::new(EventKind::Other).set_flag(Flag::Rescan))), (vec![], true));
+        assert_eq!(reasons(root, Err(notify::Error::generic("queue overflow"))), (vec![], true));
     }
 }
