@@ -7,6 +7,7 @@
 //! Owns the file list. It must not read file contents (beyond their metadata), parse or
 //! store: `index` reads and extracts what it lists.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
 
@@ -109,7 +110,14 @@ pub fn walk(root: &Path, filter: &Filter, max_file_size: u64, targets: Option<&[
 /// The walker both walks use: ignore files honoured, hidden entries, symlinks, `.git/` and
 /// the index directory skipped; only the `targets` subtrees when given.
 fn walker(root: &Path, targets: Option<&[PathBuf]>) -> ignore::WalkBuilder {
-    let targets: Option<Vec<PathBuf>> = targets.map(<[PathBuf]>::to_vec);
+    // A walk of a few paths enters only their ancestors and what lies under them. Sets, so
+    // that each entry costs a lookup per component, not a comparison per target (143
+    // targets of java.base: 95 ms of comparisons).
+    let targets: Option<(HashSet<PathBuf>, HashSet<PathBuf>)> = targets.map(|ts| {
+        let under: HashSet<PathBuf> = ts.iter().cloned().collect();
+        let above: HashSet<PathBuf> = ts.iter().flat_map(|t| t.ancestors().skip(1)).map(Path::to_path_buf).collect();
+        (under, above)
+    });
     let mut builder = ignore::WalkBuilder::new(root);
     builder
         .hidden(true)
@@ -125,7 +133,7 @@ fn walker(root: &Path, targets: Option<&[PathBuf]>) -> ignore::WalkBuilder {
             e.file_name() != store::INDEX_DIR
                 && e.file_name() != store::LEGACY_INDEX_DIR
                 && e.file_name() != ".git"
-                && targets.as_ref().is_none_or(|ts| ts.iter().any(|t| t.starts_with(e.path()) || e.path().starts_with(t)))
+                && targets.as_ref().is_none_or(|(under, above)| above.contains(e.path()) || e.path().ancestors().any(|a| under.contains(a)))
         });
     builder
 }

@@ -309,7 +309,9 @@ impl Indexer {
             return Ok(Summary::default());
         }
         let abs: Vec<PathBuf> = kept.iter().map(|t| self.root.join(t)).collect();
+        let started = Instant::now();
         let walked = walk::walk(&self.root, &self.opts.filter, self.opts.max_file_size, Some(&abs));
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, paths = abs.len(), "phase: changed paths walked");
         let (summary, relayout) = self.apply(walked.files, walked.skipped, Scope::Under(kept), progress)?;
         if relayout {
             // A `#[path]` declaration changed: files elsewhere may be in other modules now.
