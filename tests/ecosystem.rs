@@ -338,7 +338,7 @@ fn status_reports_health_and_fails_on_a_broken_index() {
     assert_eq!(code, 0, "{out}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], format!("repository: {}", root.display()));
-    assert_eq!(lines[2], "status: ok (schema version 20)");
+    assert_eq!(lines[2], "status: ok (schema version 21)");
     assert_eq!(lines[3], "contents: 17 files, 75 symbols, 209 references (209 resolved)");
     assert!(lines[4].starts_with("last update: ") && lines[4].ends_with(" ago"), "{out}");
     assert_eq!(

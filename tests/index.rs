@@ -8,7 +8,7 @@ use expect_test::expect_file;
 use repochart::index::{index, Options, Summary};
 use repochart::store::Store;
 
-use crate::util::temp_copy;
+use crate::util::{symbol_rows, temp_copy};
 
 fn run(root: &Path) -> Summary {
     index(root, &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap()
@@ -27,7 +27,6 @@ fn refs_in_their_files_ranges(root: &Path) -> i64 {
     count("SELECT COUNT(*) FROM refs")
 }
 
-/// Indexes the tree from nothing and returns the dump.
 /// The first column of a query's rows, as text.
 fn names(root: &Path, sql: &str) -> Vec<String> {
     let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
@@ -35,9 +34,13 @@ fn names(root: &Path, sql: &str) -> Vec<String> {
     stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
 }
 
+/// Indexes the tree from nothing and returns the dump, after checking that the symbols'
+/// rows and full-text rows (`symbol_rows`) are those of the index it replaces.
 fn fresh_dump(root: &Path) -> String {
+    let before = symbol_rows(root);
     fs::remove_dir_all(root.join(".repochart")).unwrap();
     run(root);
+    assert_eq!(before, symbol_rows(root), "the symbols' rows of the index before and of a fresh one");
     dump(root)
 }
 
@@ -110,6 +113,44 @@ fn incremental_java_edits_equal_a_fresh_index() {
     let incremental = dump(root);
     assert!(incremental.contains("imports com.acme.pay.StripeGateway from=- to=com.acme.pay.StripeGateway (exact)"));
     assert_eq!(incremental, fresh_dump(root));
+}
+
+/// An update keeps the rows of symbols that did not change but for their lines, and writes
+/// again those whose doc, body text, signature or owner changed: either way the rows and
+/// their full-text rows are a fresh index's (`fresh_dump` compares them).
+#[test]
+fn an_update_keeps_unchanged_symbols_and_rewrites_changed_ones() {
+    let tmp = temp_copy("java-shop");
+    let root = tmp.path();
+    let service = root.join("src/main/java/com/acme/order/OrderService.java");
+    run(root);
+    let original = fs::read_to_string(&service).unwrap();
+    let edited = original
+        // Every symbol below moves down two lines.
+        .replace("import com.acme.common.Audited;", "import com.acme.common.Audited;\nimport java.util.List;\n")
+        // The class's doc, a literal in `place`'s body, a field's type.
+        .replace("Places orders: reserves stock", "Places orders: holds stock")
+        .replace("\"out of stock: \"", "\"sold out: \"")
+        .replace("private final InventoryService inventory;", "private final InventoryService inventory;\n    private List<String> notes;");
+    assert_ne!(edited, original);
+    fs::write(&service, &edited).unwrap();
+    let summary = run(root);
+    assert_eq!(summary.parsed, 1);
+    let rows = symbol_rows(root);
+    for line in [
+        "src/main/java/com/acme/order/OrderService.java field com.acme.order.OrderService#notes:19-19 ",
+        "src/main/java/com/acme/order/OrderService.java method com.acme.order.OrderService#max(Comparable,Comparable):37-39 ",
+    ] {
+        assert!(rows.contains(line), "{line}\n{rows}");
+    }
+    assert!(rows.contains("doc:2:holds doc:3:stock"), "{rows}");
+    assert!(rows.contains(" text=0:place 1:sold 2:out"), "{rows}");
+    assert_eq!(dump(root), fresh_dump(root));
+    // And back: every symbol moves up again, the old words return.
+    fs::write(&service, &original).unwrap();
+    run(root);
+    assert!(!symbol_rows(root).contains("holds"));
+    assert_eq!(dump(root), fresh_dump(root));
 }
 
 #[test]

@@ -75,3 +75,36 @@ pub fn first_call(name: &str, params: serde_json::Value) -> [serde_json::Value; 
         serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}),
     ]
 }
+
+/// What `Store::dump` leaves out and an update may keep from before: every column of every
+/// symbol (ids, and the row hash made of them, aside: by file, kind, name and lines, the
+/// parent by name) and
+/// the terms of its full-text rows, each with its column and position (read through
+/// `fts5vocab`, since the full-text tables keep no content). An incremental index must
+/// equal a fresh one here too.
+pub fn symbol_rows(root: &Path) -> String {
+    let path = root.canonicalize().unwrap().join(".repochart/index.db");
+    let conn = rusqlite::Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE).unwrap();
+    conn.execute_batch(
+        "CREATE VIRTUAL TABLE temp.symbol_terms USING fts5vocab(main, 'symbols_fts', 'instance');
+         CREATE VIRTUAL TABLE temp.text_terms USING fts5vocab(main, 'text_fts', 'instance');",
+    )
+    .unwrap();
+    let key =
+        "f.path || ' ' || s.kind || ' ' || s.qname || COALESCE('(' || s.params || ')', '') || ':' || s.start_line || '-' || s.end_line";
+    let sql = format!(
+        "SELECT {key} || ' parent=' || COALESCE(p.qname, '-') || ' name=' || s.name || ' vis=' || s.visibility || ' mods=' || s.modifiers
+              || ' sig=' || s.signature || ' doc=' || s.doc || ' impl=' || COALESCE(s.impl_type, '-') || '/' || COALESCE(s.impl_trait, '-')
+              || '/' || COALESCE(s.impl_simple, '-') || '/' || COALESCE(s.impl_module, '-') || ' xqname=' || COALESCE(s.xqname, '-')
+              || ' returns=' || COALESCE(s.returns, '-')
+              || ' words=' || COALESCE((SELECT group_concat(t, ' ') FROM (SELECT v.col || ':' || v.offset || ':' || v.term AS t
+                     FROM symbol_terms v WHERE v.doc = s.id ORDER BY v.col, v.offset)), '-')
+              || ' text=' || COALESCE((SELECT group_concat(t, ' ') FROM (SELECT v.offset || ':' || v.term AS t
+                     FROM text_terms v WHERE v.doc = s.id ORDER BY v.offset)), '-')
+         FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.id = s.parent_id"
+    );
+    let mut stmt = conn.prepare(&sql).unwrap();
+    let mut rows: Vec<String> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    rows.sort();
+    rows.join("\n")
+}

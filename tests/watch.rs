@@ -10,7 +10,7 @@ use repochart::index::{index, Options};
 use repochart::store::Store;
 use repochart::watch::{Watch, WatchOptions};
 
-use crate::util::{files_under, temp_copy};
+use crate::util::{files_under, symbol_rows, temp_copy};
 
 const SETTLE: Duration = Duration::from_secs(20);
 
@@ -25,8 +25,9 @@ fn dump(root: &Path) -> String {
     Store::open_read(&root.canonicalize().unwrap()).unwrap().dump().unwrap()
 }
 
-/// A fresh full index of a copy of the tree as it is now.
-fn fresh_dump_of(root: &Path) -> String {
+/// A fresh full index of a copy of the tree as it is now: its dump and its symbols' rows
+/// (`symbol_rows`).
+fn fresh_dump_of(root: &Path) -> (String, String) {
     let copy = tempfile::tempdir().unwrap();
     for rel in files_under(root).into_iter().filter(|r| !r.starts_with(".repochart/")) {
         let to = copy.path().join(&rel);
@@ -34,13 +35,14 @@ fn fresh_dump_of(root: &Path) -> String {
         fs::copy(root.join(&rel), to).unwrap();
     }
     index(copy.path(), &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
-    dump(copy.path())
+    (dump(copy.path()), symbol_rows(copy.path()))
 }
 
 fn check(watch: &Watch, root: &Path, what: &str) {
     assert!(watch.settle(SETTLE), "{what}: the watcher did not settle");
     let watched = dump(root);
-    let fresh = fresh_dump_of(root);
+    let watched_rows = symbol_rows(root);
+    let (fresh, fresh_rows) = fresh_dump_of(root);
     if watched != fresh {
         let diff: Vec<String> = fresh
             .lines()
@@ -56,6 +58,7 @@ fn check(watch: &Watch, root: &Path, what: &str) {
         }
         panic!("{what}: watched index differs from a fresh one:\n{}\n{contents}", diff.join("\n"));
     }
+    assert_eq!(watched_rows, fresh_rows, "{what}: the watched index's symbol rows differ from a fresh one's");
 }
 
 /// java-shop: a new class that extends an indexed one.

@@ -528,6 +528,10 @@ struct OldSymbol {
     blanket: bool,
     /// Who may use it (a `#[macro_export]` dropped, a Java method made private).
     access: Option<crate::resolve::Access>,
+    /// Its row's hash (`NewSymbol::row_hash`) and lines: a row that would be written the
+    /// same but for the lines is kept.
+    hash: i64,
+    lines: (u32, u32),
 }
 
 fn import_flags(r: &crate::model::Reference) -> i64 {

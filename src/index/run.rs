@@ -168,21 +168,23 @@ impl Run<'_> {
             self.links.extend(names.iter().cloned());
             self.affected.extend(names);
             self.gone.extend(self.world.remove_file(*id));
-            self.writer.clear_file(*id, true)?;
+            self.writer.remove_file(*id)?;
         }
         for (_, old) in to_parse {
             if let Some(id) = old {
                 let mut keys: HashMap<(String, String), VecDeque<OldSymbol>> = HashMap::default();
-                for (sid, kind, xqname, name) in self.writer.symbol_keys(*id)? {
+                for k in self.writer.symbol_keys(*id)? {
+                    let sid = k.id;
                     self.old_supers.insert(sid, self.world.supers_snapshot(sid));
                     let returns = self.world.syms.get(&sid).and_then(|s| s.returns.clone());
                     let blanket = self.world.syms.get(&sid).is_some_and(|s| s.blanket);
                     let access = self.world.syms.get(&sid).map(|s| s.access);
-                    keys.entry((kind, xqname)).or_default().push_back(OldSymbol { id: sid, name, returns, blanket, access });
+                    let old = OldSymbol { id: sid, name: k.name, returns, blanket, access, hash: k.hash, lines: k.lines };
+                    keys.entry((k.kind, k.key)).or_default().push_back(old);
                 }
                 let imports = self.writer.import_keys(*id)?.into_iter().collect();
                 self.previous.insert(*id, Previous { keys, imports });
-                self.writer.clear_file(*id, false)?;
+                self.writer.clear_refs(*id)?;
                 self.world.remove_file(*id);
             }
         }
@@ -311,6 +313,10 @@ impl Run<'_> {
         let (unit, outside_roots) = build::file_place(self.units, self.unit_map, &c.path);
         self.world.add_file(file_id, FileCtx { language: c.spec.language, module: extract.module.clone(), unit, outside_roots });
         let mut prev = old.and_then(|id| self.previous.remove(&id));
+        let mut texts: Vec<Option<&str>> = vec![None; extract.symbols.len()];
+        for (i, text) in &extract.texts {
+            texts[*i] = Some(text);
+        }
         let mut ids = Vec::with_capacity(extract.symbols.len());
         let is_blanket =
             |s: &crate::model::Symbol| s.kind == SymbolKind::Trait && s.modifiers.split(' ').any(|w| w == crate::model::BLANKET);
@@ -319,7 +325,7 @@ impl Run<'_> {
                 Some(p) => (s.kind.as_str().to_string(), format!("{}({p})", s.qname)),
                 None => (s.kind.as_str().to_string(), s.qname.clone()),
             };
-            let id = match prev.as_mut().and_then(|p| p.keys.get_mut(&key)).and_then(VecDeque::pop_front) {
+            let (id, stored) = match prev.as_mut().and_then(|p| p.keys.get_mut(&key)).and_then(VecDeque::pop_front) {
                 // The same symbol, of another declared type: chains through it
                 // (`owner.getPets().get(0).m()`) may now reach another type.
                 Some(old) => {
@@ -361,7 +367,7 @@ impl Run<'_> {
                             }
                         }
                     }
-                    old.id
+                    (old.id, Some((old.hash, old.lines)))
                 }
                 None => {
                     self.affected.insert(s.name.clone());
@@ -374,7 +380,7 @@ impl Run<'_> {
                         self.affected.insert("super".to_string());
                     }
                     self.next_symbol += 1;
-                    self.next_symbol - 1
+                    (self.next_symbol - 1, None)
                 }
             };
             let parent = s.parent.map(|p| ids[p]);
@@ -384,7 +390,24 @@ impl Run<'_> {
                 (None, Some(info)) => crate::model::impl_owner(&info.self_type),
                 (None, None) => crate::model::last_segment(&extract.module),
             };
-            self.writer.insert_symbol(&NewSymbol { id, file: file_id, parent, qname: &s.qname, owner, symbol: s })?;
+            let new = NewSymbol { id, file: file_id, parent, qname: &s.qname, owner, symbol: s, text: texts[index] };
+            let hash = new.row_hash();
+            match stored {
+                // The same rows but for the lines: kept, not deleted and written again with
+                // their full-text rows (an update's largest cost). Not a Rust impl member,
+                // whose row the attach pass rewrites, nor an endpoint, whose name
+                // `name_endpoints` does: their rows hold more than the extract.
+                Some((old_hash, lines)) if old_hash == hash && s.impl_of.is_none() && !s.modifiers.starts_with("template(") => {
+                    if lines != (s.start_line, s.end_line) {
+                        self.writer.move_symbol(id, s.start_line, s.end_line)?;
+                    }
+                }
+                Some(_) => {
+                    self.writer.delete_symbol(id)?;
+                    self.writer.insert_symbol(&new, hash)?;
+                }
+                None => self.writer.insert_symbol(&new, hash)?,
+            }
             self.world.add_symbol(
                 id,
                 Sym {
@@ -403,9 +426,6 @@ impl Run<'_> {
                 },
             );
         }
-        for (i, text) in &extract.texts {
-            self.writer.insert_text(ids[*i], text)?;
-        }
         let imports: HashSet<(String, String, i64)> = import_refs
             .iter()
             .map(|r| (r.alias.clone().unwrap_or_else(|| r.simple_name().to_string()), r.name.clone(), import_flags(r)))
@@ -414,6 +434,7 @@ impl Run<'_> {
             Some(p) => {
                 // Symbols of the old version not matched by the new one are gone.
                 for old in p.keys.into_values().flatten() {
+                    self.writer.delete_symbol(old.id)?;
                     self.gone.push(old.id);
                     self.links.insert(old.name.clone());
                     self.affected.insert(old.name);

@@ -10,7 +10,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 use crate::model::{Confidence, FileId, Language, Receiver, RefKind, SymbolId, SymbolKind};
 
 /// Bumped whenever the schema or the meaning of stored rows changes.
-pub const SCHEMA_VERSION: i64 = 20;
+pub const SCHEMA_VERSION: i64 = 21;
 pub const INDEX_DIR: &str = ".repochart";
 /// The index folder of earlier versions (then called codeatlas): never read, indexed or
 /// served; when a new index is built beside it, a notice says it can be deleted.
@@ -95,7 +95,10 @@ CREATE TABLE symbols(
     -- Java callables: erased parameter types by simple name (`int,String...`).
     params TEXT,
     -- Rust impl members: the inline module the impl block is in, when not the file's.
-    impl_module TEXT
+    impl_module TEXT,
+    -- A hash of what this row and its full-text rows were written from, lines left out
+    -- (`row_hash`): an update keeps a row whose hash is the same and moves its lines.
+    row_hash INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX symbols_file ON symbols(file_id);
 CREATE INDEX symbols_qname ON symbols(qname);
@@ -1023,6 +1026,61 @@ pub struct NewSymbol<'a> {
     /// The simple name of the type or module the symbol belongs to, for search.
     pub owner: &'a str,
     pub symbol: &'a crate::model::Symbol,
+    /// The words of its string literals and comments (`FileExtract::texts`).
+    pub text: Option<&'a str>,
+}
+
+impl NewSymbol<'_> {
+    /// A hash of everything `insert_symbol` writes but the lines (the file's place words
+    /// are the file id's). Two versions of a file whose symbol has the same id and hash
+    /// would write the same rows but for `start_line` and `end_line`.
+    pub fn row_hash(&self) -> i64 {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        let mut text = |t: Option<&str>| {
+            match t {
+                Some(t) => {
+                    h.update(&(t.len() as u64 + 1).to_le_bytes());
+                    h.update(t.as_bytes());
+                }
+                None => h.update(&0u64.to_le_bytes()),
+            };
+        };
+        let sym = self.symbol;
+        let impl_of = sym.impl_of.as_ref();
+        for t in [
+            Some(self.qname),
+            Some(self.owner),
+            self.text,
+            Some(sym.kind.as_str()),
+            Some(sym.name.as_str()),
+            Some(sym.qname.as_str()),
+            Some(sym.visibility.as_str()),
+            Some(sym.modifiers.as_str()),
+            Some(sym.signature.as_str()),
+            Some(sym.doc.as_str()),
+            sym.returns.as_deref(),
+            sym.params.as_deref(),
+            impl_of.map(|i| i.self_type.as_str()),
+            impl_of.and_then(|i| i.trait_name.as_deref()),
+            impl_of.and_then(|i| i.module.as_deref()),
+        ] {
+            text(t);
+        }
+        h.update(&self.file.to_le_bytes());
+        h.update(&self.parent.map_or(-1, |p| p).to_le_bytes());
+        h.digest() as i64
+    }
+}
+
+/// A stored symbol as an update matches it (`Writer::symbol_keys`).
+pub struct SymbolKey {
+    pub id: SymbolId,
+    pub kind: String,
+    /// The extracted qualified name, with a Java callable's parameters.
+    pub key: String,
+    pub name: String,
+    pub hash: i64,
+    pub lines: (u32, u32),
 }
 
 /// The resolver's answer for one reference.
@@ -1077,18 +1135,23 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Removes a file's symbols and references (and the file row when `forget`).
-    pub fn clear_file(&mut self, id: FileId, forget: bool) -> Result<()> {
-        self.touched_files.insert(id);
+    /// Removes a file: its symbols, their full-text rows, its references and its row.
+    pub fn remove_file(&mut self, id: FileId) -> Result<()> {
         self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?1)")?.execute([id])?;
         self.tx.prepare_cached("DELETE FROM text_fts WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?1)")?.execute([id])?;
         self.tx.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?.execute([id])?;
+        self.clear_refs(id)?;
+        self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
+        Ok(())
+    }
+
+    /// Removes a file's references, before it is parsed again. Its symbols stay until the
+    /// new version is stored: each is then kept (`move_symbol`), written again or deleted.
+    pub fn clear_refs(&mut self, id: FileId) -> Result<()> {
+        self.touched_files.insert(id);
         let (lo, hi) = ref_ids_of(id);
         self.tx.prepare_cached("DELETE FROM refs WHERE id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
         self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
-        if forget {
-            self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
-        }
         Ok(())
     }
 
@@ -1111,7 +1174,8 @@ impl Writer<'_> {
         Ok(out)
     }
 
-    pub fn insert_symbol(&mut self, s: &NewSymbol) -> Result<()> {
+    /// Writes a symbol, its search words and its body text; `hash` is `s.row_hash()`.
+    pub fn insert_symbol(&mut self, s: &NewSymbol, hash: i64) -> Result<()> {
         self.touched_files.insert(s.file);
         let sym = s.symbol;
         let (impl_type, impl_trait) = match &sym.impl_of {
@@ -1120,8 +1184,8 @@ impl Writer<'_> {
         };
         self.tx
             .prepare_cached(
-                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple, returns, params, impl_module)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple, returns, params, impl_module, row_hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
             )?
             .execute(params![
                 s.id,
@@ -1142,18 +1206,33 @@ impl Writer<'_> {
                 impl_type.map(crate::model::last_segment),
                 sym.returns,
                 sym.params,
-                sym.impl_of.as_ref().and_then(|i| i.module.as_deref())
+                sym.impl_of.as_ref().and_then(|i| i.module.as_deref()),
+                hash
             ])?;
         let place = self.place_of(s.file)?;
         self.tx
             .prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc, place) VALUES (?1, ?2, ?3, ?4, ?5)")?
             .execute(params![s.id, crate::model::name_words(&sym.name), crate::model::name_words(s.owner), sym.doc, place])?;
+        if let Some(text) = s.text {
+            // A declaration's body text, for sentence search.
+            self.tx.prepare_cached("INSERT INTO text_fts(rowid, text) VALUES (?1, ?2)")?.execute(params![s.id, text])?;
+        }
         Ok(())
     }
 
-    /// A declaration's body text (`FileExtract::texts`), for sentence search.
-    pub fn insert_text(&mut self, id: SymbolId, text: &str) -> Result<()> {
-        self.tx.prepare_cached("INSERT INTO text_fts(rowid, text) VALUES (?1, ?2)")?.execute(params![id, text])?;
+    /// Moves a symbol kept by an update (`NewSymbol::row_hash` unchanged) to its new lines.
+    pub fn move_symbol(&mut self, id: SymbolId, start_line: u32, end_line: u32) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE symbols SET start_line = ?2, end_line = ?3 WHERE id = ?1")?
+            .execute(params![id, start_line, end_line])?;
+        Ok(())
+    }
+
+    /// Removes one symbol's row and its full-text rows (an update found it gone or changed).
+    pub fn delete_symbol(&mut self, id: SymbolId) -> Result<()> {
+        self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid = ?1")?.execute([id])?;
+        self.tx.prepare_cached("DELETE FROM text_fts WHERE rowid = ?1")?.execute([id])?;
+        self.tx.prepare_cached("DELETE FROM symbols WHERE id = ?1")?.execute([id])?;
         Ok(())
     }
 
@@ -1218,7 +1297,9 @@ impl Writer<'_> {
     pub fn rename_endpoints(&mut self, renamed: &[RenamedEndpoint]) -> Result<()> {
         for e in renamed {
             self.tx
-                .prepare_cached("UPDATE symbols SET name = ?2, xqname = COALESCE(xqname, qname), qname = ?2, signature = ?3 WHERE id = ?1")?
+                .prepare_cached(
+                    "UPDATE symbols SET name = ?2, xqname = NULLIF(COALESCE(xqname, qname), ?2), qname = ?2, signature = ?3 WHERE id = ?1",
+                )?
                 .execute(params![e.id, e.name, e.signature])?;
             self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid = ?1")?.execute([e.id])?;
             let place = self.place_of(e.file)?;
@@ -1234,7 +1315,7 @@ impl Writer<'_> {
         let file: Option<FileId> = self
             .tx
             .prepare_cached(
-                "UPDATE symbols SET parent_id = ?2, xqname = COALESCE(xqname, qname), qname = ?3 WHERE id = ?1 RETURNING file_id",
+                "UPDATE symbols SET parent_id = ?2, xqname = NULLIF(COALESCE(xqname, qname), ?3), qname = ?3 WHERE id = ?1 RETURNING file_id",
             )?
             .query_row(params![id, parent, qname], |r| r.get(0))
             .optional()?;
@@ -1409,11 +1490,21 @@ impl Writer<'_> {
     /// A file's symbols as stored: (id, kind, extracted qualified name, name), in id order.
     /// Callables are keyed with their parameters: an overload whose parameters changed is
     /// another symbol.
-    pub fn symbol_keys(&self, file: FileId) -> Result<Vec<(SymbolId, String, String, String)>> {
+    pub fn symbol_keys(&self, file: FileId) -> Result<Vec<SymbolKey>> {
         let mut stmt = self.tx.prepare_cached(
-            "SELECT id, kind, COALESCE(xqname, qname) || COALESCE('(' || params || ')', ''), name FROM symbols WHERE file_id = ?1 ORDER BY id",
+            "SELECT id, kind, COALESCE(xqname, qname) || COALESCE('(' || params || ')', ''), name, row_hash, start_line, end_line
+             FROM symbols WHERE file_id = ?1 ORDER BY id",
         )?;
-        let rows = stmt.query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let rows = stmt.query_map([file], |r| {
+            Ok(SymbolKey {
+                id: r.get(0)?,
+                kind: r.get(1)?,
+                key: r.get(2)?,
+                name: r.get(3)?,
+                hash: r.get(4)?,
+                lines: (r.get(5)?, r.get(6)?),
+            })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
