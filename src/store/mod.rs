@@ -733,16 +733,8 @@ impl Store {
     /// costs more than building them once at the end (a sort). The supertypes pass of a
     /// first build takes what it resolved from memory rather than through an index.
     /// (`refs_supertypes` holds a few rows in a hundred: kept up as they come, it costs less
-    /// than the scan that would build it.) The symbols' indexes too: nothing reads symbols
-    /// by them before the build ends, and built at the end on java.base they are packed
-    /// (index 85.92 -> 84.77 MB) and the build's peak is lower (208 -> 189 MB; cold time the
-    /// same, 4.78 -> 4.89 s median of five, within this machine's noise).
+    /// than the scan that would build it.)
     const BULK_INDEXES: &'static [&'static str] = &[
-        "symbols_file",
-        "symbols_qname",
-        "symbols_name",
-        "symbols_parent",
-        "symbols_impl_simple",
         "refs_source",
         "refs_target",
         "refs_external",
