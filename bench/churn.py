@@ -2,7 +2,7 @@
 """Churn: how long `repochart index` takes to settle after many files change at once
 (issue 52, item 3).
 
-Usage: python3 bench/churn.py <repochart binary> <source tree> [files] [rounds] [--serve]
+Usage: python3 bench/churn.py <repochart binary> <source tree> [files] [rounds] [--serve] [--top]
 
 Copies the tree to a temporary directory, builds its index and prepares it as a server
 does (a first save builds the indexes updates read), then per round adds a method to
@@ -16,6 +16,10 @@ started once and left to finish its start-up: `graphs ready`), and each round is
 from the last file written until a separate read connection finds all the new methods
 (restored: until it finds none): what a user of the server waits for, the watcher's
 debounce included. The server's phase log of each batch is printed.
+
+The method goes before each file's last closing brace; with `--top`, after its first
+opening one and with a call in it, so that every reference of the file after it moves a
+place (an update keeps a reference's row only where the same reference keeps its place).
 """
 import os
 import shutil
@@ -80,9 +84,21 @@ def settle(db, name, want):
         time.sleep(0.002)
 
 
+def add_method(text, name, top):
+    """The text with `public void NAME() {}` added before its last closing brace, or with
+    `--top` `public void NAME() { hashCode(); }` after its first opening one (a call, so that
+    every reference after it moves a place)."""
+    if top and "{" in text:
+        at = text.index("{") + 1
+        return f"{text[:at]}\n    public void {name}() {{ hashCode(); }}{text[at:]}"
+    end = text.rfind("}")
+    return f"{text[:end]}    public void {name}() {{}}\n{text[end:]}"
+
+
 def main():
     serve = "--serve" in sys.argv
-    args = [a for a in sys.argv if a != "--serve"]
+    top = "--top" in sys.argv
+    args = [a for a in sys.argv if a not in ("--serve", "--top")]
     if len(args) < 3:
         sys.exit(__doc__)
     binary, source = args[1], args[2]
@@ -107,8 +123,7 @@ def main():
         # adds none): learnt once through `repochart index`.
         texts = {path: open(path).read() for path in chosen}
         for path, text in texts.items():
-            end = text.rfind("}")
-            open(path, "w").write(f"{text[:end]}    public void churnprobe() {{}}\n{text[end:]}")
+            open(path, "w").write(add_method(text, "churnprobe", top))
         index(binary, root)
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         want = conn.execute("SELECT COUNT(*) FROM symbols WHERE name = 'churnprobe'").fetchone()[0]
@@ -123,8 +138,7 @@ def main():
                 texts[path] = open(path).read()
             start = len(server.lines)
             for path, text in texts.items():
-                end = text.rfind("}")
-                open(path, "w").write(f"{text[:end]}    public void churn{n}() {{}}\n{text[end:]}")
+                open(path, "w").write(add_method(text, f"churn{n}", top))
             changed.append(settle(db, f"churn{n}", want))
             print(f"round {n + 1}, {len(chosen)} files changed: {changed[-1]:.2f} s until found")
             time.sleep(1)
@@ -144,8 +158,7 @@ def main():
         for path in chosen:
             text = open(path).read()
             texts[path] = text
-            end = text.rfind("}")
-            open(path, "w").write(f"{text[:end]}    public void churn{n}() {{}}\n{text[end:]}")
+            open(path, "w").write(add_method(text, f"churn{n}", top))
         wall, summary, phases = index(binary, root)
         changed.append(wall)
         print(f"round {n + 1}, {len(chosen)} files changed: {wall:.2f} s  {summary}")

@@ -8,7 +8,7 @@ use expect_test::expect_file;
 use repochart::index::{index, Options, Summary};
 use repochart::store::Store;
 
-use crate::util::{symbol_rows, temp_copy};
+use crate::util::{index_rows, temp_copy};
 
 fn run(root: &Path) -> Summary {
     index(root, &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap()
@@ -35,12 +35,12 @@ fn names(root: &Path, sql: &str) -> Vec<String> {
 }
 
 /// Indexes the tree from nothing and returns the dump, after checking that the symbols'
-/// rows and full-text rows (`symbol_rows`) are those of the index it replaces.
+/// rows and full-text rows (`index_rows`) are those of the index it replaces.
 fn fresh_dump(root: &Path) -> String {
-    let before = symbol_rows(root);
+    let before = index_rows(root);
     fs::remove_dir_all(root.join(".repochart")).unwrap();
     run(root);
-    assert_eq!(before, symbol_rows(root), "the symbols' rows of the index before and of a fresh one");
+    assert_eq!(before, index_rows(root), "the symbols' rows of the index before and of a fresh one");
     dump(root)
 }
 
@@ -136,7 +136,7 @@ fn an_update_keeps_unchanged_symbols_and_rewrites_changed_ones() {
     fs::write(&service, &edited).unwrap();
     let summary = run(root);
     assert_eq!(summary.parsed, 1);
-    let rows = symbol_rows(root);
+    let rows = index_rows(root);
     for line in [
         "src/main/java/com/acme/order/OrderService.java field com.acme.order.OrderService#notes:19-19 ",
         "src/main/java/com/acme/order/OrderService.java method com.acme.order.OrderService#max(Comparable,Comparable):37-39 ",
@@ -149,7 +149,7 @@ fn an_update_keeps_unchanged_symbols_and_rewrites_changed_ones() {
     // And back: every symbol moves up again, the old words return.
     fs::write(&service, &original).unwrap();
     run(root);
-    assert!(!symbol_rows(root).contains("holds"));
+    assert!(!index_rows(root).contains("holds"));
     assert_eq!(dump(root), fresh_dump(root));
 }
 

@@ -55,11 +55,11 @@ fn resolved(root: &Path, prefix: &str, kinds: &[&str]) -> String {
 /// After an incremental update the index equals one built from nothing.
 fn assert_incremental_is_fresh(root: &Path) {
     let incremental = dump(root);
-    let rows = crate::util::symbol_rows(root);
+    let rows = crate::util::index_rows(root);
     std::fs::remove_dir_all(root.join(".repochart")).unwrap();
     reindex(root);
     assert_eq!(incremental, dump(root));
-    assert_eq!(rows, crate::util::symbol_rows(root));
+    assert_eq!(rows, crate::util::index_rows(root));
 }
 
 #[test]

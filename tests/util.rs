@@ -78,11 +78,11 @@ pub fn first_call(name: &str, params: serde_json::Value) -> [serde_json::Value; 
 
 /// What `Store::dump` leaves out and an update may keep from before: every column of every
 /// symbol (ids, and the row hash made of them, aside: by file, kind, name and lines, the
-/// parent by name) and
-/// the terms of its full-text rows, each with its column and position (read through
-/// `fts5vocab`, since the full-text tables keep no content). An incremental index must
+/// parent by name) with the terms of its full-text rows, each with its column and position
+/// (read through `fts5vocab`, since the full-text tables keep no content), then every
+/// column of every reference with its place among its file's. An incremental index must
 /// equal a fresh one here too.
-pub fn symbol_rows(root: &Path) -> String {
+pub fn index_rows(root: &Path) -> String {
     let path = root.canonicalize().unwrap().join(".repochart/index.db");
     let conn = rusqlite::Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE).unwrap();
     conn.execute_batch(
@@ -106,5 +106,27 @@ pub fn symbol_rows(root: &Path) -> String {
     let mut stmt = conn.prepare(&sql).unwrap();
     let mut rows: Vec<String> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
     rows.sort();
+    // Every reference by its place among its file's (ids in order; not the ids themselves,
+    // since an update deletes a stored reference that no longer resolves where a fresh
+    // build never writes it, and leaves the gap). An ambiguous reference's candidates are
+    // one sorted list, as `Store::dump` has them: which is the row's target depends on
+    // symbol ids.
+    let mut stmt = conn
+        .prepare(
+            "SELECT f.path || '#' || ROW_NUMBER() OVER (PARTITION BY r.file_id ORDER BY r.id) || ':' || r.line || ' ' || r.kind || ' ' || r.name || ' simple=' || COALESCE(r.simple, '-')
+                 || ' recv=' || COALESCE(r.receiver, '-') || ' subject=' || COALESCE(r.subject, '-') || ' alias=' || COALESCE(r.alias, '-')
+                 || ' flags=' || r.flags || ' args=' || COALESCE(r.args, '-') || ' in=' || COALESCE(enc.qname, '-') || ' from=' || COALESCE(src.qname, '-')
+                 || ' to=' || (SELECT group_concat(q, ' | ') FROM (SELECT COALESCE(t.qname || COALESCE('(' || t.params || ')', ''), 'ext:' || e.qname, '-') AS q
+                        UNION SELECT a.qname || COALESCE('(' || a.params || ')', '') FROM ref_alts x JOIN symbols a ON a.id = x.target_id WHERE x.ref_id = r.id
+                        ORDER BY q))
+                 || ' confidence=' || r.confidence
+                 || ' keys=' || COALESCE(r.head, '-') || '/' || COALESCE(r.recv_head, '-') || '/' || COALESCE(r.recv_simple, '-') || '/' || COALESCE(r.subject_simple, '-')
+             FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols enc ON enc.id = r.enclosing_id LEFT JOIN symbols src ON src.id = r.source_id
+             LEFT JOIN symbols t ON t.id = r.target_id LEFT JOIN externals e ON e.id = r.external_id",
+        )
+        .unwrap();
+    let mut refs: Vec<String> = stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    refs.sort();
+    rows.extend(refs);
     rows.join("\n")
 }

@@ -10,7 +10,7 @@ use repochart::index::{index, Options};
 use repochart::store::Store;
 use repochart::watch::{Watch, WatchOptions};
 
-use crate::util::{files_under, symbol_rows, temp_copy};
+use crate::util::{files_under, index_rows, temp_copy};
 
 const SETTLE: Duration = Duration::from_secs(20);
 
@@ -26,7 +26,7 @@ fn dump(root: &Path) -> String {
 }
 
 /// A fresh full index of a copy of the tree as it is now: its dump and its symbols' rows
-/// (`symbol_rows`).
+/// (`index_rows`).
 fn fresh_dump_of(root: &Path) -> (String, String) {
     let copy = tempfile::tempdir().unwrap();
     for rel in files_under(root).into_iter().filter(|r| !r.starts_with(".repochart/")) {
@@ -35,13 +35,13 @@ fn fresh_dump_of(root: &Path) -> (String, String) {
         fs::copy(root.join(&rel), to).unwrap();
     }
     index(copy.path(), &Options { threads: 2, ..Options::default() }, &|_, _| {}).unwrap();
-    (dump(copy.path()), symbol_rows(copy.path()))
+    (dump(copy.path()), index_rows(copy.path()))
 }
 
 fn check(watch: &Watch, root: &Path, what: &str) {
     assert!(watch.settle(SETTLE), "{what}: the watcher did not settle");
     let watched = dump(root);
-    let watched_rows = symbol_rows(root);
+    let watched_rows = index_rows(root);
     let (fresh, fresh_rows) = fresh_dump_of(root);
     if watched != fresh {
         let diff: Vec<String> = fresh

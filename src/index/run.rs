@@ -184,7 +184,7 @@ impl Run<'_> {
                 }
                 let imports = self.writer.import_keys(*id)?.into_iter().collect();
                 self.previous.insert(*id, Previous { keys, imports });
-                self.writer.clear_refs(*id)?;
+                self.writer.keep_refs(*id);
                 self.world.remove_file(*id);
             }
         }
@@ -574,11 +574,15 @@ impl Run<'_> {
             // with the next pass), so that they need not be read back from the store.
             let mut written_supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::default();
             self.resolve_parsed(pass, &mut held, &mut touched, &mut written_supers)?;
+            if pass == Pass::Supertypes {
+                self.writer.drop_old_supertypes()?;
+            }
             self.recheck_rounds(pass, &mut old_refs, &changed_files, &mut touched)?;
             if pass == Pass::Supertypes {
                 self.store_supertypes(touched, written_supers, &mut old_refs, &changed_files)?;
             }
         }
+        self.writer.finish_rewrites()?;
         tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), rechecked = self.rechecked, "phase: resolved");
         Ok(())
     }

@@ -755,7 +755,13 @@ impl Store {
         &["refs_source", "refs_simple", "refs_head", "refs_recv_head", "refs_recv_simple", "refs_subject_simple"];
 
     pub fn transaction(&mut self) -> Result<Writer<'_>> {
-        Ok(Writer { tx: self.conn.transaction()?, externals: Default::default(), touched_files: Default::default(), place: None })
+        Ok(Writer {
+            tx: self.conn.transaction()?,
+            externals: Default::default(),
+            touched_files: Default::default(),
+            place: None,
+            rewrites: Default::default(),
+        })
     }
 
     /// Replaces the skipped rows at or under `targets` with `skipped`.
@@ -847,6 +853,47 @@ pub struct Writer<'c> {
     /// The last file whose place words were asked for, and those words (a file's symbols are
     /// written together).
     place: Option<(FileId, String)>,
+    /// Files parsed again whose old references stay until the new ones are written over
+    /// them (`keep_refs`).
+    rewrites: rustc_hash::FxHashMap<FileId, Rewrite>,
+}
+
+/// A file whose references are written over its old ones, number by number: a new
+/// reference equal to the old one of its number but for the line keeps that row (an update
+/// of its line at most), another replaces it, and the old ones past the last new number go
+/// (`Writer::finish_rewrites`). Numbers, and so ids, are those a fresh build gives.
+#[derive(Default)]
+struct Rewrite {
+    /// The next number to write, as an id.
+    next: i64,
+    /// The old rows by id, read when the file's first new reference is written.
+    old: Option<rustc_hash::FxHashMap<i64, OldRef>>,
+}
+
+/// A stored reference as `insert_refs` would write it (the name keys left out: they are
+/// made from the name, receiver and subject), its line and its other candidates.
+#[derive(PartialEq)]
+struct OldRef {
+    row: RefRow,
+    line: i64,
+    alts: Vec<i64>,
+}
+
+#[derive(PartialEq)]
+struct RefRow {
+    enclosing: Option<i64>,
+    source: Option<i64>,
+    kind: i64,
+    name: String,
+    simple: Option<String>,
+    receiver: Option<String>,
+    subject: Option<String>,
+    alias: Option<String>,
+    flags: i64,
+    target: Option<i64>,
+    external: Option<i64>,
+    confidence: i64,
+    args: Option<String>,
 }
 
 /// The words of a file's place, for search: its folders and file name without extension,
@@ -883,6 +930,42 @@ fn external_id(tx: &Transaction, cache: &mut rustc_hash::FxHashMap<String, i64>,
     let id: i64 = tx.prepare_cached("SELECT id FROM externals WHERE qname = ?1")?.query_row([qname], |r| r.get(0))?;
     cache.insert(qname.to_string(), id);
     Ok(id)
+}
+
+/// A file's stored references by id (`Rewrite::old`).
+fn old_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<rustc_hash::FxHashMap<i64, OldRef>> {
+    let mut out: rustc_hash::FxHashMap<i64, OldRef> = Default::default();
+    let mut stmt = tx.prepare_cached(
+        "SELECT id, enclosing_id, source_id, kind, name, simple, receiver, subject, alias, flags, target_id, external_id, confidence, args, line
+         FROM refs WHERE id BETWEEN ?1 AND ?2",
+    )?;
+    let mut rows = stmt.query([lo, hi])?;
+    while let Some(r) = rows.next()? {
+        let row = RefRow {
+            enclosing: r.get(1)?,
+            source: r.get(2)?,
+            kind: r.get(3)?,
+            name: r.get(4)?,
+            simple: r.get(5)?,
+            receiver: r.get(6)?,
+            subject: r.get(7)?,
+            alias: r.get(8)?,
+            flags: r.get(9)?,
+            target: r.get(10)?,
+            external: r.get(11)?,
+            confidence: r.get(12)?,
+            args: r.get(13)?,
+        };
+        out.insert(r.get(0)?, OldRef { row, line: r.get(14)?, alts: Vec::new() });
+    }
+    let mut stmt = tx.prepare_cached("SELECT ref_id, target_id FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2 ORDER BY ref_id, target_id")?;
+    let mut rows = stmt.query([lo, hi])?;
+    while let Some(r) = rows.next()? {
+        if let Some(old) = out.get_mut(&r.get::<_, i64>(0)?) {
+            old.alts.push(r.get(1)?);
+        }
+    }
+    Ok(out)
 }
 
 impl Writer<'_> {
@@ -1132,18 +1215,11 @@ impl Writer<'_> {
         self.tx.prepare_cached("DELETE FROM symbols_fts WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?1)")?.execute([id])?;
         self.tx.prepare_cached("DELETE FROM text_fts WHERE rowid IN (SELECT id FROM symbols WHERE file_id = ?1)")?.execute([id])?;
         self.tx.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?.execute([id])?;
-        self.clear_refs(id)?;
-        self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
-        Ok(())
-    }
-
-    /// Removes a file's references, before it is parsed again. Its symbols stay until the
-    /// new version is stored: each is then kept (`move_symbol`), written again or deleted.
-    pub fn clear_refs(&mut self, id: FileId) -> Result<()> {
         self.touched_files.insert(id);
         let (lo, hi) = ref_ids_of(id);
         self.tx.prepare_cached("DELETE FROM refs WHERE id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
         self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
+        self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
         Ok(())
     }
 
@@ -1326,7 +1402,7 @@ impl Writer<'_> {
         &mut self,
         rows: impl IntoIterator<Item = (FileId, Option<SymbolId>, &'r crate::model::Reference, &'r Resolved)>,
     ) -> Result<()> {
-        let Writer { tx, externals, touched_files, .. } = self;
+        let Writer { tx, externals, touched_files, rewrites, .. } = self;
         // The table's largest id and each file's next are read from the table, not kept
         // between calls (a delete would have to forget them): two searches of the id b-tree
         // per file and call, 25-34 ms of java.base's first build.
@@ -1340,15 +1416,32 @@ impl Writer<'_> {
         let mut alts = tx.prepare_cached("INSERT OR IGNORE INTO ref_alts(target_id, ref_id) VALUES (?1, ?2)")?;
         // The next id of the current file, and its last.
         let (mut next, mut hi) = (0, 0);
+        // The file's old rows, when it is written over them (out of `rewrites` meanwhile).
+        let mut rewrite: Option<(FileId, Rewrite)> = None;
         for (file, enclosing, reference, res) in rows {
             if last_file != Some(file) {
+                if let Some((f, mut rw)) = rewrite.take() {
+                    rw.next = next;
+                    rewrites.insert(f, rw);
+                }
                 touched_files.insert(file);
                 last_file = Some(file);
                 let lo;
                 (lo, hi) = ref_ids_of(file);
-                next = tx
-                    .prepare_cached("SELECT COALESCE(MAX(id) + 1, ?1) FROM refs WHERE id BETWEEN ?1 AND ?2")?
-                    .query_row([lo, hi], |r| r.get(0))?;
+                match rewrites.remove(&file) {
+                    Some(mut rw) => {
+                        if rw.old.is_none() {
+                            rw.old = Some(old_refs(tx, lo, hi)?);
+                        }
+                        next = rw.next;
+                        rewrite = Some((file, rw));
+                    }
+                    None => {
+                        next = tx
+                            .prepare_cached("SELECT COALESCE(MAX(id) + 1, ?1) FROM refs WHERE id BETWEEN ?1 AND ?2")?
+                            .query_row([lo, hi], |r| r.get(0))?;
+                    }
+                }
             }
             if next > hi {
                 // 2^24 references need a source file of more than 32 MB, past any size cap
@@ -1363,25 +1456,56 @@ impl Writer<'_> {
                 Some(q) => Some(external_id(tx, externals, q)?),
                 None => None,
             };
+            let flags = (reference.glob as i64) * FLAG_GLOB
+                + (reference.is_static as i64) * FLAG_STATIC
+                + (reference.reexport as i64) * FLAG_REEXPORT
+                + (reference.blanket as i64) * FLAG_BLANKET;
+            let simple = Some(reference.simple_name()).filter(|s| *s != reference.name);
+            let receiver = encode_receiver(&reference.receiver);
+            if let Some(old) = rewrite.as_mut().and_then(|(_, rw)| rw.old.as_mut()).and_then(|old| old.remove(&next)) {
+                let row = RefRow {
+                    enclosing,
+                    source: res.source,
+                    kind: reference.kind.code(),
+                    name: reference.name.clone(),
+                    simple: simple.map(str::to_string),
+                    receiver: receiver.map(str::to_string),
+                    subject: reference.subject.clone(),
+                    alias: reference.alias.clone(),
+                    flags,
+                    target: res.target,
+                    external,
+                    confidence: res.confidence.code(),
+                    args: reference.args.as_deref().map(str::to_string),
+                };
+                let mut new_alts = res.alts.clone();
+                new_alts.sort_unstable();
+                new_alts.dedup();
+                if old.row == row && old.alts == new_alts {
+                    if old.line != reference.line as i64 {
+                        tx.prepare_cached("UPDATE refs SET line = ?2 WHERE id = ?1")?.execute(params![next, reference.line])?;
+                    }
+                    next += 1;
+                    continue;
+                }
+                tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([next])?;
+                tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id = ?1")?.execute([next])?;
+            }
             // For a call chain (`Order#customer()#id()`), the names whose change can move it:
             // the type it starts from and the last method before this one.
             let (recv_head, recv_simple) = match &reference.receiver {
                 Receiver::Type(t) => receiver_keys(t),
                 _ => (None, None),
             };
-            let flags = (reference.glob as i64) * FLAG_GLOB
-                + (reference.is_static as i64) * FLAG_STATIC
-                + (reference.reexport as i64) * FLAG_REEXPORT
-                + (reference.blanket as i64) * FLAG_BLANKET;
             stmt.execute(params![
                 file,
                 enclosing,
                 res.source,
                 reference.kind.code(),
                 reference.name,
-                Some(reference.simple_name()).filter(|s| *s != reference.name),
+                simple,
                 reference.line,
-                encode_receiver(&reference.receiver),
+                receiver,
                 reference.subject,
                 reference.alias,
                 flags,
@@ -1406,6 +1530,46 @@ impl Writer<'_> {
             }
             max = max.max(next);
             next += 1;
+        }
+        if let Some((f, mut rw)) = rewrite {
+            rw.next = next;
+            rewrites.insert(f, rw);
+        }
+        Ok(())
+    }
+
+    /// Marks a file about to be parsed again: its references stay, to be written over by
+    /// the new ones (`insert_refs`), and what is left of them goes in `finish_rewrites`.
+    pub fn keep_refs(&mut self, id: FileId) {
+        self.touched_files.insert(id);
+        self.rewrites.insert(id, Rewrite { next: ref_ids_of(id).0, old: None });
+    }
+
+    /// After the supertypes pass: the old extends and implements references past those
+    /// written go, so that a type's supertypes read from the table (`supertypes_of`) are
+    /// its new ones.
+    pub fn drop_old_supertypes(&mut self) -> Result<()> {
+        for (file, rw) in &mut self.rewrites {
+            let hi = ref_ids_of(*file).1;
+            let sql = concat!("SELECT id FROM refs WHERE id BETWEEN ?1 AND ?2 AND kind IN (", kind_sql!(supertypes), ")");
+            let ids: Vec<i64> = self.tx.prepare_cached(sql)?.query_map([rw.next, hi], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+            for id in ids {
+                self.tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([id])?;
+                self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id = ?1")?.execute([id])?;
+                if let Some(old) = rw.old.as_mut() {
+                    old.remove(&id);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// After the last pass: each rewritten file's old references past its new ones go.
+    pub fn finish_rewrites(&mut self) -> Result<()> {
+        for (file, rw) in std::mem::take(&mut self.rewrites) {
+            let hi = ref_ids_of(file).1;
+            self.tx.prepare_cached("DELETE FROM refs WHERE id BETWEEN ?1 AND ?2")?.execute([rw.next, hi])?;
+            self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2")?.execute([rw.next, hi])?;
         }
         Ok(())
     }
