@@ -1,7 +1,7 @@
 //! One reconcile of the index with a walk, phase by phase: the run's state is a `Run`, and
 //! each phase is a method (`Indexer::apply` calls them in order). The phases: which files
-//! changed (`classify`), files parsed on every core while the old versions of changed and
-//! removed files are cleared (`clear_old_versions`), then stored in path order
+//! changed (`classify`), files parsed on every core while removed files are cleared and
+//! changed files' old keys read (`clear_old_versions`), then stored in path order
 //! (`parse_and_store`), impl members attached to their types, supertypes seeded in memory
 //! then resolved and stored (`resolve_passes`), references elsewhere that the changes can
 //! affect rechecked, and the meta rows written and the transaction committed (`commit`).
@@ -160,8 +160,10 @@ impl Run<'_> {
     }
 
     /// Removed files leave the world and the store; changed files' old versions
-    /// (`to_parse`'s indexed ones) are cleared, their symbols' keys kept to give the new
-    /// version the same ids; touched files get their new mtime.
+    /// (`to_parse`'s indexed ones) leave the world, their symbols' keys and hashes kept to
+    /// give the new version the same ids, their rows left for `store_file` and
+    /// `Writer::insert_refs` to keep, write over or delete; touched files get their new
+    /// mtime.
     fn clear_old_versions(&mut self, to_parse: &[(Candidate, Option<i64>)]) -> anyhow::Result<()> {
         for id in &self.changes.removed {
             let names = self.writer.names_of_file(*id)?;
@@ -195,9 +197,8 @@ impl Run<'_> {
     }
 
     /// Parses on every core while this thread clears the old versions of what changed
-    /// (`clear_old_versions`: deleting a file's rows keeps every index of theirs up to date,
-    /// 0.44 s of 400 changed `java.base` files, which the parsers used to wait for), then
-    /// writes what arrives. Results are written in path order whatever order they arrive in,
+    /// (`clear_old_versions`, which the parsers used to wait for), then writes what
+    /// arrives. Results are written in path order whatever order they arrive in,
     /// so that symbol ids (and with them every tie-break) do not depend on thread timing.
     pub fn parse_and_store(&mut self, progress: &dyn Fn(usize, usize)) -> anyhow::Result<()> {
         let to_parse = std::mem::take(&mut self.changes.to_parse);

@@ -932,6 +932,13 @@ fn external_id(tx: &Transaction, cache: &mut rustc_hash::FxHashMap<String, i64>,
     Ok(id)
 }
 
+/// Deletes the references with ids from `lo` to `hi` and their other candidates.
+fn delete_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<()> {
+    tx.prepare_cached("DELETE FROM refs WHERE id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
+    tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
+    Ok(())
+}
+
 /// A file's stored references by id (`Rewrite::old`).
 fn old_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<rustc_hash::FxHashMap<i64, OldRef>> {
     let mut out: rustc_hash::FxHashMap<i64, OldRef> = Default::default();
@@ -1217,8 +1224,7 @@ impl Writer<'_> {
         self.tx.prepare_cached("DELETE FROM symbols WHERE file_id = ?1")?.execute([id])?;
         self.touched_files.insert(id);
         let (lo, hi) = ref_ids_of(id);
-        self.tx.prepare_cached("DELETE FROM refs WHERE id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
-        self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2")?.execute([lo, hi])?;
+        delete_refs(&self.tx, lo, hi)?;
         self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([id])?;
         Ok(())
     }
@@ -1488,8 +1494,7 @@ impl Writer<'_> {
                     next += 1;
                     continue;
                 }
-                tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([next])?;
-                tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id = ?1")?.execute([next])?;
+                delete_refs(tx, next, next)?;
             }
             // For a call chain (`Order#customer()#id()`), the names whose change can move it:
             // the type it starts from and the last method before this one.
@@ -1554,8 +1559,7 @@ impl Writer<'_> {
             let sql = concat!("SELECT id FROM refs WHERE id BETWEEN ?1 AND ?2 AND kind IN (", kind_sql!(supertypes), ")");
             let ids: Vec<i64> = self.tx.prepare_cached(sql)?.query_map([rw.next, hi], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
             for id in ids {
-                self.tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([id])?;
-                self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id = ?1")?.execute([id])?;
+                delete_refs(&self.tx, id, id)?;
                 if let Some(old) = rw.old.as_mut() {
                     old.remove(&id);
                 }
@@ -1568,8 +1572,7 @@ impl Writer<'_> {
     pub fn finish_rewrites(&mut self) -> Result<()> {
         for (file, rw) in std::mem::take(&mut self.rewrites) {
             let hi = ref_ids_of(file).1;
-            self.tx.prepare_cached("DELETE FROM refs WHERE id BETWEEN ?1 AND ?2")?.execute([rw.next, hi])?;
-            self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2")?.execute([rw.next, hi])?;
+            delete_refs(&self.tx, rw.next, hi)?;
         }
         Ok(())
     }
@@ -1594,9 +1597,7 @@ impl Writer<'_> {
 
     pub fn delete_ref(&mut self, file: FileId, id: i64) -> Result<()> {
         self.touched_files.insert(file);
-        self.tx.prepare_cached("DELETE FROM refs WHERE id = ?1")?.execute([id])?;
-        self.tx.prepare_cached("DELETE FROM ref_alts WHERE ref_id = ?1")?.execute([id])?;
-        Ok(())
+        delete_refs(&self.tx, id, id)
     }
 
     /// References that may resolve differently now: those that start from or end in one of
@@ -1643,7 +1644,8 @@ impl Writer<'_> {
         Ok(out)
     }
 
-    /// A file's symbols as stored: (id, kind, extracted qualified name, name), in id order.
+    /// A file's symbols as stored (`SymbolKey`: id, kind, key, name, row hash, lines), in
+    /// id order.
     /// Callables are keyed with their parameters: an overload whose parameters changed is
     /// another symbol.
     pub fn symbol_keys(&self, file: FileId) -> Result<Vec<SymbolKey>> {
