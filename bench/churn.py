@@ -17,11 +17,12 @@ from the last file written until a separate read connection finds all the new me
 (restored: until it finds none): what a user of the server waits for, the watcher's
 debounce included. The server's phase log of each batch is printed.
 
-The method goes before each file's last closing brace; with `--top`, after its first
-opening one and with a call in it, so that every reference of the file after it moves a
-place (an update keeps a reference's row only where the same reference keeps its place).
+The method goes before each file's last closing brace; with `--top`, at the start of its
+first class, interface or record body and with a call in it, so that every reference of the
+file after it moves a place.
 """
 import os
+import re
 import shutil
 import sqlite3
 import threading
@@ -84,12 +85,23 @@ def settle(db, name, want):
         time.sleep(0.002)
 
 
+# The opening brace of a file's first class, interface or record body: not one in a doc
+# comment (`{@code ..}`), an annotation's arguments or an enum's constants, where a method
+# would be comment text or would break the file's parse.
+BODY = re.compile(
+    r"^[ \t]*(?:(?:public|protected|private|abstract|final|sealed|non-sealed|static|strictfp)\s+)*(?:class|interface|record)\s+\w+[^{;]*\{",
+    re.M,
+)
+
+
 def add_method(text, name, top):
     """The text with `public void NAME() {}` added before its last closing brace, or with
-    `--top` `public void NAME() { hashCode(); }` after its first opening one (a call, so that
-    every reference after it moves a place)."""
-    if top and "{" in text:
-        at = text.index("{") + 1
+    `--top` `public void NAME() { hashCode(); }` at the start of its first class body (a
+    call, so that every reference after it moves a place; a file with no such body, an enum
+    or a package-info, takes the first form)."""
+    body = BODY.search(text) if top else None
+    if body:
+        at = body.end()
         return f"{text[:at]}\n    public void {name}() {{ hashCode(); }}{text[at:]}"
     end = text.rfind("}")
     return f"{text[:end]}    public void {name}() {{}}\n{text[end:]}"
