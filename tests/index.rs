@@ -1013,3 +1013,75 @@ make!(second);
     );
     assert_eq!(dump(&root), fresh_dump(&root));
 }
+
+/// A file's references in id order: (id within the file's range, "kind name line").
+fn file_refs(root: &Path, path: &str) -> Vec<(i64, String)> {
+    let store = Store::open_read(&root.canonicalize().unwrap()).unwrap();
+    let mut stmt = store
+        .conn()
+        .prepare("SELECT r.id - (r.file_id << 24), r.kind || ' ' || r.name || ' ' || r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ?1 ORDER BY r.id")
+        .unwrap();
+    stmt.query_map([path], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect()
+}
+
+/// The dump and rows of a fresh index of a copy of the tree (the tree's own index stays).
+fn fresh_copy(root: &Path) -> (String, String) {
+    let copy = tempfile::tempdir().unwrap();
+    for rel in crate::util::files_under(root).into_iter().filter(|r| !r.starts_with(".repochart/")) {
+        let to = copy.path().join(&rel);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(root.join(&rel), to).unwrap();
+    }
+    run(copy.path());
+    (dump(copy.path()), index_rows(copy.path()))
+}
+
+/// References added in one place go between the old rows, which keep their ids (a fresh
+/// build leaves 15 free ids between two references); where the free ids run out, the
+/// nearest rows after them are written again. Each insertion adds a call and a use of
+/// `Math` after `requireLines(order);` (id 255), before the earlier insertions.
+#[test]
+fn an_edit_that_adds_references_keeps_the_rows_around_them() {
+    let tmp = temp_copy("java-shop");
+    let root = tmp.path();
+    let rel = "src/main/java/com/acme/order/OrderService.java";
+    run(root);
+    let mut text = fs::read_to_string(root.join(rel)).unwrap();
+    // The rows between `requireLines` (255) and `Order.Line` (271). Written again, the
+    // new rows would go after the last old one kept, 16 apart.
+    let rounds = [
+        ("Math.abs(1);", "260 abs, 265 Math"),
+        ("Math.max(1, 2);", "256 max, 258 Math, 260 abs, 265 Math"),
+        // No room before 256: max and its Math (256, 258) are written again, after.
+        ("Math.min(1, 2);", "256 min, 257 Math, 258 max, 259 Math, 260 abs, 265 Math"),
+        // The five rows from 256 to 260 are written again, spread up to 265.
+        ("Math.floorDiv(1, 2);", "256 floorDiv, 257 Math, 258 min, 260 Math, 261 max, 262 Math, 263 abs, 265 Math"),
+        ("Math.sqrt(2.0);", "256 sqrt, 257 Math, 258 floorDiv, 259 Math, 260 min, 261 Math, 262 max, 263 Math, 264 abs, 265 Math"),
+    ];
+    for (call, between) in rounds {
+        let before = file_refs(root, rel);
+        text = text.replacen("        requireLines(order);\n", &format!("        requireLines(order);\n        {call}\n"), 1);
+        fs::write(root.join(rel), &text).unwrap();
+        assert_eq!(run(root).parsed, 1);
+        let after = file_refs(root, rel);
+        let window: Vec<String> = after
+            .iter()
+            .filter(|(id, _)| (256..271).contains(id))
+            .map(|(id, row)| format!("{id} {}", row.split(' ').nth(1).unwrap()))
+            .collect();
+        assert_eq!(window.join(", "), between, "{call}");
+        // Every row outside the window keeps its id and content, its line moved down one.
+        let outside = |rows: &[(i64, String)], shift: i64| -> Vec<String> {
+            rows.iter()
+                .filter(|(id, _)| !(256..271).contains(id))
+                .map(|(id, row)| {
+                    let (head, line) = row.rsplit_once(' ').unwrap();
+                    let line: i64 = line.parse().unwrap();
+                    format!("{id} {head} {}", if line > 25 { line + shift } else { line })
+                })
+                .collect()
+        };
+        assert_eq!(outside(&after, 0), outside(&before, 1), "{call}");
+        assert_eq!((dump(root), index_rows(root)), fresh_copy(root), "{call}");
+    }
+}

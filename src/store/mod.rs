@@ -25,8 +25,6 @@ pub enum Error {
     Io { path: PathBuf, source: std::io::Error },
     #[error("no index at {0}; run `repochart index` first")]
     Missing(PathBuf),
-    #[error("reference {expected} was stored as {got}")]
-    RefId { expected: i64, got: i64 },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -117,8 +115,9 @@ CREATE TABLE history_commits(idx INTEGER PRIMARY KEY, id TEXT NOT NULL, time INT
 CREATE TABLE history_changes(path TEXT NOT NULL, idx INTEGER NOT NULL, old_blob BLOB, new_blob BLOB, lines TEXT, PRIMARY KEY(path, idx)) WITHOUT ROWID;
 CREATE TABLE externals(id INTEGER PRIMARY KEY, qname TEXT NOT NULL UNIQUE);
 CREATE TABLE refs(
-    -- The file's id times 2^24 plus a number within the file (`ref_ids_of`): a file's
-    -- references are one range of the table, found without an index on file_id.
+    -- The file's id times 2^24 plus a number within the file (`ref_ids_of`), in the
+    -- file's order with gaps (`ref_ids`): a file's references are one range of the
+    -- table, found without an index on file_id.
     id INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL REFERENCES files(id),
     enclosing_id INTEGER,
@@ -858,13 +857,14 @@ pub struct Writer<'c> {
     rewrites: rustc_hash::FxHashMap<FileId, Rewrite>,
 }
 
-/// A file whose references are written over its old ones, number by number: a new
-/// reference equal to the old one of its number but for the line keeps that row (an update
-/// of its line at most), another replaces it, and the old ones past the last new number go
-/// (`Writer::finish_rewrites`). Numbers, and so ids, are those a fresh build gives.
+/// A file whose references are written over its old ones (`Writer::write_file_refs`): a new
+/// reference equal to an old one but for the line keeps that row (an update of its line at
+/// most), and the old ones not kept go, those past the last new one in
+/// `Writer::finish_rewrites`. The ids are in the file's order, as a fresh build's are, but
+/// not the same numbers.
 #[derive(Default)]
 struct Rewrite {
-    /// The next number to write, as an id.
+    /// The lowest id still to write.
     next: i64,
     /// The old rows by id, read when the file's first new reference is written.
     old: Option<rustc_hash::FxHashMap<i64, OldRef>>,
@@ -879,21 +879,105 @@ struct OldRef {
     alts: Vec<i64>,
 }
 
-#[derive(PartialEq)]
-struct RefRow {
+/// A reference row's columns but its id, file, line and name keys (made from the name,
+/// receiver and subject): `String`s as read, `&str`s as about to be written.
+#[derive(PartialEq, Hash)]
+struct RefRow<S = String> {
     enclosing: Option<i64>,
     source: Option<i64>,
     kind: i64,
-    name: String,
-    simple: Option<String>,
-    receiver: Option<String>,
-    subject: Option<String>,
-    alias: Option<String>,
+    name: S,
+    simple: Option<S>,
+    receiver: Option<S>,
+    subject: Option<S>,
+    alias: Option<S>,
     flags: i64,
     target: Option<i64>,
     external: Option<i64>,
     confidence: i64,
-    args: Option<String>,
+    args: Option<S>,
+}
+
+impl RefRow {
+    fn borrowed(&self) -> RefRow<&str> {
+        RefRow {
+            enclosing: self.enclosing,
+            source: self.source,
+            kind: self.kind,
+            name: &self.name,
+            simple: self.simple.as_deref(),
+            receiver: self.receiver.as_deref(),
+            subject: self.subject.as_deref(),
+            alias: self.alias.as_deref(),
+            flags: self.flags,
+            target: self.target,
+            external: self.external,
+            confidence: self.confidence,
+            args: self.args.as_deref(),
+        }
+    }
+}
+
+/// The row `insert_refs` writes for a reference (`external` is its external name's id).
+fn ref_row<'a>(
+    enclosing: Option<SymbolId>,
+    reference: &'a crate::model::Reference,
+    res: &Resolved,
+    external: Option<i64>,
+) -> RefRow<&'a str> {
+    let flags = (reference.glob as i64) * FLAG_GLOB
+        + (reference.is_static as i64) * FLAG_STATIC
+        + (reference.reexport as i64) * FLAG_REEXPORT
+        + (reference.blanket as i64) * FLAG_BLANKET;
+    RefRow {
+        enclosing,
+        source: res.source,
+        kind: reference.kind.code(),
+        name: &reference.name,
+        simple: Some(reference.simple_name()).filter(|s| *s != reference.name),
+        receiver: encode_receiver(&reference.receiver),
+        subject: reference.subject.as_deref(),
+        alias: reference.alias.as_deref(),
+        flags,
+        target: res.target,
+        external,
+        confidence: res.confidence.code(),
+        args: reference.args.as_deref(),
+    }
+}
+
+/// Which old rows (`old_ids`, in order) new references (with their sorted other
+/// candidates) equal but for the line: (old index, new index) pairs, ascending in both. The
+/// common head and tail are compared row by row; what lies between is matched by a diff
+/// (Myers, over the rows' hashes; a middle so changed that it takes over 20 ms matches what
+/// was found by then, and the rest is written again).
+fn match_refs(old: &rustc_hash::FxHashMap<i64, OldRef>, old_ids: &[i64], new: &[(RefRow<&str>, Vec<i64>)]) -> Vec<(usize, usize)> {
+    use std::hash::{Hash, Hasher};
+    let old: Vec<(RefRow<&str>, &[i64])> = old_ids.iter().map(|id| (old[id].row.borrowed(), old[id].alts.as_slice())).collect();
+    let same = |o: usize, n: usize| old[o].0 == new[n].0 && old[o].1 == new[n].1.as_slice();
+    let head = (0..old.len().min(new.len())).take_while(|&i| same(i, i)).count();
+    let tail = (0..(old.len() - head).min(new.len() - head)).take_while(|&i| same(old.len() - 1 - i, new.len() - 1 - i)).count();
+    let mut pairs: Vec<(usize, usize)> = (0..head).map(|i| (i, i)).collect();
+    let (old_mid, new_mid) = (head..old.len() - tail, head..new.len() - tail);
+    if !old_mid.is_empty() && !new_mid.is_empty() {
+        let key = |row: &RefRow<&str>, alts: &[i64]| {
+            let mut h = xxhash_rust::xxh3::Xxh3::new();
+            row.hash(&mut h);
+            alts.hash(&mut h);
+            h.finish()
+        };
+        let old_keys: Vec<u64> = old[old_mid.clone()].iter().map(|(row, alts)| key(row, alts)).collect();
+        let new_keys: Vec<u64> = new[new_mid].iter().map(|(row, alts)| key(row, alts)).collect();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(20);
+        for op in similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &old_keys, &new_keys, Some(deadline)) {
+            if let similar::DiffOp::Equal { old_index, new_index, len } = op {
+                // Equal keys of unequal rows (a hash collision) are no match.
+                pairs.extend((0..len).map(|k| (head + old_index + k, head + new_index + k)).filter(|&(o, n)| same(o, n)));
+            }
+        }
+    }
+    pairs.extend((0..tail).rev().map(|i| (old.len() - 1 - i, new.len() - 1 - i)));
+    pairs
 }
 
 /// The words of a file's place, for search: its folders and file name without extension,
@@ -1402,99 +1486,107 @@ impl Writer<'_> {
         external_id(&self.tx, &mut self.externals, qname)
     }
 
-    /// Inserts references (file, enclosing symbol, reference, resolution) with one
-    /// prepared statement: a first build writes half a million.
+    /// Writes references (file, enclosing symbol, reference, resolution), a file's at a
+    /// time (`write_file_refs`): a first build writes half a million.
     pub fn insert_refs<'r>(
         &mut self,
         rows: impl IntoIterator<Item = (FileId, Option<SymbolId>, &'r crate::model::Reference, &'r Resolved)>,
     ) -> Result<()> {
-        let Writer { tx, externals, touched_files, rewrites, .. } = self;
-        // The table's largest id and each file's next are read from the table, not kept
-        // between calls (a delete would have to forget them): two searches of the id b-tree
-        // per file and call, 25-34 ms of java.base's first build.
-        let mut max: i64 = tx.prepare_cached("SELECT COALESCE(MAX(id), 0) FROM refs")?.query_row([], |r| r.get(0))?;
-        let mut last_file = None;
-        let mut stmt = tx.prepare_cached(
-            "INSERT INTO refs(file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
-                              head, recv_head, recv_simple, subject_simple, id, args)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-        )?;
-        let mut alts = tx.prepare_cached("INSERT OR IGNORE INTO ref_alts(target_id, ref_id) VALUES (?1, ?2)")?;
-        // The next id of the current file, and its last.
-        let (mut next, mut hi) = (0, 0);
-        // The file's old rows, when it is written over them (out of `rewrites` meanwhile).
-        let mut rewrite: Option<(FileId, Rewrite)> = None;
+        let mut file_rows: Vec<(Option<SymbolId>, &crate::model::Reference, &Resolved)> = Vec::new();
+        let mut current = None;
         for (file, enclosing, reference, res) in rows {
-            if last_file != Some(file) {
-                if let Some((f, mut rw)) = rewrite.take() {
-                    rw.next = next;
-                    rewrites.insert(f, rw);
+            if current != Some(file) {
+                if let Some(f) = current {
+                    self.write_file_refs(f, &file_rows)?;
                 }
-                touched_files.insert(file);
-                last_file = Some(file);
-                let lo;
-                (lo, hi) = ref_ids_of(file);
-                match rewrites.remove(&file) {
-                    Some(mut rw) => {
-                        if rw.old.is_none() {
-                            rw.old = Some(old_refs(tx, lo, hi)?);
-                        }
-                        next = rw.next;
-                        rewrite = Some((file, rw));
-                    }
-                    None => {
-                        next = tx
-                            .prepare_cached("SELECT COALESCE(MAX(id) + 1, ?1) FROM refs WHERE id BETWEEN ?1 AND ?2")?
-                            .query_row([lo, hi], |r| r.get(0))?;
-                    }
-                }
+                file_rows.clear();
+                current = Some(file);
             }
-            if next > hi {
-                // 2^24 references need a source file of more than 32 MB, past any size cap
-                // a repository would set; the rest of such a file's references are dropped.
-                if next == hi + 1 {
-                    tracing::warn!(file, "more than {} references in one file; the rest are not stored", 1 << REF_ID_BITS);
-                    next += 1;
-                }
-                continue;
-            }
+            file_rows.push((enclosing, reference, res));
+        }
+        if let Some(f) = current {
+            self.write_file_refs(f, &file_rows)?;
+        }
+        Ok(())
+    }
+
+    /// Writes references of one file after those already written, at the ids `ref_ids::place`
+    /// gives. A file parsed again (`keep_refs`) is written over its old rows: its new
+    /// references are matched with the old ones from the first not yet written over (a
+    /// diff of the two lists, equal but for the line), a matched row is kept where the new
+    /// references before it fit in the ids before it (an update of its line at most), and
+    /// the old rows passed that are not kept go.
+    fn write_file_refs(&mut self, file: FileId, rows: &[(Option<SymbolId>, &crate::model::Reference, &Resolved)]) -> Result<()> {
+        let Writer { tx, externals, touched_files, rewrites, .. } = self;
+        touched_files.insert(file);
+        let (lo, hi) = ref_ids_of(file);
+        let mut new: Vec<(RefRow<&str>, Vec<i64>)> = Vec::with_capacity(rows.len());
+        for (enclosing, reference, res) in rows {
             let external = match &res.external {
                 Some(q) => Some(external_id(tx, externals, q)?),
                 None => None,
             };
-            let flags = (reference.glob as i64) * FLAG_GLOB
-                + (reference.is_static as i64) * FLAG_STATIC
-                + (reference.reexport as i64) * FLAG_REEXPORT
-                + (reference.blanket as i64) * FLAG_BLANKET;
-            let simple = Some(reference.simple_name()).filter(|s| *s != reference.name);
-            let receiver = encode_receiver(&reference.receiver);
-            if let Some(old) = rewrite.as_mut().and_then(|(_, rw)| rw.old.as_mut()).and_then(|old| old.remove(&next)) {
-                let row = RefRow {
-                    enclosing,
-                    source: res.source,
-                    kind: reference.kind.code(),
-                    name: reference.name.clone(),
-                    simple: simple.map(str::to_string),
-                    receiver: receiver.map(str::to_string),
-                    subject: reference.subject.clone(),
-                    alias: reference.alias.clone(),
-                    flags,
-                    target: res.target,
-                    external,
-                    confidence: res.confidence.code(),
-                    args: reference.args.as_deref().map(str::to_string),
-                };
-                let mut new_alts = res.alts.clone();
-                new_alts.sort_unstable();
-                new_alts.dedup();
-                if old.row == row && old.alts == new_alts {
-                    if old.line != reference.line as i64 {
-                        tx.prepare_cached("UPDATE refs SET line = ?2 WHERE id = ?1")?.execute(params![next, reference.line])?;
-                    }
-                    next += 1;
-                    continue;
+            new.push((ref_row(*enclosing, reference, res, external), Vec::new()));
+        }
+        let mut rewrite = rewrites.remove(&file);
+        let (floor, old_ids, pairs) = match rewrite.as_mut() {
+            Some(rw) => {
+                if rw.old.is_none() {
+                    rw.old = Some(old_refs(tx, lo, hi)?);
                 }
-                delete_refs(tx, next, next)?;
+                let old = rw.old.as_ref().expect("read above");
+                for ((_, alts), (_, _, res)) in new.iter_mut().zip(rows) {
+                    alts.clone_from(&res.alts);
+                    alts.sort_unstable();
+                    alts.dedup();
+                }
+                let mut old_ids: Vec<i64> = old.keys().copied().filter(|&id| id >= rw.next).collect();
+                old_ids.sort_unstable();
+                let pairs = match_refs(old, &old_ids, &new);
+                (rw.next, old_ids, pairs)
+            }
+            None => {
+                let floor = tx
+                    .prepare_cached("SELECT COALESCE(MAX(id) + 1, ?1) FROM refs WHERE id BETWEEN ?1 AND ?2")?
+                    .query_row([lo, hi], |r| r.get(0))?;
+                (floor, Vec::new(), Vec::new())
+            }
+        };
+        let slots = ref_ids::place(floor, hi, &old_ids, &pairs, rows.len());
+        if slots.len() < rows.len() {
+            // 2^24 / GAP references need a source file of more than 2 MB, past the default
+            // size cap (1 MiB); the ids close up to 2^24, and what is past that is dropped.
+            tracing::warn!(file, "more than {} references in one file; the rest are not stored", 1 << REF_ID_BITS);
+        }
+        if let Some(rw) = rewrite.as_mut() {
+            let old = rw.old.as_mut().expect("read above");
+            let last = slots.last().map_or(floor - 1, |s| s.id);
+            let kept: rustc_hash::FxHashSet<i64> = slots.iter().filter(|s| s.keep).map(|s| s.id).collect();
+            for &id in old_ids.iter().take_while(|&&id| id <= last) {
+                if !kept.contains(&id) {
+                    delete_refs(tx, id, id)?;
+                    old.remove(&id);
+                }
+            }
+            for (slot, (_, reference, _)) in slots.iter().zip(rows) {
+                if slot.keep {
+                    let line = old.remove(&slot.id).expect("a kept row is an old one").line;
+                    if line != reference.line as i64 {
+                        tx.prepare_cached("UPDATE refs SET line = ?2 WHERE id = ?1")?.execute(params![slot.id, reference.line])?;
+                    }
+                }
+            }
+            rw.next = last + 1;
+        }
+        let mut stmt = tx.prepare_cached(
+            "INSERT INTO refs(id, file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
+                              head, recv_head, recv_simple, subject_simple, args)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+        )?;
+        let mut alts = tx.prepare_cached("INSERT OR IGNORE INTO ref_alts(target_id, ref_id) VALUES (?1, ?2)")?;
+        for (slot, ((row, _), (_, reference, res))) in slots.iter().zip(new.iter().zip(rows)) {
+            if slot.keep {
+                continue;
             }
             // For a call chain (`Order#customer()#id()`), the names whose change can move it:
             // the type it starts from and the last method before this one.
@@ -1503,42 +1595,33 @@ impl Writer<'_> {
                 _ => (None, None),
             };
             stmt.execute(params![
+                slot.id,
                 file,
-                enclosing,
-                res.source,
-                reference.kind.code(),
-                reference.name,
-                simple,
+                row.enclosing,
+                row.source,
+                row.kind,
+                row.name,
+                row.simple,
                 reference.line,
-                receiver,
-                reference.subject,
-                reference.alias,
-                flags,
-                res.target,
-                external,
-                res.confidence.code(),
+                row.receiver,
+                row.subject,
+                row.alias,
+                row.flags,
+                row.target,
+                row.external,
+                row.confidence,
                 first_segment(&reference.name),
                 recv_head,
                 recv_simple,
                 reference.subject.as_deref().map(crate::model::last_segment),
-                // The id SQLite gives a row without one is the largest plus one; left to it,
-                // the insert skips the search for an existing row (0.15 us a row: a first
-                // build, written in id order, names only each file's first id).
-                (next != max + 1).then_some(next),
-                reference.args.as_deref()
+                row.args
             ])?;
-            if tx.last_insert_rowid() != next {
-                return Err(Error::RefId { expected: next, got: tx.last_insert_rowid() });
-            }
             for alt in &res.alts {
-                alts.execute([*alt, next])?;
+                alts.execute([*alt, slot.id])?;
             }
-            max = max.max(next);
-            next += 1;
         }
-        if let Some((f, mut rw)) = rewrite {
-            rw.next = next;
-            rewrites.insert(f, rw);
+        if let Some(rw) = rewrite {
+            rewrites.insert(file, rw);
         }
         Ok(())
     }
@@ -1745,6 +1828,7 @@ impl Writer<'_> {
 }
 mod history;
 mod queries;
+mod ref_ids;
 pub use history::*;
 pub use queries::*;
 
