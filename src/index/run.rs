@@ -713,20 +713,17 @@ impl Run<'_> {
         let mut inherited: HashSet<String> = HashSet::default();
         // Types whose supertypes changed: a call given one of them may take another overload.
         let mut retyped: HashSet<String> = HashSet::default();
+        let touched: Vec<SymbolId> = touched.into_iter().filter(|s| self.world.syms.contains_key(s)).collect();
+        let mut stored = if self.bulk { HashMap::default() } else { self.writer.supertypes_of_each(&touched)? };
         for s in touched {
-            if !self.world.syms.contains_key(&s) {
-                continue;
-            }
-            let after = if self.bulk {
+            let (after, mut outside) = if self.bulk {
                 let mut after = written_supers.remove(&s).unwrap_or_default();
                 after.sort_unstable();
                 after.dedup();
-                after
+                (after, self.written_outside.remove(&s).unwrap_or_default())
             } else {
-                self.writer.supertypes_of(s)?
+                stored.remove(&s).unwrap_or_default()
             };
-            let mut outside =
-                if self.bulk { self.written_outside.remove(&s).unwrap_or_default() } else { self.writer.outside_supertypes_of(s)? };
             outside.sort_unstable();
             outside.dedup();
             let (before, before_outside) = self.old_supers.get(&s).cloned().unwrap_or_default();

@@ -47,7 +47,7 @@ pub fn load_world(store: &Store, world: &mut World, place: &dyn Fn(&str) -> (u64
     let mut supers: HashMap<SymbolId, Vec<SymbolId>> = HashMap::new();
     store.each_supertype_edge(|from, to| supers.entry(from).or_default().push(to))?;
     for (id, mut list) in supers {
-        // Sorted as `Writer::supertypes_of` returns them, so that lookups through
+        // Sorted as `Writer::supertypes_of_each` returns them, so that lookups through
         // inheritance visit supertypes in one order however the world was built.
         list.sort_unstable();
         list.dedup();

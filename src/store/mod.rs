@@ -837,7 +837,7 @@ const RECHECK_SQL: &str =
 /// `arg:N`): an edge for the tools, no supertype of the resolver's world (the rest pass
 /// writes it).
 const SUPERTYPES_SQL: &str = concat!(
-    "SELECT DISTINCT target_id FROM refs WHERE source_id = ?1 AND kind IN (",
+    "SELECT DISTINCT target_id FROM refs INDEXED BY refs_supertypes WHERE source_id = ?1 AND kind IN (",
     kind_sql!(supertypes),
     ") AND target_id IS NOT NULL AND alias IS NULL ORDER BY target_id"
 );
@@ -1568,13 +1568,22 @@ impl Writer<'_> {
                     old.remove(&id);
                 }
             }
+            // The kept rows' lines, moved by one statement for each run of kept rows that
+            // moved alike (an edit moves every row after it by as many lines): (first id,
+            // last id, lines moved). Only kept rows are in a run's ids now: the others
+            // were deleted above and the new ones are not written yet.
+            let mut moved: Vec<(i64, i64, i64)> = Vec::new();
             for (slot, (_, reference, _)) in slots.iter().zip(rows) {
                 if slot.keep {
-                    let line = old.remove(&slot.id).expect("a kept row is an old one").line;
-                    if line != reference.line as i64 {
-                        tx.prepare_cached("UPDATE refs SET line = ?2 WHERE id = ?1")?.execute(params![slot.id, reference.line])?;
+                    let by = reference.line as i64 - old.remove(&slot.id).expect("a kept row is an old one").line;
+                    match moved.last_mut() {
+                        Some((_, to, was)) if *was == by => *to = slot.id,
+                        _ => moved.push((slot.id, slot.id, by)),
                     }
                 }
+            }
+            for (from, to, by) in moved.into_iter().filter(|m| m.2 != 0) {
+                tx.prepare_cached("UPDATE refs SET line = line + ?3 WHERE id BETWEEN ?1 AND ?2")?.execute([from, to, by])?;
             }
             rw.next = last + 1;
         }
@@ -1634,7 +1643,7 @@ impl Writer<'_> {
     }
 
     /// After the supertypes pass: the old extends and implements references past those
-    /// written go, so that a type's supertypes read from the table (`supertypes_of`) are
+    /// written go, so that a type's supertypes read from the table (`supertypes_of_each`) are
     /// its new ones.
     pub fn drop_old_supertypes(&mut self) -> Result<()> {
         for (file, rw) in &mut self.rewrites {
@@ -1768,23 +1777,36 @@ impl Writer<'_> {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// The resolved supertypes of a type, in id order (the same as `load_world` reads).
-    pub fn supertypes_of(&self, id: SymbolId) -> Result<Vec<SymbolId>> {
-        let mut stmt = self.tx.prepare_cached(SUPERTYPES_SQL)?;
-        let rows = stmt.query_map([id], |r| r.get(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// A type's supertypes from outside the repository, by canonical name (`?` for one that
-    /// did not resolve).
-    pub fn outside_supertypes_of(&self, id: SymbolId) -> Result<Vec<Box<str>>> {
+    /// The supertypes of each of these symbols (those with none are absent): the resolved
+    /// ones ascending and without repeats (as `load_world` reads them), and those outside
+    /// the repository by canonical name (`?` for one that did not resolve), in reference
+    /// order. One statement for all: asked one symbol at a time, the 11,000 symbols of 400
+    /// changed `java.base` files took about 70 ms, and SQLite went through each one's
+    /// references by the full index on `source_id` rather than the partial one of
+    /// supertypes.
+    pub fn supertypes_of_each(&self, ids: &[SymbolId]) -> Result<rustc_hash::FxHashMap<SymbolId, (Vec<SymbolId>, Vec<Box<str>>)>> {
         let mut stmt = self.tx.prepare_cached(concat!(
-            "SELECT COALESCE(e.qname, '?') FROM refs r LEFT JOIN externals e ON e.id = r.external_id WHERE r.source_id = ?1 AND r.kind IN (",
+            "SELECT r.source_id, r.target_id, COALESCE(e.qname, '?') FROM refs r INDEXED BY refs_supertypes
+             LEFT JOIN externals e ON e.id = r.external_id
+             WHERE r.source_id IN (SELECT value FROM json_each(?1)) AND r.kind IN (",
             kind_sql!(supertypes),
-            ") AND r.target_id IS NULL AND r.alias IS NULL"
+            ") AND r.alias IS NULL ORDER BY r.id"
         ))?;
-        let rows = stmt.query_map([id], |r| r.get::<_, String>(0).map(Into::into))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let list = serde_json::to_string(ids).expect("ids serialize");
+        let mut out: rustc_hash::FxHashMap<SymbolId, (Vec<SymbolId>, Vec<Box<str>>)> = Default::default();
+        let mut rows = stmt.query([list])?;
+        while let Some(r) = rows.next()? {
+            let entry = out.entry(r.get(0)?).or_default();
+            match r.get::<_, Option<SymbolId>>(1)? {
+                Some(target) => entry.0.push(target),
+                None => entry.1.push(r.get::<_, String>(2)?.into()),
+            }
+        }
+        for (supers, _) in out.values_mut() {
+            supers.sort_unstable();
+            supers.dedup();
+        }
+        Ok(out)
     }
 
     /// References whose argument types name one of `types` (`ApiException`,
