@@ -815,17 +815,28 @@ impl Store {
     }
 
     /// Every (symbol, declaration referencing it) pair of the references (imports left out),
-    /// once each, sorted.
-    pub fn symbol_users(&self) -> Result<Vec<(i64, i64)>> {
-        let mut stmt = self.conn.prepare(&format!(
-            "SELECT target_id, source_id FROM refs WHERE target_id IS NOT NULL AND source_id IS NOT NULL AND kind != {}",
-            kind_sql!(imports)
-        ))?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        let mut pairs: Vec<(i64, i64)> = rows.collect::<rusqlite::Result<_>>()?;
+    /// once each, sorted; and how many references each symbol has (imports left out),
+    /// sorted by symbol.
+    #[allow(clippy::type_complexity)]
+    pub fn symbol_users(&self) -> Result<(Vec<(i64, i64)>, Vec<(i64, u32)>)> {
+        let mut stmt = self
+            .conn
+            .prepare(&format!("SELECT target_id, source_id FROM refs WHERE target_id IS NOT NULL AND kind != {}", kind_sql!(imports)))?;
+        let mut pairs: Vec<(i64, i64)> = Vec::new();
+        let mut counts: rustc_hash::FxHashMap<i64, u32> = Default::default();
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let target: i64 = r.get(0)?;
+            *counts.entry(target).or_default() += 1;
+            if let Some(source) = r.get::<_, Option<i64>>(1)? {
+                pairs.push((target, source));
+            }
+        }
         pairs.sort_unstable();
         pairs.dedup();
-        Ok(pairs)
+        let mut counts: Vec<(i64, u32)> = counts.into_iter().collect();
+        counts.sort_unstable();
+        Ok((pairs, counts))
     }
 
     /// The declarations that reference these externals (imports left out): (declaration,
@@ -1067,19 +1078,6 @@ impl Store {
             "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts, ?2, ?3, ?4, ?5) LIMIT ?6",
         )?;
         let rows = stmt.query_map(params![expression, words, owner, doc, place, limit as i64], |r| r.get(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// How many places reference each of these symbols (resolved references, imports left
-    /// out), by id; a symbol nothing references is absent.
-    pub fn fan_in(&self, ids: &[i64]) -> Result<std::collections::HashMap<i64, usize>> {
-        let ids = serde_json::to_string(ids).expect("ids serialize");
-        let mut stmt = self.conn.prepare_cached(concat!(
-            "SELECT r.target_id, COUNT(*) FROM refs r WHERE r.target_id IN (SELECT value FROM json_each(?1)) AND r.kind != ",
-            kind_sql!(imports),
-            " GROUP BY r.target_id"
-        ))?;
-        let rows = stmt.query_map([ids], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? as usize)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

@@ -701,20 +701,30 @@ fn type_names(query: &str) -> Vec<&str> {
     out
 }
 
+/// The declarations whose names hold the sentence's words, best first (`word_matches`'
+/// second list).
+fn in_names(store: &Store, terms: &[Term]) -> Result<Vec<i64>, ToolError> {
+    Ok(store.fts_weighted(&any_term(terms, "words"), (1.0, 1.0, 1.0, 1.0), DEPTH)?)
+}
+
 /// The candidates the sentence's words find, fused (reciprocal ranks): the words anywhere
-/// (names count most), the words in names alone, each word as a whole name (`cache` ->
-/// `Cache`), each member the sentence names as `Owner.member` and the members of each type it
-/// names; with what it names.
-fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i64, f64>, Named), ToolError> {
+/// (names count most), the words in names alone (`in_names`, read by the caller), each word
+/// as a whole name (`cache` -> `Cache`), each member the sentence names as `Owner.member`
+/// and the members of each type it names; with what it names.
+fn word_matches(
+    store: &Store,
+    terms: &[Term],
+    query: &str,
+    in_names: impl FnOnce() -> Result<Vec<i64>, ToolError>,
+) -> Result<(HashMap<i64, f64>, Named), ToolError> {
     // (weight, ranked ids)
     let mut clock = Clock::start();
     let mut lists: Vec<(f64, Vec<i64>)> =
         vec![(3.0, store.fts_weighted(&any_term(terms, "words owner doc place"), (4.0, 1.0, 1.0, 0.5), DEPTH)?)];
     clock.mark("fts all");
-    lists.push((2.0, store.fts_weighted(&any_term(terms, "words"), (1.0, 1.0, 1.0, 1.0), DEPTH)?));
-    clock.mark("fts words");
+    let mut rest: Vec<(f64, Vec<i64>)> = Vec::new();
     for t in terms.iter().filter(|t| t.word.len() >= 4 && t.of.is_none()) {
-        lists.push((1.0, store.names_like(&t.word, false, 20)?));
+        rest.push((1.0, store.names_like(&t.word, false, 20)?));
     }
     clock.mark("names");
     // `Elements.before(Node)`: the member of that owner, which the sentence names.
@@ -736,16 +746,19 @@ fn word_matches(store: &Store, terms: &[Term], query: &str) -> Result<(HashMap<i
             named.missing.push(format!("{} has no member {}", written.owner, written.member));
         }
         named.members.extend(&found);
-        lists.push((4.0, found));
+        rest.push((4.0, found));
     }
     // `Make progressive StreamParser selections emission-aware`: what the type holds.
     for name in type_names(query) {
         for t in store.symbols_by_ids(&store.types_named(name)?)? {
-            lists.push((1.0, store.ids_inside(&t.qname, DEPTH)?));
+            rest.push((1.0, store.ids_inside(&t.qname, DEPTH)?));
             named.types.push(t.qname);
         }
     }
     clock.mark("named");
+    lists.push((2.0, in_names()?));
+    lists.extend(rest);
+    clock.mark("waited for names");
     tracing::debug!("sentence words: {}", clock.summary());
     let mut score: HashMap<i64, f64> = HashMap::new();
     for (weight, list) in &lists {
@@ -766,12 +779,16 @@ pub(super) struct Users {
     symbols: Vec<i64>,
     starts: Vec<u32>,
     users: Vec<i64>,
+    /// How many references each symbol has (imports left out), by symbol: the ranking's
+    /// fan-in, read with the pairs rather than asked of SQL for each sentence (4-5 ms of
+    /// a sentence's 650 candidates on `java.base`).
+    fan_in: Vec<(i64, u32)>,
 }
 
 impl Users {
     /// From (symbol, user) pairs sorted and each once (`Store::symbol_users`).
     fn from_pairs(pairs: &[(i64, i64)]) -> Users {
-        let mut out = Users { symbols: Vec::new(), starts: Vec::new(), users: Vec::with_capacity(pairs.len()) };
+        let mut out = Users { symbols: Vec::new(), starts: Vec::new(), users: Vec::with_capacity(pairs.len()), fan_in: Vec::new() };
         for &(symbol, user) in pairs {
             if out.symbols.last() != Some(&symbol) {
                 out.symbols.push(symbol);
@@ -781,6 +798,11 @@ impl Users {
         }
         out.starts.push(out.users.len() as u32);
         out
+    }
+
+    /// How many references a symbol has, imports left out.
+    fn fan_in(&self, id: i64) -> usize {
+        self.fan_in.binary_search_by_key(&id, |&(s, _)| s).map_or(0, |i| self.fan_in[i].1 as usize)
     }
 
     /// (user, symbol) pairs for these symbols, each once.
@@ -801,7 +823,8 @@ impl Atlas {
     pub(super) fn symbol_users(&self, store: &Store) -> Result<Arc<Users>, ToolError> {
         super::per_generation(store, &self.symbol_users, || {
             let started = std::time::Instant::now();
-            let users = Users::from_pairs(&store.symbol_users()?);
+            let (pairs, fan_in) = store.symbol_users()?;
+            let users = Users { fan_in, ..Users::from_pairs(&pairs) };
             tracing::debug!(ms = started.elapsed().as_millis() as u64, pairs = users.users.len(), "symbols' users read");
             Ok(users)
         })
@@ -915,10 +938,12 @@ impl Atlas {
         out
     }
 
-    /// The words' matches (`word_matches`) on this connection while another reads what
-    /// declarations use (`uses`) and their text (`text_words`): the two do not depend on each
-    /// other, and a server has a second core. On `java.base`, 30 sentences three times each:
-    /// p50 28.9-30.5 -> 25.4-26.0 ms, the same answers.
+    /// The words' matches (`word_matches`) on this connection while another reads the
+    /// names' list (`in_names`), what declarations use (`uses`) and their text
+    /// (`text_words`): they do not depend on each other, and a server has a second core. On
+    /// `java.base`, 30 sentences three times each: p50 28.9-30.5 -> 25.4-26.0 ms with the
+    /// last two on the second connection, the same answers; the names' list, moved there
+    /// from the words' matches, in `search.md`.
     #[allow(clippy::type_complexity)]
     fn words_uses_and_text(
         &self,
@@ -926,17 +951,28 @@ impl Atlas {
         terms: &[Term],
         query: &str,
     ) -> Result<((HashMap<i64, f64>, Named), HashMap<i64, Vec<usize>>, HashMap<i64, Vec<usize>>), ToolError> {
+        let failed = || ToolError("reading what declarations use failed (a thread panicked)".to_string());
+        let (names_tx, names_rx) = std::sync::mpsc::channel::<Result<Vec<i64>, ToolError>>();
         let (words, side) = std::thread::scope(|scope| {
-            let side = scope.spawn(|| -> Result<_, ToolError> {
+            let side = scope.spawn(move || -> Result<_, ToolError> {
+                let mut clock = Clock::start();
                 let other = self.store()?;
-                let found = self.uses(&other, terms).and_then(|uses| Ok((uses, text_words(&other, terms)?)));
+                // The names' list first: the words' fusion waits for it.
+                let sent = names_tx.send(in_names(&other, terms));
+                clock.mark("fts words");
+                let found = self.uses(&other, terms).and_then(|uses| {
+                    clock.mark("uses");
+                    Ok((uses, text_words(&other, terms)?))
+                });
+                clock.mark("text");
                 self.pool.lock().expect("pool lock").push(other);
+                tracing::debug!("sentence side: {}", clock.summary());
+                sent.map_err(|_| failed())?;
                 found
             });
-            (word_matches(store, terms, query), side.join())
+            (word_matches(store, terms, query, || names_rx.recv().unwrap_or_else(|_| Err(failed()))), side.join())
         });
-        let (uses, text) =
-            side.unwrap_or_else(|_| Err(ToolError("reading what declarations use failed (a thread panicked)".to_string())))?;
+        let (uses, text) = side.unwrap_or_else(|_| Err(failed()))?;
         Ok((words?, uses, text))
     }
 
@@ -1045,10 +1081,10 @@ impl Atlas {
         };
         let fields_of = |s: &SymbolInfo| matched(s, &terms, terms_of(&bag, s.id), terms_of(&uses, s.id), terms_of(&text, s.id));
         let mut ranked: Vec<Ranked> = Vec::new();
-        let fan_in = store.fan_in(&ids)?;
+        let users = self.symbol_users(store)?;
         for (s, inside) in candidates {
             let m = fields_of(&s);
-            let fan_in = fan_in.get(&s.id).copied().unwrap_or(0);
+            let fan_in = users.fan_in(s.id);
             ranked.push(Ranked { in_area: !scoped || inside, rank: rank(&s, &m), fan_in, fused: score[&s.id], s, m, via: None });
         }
         sort(&mut ranked);
@@ -1163,6 +1199,8 @@ mod tests {
         // (symbol, user) pairs as the store gives them: sorted, each once.
         let users = Users::from_pairs(&[(3, 10), (3, 11), (5, 10), (9, 12), (9, 13), (9, 14)]);
         assert_eq!(users.of(&[9, 4, 3]), [(12, 9), (13, 9), (14, 9), (10, 3), (11, 3)]);
+        let users = Users { fan_in: vec![(3, 7), (5, 1), (9, 3)], ..users };
+        assert_eq!([3, 4, 5, 9, 10].map(|id| users.fan_in(id)), [7, 0, 1, 3, 0]);
         assert_eq!(users.of(&[5]), [(10, 5)]);
         assert_eq!(users.of(&[1, 100]), []);
         assert_eq!(Users::from_pairs(&[]).of(&[1]), []);
