@@ -842,6 +842,9 @@ const SUPERTYPES_SQL: &str = concat!(
     ") AND target_id IS NOT NULL AND alias IS NULL ORDER BY target_id"
 );
 
+/// A symbol's supertypes: those of the repository, and those outside it by canonical name.
+pub type Supertypes = (Vec<SymbolId>, Vec<Box<str>>);
+
 /// One write transaction. Nothing is visible to readers until `commit`.
 pub struct Writer<'c> {
     tx: Transaction<'c>,
@@ -881,7 +884,7 @@ struct OldRef {
 
 /// A reference row's columns but its id, file, line and name keys (made from the name,
 /// receiver and subject): `String`s as read, `&str`s as about to be written.
-#[derive(PartialEq, Hash)]
+#[derive(PartialEq, Eq, Hash, Clone)]
 struct RefRow<S = String> {
     enclosing: Option<i64>,
     source: Option<i64>,
@@ -944,40 +947,6 @@ fn ref_row<'a>(
         confidence: res.confidence.code(),
         args: reference.args.as_deref(),
     }
-}
-
-/// Which old rows (`old_ids`, in order) new references (with their sorted other
-/// candidates) equal but for the line: (old index, new index) pairs, ascending in both. The
-/// common head and tail are compared row by row; what lies between is matched by a diff
-/// (Myers, over the rows' hashes; a middle so changed that it takes over 20 ms matches what
-/// was found by then, and the rest is written again).
-fn match_refs(old: &rustc_hash::FxHashMap<i64, OldRef>, old_ids: &[i64], new: &[(RefRow<&str>, Vec<i64>)]) -> Vec<(usize, usize)> {
-    use std::hash::{Hash, Hasher};
-    let old: Vec<(RefRow<&str>, &[i64])> = old_ids.iter().map(|id| (old[id].row.borrowed(), old[id].alts.as_slice())).collect();
-    let same = |o: usize, n: usize| old[o].0 == new[n].0 && old[o].1 == new[n].1.as_slice();
-    let head = (0..old.len().min(new.len())).take_while(|&i| same(i, i)).count();
-    let tail = (0..(old.len() - head).min(new.len() - head)).take_while(|&i| same(old.len() - 1 - i, new.len() - 1 - i)).count();
-    let mut pairs: Vec<(usize, usize)> = (0..head).map(|i| (i, i)).collect();
-    let (old_mid, new_mid) = (head..old.len() - tail, head..new.len() - tail);
-    if !old_mid.is_empty() && !new_mid.is_empty() {
-        let key = |row: &RefRow<&str>, alts: &[i64]| {
-            let mut h = xxhash_rust::xxh3::Xxh3::new();
-            row.hash(&mut h);
-            alts.hash(&mut h);
-            h.finish()
-        };
-        let old_keys: Vec<u64> = old[old_mid.clone()].iter().map(|(row, alts)| key(row, alts)).collect();
-        let new_keys: Vec<u64> = new[new_mid].iter().map(|(row, alts)| key(row, alts)).collect();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(20);
-        for op in similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &old_keys, &new_keys, Some(deadline)) {
-            if let similar::DiffOp::Equal { old_index, new_index, len } = op {
-                // Equal keys of unequal rows (a hash collision) are no match.
-                pairs.extend((0..len).map(|k| (head + old_index + k, head + new_index + k)).filter(|&(o, n)| same(o, n)));
-            }
-        }
-    }
-    pairs.extend((0..tail).rev().map(|i| (old.len() - 1 - i, new.len() - 1 - i)));
-    pairs
 }
 
 /// The words of a file's place, for search: its folders and file name without extension,
@@ -1542,7 +1511,9 @@ impl Writer<'_> {
                 }
                 let mut old_ids: Vec<i64> = old.keys().copied().filter(|&id| id >= rw.next).collect();
                 old_ids.sort_unstable();
-                let pairs = match_refs(old, &old_ids, &new);
+                let was: Vec<(RefRow<&str>, &[i64])> = old_ids.iter().map(|id| (old[id].row.borrowed(), old[id].alts.as_slice())).collect();
+                let now: Vec<(RefRow<&str>, &[i64])> = new.iter().map(|(row, alts)| (row.clone(), alts.as_slice())).collect();
+                let pairs = ref_ids::matching(&was, &now);
                 (rw.next, old_ids, pairs)
             }
             None => {
@@ -1778,22 +1749,21 @@ impl Writer<'_> {
     }
 
     /// The supertypes of each of these symbols (those with none are absent): the resolved
-    /// ones ascending and without repeats (as `load_world` reads them), and those outside
-    /// the repository by canonical name (`?` for one that did not resolve), in reference
-    /// order. One statement for all: asked one symbol at a time, the 11,000 symbols of 400
+    /// ones and those outside the repository by canonical name (`?` for one that did not
+    /// resolve), each ascending and without repeats (as `load_world` reads them). One statement for all: asked one symbol at a time, the 11,000 symbols of 400
     /// changed `java.base` files took about 70 ms, and SQLite went through each one's
     /// references by the full index on `source_id` rather than the partial one of
     /// supertypes.
-    pub fn supertypes_of_each(&self, ids: &[SymbolId]) -> Result<rustc_hash::FxHashMap<SymbolId, (Vec<SymbolId>, Vec<Box<str>>)>> {
+    pub fn supertypes_of_each(&self, ids: &[SymbolId]) -> Result<rustc_hash::FxHashMap<SymbolId, Supertypes>> {
         let mut stmt = self.tx.prepare_cached(concat!(
             "SELECT r.source_id, r.target_id, COALESCE(e.qname, '?') FROM refs r INDEXED BY refs_supertypes
              LEFT JOIN externals e ON e.id = r.external_id
              WHERE r.source_id IN (SELECT value FROM json_each(?1)) AND r.kind IN (",
             kind_sql!(supertypes),
-            ") AND r.alias IS NULL ORDER BY r.id"
+            ") AND r.alias IS NULL"
         ))?;
         let list = serde_json::to_string(ids).expect("ids serialize");
-        let mut out: rustc_hash::FxHashMap<SymbolId, (Vec<SymbolId>, Vec<Box<str>>)> = Default::default();
+        let mut out: rustc_hash::FxHashMap<SymbolId, Supertypes> = Default::default();
         let mut rows = stmt.query([list])?;
         while let Some(r) = rows.next()? {
             let entry = out.entry(r.get(0)?).or_default();
@@ -1802,9 +1772,11 @@ impl Writer<'_> {
                 None => entry.1.push(r.get::<_, String>(2)?.into()),
             }
         }
-        for (supers, _) in out.values_mut() {
+        for (supers, outside) in out.values_mut() {
             supers.sort_unstable();
             supers.dedup();
+            outside.sort_unstable();
+            outside.dedup();
         }
         Ok(out)
     }

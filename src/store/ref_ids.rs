@@ -1,8 +1,10 @@
 //! Where a file's references go in the `refs` table: their ids. A file's references are one
 //! range of ids in the order of the file (`ref_ids_of`), written `GAP` apart, so that an
 //! update can put a new reference between two old ones and leave the rows around it as
-//! they are. This module only computes ids from the old rows' ids and a matching of old
-//! to new; it reads and writes nothing (the writer in `store` does).
+//! they are. This module only matches old rows with new ones and computes ids from the
+//! matching; it reads and writes nothing (the writer in `store` does).
+
+use std::hash::{Hash, Hasher};
 
 /// How far apart a file's references are written, where there is room. An edit that adds
 /// references before the last of a file then fits between the old ones four times over in
@@ -47,7 +49,7 @@ pub(crate) fn place(floor: i64, hi: i64, old: &[i64], pairs: &[(usize, usize)], 
         // room for it (the pairs before that join the run).
         loop {
             let Some(&(o, n)) = pairs.get(p) else { break };
-            if old[o] - last - 1 >= (n - i) as i64 {
+            if old[o] - last > (n - i) as i64 {
                 for j in 0..n - i {
                     let id = last + (old[o] - last) * (j as i64 + 1) / ((n - i) as i64 + 1);
                     out.push(Slot { id, keep: false });
@@ -66,7 +68,7 @@ pub(crate) fn place(floor: i64, hi: i64, old: &[i64], pairs: &[(usize, usize)], 
         let k = (new_len - i) as i64;
         let next_old = old.iter().copied().find(|&id| id > last);
         match next_old {
-            Some(b) if b - last - 1 >= k => {
+            Some(b) if b - last > k => {
                 let step = ((b - last - 1) / k).min(GAP);
                 out.extend((1..=k).map(|j| Slot { id: last + step * j, keep: false }));
             }
@@ -81,12 +83,52 @@ pub(crate) fn place(floor: i64, hi: i64, old: &[i64], pairs: &[(usize, usize)], 
     out
 }
 
+/// Which old items new ones equal: (old index, new index) pairs, ascending in both. The
+/// common head and tail are compared item by item; what lies between is matched by a diff
+/// (Myers over the items' hashes, `similar`; a middle so changed that it takes over 20 ms
+/// matches what was found by then, and the rest is written again). Equal hashes of unequal
+/// items (a collision) are no match.
+pub(crate) fn matching<T: Hash + Eq>(old: &[T], new: &[T]) -> Vec<(usize, usize)> {
+    let head = old.iter().zip(new).take_while(|(o, n)| o == n).count();
+    let tail = old[head..].iter().rev().zip(new[head..].iter().rev()).take_while(|(o, n)| o == n).count();
+    let mut pairs: Vec<(usize, usize)> = (0..head).map(|i| (i, i)).collect();
+    let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
+    if !old_mid.is_empty() && !new_mid.is_empty() {
+        let key = |item: &T| {
+            let mut h = xxhash_rust::xxh3::Xxh3::new();
+            item.hash(&mut h);
+            h.finish()
+        };
+        let old_keys: Vec<u64> = old_mid.iter().map(key).collect();
+        let new_keys: Vec<u64> = new_mid.iter().map(key).collect();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(20);
+        for op in similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &old_keys, &new_keys, Some(deadline)) {
+            if let similar::DiffOp::Equal { old_index, new_index, len } = op {
+                let (o, n) = (head + old_index, head + new_index);
+                pairs.extend((0..len).map(|k| (o + k, n + k)).filter(|&(o, n)| old[o] == new[n]));
+            }
+        }
+    }
+    pairs.extend((0..tail).rev().map(|i| (old.len() - 1 - i, new.len() - 1 - i)));
+    pairs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn ids(slots: &[Slot]) -> Vec<(i64, bool)> {
         slots.iter().map(|s| (s.id, s.keep)).collect()
+    }
+
+    #[test]
+    fn matching_keeps_the_head_the_tail_and_what_the_diff_finds_between() {
+        // One added at the top, one changed in the middle, one removed near the end.
+        let old = ["a", "b", "c", "d", "e", "f"];
+        let new = ["x", "a", "b", "C", "d", "f"];
+        assert_eq!(matching(&old, &new), [(0, 1), (1, 2), (3, 4), (5, 5)]);
+        assert_eq!(matching(&old, &old), (0..6).map(|i| (i, i)).collect::<Vec<_>>());
+        assert_eq!(matching(&old, &[]), []);
     }
 
     #[test]
