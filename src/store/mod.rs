@@ -208,6 +208,10 @@ pub struct Store {
     /// Set while a new index is built in its side file (see `Store::open`): the path
     /// `publish` renames it to, and the build lock held until then.
     building: Option<(PathBuf, std::fs::File)>,
+    /// The row lengths this connection's `symbols_rank` reads (`rank`), and whether the
+    /// function is registered yet.
+    lengths: std::sync::Arc<rank::Slot>,
+    ranked: std::sync::atomic::AtomicBool,
 }
 
 /// Held (an advisory file lock) by the process building a new index, until it publishes:
@@ -336,6 +340,20 @@ fn decode_receiver(r: Option<String>) -> Receiver {
 }
 
 impl Store {
+    fn with_conn(conn: Connection, root: &Path, building: Option<(PathBuf, std::fs::File)>) -> Result<Store> {
+        Ok(Store { conn, root: root.to_path_buf(), building, lengths: Default::default(), ranked: Default::default() })
+    }
+
+    /// Registers `symbols_rank` on the connection before its first ranked search (not when
+    /// it opens: that reads the schema, and `status` reports an unreadable file its own way).
+    fn ranked(&self) -> Result<()> {
+        if !self.ranked.load(std::sync::atomic::Ordering::Relaxed) {
+            rank::register(&self.conn, &self.lengths)?;
+            self.ranked.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
     /// Opens the index for writing, creating it, or rebuilding it when it is of another
     /// version, not a database, or unreadable.
     pub fn open(root: &Path) -> Result<Store> {
@@ -347,7 +365,7 @@ impl Store {
         }
         let path = dir.join(INDEX_FILE);
         match Self::open_existing(&path) {
-            Ok(Some(conn)) => return Ok(Store { conn, root: root.to_path_buf(), building: None }),
+            Ok(Some(conn)) => return Ok(Store::with_conn(conn, root, None)?),
             Ok(None) => {
                 tracing::info!("creating a new index at {}", path.display());
                 if root.join(LEGACY_INDEX_DIR).join(INDEX_FILE).exists() {
@@ -367,7 +385,7 @@ impl Store {
                 tracing::info!("another process is building the index; waiting for it");
                 lock.lock().map_err(io)?;
                 if let Ok(Some(conn)) = Self::open_existing(&path) {
-                    return Ok(Store { conn, root: root.to_path_buf(), building: None });
+                    return Ok(Store::with_conn(conn, root, None)?);
                 }
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
@@ -393,7 +411,7 @@ impl Store {
         // this id too (`Store::stamp`).
         conn.execute("INSERT INTO meta(key, value) VALUES ('index_id', ?1)", [new_index_id()])?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        Ok(Store { conn, root: root.to_path_buf(), building: Some((path, lock)) })
+        Ok(Store::with_conn(conn, root, Some((path, lock)))?)
     }
 
     /// Makes a newly built index the repository's index: flushed to disk, then renamed over
@@ -483,7 +501,7 @@ impl Store {
         // Pages are read through a memory map (shared with the OS page cache) instead of a
         // read() copy each time a query touches them.
         conn.pragma_update(None, "mmap_size", 1i64 << 30)?;
-        Ok(Store { conn, root: root.to_path_buf(), building: None })
+        Ok(Store::with_conn(conn, root, None)?)
     }
 
     pub fn root(&self) -> &Path {
@@ -1822,9 +1840,11 @@ impl Writer<'_> {
 }
 mod history;
 mod queries;
+mod rank;
 mod ref_ids;
 pub use history::*;
 pub use queries::*;
+pub use rank::DocLengths;
 
 /// What made an index's contents besides the schema: the program version and source (a
 /// build of another commit may extract or resolve otherwise: `build.rs`), the grammar queries

@@ -1059,11 +1059,12 @@ impl Store {
 
     /// Symbol ids by full-text match on the name words or the doc summary, best first.
     pub fn fts(&self, column: &str, query: &str, limit: usize) -> Result<Vec<i64>> {
+        self.ranked()?;
         // bm25 reads each matching row's sizes: a word in thousands of names (`string`)
         // cost milliseconds. The best of the first FTS_SCORED matches is close enough
         // for a ranking that is one vote among several.
         let sql = format!(
-            "SELECT rowid FROM (SELECT rowid, bm25(symbols_fts) AS score FROM symbols_fts WHERE {column} MATCH ?1 LIMIT {FTS_SCORED})
+            "SELECT rowid FROM (SELECT rowid, symbols_rank(symbols_fts) AS score FROM symbols_fts WHERE {column} MATCH ?1 LIMIT {FTS_SCORED})
              ORDER BY score LIMIT ?2"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
@@ -1074,11 +1075,25 @@ impl Store {
     /// Symbol ids matching an FTS5 expression, best first by BM25 with these column weights
     /// (name words, owner words, doc, place words), every match scored.
     pub fn fts_weighted(&self, expression: &str, (words, owner, doc, place): (f64, f64, f64, f64), limit: usize) -> Result<Vec<i64>> {
+        self.ranked()?;
         let mut stmt = self.conn.prepare_cached(
-            "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts, ?2, ?3, ?4, ?5) LIMIT ?6",
+            "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY symbols_rank(symbols_fts, ?2, ?3, ?4, ?5) LIMIT ?6",
         )?;
         let rows = stmt.query_map(params![expression, words, owner, doc, place, limit as i64], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every symbol's length in the full-text index (its words, owner, doc and place, in
+    /// tokens), which `symbols_rank` reads instead of a row a match (`rank`).
+    pub fn doc_lengths(&self) -> Result<super::DocLengths> {
+        let mut stmt = self.conn.prepare_cached("SELECT id, sz FROM symbols_fts_docsize")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))?;
+        Ok(super::DocLengths::from_rows(rows.collect::<rusqlite::Result<_>>()?))
+    }
+
+    /// The lengths this connection's ranking reads from now on (None: from the index).
+    pub fn use_doc_lengths(&self, lengths: Option<std::sync::Arc<super::DocLengths>>) {
+        *self.lengths.lock().expect("lengths lock") = lengths;
     }
 
     /// How many symbols the index holds.
@@ -1098,8 +1113,10 @@ impl Store {
     /// Symbol ids matching a whole FTS5 query expression, best first (all matches scored:
     /// an expression of several words matches few rows).
     pub fn fts_query(&self, expression: &str, limit: usize) -> Result<Vec<i64>> {
-        let mut stmt =
-            self.conn.prepare_cached("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY bm25(symbols_fts) LIMIT ?2")?;
+        self.ranked()?;
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY symbols_rank(symbols_fts) LIMIT ?2")?;
         let rows = stmt.query_map(params![expression, limit as i64], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }

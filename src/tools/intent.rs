@@ -879,6 +879,22 @@ impl Atlas {
         })
     }
 
+    /// Every symbol's length in the full-text index, which ranking its matches reads
+    /// (`store::rank`), once per index generation.
+    pub(super) fn doc_lengths(&self, store: &Store) -> Result<Arc<crate::store::DocLengths>, ToolError> {
+        super::per_generation(store, &self.doc_lengths, || {
+            let started = std::time::Instant::now();
+            let lengths = store.doc_lengths()?;
+            tracing::debug!(
+                ms = started.elapsed().as_millis() as u64,
+                rows = lengths.len(),
+                kb = lengths.bytes() / 1024,
+                "symbols' lengths read"
+            );
+            Ok(lengths)
+        })
+    }
+
     /// The stored history as sentence search reads it; None when history is not read (no
     /// git, disabled, or still reading).
     fn history_words(&self, store: &Store) -> Result<Option<Arc<HistoryWords>>, ToolError> {
@@ -1001,11 +1017,13 @@ impl Atlas {
         query: &str,
     ) -> Result<((HashMap<i64, f64>, Named), HashMap<i64, Vec<usize>>, HashMap<i64, Vec<usize>>), ToolError> {
         let failed = || ToolError("reading what declarations use failed (a thread panicked)".to_string());
+        let lengths = &self.doc_lengths(store)?;
         let (names_tx, names_rx) = std::sync::mpsc::channel::<Result<Vec<i64>, ToolError>>();
         let (words, side) = std::thread::scope(|scope| {
             let side = scope.spawn(move || -> Result<_, ToolError> {
                 let mut clock = Clock::start();
                 let other = self.store()?;
+                other.use_doc_lengths(Some(lengths.clone()));
                 // The names' list first: the words' fusion waits for it.
                 let sent = names_tx.send(in_names(&other, terms));
                 clock.mark("fts words");
@@ -1014,12 +1032,16 @@ impl Atlas {
                     Ok((uses, text_words(&other, terms)?))
                 });
                 clock.mark("text");
+                other.use_doc_lengths(None);
                 self.pool.lock().expect("pool lock").push(other);
                 tracing::debug!("sentence side: {}", clock.summary());
                 sent.map_err(|_| failed())?;
                 found
             });
-            (word_matches(store, terms, query, || names_rx.recv().unwrap_or_else(|_| Err(failed()))), side.join())
+            store.use_doc_lengths(Some(lengths.clone()));
+            let words = word_matches(store, terms, query, || names_rx.recv().unwrap_or_else(|_| Err(failed())));
+            store.use_doc_lengths(None);
+            (words, side.join())
         });
         let (uses, text) = side.unwrap_or_else(|_| Err(failed()))?;
         Ok((words?, uses, text))

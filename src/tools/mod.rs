@@ -121,6 +121,7 @@ pub struct Atlas {
     external_words: Mutex<Option<(Stamp, Arc<Vec<(i64, Vec<String>)>>)>>,
     /// The declarations referencing each symbol, for the same field (per generation).
     symbol_users: Mutex<Option<(Stamp, Arc<intent::Users>)>>,
+    doc_lengths: Mutex<Option<(Stamp, Arc<store::DocLengths>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
@@ -287,6 +288,7 @@ impl Atlas {
             history_words: Mutex::new(None),
             external_words: Mutex::new(None),
             symbol_users: Mutex::new(None),
+            doc_lengths: Mutex::new(None),
             status: Arc::new(IndexStatus::default()),
             syncer: None,
             line_stats: Mutex::new(HashMap::new()),
@@ -366,9 +368,13 @@ impl Atlas {
         if let Err(e) = self.statement_view(&store) {
             tracing::warn!("refreshing the MyBatis statements: {}", e.0);
         }
-        // And what sentence search's `uses` field follows (0.24 s on `java.base`).
+        // And what sentence search's `uses` field follows (0.24 s on `java.base`), and the
+        // lengths its ranking reads.
         if let Err(e) = self.symbol_users(&store) {
             tracing::warn!("refreshing the symbols' users: {}", e.0);
+        }
+        if let Err(e) = self.doc_lengths(&store) {
+            tracing::warn!("refreshing the symbols' lengths: {}", e.0);
         }
         if self.entry_points.lock().expect("cache lock").is_some() {
             if let Err(e) = self.entry_points(&store, "") {
