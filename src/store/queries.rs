@@ -861,28 +861,6 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// How many words the literals and comments of each of `ids` hold (FTS5's own count of
-    /// the row's tokens, `text_fts_docsize`).
-    pub fn text_lengths(&self, ids: &[i64]) -> Result<std::collections::HashMap<i64, u32>> {
-        let ids = serde_json::to_string(ids).expect("ids serialize");
-        let mut stmt = self.conn.prepare_cached("SELECT id, sz FROM text_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))")?;
-        let rows = stmt.query_map([ids], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))?;
-        let mut out = std::collections::HashMap::new();
-        for row in rows {
-            let (id, sz) = row?;
-            // The first column's count, as an SQLite varint (7 bits a byte, high bit: more).
-            let mut n: u32 = 0;
-            for b in sz.iter().take(5) {
-                n = (n << 7) | u32::from(b & 0x7f);
-                if b & 0x80 == 0 {
-                    break;
-                }
-            }
-            out.insert(id, n);
-        }
-        Ok(out)
-    }
-
     /// Every external: (id, qualified name).
     pub fn externals(&self) -> Result<Vec<(i64, String)>> {
         let mut stmt = self.conn.prepare_cached("SELECT id, qname FROM externals")?;
@@ -1086,7 +1064,17 @@ impl Store {
     /// Every symbol's length in the full-text index (its words, owner, doc and place, in
     /// tokens), which `symbols_rank` reads instead of a row a match (`rank`).
     pub fn doc_lengths(&self) -> Result<super::DocLengths> {
-        let mut stmt = self.conn.prepare_cached("SELECT id, sz FROM symbols_fts_docsize")?;
+        self.lengths_of("symbols_fts_docsize")
+    }
+
+    /// How many words the literals and comments of each declaration that has them hold
+    /// (FTS5's own count of the row's tokens).
+    pub fn text_lengths(&self) -> Result<super::DocLengths> {
+        self.lengths_of("text_fts_docsize")
+    }
+
+    fn lengths_of(&self, docsize: &str) -> Result<super::DocLengths> {
+        let mut stmt = self.conn.prepare_cached(&format!("SELECT id, sz FROM {docsize}"))?;
         let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))?;
         Ok(super::DocLengths::from_rows(rows.collect::<rusqlite::Result<_>>()?))
     }

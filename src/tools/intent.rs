@@ -457,6 +457,12 @@ fn terms_in_texts(texts: &[&str], terms: &[Term]) -> Vec<usize> {
     (0..terms.len()).filter(|&i| found[i]).collect()
 }
 
+/// How long each symbol is in the full-text index, and its literals and comments (`text_fts`).
+pub(super) struct Lengths {
+    symbols: Arc<crate::store::DocLengths>,
+    text: crate::store::DocLengths,
+}
+
 /// How far what a declaration's history, uses and text add (beyond its name, owner, doc and
 /// path) can go: `x` saturates at `BAG_SATURATION`, as BM25 saturates a word's frequency. A
 /// long function that uses or mentions something of every word (ripgrep's
@@ -880,15 +886,16 @@ impl Atlas {
     }
 
     /// Every symbol's length in the full-text index, which ranking its matches reads
-    /// (`store::rank`), once per index generation.
-    pub(super) fn doc_lengths(&self, store: &Store) -> Result<Arc<crate::store::DocLengths>, ToolError> {
+    /// (`store::rank`), and the length of each one's literals and comments, once per index
+    /// generation.
+    pub(super) fn doc_lengths(&self, store: &Store) -> Result<Arc<Lengths>, ToolError> {
         super::per_generation(store, &self.doc_lengths, || {
             let started = std::time::Instant::now();
-            let lengths = store.doc_lengths()?;
+            let lengths = Lengths { symbols: Arc::new(store.doc_lengths()?), text: store.text_lengths()? };
             tracing::debug!(
                 ms = started.elapsed().as_millis() as u64,
-                rows = lengths.len(),
-                kb = lengths.bytes() / 1024,
+                rows = lengths.symbols.len() + lengths.text.len(),
+                kb = (lengths.symbols.bytes() + lengths.text.bytes()) / 1024,
                 "symbols' lengths read"
             );
             Ok(lengths)
@@ -1017,7 +1024,7 @@ impl Atlas {
         query: &str,
     ) -> Result<((HashMap<i64, f64>, Named), HashMap<i64, Vec<usize>>, HashMap<i64, Vec<usize>>), ToolError> {
         let failed = || ToolError("reading what declarations use failed (a thread panicked)".to_string());
-        let lengths = &self.doc_lengths(store)?;
+        let lengths = &self.doc_lengths(store)?.symbols;
         let (names_tx, names_rx) = std::sync::mpsc::channel::<Result<Vec<i64>, ToolError>>();
         let (words, side) = std::thread::scope(|scope| {
             let side = scope.spawn(move || -> Result<_, ToolError> {
@@ -1094,8 +1101,8 @@ impl Atlas {
         let by_field = field_weights(&weights, all, top_weight, [&bag, &uses, &text]);
         // Long literals and comments (a flag's page of help text) hold many of a sentence's
         // words by their length alone: their share shrinks as BM25's length norm does.
-        let text_ids: Vec<i64> = text.keys().copied().collect();
-        let text_len = store.text_lengths(&text_ids)?;
+        let lengths = self.doc_lengths(store)?;
+        let text_len: HashMap<i64, u32> = text.keys().filter_map(|id| Some((*id, lengths.text.get(*id)?))).collect();
         let mean_len = (text_len.values().map(|n| f64::from(*n)).sum::<f64>() / text_len.len().max(1) as f64).max(1.0);
         let text_scale = |id: i64| text_len.get(&id).map_or(1.0, |n| length_scale(f64::from(*n), mean_len));
         let no_recent = HashSet::new();

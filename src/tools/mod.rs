@@ -121,7 +121,7 @@ pub struct Atlas {
     external_words: Mutex<Option<(Stamp, Arc<Vec<(i64, Vec<String>)>>)>>,
     /// The declarations referencing each symbol, for the same field (per generation).
     symbol_users: Mutex<Option<(Stamp, Arc<intent::Users>)>>,
-    doc_lengths: Mutex<Option<(Stamp, Arc<store::DocLengths>)>>,
+    doc_lengths: Mutex<Option<(Stamp, Arc<intent::Lengths>)>>,
     pub status: Arc<IndexStatus>,
     /// Re-indexes files now and waits (read-your-writes); set when an indexer runs.
     syncer: Option<Syncer>,
