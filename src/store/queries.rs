@@ -1081,7 +1081,17 @@ impl Store {
 
     /// The lengths this connection's ranking reads from now on (None: from the index).
     pub fn use_doc_lengths(&self, lengths: Option<std::sync::Arc<super::DocLengths>>) {
-        *self.lengths.lock().expect("lengths lock") = lengths;
+        self.lengths.lock().expect("lengths lock").lengths = lengths;
+    }
+
+    /// `fts_weighted`, with how many rows each phrase of the expression matches (under the
+    /// expression's columns) already counted: the rank then need not count them again.
+    pub fn fts_weighted_counted(&self, expression: &str, weights: (f64, f64, f64, f64), limit: usize, hits: Vec<i64>) -> Result<Vec<i64>> {
+        self.lengths.lock().expect("lengths lock").hits = Some(hits);
+        let found = self.fts_weighted(expression, weights, limit);
+        // A query that matched nothing never read them.
+        self.lengths.lock().expect("lengths lock").hits = None;
+        found
     }
 
     /// How many symbols the index holds.

@@ -102,8 +102,16 @@ fn total_size(mut sz: &[u8]) -> u32 {
     total
 }
 
-/// What a connection's `symbols_rank` reads lengths from: set per index generation.
-pub type Slot = Mutex<Option<Arc<DocLengths>>>;
+/// What a connection's `symbols_rank` reads: the lengths (set per index generation), and
+/// how many rows each phrase of the next query matches when the caller has counted them
+/// already (`bm25` counts them itself, one pass over each phrase's matches a query).
+#[derive(Default)]
+pub struct Given {
+    pub lengths: Option<Arc<DocLengths>>,
+    pub hits: Option<Vec<i64>>,
+}
+
+pub type Slot = Mutex<Given>;
 
 /// Registers `symbols_rank` on the connection; `slot` holds the lengths it reads.
 pub fn register(conn: &Connection, slot: &Arc<Slot>) -> rusqlite::Result<()> {
@@ -173,18 +181,28 @@ unsafe fn query_data(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context) ->
     if rc != ffi::SQLITE_OK {
         return Err(rc);
     }
+    let slot = (api.xUserData.expect("xUserData"))(fts) as *const Slot;
+    let (lengths, given) = match (*slot).lock() {
+        Ok(mut g) => (g.lengths.clone(), g.hits.take()),
+        Err(_) => (None, None),
+    };
+    let given = given.filter(|h| h.len() == phrases.max(0) as usize);
     let mut idf = Vec::with_capacity(phrases.max(0) as usize);
     for i in 0..phrases {
-        let mut hits: i64 = 0;
-        let rc = (api.xQueryPhrase.expect("xQueryPhrase"))(fts, i, (&mut hits as *mut i64).cast(), Some(count_row));
-        if rc != ffi::SQLITE_OK {
-            return Err(rc);
-        }
+        let hits = match &given {
+            Some(h) => h[i as usize],
+            None => {
+                let mut hits: i64 = 0;
+                let rc = (api.xQueryPhrase.expect("xQueryPhrase"))(fts, i, (&mut hits as *mut i64).cast(), Some(count_row));
+                if rc != ffi::SQLITE_OK {
+                    return Err(rc);
+                }
+                hits
+            }
+        };
         let value = (((rows - hits) as f64 + 0.5) / (hits as f64 + 0.5)).ln();
         idf.push(if value <= 0.0 { 1e-6 } else { value });
     }
-    let slot = (api.xUserData.expect("xUserData"))(fts) as *const Slot;
-    let lengths = (*slot).lock().ok().and_then(|l| l.clone());
     let query = Box::into_raw(Box::new(Query { avgdl: tokens as f64 / rows as f64, freq: vec![0.0; idf.len()], idf, lengths }));
     let rc = (api.xSetAuxdata.expect("xSetAuxdata"))(fts, query.cast(), Some(drop_query));
     if rc != ffi::SQLITE_OK {
@@ -285,7 +303,7 @@ mod tests {
         assert_eq!([7, 9, 12, 30, 31].map(|id| lengths.get(id)), [Some(11), Some(18), Some(4), Some(7), None]);
         for expression in ["{words owner doc place} : (\"creat\"* OR \"check\"* OR \"order\"*)", "words : \"stock\"*", "\"order\""] {
             let from_index = scores(&conn, expression);
-            *slot.lock().unwrap() = Some(Arc::new(DocLengths::from_rows(
+            slot.lock().unwrap().lengths = Some(Arc::new(DocLengths::from_rows(
                 conn.prepare("SELECT id, sz FROM symbols_fts_docsize")
                     .unwrap()
                     .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -294,7 +312,7 @@ mod tests {
                     .collect(),
             )));
             let from_memory = scores(&conn, expression);
-            *slot.lock().unwrap() = None;
+            slot.lock().unwrap().lengths = None;
             for (id, bm25, rank) in from_index.iter().chain(&from_memory) {
                 assert_eq!(bm25.to_bits(), rank.to_bits(), "{expression}: row {id}");
             }
@@ -303,8 +321,27 @@ mod tests {
         let order = |e: &str| scores(&conn, e).into_iter().map(|(id, _, _)| id).collect::<Vec<_>>();
         assert_eq!(order("{words owner doc place} : (\"creat\"* OR \"check\"* OR \"order\"*)"), [7, 9, 12]);
         assert_eq!(order("words : \"stock\"*"), [30, 9]);
+        // Counts given for each phrase (under the expression's columns) are bm25's own.
+        let count =
+            |e: &str| conn.query_row("SELECT count(*) FROM symbols_fts WHERE symbols_fts MATCH ?1", [e], |r| r.get::<_, i64>(0)).unwrap();
+        let counts = vec![count("words : \"stock\"*"), count("words : \"check\"*"), count("words : \"order\"*")];
+        assert_eq!(counts, [2, 1, 1]);
+        let expression = "{words} : (\"stock\"* OR \"check\"* OR \"order\"*)";
+        let counted_by_fts5 = scores(&conn, expression);
+        slot.lock().unwrap().hits = Some(counts);
+        let given = scores(&conn, expression);
+        assert!(slot.lock().unwrap().hits.is_none(), "the query took them");
+        assert_eq!(given.len(), 3);
+        for (id, bm25, rank) in &given {
+            assert_eq!(bm25.to_bits(), rank.to_bits(), "row {id}");
+        }
+        assert_eq!(given, counted_by_fts5);
+        // Counts are used as given: `stock` said to be in one row moves the two rows it is in.
+        slot.lock().unwrap().hits = Some(vec![1, 1, 1]);
+        let moved: Vec<i64> = scores(&conn, expression).into_iter().filter(|(_, bm25, rank)| bm25 != rank).map(|(id, _, _)| id).collect();
+        assert_eq!(moved, [9, 30]);
         // The lengths given are the ones read: row 9 said to be 1 token long ranks first.
-        *slot.lock().unwrap() = Some(Arc::new(DocLengths::from_rows(vec![(9, vec![1])])));
+        slot.lock().unwrap().lengths = Some(Arc::new(DocLengths::from_rows(vec![(9, vec![1])])));
         let told = scores(&conn, "words : \"stock\"*");
         assert_eq!(told.iter().map(|(id, bm25, _)| (*id, *bm25)).collect::<Vec<_>>(), [(30, told[0].1), (9, told[1].1)]);
         let mut by_rank = told.clone();

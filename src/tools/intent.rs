@@ -671,6 +671,8 @@ struct Weighed {
     weights: Vec<f64>,
     all: f64,
     top_weight: f64,
+    /// How many declarations' names hold each term (its document frequency).
+    in_names: Vec<i64>,
 }
 
 /// The sentence's terms, bridged where the repository's names hardly use a word
@@ -716,7 +718,8 @@ fn weigh(store: &Store, query: &str) -> Result<Option<Weighed>, ToolError> {
     for w in &mut weights {
         *w /= top_weight;
     }
-    Ok(Some(Weighed { terms, weights, all, top_weight }))
+    let in_names = terms.iter().map(|t| df(&t.stem).map(|n| n as i64)).collect::<Result<_, _>>()?;
+    Ok(Some(Weighed { terms, weights, all, top_weight, in_names }))
 }
 
 /// How deep each ranked list of candidates goes.
@@ -758,8 +761,10 @@ fn type_names(query: &str) -> Vec<&str> {
 
 /// The declarations whose names hold the sentence's words, best first (`word_matches`'
 /// second list).
-fn in_names(store: &Store, terms: &[Term]) -> Result<Vec<i64>, ToolError> {
-    Ok(store.fts_weighted(&any_term(terms, "words"), (1.0, 1.0, 1.0, 1.0), DEPTH)?)
+/// `counts`: how many names hold each term (`Weighed::in_names`), which the rank then need not
+/// count again.
+fn in_names(store: &Store, terms: &[Term], counts: &[i64]) -> Result<Vec<i64>, ToolError> {
+    Ok(store.fts_weighted_counted(&any_term(terms, "words"), (1.0, 1.0, 1.0, 1.0), DEPTH, counts.to_vec())?)
 }
 
 /// The candidates the sentence's words find, fused (reciprocal ranks): the words anywhere
@@ -923,10 +928,11 @@ impl Atlas {
     /// What each declaration uses, as the terms (indexes into `terms`) the names of what it
     /// references hold: the `USED_NAMES` symbols each word names best (by the words of their
     /// names), and every external whose simple name holds one (`java.net.http.HttpClient`).
-    fn uses(&self, store: &Store, terms: &[Term]) -> Result<HashMap<i64, Vec<usize>>, ToolError> {
+    fn uses(&self, store: &Store, terms: &[Term], counts: &[i64]) -> Result<HashMap<i64, Vec<usize>>, ToolError> {
         let mut named: HashMap<i64, Vec<usize>> = HashMap::new();
         for (i, t) in terms.iter().enumerate() {
-            for id in store.fts_weighted(&format!("words : \"{}\"*", t.stem), (1.0, 1.0, 1.0, 1.0), USED_NAMES)? {
+            let expression = format!("words : \"{}\"*", t.stem);
+            for id in store.fts_weighted_counted(&expression, (1.0, 1.0, 1.0, 1.0), USED_NAMES, vec![counts[i]])? {
                 named.entry(id).or_default().push(i);
             }
         }
@@ -1021,6 +1027,7 @@ impl Atlas {
         &self,
         store: &Store,
         terms: &[Term],
+        counts: &[i64],
         query: &str,
     ) -> Result<((HashMap<i64, f64>, Named), HashMap<i64, Vec<usize>>, HashMap<i64, Vec<usize>>), ToolError> {
         let failed = || ToolError("reading what declarations use failed (a thread panicked)".to_string());
@@ -1032,9 +1039,9 @@ impl Atlas {
                 let other = self.store()?;
                 other.use_doc_lengths(Some(lengths.clone()));
                 // The names' list first: the words' fusion waits for it.
-                let sent = names_tx.send(in_names(&other, terms));
+                let sent = names_tx.send(in_names(&other, terms, counts));
                 clock.mark("fts words");
-                let found = self.uses(&other, terms).and_then(|uses| {
+                let found = self.uses(&other, terms, counts).and_then(|uses| {
                     clock.mark("uses");
                     Ok((uses, text_words(&other, terms)?))
                 });
@@ -1066,11 +1073,11 @@ impl Atlas {
         window: Window,
     ) -> Result<Option<String>, ToolError> {
         let mut clock = Clock::start();
-        let Some(Weighed { terms, weights, all, top_weight }) = weigh(store, query)? else {
+        let Some(Weighed { terms, weights, all, top_weight, in_names }) = weigh(store, query)? else {
             return Ok(None);
         };
         clock.mark("weigh");
-        let ((mut score, named), uses, text) = self.words_uses_and_text(store, &terms, query)?;
+        let ((mut score, named), uses, text) = self.words_uses_and_text(store, &terms, &in_names, query)?;
         clock.mark("words, uses and text");
         let about_tests = terms.iter().any(|t| t.stem.starts_with("test"));
         let about_examples = terms.iter().any(|t| matches!(t.stem.as_str(), "exampl" | "bench" | "benchmark" | "demo" | "sampl"));
