@@ -339,6 +339,30 @@ fn decode_receiver(r: Option<String>) -> Receiver {
     }
 }
 
+/// The columns a reference row is written with, and how many rows an insert writes at once
+/// (`insert_refs_sql`).
+const REF_COLUMNS: usize = 20;
+const REF_BATCH: usize = 32;
+
+/// The insert of `n` reference rows, each of the `REF_COLUMNS` columns in order.
+fn insert_refs_sql(n: usize) -> &'static str {
+    static ONE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    static BATCH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let make = |n: usize| {
+        let row = format!("({})", vec!["?"; REF_COLUMNS].join(", "));
+        format!(
+            "INSERT INTO refs(id, file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
+                              head, recv_head, recv_simple, subject_simple, args) VALUES {}",
+            vec![row; n].join(", ")
+        )
+    };
+    match n {
+        1 => ONE.get_or_init(|| make(1)),
+        REF_BATCH => BATCH.get_or_init(|| make(REF_BATCH)),
+        _ => unreachable!("inserts are of one row or of REF_BATCH"),
+    }
+}
+
 impl Store {
     fn with_conn(conn: Connection, root: &Path, building: Option<(PathBuf, std::fs::File)>) -> Result<Store> {
         Ok(Store { conn, root: root.to_path_buf(), building, lengths: Default::default(), ranked: Default::default() })
@@ -1576,46 +1600,59 @@ impl Writer<'_> {
             }
             rw.next = last + 1;
         }
-        let mut stmt = tx.prepare_cached(
-            "INSERT INTO refs(id, file_id, enclosing_id, source_id, kind, name, simple, line, receiver, subject, alias, flags, target_id, external_id, confidence,
-                              head, recv_head, recv_simple, subject_simple, args)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-        )?;
-        let mut alts = tx.prepare_cached("INSERT OR IGNORE INTO ref_alts(target_id, ref_id) VALUES (?1, ?2)")?;
-        for (slot, ((row, _), (_, reference, res))) in slots.iter().zip(new.iter().zip(rows)) {
-            if slot.keep {
-                continue;
-            }
+        // Several rows a statement: SQLite's cursor then stays at the table's end from one
+        // row to the next, where a statement a row searched the table for each named id.
+        let written: Vec<usize> = (0..slots.len()).filter(|&i| !slots[i].keep).collect();
+        let bind = |stmt: &mut rusqlite::CachedStatement<'_>, at: usize, i: usize| -> rusqlite::Result<()> {
+            let (slot, row, reference) = (&slots[i], &new[i].0, rows[i].1);
             // For a call chain (`Order#customer()#id()`), the names whose change can move it:
             // the type it starts from and the last method before this one.
             let (recv_head, recv_simple) = match &reference.receiver {
                 Receiver::Type(t) => receiver_keys(t),
                 _ => (None, None),
             };
-            stmt.execute(params![
-                slot.id,
-                file,
-                row.enclosing,
-                row.source,
-                row.kind,
-                row.name,
-                row.simple,
-                reference.line,
-                row.receiver,
-                row.subject,
-                row.alias,
-                row.flags,
-                row.target,
-                row.external,
-                row.confidence,
-                first_segment(&reference.name),
-                recv_head,
-                recv_simple,
-                reference.subject.as_deref().map(crate::model::last_segment),
-                row.args
-            ])?;
-            for alt in &res.alts {
-                alts.execute([*alt, slot.id])?;
+            let at = at * REF_COLUMNS + 1;
+            stmt.raw_bind_parameter(at, slot.id)?;
+            stmt.raw_bind_parameter(at + 1, file)?;
+            stmt.raw_bind_parameter(at + 2, row.enclosing)?;
+            stmt.raw_bind_parameter(at + 3, row.source)?;
+            stmt.raw_bind_parameter(at + 4, row.kind)?;
+            stmt.raw_bind_parameter(at + 5, row.name)?;
+            stmt.raw_bind_parameter(at + 6, row.simple)?;
+            stmt.raw_bind_parameter(at + 7, reference.line)?;
+            stmt.raw_bind_parameter(at + 8, row.receiver)?;
+            stmt.raw_bind_parameter(at + 9, row.subject)?;
+            stmt.raw_bind_parameter(at + 10, row.alias)?;
+            stmt.raw_bind_parameter(at + 11, row.flags)?;
+            stmt.raw_bind_parameter(at + 12, row.target)?;
+            stmt.raw_bind_parameter(at + 13, row.external)?;
+            stmt.raw_bind_parameter(at + 14, row.confidence)?;
+            stmt.raw_bind_parameter(at + 15, first_segment(&reference.name))?;
+            stmt.raw_bind_parameter(at + 16, recv_head)?;
+            stmt.raw_bind_parameter(at + 17, recv_simple)?;
+            stmt.raw_bind_parameter(at + 18, reference.subject.as_deref().map(crate::model::last_segment))?;
+            stmt.raw_bind_parameter(at + 19, row.args)?;
+            Ok(())
+        };
+        let mut chunks = written.chunks_exact(REF_BATCH);
+        if chunks.len() > 0 {
+            let mut batch = tx.prepare_cached(insert_refs_sql(REF_BATCH))?;
+            for chunk in chunks.by_ref() {
+                for (at, &i) in chunk.iter().enumerate() {
+                    bind(&mut batch, at, i)?;
+                }
+                batch.raw_execute()?;
+            }
+        }
+        let mut one = tx.prepare_cached(insert_refs_sql(1))?;
+        for &i in chunks.remainder() {
+            bind(&mut one, 0, i)?;
+            one.raw_execute()?;
+        }
+        let mut alts = tx.prepare_cached("INSERT OR IGNORE INTO ref_alts(target_id, ref_id) VALUES (?1, ?2)")?;
+        for &i in &written {
+            for alt in &rows[i].2.alts {
+                alts.execute([*alt, slots[i].id])?;
             }
         }
         if let Some(rw) = rewrite {
