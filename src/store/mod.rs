@@ -1611,27 +1611,34 @@ impl Writer<'_> {
                 Receiver::Type(t) => receiver_keys(t),
                 _ => (None, None),
             };
-            let at = at * REF_COLUMNS + 1;
-            stmt.raw_bind_parameter(at, slot.id)?;
-            stmt.raw_bind_parameter(at + 1, file)?;
-            stmt.raw_bind_parameter(at + 2, row.enclosing)?;
-            stmt.raw_bind_parameter(at + 3, row.source)?;
-            stmt.raw_bind_parameter(at + 4, row.kind)?;
-            stmt.raw_bind_parameter(at + 5, row.name)?;
-            stmt.raw_bind_parameter(at + 6, row.simple)?;
-            stmt.raw_bind_parameter(at + 7, reference.line)?;
-            stmt.raw_bind_parameter(at + 8, row.receiver)?;
-            stmt.raw_bind_parameter(at + 9, row.subject)?;
-            stmt.raw_bind_parameter(at + 10, row.alias)?;
-            stmt.raw_bind_parameter(at + 11, row.flags)?;
-            stmt.raw_bind_parameter(at + 12, row.target)?;
-            stmt.raw_bind_parameter(at + 13, row.external)?;
-            stmt.raw_bind_parameter(at + 14, row.confidence)?;
-            stmt.raw_bind_parameter(at + 15, first_segment(&reference.name))?;
-            stmt.raw_bind_parameter(at + 16, recv_head)?;
-            stmt.raw_bind_parameter(at + 17, recv_simple)?;
-            stmt.raw_bind_parameter(at + 18, reference.subject.as_deref().map(crate::model::last_segment))?;
-            stmt.raw_bind_parameter(at + 19, row.args)?;
+            let head = first_segment(&reference.name);
+            let subject_simple = reference.subject.as_deref().map(crate::model::last_segment);
+            // In `insert_refs_sql`'s column order.
+            let values: [&dyn rusqlite::ToSql; REF_COLUMNS] = [
+                &slot.id,
+                &file,
+                &row.enclosing,
+                &row.source,
+                &row.kind,
+                &row.name,
+                &row.simple,
+                &reference.line,
+                &row.receiver,
+                &row.subject,
+                &row.alias,
+                &row.flags,
+                &row.target,
+                &row.external,
+                &row.confidence,
+                &head,
+                &recv_head,
+                &recv_simple,
+                &subject_simple,
+                &row.args,
+            ];
+            for (k, value) in values.into_iter().enumerate() {
+                stmt.raw_bind_parameter(at * REF_COLUMNS + 1 + k, value)?;
+            }
             Ok(())
         };
         let mut chunks = written.chunks_exact(REF_BATCH);
