@@ -259,7 +259,7 @@ unsafe extern "C" fn symbols_rank(
     for (idf, freq) in query.idf.iter().zip(&query.freq) {
         score += idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1.0 - B + B * d / query.avgdl)));
     }
-    ffi::sqlite3_result_double(ctx, -1.0 * score);
+    ffi::sqlite3_result_double(ctx, -score);
 }
 
 #[cfg(test)]

@@ -47,8 +47,7 @@ pub(crate) fn place(floor: i64, hi: i64, old: &[i64], pairs: &[(usize, usize)], 
         }
         // A run of new references from `i`; it ends at the next pair whose row leaves
         // room for it (the pairs before that join the run).
-        loop {
-            let Some(&(o, n)) = pairs.get(p) else { break };
+        while let Some(&(o, n)) = pairs.get(p) {
             if old[o] - last > (n - i) as i64 {
                 for j in 0..n - i {
                     let id = last + (old[o] - last) * (j as i64 + 1) / ((n - i) as i64 + 1);
