@@ -364,8 +364,8 @@ fn insert_refs_sql(n: usize) -> &'static str {
 }
 
 impl Store {
-    fn with_conn(conn: Connection, root: &Path, building: Option<(PathBuf, std::fs::File)>) -> Result<Store> {
-        Ok(Store { conn, root: root.to_path_buf(), building, lengths: Default::default(), ranked: Default::default() })
+    fn with_conn(conn: Connection, root: &Path, building: Option<(PathBuf, std::fs::File)>) -> Store {
+        Store { conn, root: root.to_path_buf(), building, lengths: Default::default(), ranked: Default::default() }
     }
 
     /// Registers `symbols_rank` on the connection before its first ranked search (not when
@@ -389,7 +389,7 @@ impl Store {
         }
         let path = dir.join(INDEX_FILE);
         match Self::open_existing(&path) {
-            Ok(Some(conn)) => return Ok(Store::with_conn(conn, root, None)?),
+            Ok(Some(conn)) => return Ok(Store::with_conn(conn, root, None)),
             Ok(None) => {
                 tracing::info!("creating a new index at {}", path.display());
                 if root.join(LEGACY_INDEX_DIR).join(INDEX_FILE).exists() {
@@ -409,7 +409,7 @@ impl Store {
                 tracing::info!("another process is building the index; waiting for it");
                 lock.lock().map_err(io)?;
                 if let Ok(Some(conn)) = Self::open_existing(&path) {
-                    return Ok(Store::with_conn(conn, root, None)?);
+                    return Ok(Store::with_conn(conn, root, None));
                 }
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
@@ -435,7 +435,7 @@ impl Store {
         // this id too (`Store::stamp`).
         conn.execute("INSERT INTO meta(key, value) VALUES ('index_id', ?1)", [new_index_id()])?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        Ok(Store::with_conn(conn, root, Some((path, lock)))?)
+        Ok(Store::with_conn(conn, root, Some((path, lock))))
     }
 
     /// Makes a newly built index the repository's index: flushed to disk, then renamed over
@@ -525,7 +525,7 @@ impl Store {
         // Pages are read through a memory map (shared with the OS page cache) instead of a
         // read() copy each time a query touches them.
         conn.pragma_update(None, "mmap_size", 1i64 << 30)?;
-        Ok(Store::with_conn(conn, root, None)?)
+        Ok(Store::with_conn(conn, root, None))
     }
 
     pub fn root(&self) -> &Path {
@@ -1812,10 +1812,10 @@ impl Writer<'_> {
 
     /// The supertypes of each of these symbols (those with none are absent): the resolved
     /// ones and those outside the repository by canonical name (`?` for one that did not
-    /// resolve), each ascending and without repeats (as `load_world` reads them). One statement for all: asked one symbol at a time, the 11,000 symbols of 400
-    /// changed `java.base` files took about 70 ms, and SQLite went through each one's
-    /// references by the full index on `source_id` rather than the partial one of
-    /// supertypes.
+    /// resolve), each ascending and without repeats (as `load_world` reads them). One
+    /// statement for all: asked one symbol at a time, the 11,000 symbols of 400 changed
+    /// `java.base` files took about 70 ms, and SQLite went through each one's references by
+    /// the full index on `source_id` rather than the partial one of supertypes.
     pub fn supertypes_of_each(&self, ids: &[SymbolId]) -> Result<rustc_hash::FxHashMap<SymbolId, Supertypes>> {
         let mut stmt = self.tx.prepare_cached(concat!(
             "SELECT r.source_id, r.target_id, COALESCE(e.qname, '?') FROM refs r INDEXED BY refs_supertypes

@@ -43,7 +43,7 @@ use std::sync::Arc;
 
 use super::lines::plural;
 use super::paging::{echo, write_page, Row, Window};
-use super::sentence_words::{bridged, is_code, reaches, scope, terms, terms_in, Term, BRIDGE_GAP};
+use super::sentence_words::{bridged, is_code, scope, terms, terms_in, terms_in_texts, words_of, Term, BRIDGE_GAP};
 use super::walk_rank;
 use super::{is_test_path, Atlas, ToolError};
 use crate::git::history::ranges_meet;
@@ -407,64 +407,6 @@ fn place_words(s: &SymbolInfo) -> Vec<String> {
     words_of(&place)
 }
 
-/// The lower-case words of a text, identifiers split (`HttpConnection` -> `http`,
-/// `connection`, `httpconnection`).
-fn words_of(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .flat_map(|w| crate::model::word_parts(w).into_iter().map(|p| p.into_owned()))
-        .collect()
-}
-
-/// The terms the words of these texts reach, as `terms_in(&words_of(..), terms)` gives them,
-/// without making the words: a candidate's doc is read for every sentence, and making its
-/// words was 60% of scoring the candidates (a `String` a word, five for a mixed-case one).
-fn terms_in_texts(texts: &[&str], terms: &[Term]) -> Vec<usize> {
-    let mut found = vec![false; terms.len()];
-    let mut lower = String::new();
-    let mut check = |word: &str| {
-        for (t, hit) in terms.iter().zip(found.iter_mut()) {
-            if !*hit && reaches(t, word) {
-                *hit = true;
-            }
-        }
-    };
-    for text in texts {
-        for chunk in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-            let bytes = chunk.as_bytes();
-            if bytes.iter().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
-                check(chunk);
-            } else if chunk.is_ascii() {
-                // `name_words` on ASCII letters and digits: a part begins at an upper-case
-                // letter after a lower-case letter or digit, or before a lower-case letter;
-                // the whole word follows when there are several parts.
-                lower.clear();
-                lower.push_str(chunk);
-                lower.make_ascii_lowercase();
-                let mut start = 0;
-                for i in 1..bytes.len() {
-                    let (prev, next) = (bytes[i - 1], bytes.get(i + 1));
-                    if bytes[i].is_ascii_uppercase()
-                        && (prev.is_ascii_lowercase() || prev.is_ascii_digit() || next.is_some_and(u8::is_ascii_lowercase))
-                    {
-                        check(&lower[start..i]);
-                        start = i;
-                    }
-                }
-                check(&lower[start..]);
-                if start > 0 {
-                    check(&lower);
-                }
-            } else {
-                for part in crate::model::word_parts(chunk) {
-                    check(&part);
-                }
-            }
-        }
-    }
-    (0..terms.len()).filter(|&i| found[i]).collect()
-}
-
 /// How long each symbol is in the full-text index, and its literals and comments (`text_fts`).
 pub(super) struct Lengths {
     symbols: Arc<crate::store::DocLengths>,
@@ -768,9 +710,8 @@ fn type_names(query: &str) -> Vec<&str> {
 }
 
 /// The declarations whose names hold the sentence's words, best first (`word_matches`'
-/// second list).
-/// `counts`: how many names hold each term (`Weighed::in_names`), which the rank then need not
-/// count again.
+/// second list). `counts`: how many names hold each term (`Weighed::in_names`), which the
+/// rank then need not count again.
 fn in_names(store: &Store, terms: &[Term], counts: &[i64]) -> Result<Vec<i64>, ToolError> {
     Ok(store.fts_weighted_counted(&any_term(terms, "words"), (1.0, 1.0, 1.0, 1.0), DEPTH, counts.to_vec())?)
 }
@@ -1036,10 +977,10 @@ impl Atlas {
         store: &Store,
         terms: &[Term],
         counts: &[i64],
+        lengths: &Arc<crate::store::DocLengths>,
         query: &str,
     ) -> Result<((HashMap<i64, f64>, Named), HashMap<i64, Vec<usize>>, HashMap<i64, Vec<usize>>), ToolError> {
         let failed = || ToolError("reading what declarations use failed (a thread panicked)".to_string());
-        let lengths = &self.doc_lengths(store)?.symbols;
         let (names_tx, names_rx) = std::sync::mpsc::channel::<Result<Vec<i64>, ToolError>>();
         let (words, side) = std::thread::scope(|scope| {
             let side = scope.spawn(move || -> Result<_, ToolError> {
@@ -1085,7 +1026,8 @@ impl Atlas {
             return Ok(None);
         };
         clock.mark("weigh");
-        let ((mut score, named), uses, text) = self.words_uses_and_text(store, &terms, &in_names, query)?;
+        let lengths = self.doc_lengths(store)?;
+        let ((mut score, named), uses, text) = self.words_uses_and_text(store, &terms, &in_names, &lengths.symbols, query)?;
         clock.mark("words, uses and text");
         let about_tests = terms.iter().any(|t| t.stem.starts_with("test"));
         let about_examples = terms.iter().any(|t| matches!(t.stem.as_str(), "exampl" | "bench" | "benchmark" | "demo" | "sampl"));
@@ -1116,7 +1058,6 @@ impl Atlas {
         let by_field = field_weights(&weights, all, top_weight, [&bag, &uses, &text]);
         // Long literals and comments (a flag's page of help text) hold many of a sentence's
         // words by their length alone: their share shrinks as BM25's length norm does.
-        let lengths = self.doc_lengths(store)?;
         let text_len: HashMap<i64, u32> = text.keys().filter_map(|id| Some((*id, lengths.text.get(*id)?))).collect();
         let mean_len = (text_len.values().map(|n| f64::from(*n)).sum::<f64>() / text_len.len().max(1) as f64).max(1.0);
         let text_scale = |id: i64| text_len.get(&id).map_or(1.0, |n| length_scale(f64::from(*n), mean_len));
@@ -1297,32 +1238,6 @@ mod tests {
         assert_eq!(users.of(&[5]), [(10, 5)]);
         assert_eq!(users.of(&[1, 100]), []);
         assert_eq!(Users::from_pairs(&[]).of(&[1]), []);
-    }
-
-    #[test]
-    fn terms_are_found_in_a_texts_words_as_in_the_words_made() {
-        let terms = terms("http url connection request parse io exception déjà validated xml 2 xmlhttprequest2");
-        let made = |texts: &[&str]| -> Vec<usize> {
-            let words: Vec<String> = texts.iter().flat_map(|t| words_of(t)).collect();
-            terms_in(&words, &terms)
-        };
-        for texts in [
-            &["HTTPConnection parse_http2_url"][..],
-            &["XMLHttpRequest2 getURLFor", "IOException"],
-            &["ÄbcDef déjà-vu ConnectIT"],
-            &["the tokenValidityInSeconds", "a Validity"],
-            &["", "  --  "],
-            &["io/x/ParserBase", "java.io.ParserBase#parseHTTPRequest"],
-        ] {
-            let fast = terms_in_texts(texts, &terms);
-            assert_eq!(fast, made(texts), "{texts:?}");
-        }
-        // The words themselves, so that the comparison above is not between two empty lists
-        // (`io` is too short to be a term; `http` reaches `http2`).
-        let words = |t: &str| terms_in_texts(&[t], &terms).into_iter().map(|i| terms[i].word.as_str()).collect::<Vec<_>>();
-        assert_eq!(words("XMLHttpRequest2 getURLFor"), ["http", "url", "request", "xml", "xmlhttprequest2"]);
-        assert_eq!(words("IOException parse_http2_url"), ["http", "url", "parse", "exception"]);
-        assert_eq!(words("tokenValidityInSeconds"), Vec::<&str>::new());
     }
 
     /// A Java method of these lines, named by its qualified name.

@@ -236,6 +236,64 @@ pub(super) fn terms_in(words: &[String], terms: &[Term]) -> Vec<usize> {
     (0..terms.len()).filter(|&i| words.iter().any(|w| reaches(&terms[i], w))).collect()
 }
 
+/// The lower-case words of a text, identifiers split (`HttpConnection` -> `http`,
+/// `connection`, `httpconnection`).
+pub(super) fn words_of(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| crate::model::word_parts(w).into_iter().map(|p| p.into_owned()))
+        .collect()
+}
+
+/// The terms the words of these texts reach, as `terms_in(&words_of(..), terms)` gives them,
+/// without making the words: a candidate's doc is read for every sentence, and making its
+/// words was 60% of scoring the candidates (a `String` a word, five for a mixed-case one).
+pub(super) fn terms_in_texts(texts: &[&str], terms: &[Term]) -> Vec<usize> {
+    let mut found = vec![false; terms.len()];
+    let mut lower = String::new();
+    let mut check = |word: &str| {
+        for (t, hit) in terms.iter().zip(found.iter_mut()) {
+            if !*hit && reaches(t, word) {
+                *hit = true;
+            }
+        }
+    };
+    for text in texts {
+        for chunk in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+            let bytes = chunk.as_bytes();
+            if bytes.iter().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+                check(chunk);
+            } else if chunk.is_ascii() {
+                // `name_words` on ASCII letters and digits: a part begins at an upper-case
+                // letter after a lower-case letter or digit, or before a lower-case letter;
+                // the whole word follows when there are several parts.
+                lower.clear();
+                lower.push_str(chunk);
+                lower.make_ascii_lowercase();
+                let mut start = 0;
+                for i in 1..bytes.len() {
+                    let (prev, next) = (bytes[i - 1], bytes.get(i + 1));
+                    if bytes[i].is_ascii_uppercase()
+                        && (prev.is_ascii_lowercase() || prev.is_ascii_digit() || next.is_some_and(u8::is_ascii_lowercase))
+                    {
+                        check(&lower[start..i]);
+                        start = i;
+                    }
+                }
+                check(&lower[start..]);
+                if start > 0 {
+                    check(&lower);
+                }
+            } else {
+                for part in crate::model::word_parts(chunk) {
+                    check(&part);
+                }
+            }
+        }
+    }
+    (0..terms.len()).filter(|&i| found[i]).collect()
+}
+
 /// Whether a term's stem finds a word: the stem begins it, and the word is no other word
 /// that only shares its start (`! ` lines of `grammars/search/concepts.txt`: `validated` is
 /// `valid`, and must not find `validity`), unless the term is written as that word.
@@ -361,5 +419,31 @@ mod tests {
         assert!(!reads_as_sentence("java.util.HashMap#resize"));
         assert!(!reads_as_sentence("GET /order/detail/42"));
         assert!(!reads_as_sentence("cache"));
+    }
+
+    #[test]
+    fn terms_are_found_in_a_texts_words_as_in_the_words_made() {
+        let terms = terms("http url connection request parse io exception déjà validated xml 2 xmlhttprequest2");
+        let made = |texts: &[&str]| -> Vec<usize> {
+            let words: Vec<String> = texts.iter().flat_map(|t| words_of(t)).collect();
+            terms_in(&words, &terms)
+        };
+        for texts in [
+            &["HTTPConnection parse_http2_url"][..],
+            &["XMLHttpRequest2 getURLFor", "IOException"],
+            &["ÄbcDef déjà-vu ConnectIT"],
+            &["the tokenValidityInSeconds", "a Validity"],
+            &["", "  --  "],
+            &["io/x/ParserBase", "java.io.ParserBase#parseHTTPRequest"],
+        ] {
+            let fast = terms_in_texts(texts, &terms);
+            assert_eq!(fast, made(texts), "{texts:?}");
+        }
+        // The words themselves, so that the comparison above is not between two empty lists
+        // (`io` is too short to be a term; `http` reaches `http2`).
+        let words = |t: &str| terms_in_texts(&[t], &terms).into_iter().map(|i| terms[i].word.as_str()).collect::<Vec<_>>();
+        assert_eq!(words("XMLHttpRequest2 getURLFor"), ["http", "url", "request", "xml", "xmlhttprequest2"]);
+        assert_eq!(words("IOException parse_http2_url"), ["http", "url", "parse", "exception"]);
+        assert_eq!(words("tokenValidityInSeconds"), Vec::<&str>::new());
     }
 }
