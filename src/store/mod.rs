@@ -1888,7 +1888,7 @@ mod rank;
 mod ref_ids;
 pub use history::*;
 pub use queries::*;
-pub use rank::DocLengths;
+pub use rank::{Collected, DocLengths};
 
 /// What made an index's contents besides the schema: the program version and source (a
 /// build of another commit may extract or resolve otherwise: `build.rs`), the grammar queries

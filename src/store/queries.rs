@@ -1050,15 +1050,20 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Symbol ids matching an FTS5 expression, best first by BM25 with these column weights
-    /// (name words, owner words, doc, place words), every match scored.
-    pub fn fts_weighted(&self, expression: &str, (words, owner, doc, place): (f64, f64, f64, f64), limit: usize) -> Result<Vec<i64>> {
+    /// Every row matching an FTS5 expression, with its instances of each of the
+    /// expression's phrases in each column and its length (`rank::Collected`): what
+    /// `symbols_rank` reads of it, for ranking several queries of those phrases at once.
+    pub fn fts_collect(&self, expression: &str) -> Result<super::Collected> {
         self.ranked()?;
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY symbols_rank(symbols_fts, ?2, ?3, ?4, ?5) LIMIT ?6",
-        )?;
-        let rows = stmt.query_map(params![expression, words, owner, doc, place, limit as i64], |r| r.get(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        self.lengths.lock().expect("lengths lock").collect = Some(super::Collected::default());
+        let stepped = (|| -> Result<()> {
+            let mut stmt = self.conn.prepare_cached("SELECT symbols_collect(symbols_fts) FROM symbols_fts WHERE symbols_fts MATCH ?1")?;
+            let mut rows = stmt.query([expression])?;
+            while rows.next()?.is_some() {}
+            Ok(())
+        })();
+        let collected = self.lengths.lock().expect("lengths lock").collect.take().unwrap_or_default();
+        stepped.map(|()| collected)
     }
 
     /// Every symbol's length in the full-text index (its words, owner, doc and place, in
@@ -1082,16 +1087,6 @@ impl Store {
     /// The lengths this connection's ranking reads from now on (None: from the index).
     pub fn use_doc_lengths(&self, lengths: Option<std::sync::Arc<super::DocLengths>>) {
         self.lengths.lock().expect("lengths lock").lengths = lengths;
-    }
-
-    /// `fts_weighted`, with how many rows each phrase of the expression matches (under the
-    /// expression's columns) already counted: the rank then need not count them again.
-    pub fn fts_weighted_counted(&self, expression: &str, weights: (f64, f64, f64, f64), limit: usize, hits: Vec<i64>) -> Result<Vec<i64>> {
-        self.lengths.lock().expect("lengths lock").hits = Some(hits);
-        let found = self.fts_weighted(expression, weights, limit);
-        // A query that matched nothing never read them.
-        self.lengths.lock().expect("lengths lock").hits = None;
-        found
     }
 
     /// How many symbols the index holds.

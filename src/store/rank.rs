@@ -8,7 +8,13 @@
 //! connections (`Store::use_doc_lengths`); a row it does not hold (a connection that was
 //! given none, a row written since) is measured as `bm25` measures it.
 //!
-//! Owns the function's registration on a connection and its FFI; it must not rank in any
+//! `symbols_collect` and `Collected`: one pass over a query's matches that files each row's
+//! instances of each phrase by column, from which `bm25` of any of those phrases under any
+//! of those columns is made in Rust, to the same bits: a sentence's three searches (every
+//! field, names alone, each word in names) in one pass, each phrase's matches counted from
+//! the rows themselves rather than by a pass of their own (`xQueryPhrase`).
+//!
+//! Owns the functions' registration on a connection and their FFI; it must not rank in any
 //! other way than `bm25` does: the tools' answers are held to it.
 
 use std::ffi::{c_int, c_void};
@@ -102,41 +108,152 @@ fn total_size(mut sz: &[u8]) -> u32 {
     total
 }
 
-/// What a connection's `symbols_rank` reads: the lengths (set per index generation), and
-/// how many rows each phrase of the next query matches when the caller has counted them
-/// already (`bm25` counts them itself, one pass over each phrase's matches a query).
+/// What a connection's `symbols_rank` and `symbols_collect` read: the lengths (set per
+/// index generation); and where `symbols_collect` files its rows.
 #[derive(Default)]
 pub struct Given {
     pub lengths: Option<Arc<DocLengths>>,
-    pub hits: Option<Vec<i64>>,
+    /// Where `symbols_collect` puts the rows of the query it is called in (`Collected`).
+    pub collect: Option<Collected>,
+}
+
+/// One pass over a query's matches (`symbols_collect`): each row's instances of each phrase
+/// in each column, and its length. `bm25` of those phrases under any of those columns, with
+/// any weights, is made from them (`Collected::best`), as `symbols_rank` would make it in
+/// a query of its own: a sentence's search of every field, of names alone, and of each word
+/// in names are one pass over the index instead of one each, and no phrase is counted by a
+/// pass of its own.
+#[derive(Default)]
+pub struct Collected {
+    pub phrases: usize,
+    pub columns: usize,
+    /// Rows and tokens in the table (`bm25`'s N and its average length's numerator).
+    pub rows: i64,
+    pub tokens: i64,
+    pub ids: Vec<i64>,
+    pub lengths: Vec<u32>,
+    /// `ids.len() * phrases * columns`: row by row, phrase by phrase, column by column.
+    pub counts: Vec<u16>,
+}
+
+impl Collected {
+    /// The rows `bm25` ranks first for the query of `phrases` (in that order) under the
+    /// columns whose weight is given (`None`: a column the query leaves out): the rows where
+    /// one of them is, best first (ties by rowid, as SQLite's sorter keeps a scan's order),
+    /// at most `limit`. The same scores as `symbols_rank` to the last bit when the weights
+    /// are sums of halves (as 4, 1 and 0.5 are), whatever order it adds a row's instances in.
+    pub fn best(&self, phrases: &[usize], weights: &[Option<f64>], limit: usize) -> Vec<i64> {
+        const K1: f64 = 1.2;
+        const B: f64 = 0.75;
+        let (c, stride, k) = (self.columns, self.phrases * self.columns, phrases.len());
+        // Each row's weighted frequency of each phrase (the instances' weights summed; any
+        // order gives the same sum when they are sums of halves), and whether it holds it.
+        let mut freq = vec![0.0f64; self.ids.len() * k];
+        let mut holds = vec![false; self.ids.len() * k];
+        let mut hits = vec![0i64; k];
+        for row in 0..self.ids.len() {
+            for (j, &phrase) in phrases.iter().enumerate() {
+                let at = row * stride + phrase * c;
+                let mut f = 0.0;
+                let mut held = false;
+                for (column, w) in weights.iter().enumerate().take(c) {
+                    let n = self.counts[at + column];
+                    if let (Some(w), true) = (w, n > 0) {
+                        held = true;
+                        f += w * f64::from(n);
+                    }
+                }
+                freq[row * k + j] = f;
+                holds[row * k + j] = held;
+                hits[j] += i64::from(held);
+            }
+        }
+        let idf: Vec<f64> = hits
+            .iter()
+            .map(|&hits| {
+                let value = (((self.rows - hits) as f64 + 0.5) / (hits as f64 + 0.5)).ln();
+                if value <= 0.0 {
+                    1e-6
+                } else {
+                    value
+                }
+            })
+            .collect();
+        let avgdl = self.tokens as f64 / self.rows as f64;
+        let mut scored: Vec<(f64, i64)> = Vec::new();
+        for row in 0..self.ids.len() {
+            let held = &holds[row * k..(row + 1) * k];
+            if !held.contains(&true) {
+                continue;
+            }
+            let d = f64::from(self.lengths[row]);
+            // A phrase the row does not hold adds 0 to `bm25`'s sum: left out, the same bits.
+            let mut score = 0.0;
+            for j in (0..k).filter(|&j| held[j]) {
+                let f = freq[row * k + j];
+                score += idf[j] * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / avgdl)));
+            }
+            scored.push((-score, self.ids[row]));
+        }
+        let by = |a: &(f64, i64), b: &(f64, i64)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        if scored.len() > limit {
+            scored.select_nth_unstable_by(limit, by);
+            scored.truncate(limit);
+        }
+        scored.sort_unstable_by(by);
+        scored.into_iter().map(|(_, id)| id).collect()
+    }
 }
 
 pub type Slot = Mutex<Given>;
 
-/// Registers `symbols_rank` on the connection; `slot` holds the lengths it reads.
+/// The connection's FTS5 API (version 2 or later).
+///
+/// # Safety
+/// The pointer is valid while the connection is open.
+unsafe fn fts5_api(conn: &Connection) -> rusqlite::Result<*mut ffi::fts5_api> {
+    let db = conn.handle();
+    let mut api: *mut ffi::fts5_api = std::ptr::null_mut();
+    let mut stmt: *mut ffi::sqlite3_stmt = std::ptr::null_mut();
+    let rc = ffi::sqlite3_prepare_v2(db, c"SELECT fts5(?1)".as_ptr(), -1, &mut stmt, std::ptr::null_mut());
+    if rc != ffi::SQLITE_OK {
+        return Err(rusqlite::Error::SqliteFailure(ffi::Error::new(rc), Some("preparing fts5(?1)".into())));
+    }
+    ffi::sqlite3_bind_pointer(stmt, 1, (&mut api as *mut *mut ffi::fts5_api).cast(), c"fts5_api_ptr".as_ptr(), None);
+    ffi::sqlite3_step(stmt);
+    ffi::sqlite3_finalize(stmt);
+    if api.is_null() || (*api).iVersion < 2 {
+        return Err(rusqlite::Error::SqliteFailure(ffi::Error::new(ffi::SQLITE_ERROR), Some("no FTS5 API".into())));
+    }
+    Ok(api)
+}
+
+/// The signature FTS5 calls an auxiliary function by.
+type AuxFunction = unsafe extern "C" fn(
+    *const ffi::Fts5ExtensionApi,
+    *mut ffi::Fts5Context,
+    *mut ffi::sqlite3_context,
+    c_int,
+    *mut *mut ffi::sqlite3_value,
+);
+
+/// Registers `symbols_rank` and `symbols_collect` on the connection; `slot` holds the lengths
+/// they read and where `symbols_collect` files its rows.
 pub fn register(conn: &Connection, slot: &Arc<Slot>) -> rusqlite::Result<()> {
+    let functions: [(&std::ffi::CStr, AuxFunction); 2] = [(c"symbols_rank", symbols_rank), (c"symbols_collect", symbols_collect)];
     // SAFETY: the handle is this open connection's; the statement is finalized before the
     // function returns; `fts5_api_ptr` is the pointer type FTS5 documents for `fts5(?1)`.
+    // Each function holds its own count of the slot, which FTS5 drops with the connection.
     unsafe {
-        let db = conn.handle();
-        let mut api: *mut ffi::fts5_api = std::ptr::null_mut();
-        let mut stmt: *mut ffi::sqlite3_stmt = std::ptr::null_mut();
-        let rc = ffi::sqlite3_prepare_v2(db, c"SELECT fts5(?1)".as_ptr(), -1, &mut stmt, std::ptr::null_mut());
-        if rc != ffi::SQLITE_OK {
-            return Err(rusqlite::Error::SqliteFailure(ffi::Error::new(rc), Some("preparing fts5(?1)".into())));
-        }
-        ffi::sqlite3_bind_pointer(stmt, 1, (&mut api as *mut *mut ffi::fts5_api).cast(), c"fts5_api_ptr".as_ptr(), None);
-        ffi::sqlite3_step(stmt);
-        ffi::sqlite3_finalize(stmt);
-        if api.is_null() || (*api).iVersion < 2 {
-            return Err(rusqlite::Error::SqliteFailure(ffi::Error::new(ffi::SQLITE_ERROR), Some("no FTS5 API".into())));
-        }
+        let api = fts5_api(conn)?;
         let create = (*api).xCreateFunction.expect("FTS5 API v2 has xCreateFunction");
-        let data = Arc::into_raw(slot.clone()) as *mut c_void;
-        let rc = create(api, c"symbols_rank".as_ptr(), data, Some(symbols_rank), Some(drop_slot));
-        if rc != ffi::SQLITE_OK {
-            drop(Arc::from_raw(data as *const Slot));
-            return Err(rusqlite::Error::SqliteFailure(ffi::Error::new(rc), Some("registering symbols_rank".into())));
+        for (name, function) in functions {
+            let data = Arc::into_raw(slot.clone()) as *mut c_void;
+            let rc = create(api, name.as_ptr(), data, Some(function), Some(drop_slot));
+            if rc != ffi::SQLITE_OK {
+                drop(Arc::from_raw(data as *const Slot));
+                return Err(rusqlite::Error::SqliteFailure(ffi::Error::new(rc), Some(format!("registering {name:?}"))));
+            }
         }
     }
     Ok(())
@@ -182,24 +299,17 @@ unsafe fn query_data(api: &ffi::Fts5ExtensionApi, fts: *mut ffi::Fts5Context) ->
         return Err(rc);
     }
     let slot = (api.xUserData.expect("xUserData"))(fts) as *const Slot;
-    let (lengths, given) = match (*slot).lock() {
-        Ok(mut g) => (g.lengths.clone(), g.hits.take()),
-        Err(_) => (None, None),
+    let lengths = match (*slot).lock() {
+        Ok(g) => g.lengths.clone(),
+        Err(_) => None,
     };
-    let given = given.filter(|h| h.len() == phrases.max(0) as usize);
     let mut idf = Vec::with_capacity(phrases.max(0) as usize);
     for i in 0..phrases {
-        let hits = match &given {
-            Some(h) => h[i as usize],
-            None => {
-                let mut hits: i64 = 0;
-                let rc = (api.xQueryPhrase.expect("xQueryPhrase"))(fts, i, (&mut hits as *mut i64).cast(), Some(count_row));
-                if rc != ffi::SQLITE_OK {
-                    return Err(rc);
-                }
-                hits
-            }
-        };
+        let mut hits: i64 = 0;
+        let rc = (api.xQueryPhrase.expect("xQueryPhrase"))(fts, i, (&mut hits as *mut i64).cast(), Some(count_row));
+        if rc != ffi::SQLITE_OK {
+            return Err(rc);
+        }
         let value = (((rows - hits) as f64 + 0.5) / (hits as f64 + 0.5)).ln();
         idf.push(if value <= 0.0 { 1e-6 } else { value });
     }
@@ -262,6 +372,72 @@ unsafe extern "C" fn symbols_rank(
     ffi::sqlite3_result_double(ctx, -score);
 }
 
+/// `symbols_collect(fts)`: files the row into the slot's `Collected` (its instances by
+/// phrase and column, and its length, read as `symbols_rank` reads it); returns NULL.
+unsafe extern "C" fn symbols_collect(
+    api: *const ffi::Fts5ExtensionApi,
+    fts: *mut ffi::Fts5Context,
+    ctx: *mut ffi::sqlite3_context,
+    _: c_int,
+    _: *mut *mut ffi::sqlite3_value,
+) {
+    let api = &*api;
+    let slot = (api.xUserData.expect("xUserData"))(fts) as *const Slot;
+    let Ok(mut given) = (*slot).lock() else {
+        return ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
+    };
+    let lengths = given.lengths.clone();
+    let Some(out) = given.collect.as_mut() else {
+        return ffi::sqlite3_result_error_code(ctx, ffi::SQLITE_MISUSE);
+    };
+    let columns = (api.xColumnCount.expect("xColumnCount"))(fts).max(0) as usize;
+    if out.ids.is_empty() {
+        out.phrases = (api.xPhraseCount.expect("xPhraseCount"))(fts).max(0) as usize;
+        out.columns = columns;
+        let rc = (api.xRowCount.expect("xRowCount"))(fts, &mut out.rows);
+        if rc != ffi::SQLITE_OK {
+            return ffi::sqlite3_result_error_code(ctx, rc);
+        }
+        let rc = (api.xColumnTotalSize.expect("xColumnTotalSize"))(fts, -1, &mut out.tokens);
+        if rc != ffi::SQLITE_OK {
+            return ffi::sqlite3_result_error_code(ctx, rc);
+        }
+    }
+    let stride = out.phrases * out.columns;
+    let base = out.counts.len();
+    out.counts.resize(base + stride, 0);
+    let mut inst: c_int = 0;
+    let rc = (api.xInstCount.expect("xInstCount"))(fts, &mut inst);
+    if rc != ffi::SQLITE_OK {
+        return ffi::sqlite3_result_error_code(ctx, rc);
+    }
+    for i in 0..inst {
+        let (mut phrase, mut column, mut offset): (c_int, c_int, c_int) = (0, 0, 0);
+        let rc = (api.xInst.expect("xInst"))(fts, i, &mut phrase, &mut column, &mut offset);
+        if rc != ffi::SQLITE_OK {
+            return ffi::sqlite3_result_error_code(ctx, rc);
+        }
+        let at = base + phrase as usize * out.columns + column as usize;
+        out.counts[at] = out.counts[at].saturating_add(1);
+    }
+    let rowid = (api.xRowid.expect("xRowid"))(fts);
+    let known = if columns == 4 { lengths.as_ref().and_then(|l| l.get(rowid)) } else { None };
+    let d = match known {
+        Some(n) => n,
+        None => {
+            let mut n: c_int = 0;
+            let rc = (api.xColumnSize.expect("xColumnSize"))(fts, -1, &mut n);
+            if rc != ffi::SQLITE_OK {
+                return ffi::sqlite3_result_error_code(ctx, rc);
+            }
+            n.max(0) as u32
+        }
+    };
+    out.ids.push(rowid);
+    out.lengths.push(d);
+    ffi::sqlite3_result_null(ctx);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,25 +497,6 @@ mod tests {
         let order = |e: &str| scores(&conn, e).into_iter().map(|(id, _, _)| id).collect::<Vec<_>>();
         assert_eq!(order("{words owner doc place} : (\"creat\"* OR \"check\"* OR \"order\"*)"), [7, 9, 12]);
         assert_eq!(order("words : \"stock\"*"), [30, 9]);
-        // Counts given for each phrase (under the expression's columns) are bm25's own.
-        let count =
-            |e: &str| conn.query_row("SELECT count(*) FROM symbols_fts WHERE symbols_fts MATCH ?1", [e], |r| r.get::<_, i64>(0)).unwrap();
-        let counts = vec![count("words : \"stock\"*"), count("words : \"check\"*"), count("words : \"order\"*")];
-        assert_eq!(counts, [2, 1, 1]);
-        let expression = "{words} : (\"stock\"* OR \"check\"* OR \"order\"*)";
-        let counted_by_fts5 = scores(&conn, expression);
-        slot.lock().unwrap().hits = Some(counts);
-        let given = scores(&conn, expression);
-        assert!(slot.lock().unwrap().hits.is_none(), "the query took them");
-        assert_eq!(given.len(), 3);
-        for (id, bm25, rank) in &given {
-            assert_eq!(bm25.to_bits(), rank.to_bits(), "row {id}");
-        }
-        assert_eq!(given, counted_by_fts5);
-        // Counts are used as given: `stock` said to be in one row moves the two rows it is in.
-        slot.lock().unwrap().hits = Some(vec![1, 1, 1]);
-        let moved: Vec<i64> = scores(&conn, expression).into_iter().filter(|(_, bm25, rank)| bm25 != rank).map(|(id, _, _)| id).collect();
-        assert_eq!(moved, [9, 30]);
         // The lengths given are the ones read: row 9 said to be 1 token long ranks first.
         slot.lock().unwrap().lengths = Some(Arc::new(DocLengths::from_rows(vec![(9, vec![1])])));
         let told = scores(&conn, "words : \"stock\"*");
@@ -347,6 +504,63 @@ mod tests {
         let mut by_rank = told.clone();
         by_rank.sort_by(|a, b| a.2.total_cmp(&b.2));
         assert_eq!(by_rank.iter().map(|(id, _, _)| *id).collect::<Vec<_>>(), [9, 30]);
+    }
+
+    #[test]
+    fn one_pass_ranks_each_query_of_its_phrases_as_symbols_rank_does() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, place, tokenize = 'unicode61', content = '', contentless_delete = 1);
+             INSERT INTO symbols_fts(rowid, words, owner, doc, place) VALUES
+               (7, 'order service', 'shop', 'creates and checks an order', 'shop service order'),
+               (9, 'check stock', 'order service', 'checks the stock of every item of an order before it is created', 'shop'),
+               (12, 'create', 'order', '', 'shop order'),
+               (30, 'stock', 'inventory', 'what is left', 'shop inventory'),
+               (31, 'stock', 'inventory', 'what is left', 'shop inventory'),
+               (33, 'check', 'order check', 'checked orders checked', 'shop check'),
+               (35, 'stock', 'inventory', 'what is left', 'shop inventory'),
+               (40, 'price', 'catalog', 'what an item costs', 'shop catalog');",
+        )
+        .unwrap();
+        let slot = Arc::new(Slot::default());
+        register(&conn, &slot).unwrap();
+        let phrases = "(\"creat\"* OR \"check\"* OR \"order\"* OR \"stock\"*)";
+        let sql = |expression: &str, weights: &str, limit: usize| -> Vec<i64> {
+            let query = format!(
+                "SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?1 ORDER BY symbols_rank(symbols_fts{weights}) LIMIT {limit}"
+            );
+            conn.prepare(&query).unwrap().query_map([expression], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+        };
+        for lengths in [false, true] {
+            if lengths {
+                let mut stmt = conn.prepare("SELECT id, sz FROM symbols_fts_docsize").unwrap();
+                let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+                slot.lock().unwrap().lengths = Some(Arc::new(DocLengths::from_rows(rows)));
+            }
+            slot.lock().unwrap().collect = Some(Collected::default());
+            let mut stmt = conn.prepare("SELECT symbols_collect(symbols_fts) FROM symbols_fts WHERE symbols_fts MATCH ?1").unwrap();
+            let mut rows = stmt.query([format!("{{words owner doc place}} : {phrases}")]).unwrap();
+            while rows.next().unwrap().is_some() {}
+            drop(rows);
+            let collected = slot.lock().unwrap().collect.take().unwrap();
+            // Every row holding a phrase anywhere (not 40), and row 30's instance of `stock`
+            // once in its words.
+            assert_eq!(collected.ids, [7, 9, 12, 30, 31, 33, 35]);
+            assert_eq!((collected.phrases, collected.columns, collected.rows), (4, 4, 8));
+            assert_eq!(&collected.counts[3 * 16..4 * 16], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0]);
+            let every = [Some(4.0), Some(1.0), Some(1.0), Some(0.5)];
+            let names = [Some(1.0), None, None, None];
+            for limit in [1, 2, 3, 5, 100] {
+                let all = collected.best(&[0, 1, 2, 3], &every, limit);
+                assert_eq!(all, sql(&format!("{{words owner doc place}} : {phrases}"), ", 4.0, 1.0, 1.0, 0.5", limit), "limit {limit}");
+                assert_eq!(collected.best(&[0, 1, 2, 3], &names, limit), sql(&format!("words : {phrases}"), "", limit), "limit {limit}");
+                // One phrase in names: the three `stock` rows alike tie, in rowid order.
+                assert_eq!(collected.best(&[3], &names, limit), sql("words : \"stock\"*", "", limit), "limit {limit}");
+                assert_eq!(collected.best(&[1], &names, limit), sql("words : \"check\"*", "", limit), "limit {limit}");
+            }
+            assert_eq!(collected.best(&[3], &names, 100), [30, 31, 35, 9]);
+            assert_eq!(collected.best(&[0, 1, 2, 3], &every, 3), [9, 33, 12]);
+        }
     }
 
     #[test]

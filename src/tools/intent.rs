@@ -621,8 +621,6 @@ struct Weighed {
     weights: Vec<f64>,
     all: f64,
     top_weight: f64,
-    /// How many declarations' names hold each term (its document frequency).
-    in_names: Vec<i64>,
 }
 
 /// The sentence's terms, bridged where the repository's names hardly use a word
@@ -668,8 +666,7 @@ fn weigh(store: &Store, query: &str) -> Result<Option<Weighed>, ToolError> {
     for w in &mut weights {
         *w /= top_weight;
     }
-    let in_names = terms.iter().map(|t| df(&t.stem).map(|n| n as i64)).collect::<Result<_, _>>()?;
-    Ok(Some(Weighed { terms, weights, all, top_weight, in_names }))
+    Ok(Some(Weighed { terms, weights, all, top_weight }))
 }
 
 /// How deep each ranked list of candidates goes.
@@ -709,28 +706,44 @@ fn type_names(query: &str) -> Vec<&str> {
     out
 }
 
-/// The declarations whose names hold the sentence's words, best first (`word_matches`'
-/// second list). `counts`: how many names hold each term (`Weighed::in_names`), which the
-/// rank then need not count again.
-fn in_names(store: &Store, terms: &[Term], counts: &[i64]) -> Result<Vec<i64>, ToolError> {
-    Ok(store.fts_weighted_counted(&any_term(terms, "words"), (1.0, 1.0, 1.0, 1.0), DEPTH, counts.to_vec())?)
+/// BM25's weights of the full-text columns (words, owner, doc, place) in the search of
+/// every field, and in the searches of names alone (the other columns left out).
+const EVERY_FIELD: [Option<f64>; 4] = [Some(4.0), Some(1.0), Some(1.0), Some(0.5)];
+const NAMES_ONLY: [Option<f64>; 4] = [Some(1.0), None, None, None];
+
+/// The sentence's words searched in the full-text index in one pass (`Store::fts_collect`),
+/// ranked as three searches of their own would rank them (`Collected::best`): `(every field,
+/// names alone, each word in names)`. The first two are `word_matches`' first lists (at most
+/// `DEPTH` each), the last what `uses` follows (at most `USED_NAMES` a word).
+struct WordLists {
+    every_field: Vec<i64>,
+    in_names: Vec<i64>,
+}
+
+/// The words' pass (`WordLists`); each word's names go to `per_word` as soon as they are
+/// ranked, for `uses` on the other connection.
+fn word_lists(store: &Store, terms: &[Term], per_word: impl FnOnce(Vec<Vec<i64>>)) -> Result<WordLists, ToolError> {
+    let mut clock = Clock::start();
+    let collected = store.fts_collect(&any_term(terms, "words owner doc place"))?;
+    clock.mark("collected");
+    let phrases: Vec<usize> = (0..terms.len()).collect();
+    per_word(phrases.iter().map(|&i| collected.best(&[i], &NAMES_ONLY, USED_NAMES)).collect());
+    clock.mark("per word");
+    let lists =
+        WordLists { every_field: collected.best(&phrases, &EVERY_FIELD, DEPTH), in_names: collected.best(&phrases, &NAMES_ONLY, DEPTH) };
+    clock.mark("ranked");
+    tracing::debug!(rows = collected.ids.len(), "sentence pass: {}", clock.summary());
+    Ok(lists)
 }
 
 /// The candidates the sentence's words find, fused (reciprocal ranks): the words anywhere
-/// (names count most), the words in names alone (`in_names`, read by the caller), each word
+/// (names count most), the words in names alone (both from `word_lists`), each word
 /// as a whole name (`cache` -> `Cache`), each member the sentence names as `Owner.member`
 /// and the members of each type it names; with what it names.
-fn word_matches(
-    store: &Store,
-    terms: &[Term],
-    query: &str,
-    in_names: impl FnOnce() -> Result<Vec<i64>, ToolError>,
-) -> Result<(HashMap<i64, f64>, Named), ToolError> {
+fn word_matches(store: &Store, terms: &[Term], query: &str, found: WordLists) -> Result<(HashMap<i64, f64>, Named), ToolError> {
     // (weight, ranked ids)
     let mut clock = Clock::start();
-    let mut lists: Vec<(f64, Vec<i64>)> =
-        vec![(3.0, store.fts_weighted(&any_term(terms, "words owner doc place"), (4.0, 1.0, 1.0, 0.5), DEPTH)?)];
-    clock.mark("fts all");
+    let mut lists: Vec<(f64, Vec<i64>)> = vec![(3.0, found.every_field), (2.0, found.in_names)];
     let mut rest: Vec<(f64, Vec<i64>)> = Vec::new();
     for t in terms.iter().filter(|t| t.word.len() >= 4 && t.of.is_none()) {
         rest.push((1.0, store.names_like(&t.word, false, 20)?));
@@ -765,9 +778,7 @@ fn word_matches(
         }
     }
     clock.mark("named");
-    lists.push((2.0, in_names()?));
     lists.extend(rest);
-    clock.mark("waited for names");
     tracing::debug!("sentence words: {}", clock.summary());
     let mut score: HashMap<i64, f64> = HashMap::new();
     for (weight, list) in &lists {
@@ -877,11 +888,10 @@ impl Atlas {
     /// What each declaration uses, as the terms (indexes into `terms`) the names of what it
     /// references hold: the `USED_NAMES` symbols each word names best (by the words of their
     /// names), and every external whose simple name holds one (`java.net.http.HttpClient`).
-    fn uses(&self, store: &Store, terms: &[Term], counts: &[i64]) -> Result<HashMap<i64, Vec<usize>>, ToolError> {
+    fn uses(&self, store: &Store, terms: &[Term], per_word: Vec<Vec<i64>>) -> Result<HashMap<i64, Vec<usize>>, ToolError> {
         let mut named: HashMap<i64, Vec<usize>> = HashMap::new();
-        for (i, t) in terms.iter().enumerate() {
-            let expression = format!("words : \"{}\"*", t.stem);
-            for id in store.fts_weighted_counted(&expression, (1.0, 1.0, 1.0, 1.0), USED_NAMES, vec![counts[i]])? {
+        for (i, ids) in per_word.into_iter().enumerate() {
+            for id in ids {
                 named.entry(id).or_default().push(i);
             }
         }
@@ -966,48 +976,53 @@ impl Atlas {
     }
 
     /// The words' matches (`word_matches`) on this connection while another reads the
-    /// names' list (`in_names`), what declarations use (`uses`) and their text
-    /// (`text_words`): they do not depend on each other, and a server has a second core. On
-    /// `java.base`, 30 sentences three times each: p50 28.9-30.5 -> 25.4-26.0 ms with the
-    /// last two on the second connection, the same answers; the names' list, moved there
-    /// from the words' matches, in `search.md`.
+    /// declarations' text (`text_words`) and then what they use (`uses`), from the names
+    /// each word holds (the words' pass hands them over first): they do not depend on each
+    /// other, and a server has a second core. On `java.base`, 30 sentences three times
+    /// each: p50 28.9-30.5 -> 25.4-26.0 ms with the last two on the second connection, the
+    /// same answers; the words' pass in `search.md`.
     #[allow(clippy::type_complexity)]
     fn words_uses_and_text(
         &self,
         store: &Store,
         terms: &[Term],
-        counts: &[i64],
         lengths: &Arc<crate::store::DocLengths>,
         query: &str,
     ) -> Result<((HashMap<i64, f64>, Named), HashMap<i64, Vec<usize>>, HashMap<i64, Vec<usize>>), ToolError> {
         let failed = || ToolError("reading what declarations use failed (a thread panicked)".to_string());
-        let (names_tx, names_rx) = std::sync::mpsc::channel::<Result<Vec<i64>, ToolError>>();
+        let (names_tx, names_rx) = std::sync::mpsc::channel::<Vec<Vec<i64>>>();
         let (words, side) = std::thread::scope(|scope| {
             let side = scope.spawn(move || -> Result<_, ToolError> {
                 let mut clock = Clock::start();
                 let other = self.store()?;
-                other.use_doc_lengths(Some(lengths.clone()));
-                // The names' list first: the words' fusion waits for it.
-                let sent = names_tx.send(in_names(&other, terms, counts));
-                clock.mark("fts words");
-                let found = self.uses(&other, terms, counts).and_then(|uses| {
-                    clock.mark("uses");
-                    Ok((uses, text_words(&other, terms)?))
-                });
+                let text = text_words(&other, terms);
                 clock.mark("text");
-                other.use_doc_lengths(None);
+                // The words' pass failed when its sender is gone unsent: its error is the one said.
+                let uses = match names_rx.recv() {
+                    Ok(per_word) => {
+                        clock.mark("waited for names");
+                        self.uses(&other, terms, per_word)
+                    }
+                    Err(_) => Ok(HashMap::new()),
+                };
+                clock.mark("uses");
                 self.pool.lock().expect("pool lock").push(other);
                 tracing::debug!("sentence side: {}", clock.summary());
-                sent.map_err(|_| failed())?;
-                found
+                Ok((uses?, text?))
             });
             store.use_doc_lengths(Some(lengths.clone()));
-            let words = word_matches(store, terms, query, || names_rx.recv().unwrap_or_else(|_| Err(failed())));
+            // The sender goes with the closure: if the pass fails before sending, the other
+            // side's wait ends there.
+            let lists = word_lists(store, terms, move |per_word| {
+                let _ = names_tx.send(per_word);
+            });
             store.use_doc_lengths(None);
+            let words = lists.and_then(|lists| word_matches(store, terms, query, lists));
             (words, side.join())
         });
+        let words = words?;
         let (uses, text) = side.unwrap_or_else(|_| Err(failed()))?;
-        Ok((words?, uses, text))
+        Ok((words, uses, text))
     }
 
     /// `search_symbols` for a sentence: see the module's header. None when no word is left
@@ -1022,12 +1037,12 @@ impl Atlas {
         window: Window,
     ) -> Result<Option<String>, ToolError> {
         let mut clock = Clock::start();
-        let Some(Weighed { terms, weights, all, top_weight, in_names }) = weigh(store, query)? else {
+        let Some(Weighed { terms, weights, all, top_weight }) = weigh(store, query)? else {
             return Ok(None);
         };
         clock.mark("weigh");
         let lengths = self.doc_lengths(store)?;
-        let ((mut score, named), uses, text) = self.words_uses_and_text(store, &terms, &in_names, &lengths.symbols, query)?;
+        let ((mut score, named), uses, text) = self.words_uses_and_text(store, &terms, &lengths.symbols, query)?;
         clock.mark("words, uses and text");
         let about_tests = terms.iter().any(|t| t.stem.starts_with("test"));
         let about_examples = terms.iter().any(|t| matches!(t.stem.as_str(), "exampl" | "bench" | "benchmark" | "demo" | "sampl"));
