@@ -1053,9 +1053,10 @@ impl Store {
     /// Every row matching an FTS5 expression, with its instances of each of the
     /// expression's phrases in each column and its length (`rank::Collected`): what
     /// `symbols_rank` reads of it, for ranking several queries of those phrases at once.
-    pub fn fts_collect(&self, expression: &str) -> Result<super::Collected> {
+    /// `phrases`: how many the expression has (`symbols_fts` has four columns).
+    pub fn fts_collect(&self, expression: &str, phrases: usize) -> Result<super::Collected> {
         self.ranked()?;
-        self.lengths.lock().expect("lengths lock").collect = Some(super::Collected::default());
+        self.lengths.lock().expect("lengths lock").collect = Some(super::Collected::new(phrases, 4));
         let stepped = (|| -> Result<()> {
             let mut stmt = self.conn.prepare_cached("SELECT symbols_collect(symbols_fts) FROM symbols_fts WHERE symbols_fts MATCH ?1")?;
             let mut rows = stmt.query([expression])?;

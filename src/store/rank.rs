@@ -137,72 +137,160 @@ pub struct Collected {
 }
 
 impl Collected {
+    /// An empty collection for a query of `phrases` phrases over `columns` columns (what a
+    /// query that matches no row leaves).
+    pub fn new(phrases: usize, columns: usize) -> Collected {
+        Collected { phrases, columns, ..Collected::default() }
+    }
+
+    /// The rows of two passes over the same table, this one's phrases first and then
+    /// `other`'s: what one pass of all the phrases, in that order, would have collected.
+    /// Each pass's rows are in rowid order, as an FTS5 scan gives them.
+    pub fn merge(self, other: Collected) -> Collected {
+        let c = self.columns;
+        assert_eq!(c, other.columns, "passes over one table");
+        let (pa, pb) = (self.phrases * c, other.phrases * c);
+        let mut out = Collected::new(self.phrases + other.phrases, c);
+        out.rows = self.rows.max(other.rows);
+        out.tokens = self.tokens.max(other.tokens);
+        let n = self.ids.len() + other.ids.len();
+        out.ids.reserve(n);
+        out.lengths.reserve(n);
+        out.counts.reserve(n * (pa + pb));
+        let (mut i, mut j) = (0, 0);
+        while i < self.ids.len() || j < other.ids.len() {
+            let (a, b) = (self.ids.get(i), other.ids.get(j));
+            let take_a = b.is_none_or(|b| a.is_some_and(|a| a <= b));
+            let take_b = a.is_none_or(|a| b.is_some_and(|b| b <= a));
+            let (id, length) = if take_a { (self.ids[i], self.lengths[i]) } else { (other.ids[j], other.lengths[j]) };
+            out.ids.push(id);
+            out.lengths.push(length);
+            if take_a {
+                out.counts.extend_from_slice(&self.counts[i * pa..(i + 1) * pa]);
+                i += 1;
+            } else {
+                out.counts.resize(out.counts.len() + pa, 0);
+            }
+            if take_b {
+                out.counts.extend_from_slice(&other.counts[j * pb..(j + 1) * pb]);
+                j += 1;
+            } else {
+                out.counts.resize(out.counts.len() + pb, 0);
+            }
+        }
+        out
+    }
+
     /// The rows `bm25` ranks first for the query of `phrases` (in that order) under the
     /// columns whose weight is given (`None`: a column the query leaves out): the rows where
     /// one of them is, best first (ties by rowid, as SQLite's sorter keeps a scan's order),
     /// at most `limit`. The same scores as `symbols_rank` to the last bit when the weights
     /// are sums of halves (as 4, 1 and 0.5 are), whatever order it adds a row's instances in.
     pub fn best(&self, phrases: &[usize], weights: &[Option<f64>], limit: usize) -> Vec<i64> {
-        const K1: f64 = 1.2;
-        const B: f64 = 0.75;
-        let (c, stride, k) = (self.columns, self.phrases * self.columns, phrases.len());
-        // Each row's weighted frequency of each phrase (the instances' weights summed; any
-        // order gives the same sum when they are sums of halves), and whether it holds it.
-        let mut freq = vec![0.0f64; self.ids.len() * k];
-        let mut holds = vec![false; self.ids.len() * k];
-        let mut hits = vec![0i64; k];
+        let (c, stride) = (self.columns, self.phrases * self.columns);
+        let columns: Vec<(usize, f64)> = weights.iter().take(c).enumerate().filter_map(|(i, w)| w.map(|w| (i, w))).collect();
+        // What each row holds, row by row: (row, the phrase's place in `phrases`, its
+        // weighted frequency; the instances' weights summed, which any order gives alike
+        // when they are sums of halves).
+        let mut held: Vec<(usize, usize, f64)> = Vec::new();
+        let mut hits = vec![0i64; phrases.len()];
         for row in 0..self.ids.len() {
             for (j, &phrase) in phrases.iter().enumerate() {
-                let at = row * stride + phrase * c;
+                let n = &self.counts[row * stride + phrase * c..row * stride + (phrase + 1) * c];
                 let mut f = 0.0;
-                let mut held = false;
-                for (column, w) in weights.iter().enumerate().take(c) {
-                    let n = self.counts[at + column];
-                    if let (Some(w), true) = (w, n > 0) {
-                        held = true;
-                        f += w * f64::from(n);
+                let mut here = false;
+                for &(column, w) in &columns {
+                    if n[column] > 0 {
+                        here = true;
+                        f += w * f64::from(n[column]);
                     }
                 }
-                freq[row * k + j] = f;
-                holds[row * k + j] = held;
-                hits[j] += i64::from(held);
+                if here {
+                    held.push((row, j, f));
+                    hits[j] += 1;
+                }
             }
         }
-        let idf: Vec<f64> = hits
-            .iter()
-            .map(|&hits| {
-                let value = (((self.rows - hits) as f64 + 0.5) / (hits as f64 + 0.5)).ln();
-                if value <= 0.0 {
-                    1e-6
-                } else {
-                    value
-                }
-            })
-            .collect();
+        let idf: Vec<f64> = hits.iter().map(|&hits| idf(self.rows, hits)).collect();
         let avgdl = self.tokens as f64 / self.rows as f64;
         let mut scored: Vec<(f64, i64)> = Vec::new();
-        for row in 0..self.ids.len() {
-            let held = &holds[row * k..(row + 1) * k];
-            if !held.contains(&true) {
-                continue;
-            }
+        // A phrase the row does not hold adds 0 to `bm25`'s sum: left out, the same bits.
+        for run in held.chunk_by(|a, b| a.0 == b.0) {
+            let row = run[0].0;
             let d = f64::from(self.lengths[row]);
-            // A phrase the row does not hold adds 0 to `bm25`'s sum: left out, the same bits.
             let mut score = 0.0;
-            for j in (0..k).filter(|&j| held[j]) {
-                let f = freq[row * k + j];
-                score += idf[j] * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / avgdl)));
+            for &(_, j, f) in run {
+                score += term(idf[j], f, d, avgdl);
             }
             scored.push((-score, self.ids[row]));
         }
-        let by = |a: &(f64, i64), b: &(f64, i64)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-        if scored.len() > limit {
-            scored.select_nth_unstable_by(limit, by);
-            scored.truncate(limit);
-        }
-        scored.sort_unstable_by(by);
-        scored.into_iter().map(|(_, id)| id).collect()
+        first(scored, limit)
     }
+
+    /// `best(&[phrase], weights, limit)` for each phrase in turn, in one sweep over the rows.
+    pub fn best_each(&self, weights: &[Option<f64>], limit: usize) -> Vec<Vec<i64>> {
+        let (c, stride) = (self.columns, self.phrases * self.columns);
+        let columns: Vec<(usize, f64)> = weights.iter().take(c).enumerate().filter_map(|(i, w)| w.map(|w| (i, w))).collect();
+        // Each phrase's rows, with its weighted frequency in each.
+        let mut holding: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.phrases];
+        for row in 0..self.ids.len() {
+            for (phrase, rows) in holding.iter_mut().enumerate() {
+                let n = &self.counts[row * stride + phrase * c..row * stride + (phrase + 1) * c];
+                let mut f = 0.0;
+                let mut here = false;
+                for &(column, w) in &columns {
+                    if n[column] > 0 {
+                        here = true;
+                        f += w * f64::from(n[column]);
+                    }
+                }
+                if here {
+                    rows.push((row, f));
+                }
+            }
+        }
+        let avgdl = self.tokens as f64 / self.rows as f64;
+        holding
+            .into_iter()
+            .map(|rows| {
+                let idf = idf(self.rows, rows.len() as i64);
+                let scored =
+                    rows.iter().map(|&(row, f)| (-(0.0 + term(idf, f, f64::from(self.lengths[row]), avgdl)), self.ids[row])).collect();
+                first(scored, limit)
+            })
+            .collect()
+    }
+}
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// `bm25`'s IDF of a phrase `hits` of `rows` rows hold.
+fn idf(rows: i64, hits: i64) -> f64 {
+    let value = (((rows - hits) as f64 + 0.5) / (hits as f64 + 0.5)).ln();
+    if value <= 0.0 {
+        1e-6
+    } else {
+        value
+    }
+}
+
+/// One phrase's part of `bm25`'s sum for a row `d` tokens long that holds it `f` times
+/// (weighted), as `fts5Bm25Function` computes it.
+fn term(idf: f64, f: f64, d: f64, avgdl: f64) -> f64 {
+    idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * d / avgdl)))
+}
+
+/// The ids of the `limit` best (lowest) scores, best first; ties by id, as SQLite's sorter
+/// keeps a scan's rowid order.
+fn first(mut scored: Vec<(f64, i64)>, limit: usize) -> Vec<i64> {
+    let by = |a: &(f64, i64), b: &(f64, i64)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    if scored.len() > limit {
+        scored.select_nth_unstable_by(limit, by);
+        scored.truncate(limit);
+    }
+    scored.sort_unstable_by(by);
+    scored.into_iter().map(|(_, id)| id).collect()
 }
 
 pub type Slot = Mutex<Given>;
@@ -330,8 +418,6 @@ unsafe extern "C" fn symbols_rank(
     n_val: c_int,
     values: *mut *mut ffi::sqlite3_value,
 ) {
-    const K1: f64 = 1.2;
-    const B: f64 = 0.75;
     let api = &*api;
     let query = match query_data(api, fts) {
         Ok(q) => &mut *q,
@@ -367,7 +453,7 @@ unsafe extern "C" fn symbols_rank(
     };
     let mut score = 0.0;
     for (idf, freq) in query.idf.iter().zip(&query.freq) {
-        score += idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1.0 - B + B * d / query.avgdl)));
+        score += term(*idf, *freq, d, query.avgdl);
     }
     ffi::sqlite3_result_double(ctx, -score);
 }
@@ -392,8 +478,10 @@ unsafe extern "C" fn symbols_collect(
     };
     let columns = (api.xColumnCount.expect("xColumnCount"))(fts).max(0) as usize;
     if out.ids.is_empty() {
-        out.phrases = (api.xPhraseCount.expect("xPhraseCount"))(fts).max(0) as usize;
-        out.columns = columns;
+        let phrases = (api.xPhraseCount.expect("xPhraseCount"))(fts).max(0) as usize;
+        if (phrases, columns) != (out.phrases, out.columns) {
+            return ffi::sqlite3_result_error(ctx, c"symbols_collect: not the phrases and columns expected".as_ptr(), -1);
+        }
         let rc = (api.xRowCount.expect("xRowCount"))(fts, &mut out.rows);
         if rc != ffi::SQLITE_OK {
             return ffi::sqlite3_result_error_code(ctx, rc);
@@ -537,15 +625,40 @@ mod tests {
                 let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
                 slot.lock().unwrap().lengths = Some(Arc::new(DocLengths::from_rows(rows)));
             }
-            slot.lock().unwrap().collect = Some(Collected::default());
-            let mut stmt = conn.prepare("SELECT symbols_collect(symbols_fts) FROM symbols_fts WHERE symbols_fts MATCH ?1").unwrap();
-            let mut rows = stmt.query([format!("{{words owner doc place}} : {phrases}")]).unwrap();
-            while rows.next().unwrap().is_some() {}
-            drop(rows);
-            let collected = slot.lock().unwrap().collect.take().unwrap();
+            let collect = |expression: &str, phrases: usize| {
+                slot.lock().unwrap().collect = Some(Collected::new(phrases, 4));
+                let mut stmt = conn.prepare("SELECT symbols_collect(symbols_fts) FROM symbols_fts WHERE symbols_fts MATCH ?1").unwrap();
+                let mut rows = stmt.query([expression]).unwrap();
+                while rows.next().unwrap().is_some() {}
+                drop(rows);
+                slot.lock().unwrap().collect.take().unwrap()
+            };
+            let collected = collect(&format!("{{words owner doc place}} : {phrases}"), 4);
             // Every row holding a phrase anywhere (not 40), and row 30's instance of `stock`
             // once in its words.
             assert_eq!(collected.ids, [7, 9, 12, 30, 31, 33, 35]);
+            // Two passes of two phrases each, merged, are the one pass of four; so with a pass
+            // that matches nothing.
+            let halves = collect("{words owner doc place} : (\"creat\"* OR \"check\"*)", 2)
+                .merge(collect("{words owner doc place} : (\"order\"* OR \"stock\"*)", 2));
+            let none = collect("{words owner doc place} : (\"zebra\"*)", 1);
+            assert!(none.ids.is_empty());
+            let with_none = collect(&format!("{{words owner doc place}} : {phrases}"), 4).merge(none);
+            for merged in [&halves, &with_none] {
+                assert_eq!((&merged.ids, &merged.lengths), (&collected.ids, &collected.lengths));
+                assert_eq!((merged.rows, merged.tokens), (collected.rows, collected.tokens));
+            }
+            assert_eq!(halves.counts, collected.counts);
+            assert_eq!(with_none.phrases, 5);
+            let stride = 5 * 4;
+            for (row, chunk) in with_none.counts.chunks(stride).enumerate() {
+                assert_eq!(&chunk[..16], &collected.counts[row * 16..(row + 1) * 16]);
+                assert_eq!(&chunk[16..], [0, 0, 0, 0]);
+            }
+            // A pass told of other phrases than its expression has fails.
+            slot.lock().unwrap().collect = Some(Collected::new(3, 4));
+            let mut stmt = conn.prepare("SELECT symbols_collect(symbols_fts) FROM symbols_fts WHERE symbols_fts MATCH ?1").unwrap();
+            assert!(stmt.query(["\"order\"*"]).unwrap().next().is_err());
             assert_eq!((collected.phrases, collected.columns, collected.rows), (4, 4, 8));
             assert_eq!(&collected.counts[3 * 16..4 * 16], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0]);
             let every = [Some(4.0), Some(1.0), Some(1.0), Some(0.5)];
@@ -559,6 +672,12 @@ mod tests {
                 assert_eq!(collected.best(&[1], &names, limit), sql("words : \"check\"*", "", limit), "limit {limit}");
             }
             assert_eq!(collected.best(&[3], &names, 100), [30, 31, 35, 9]);
+            for limit in [1, 2, 100] {
+                let each: Vec<Vec<i64>> = (0..4).map(|i| collected.best(&[i], &names, limit)).collect();
+                assert_eq!(collected.best_each(&names, limit), each);
+                let each: Vec<Vec<i64>> = (0..4).map(|i| collected.best(&[i], &every, limit)).collect();
+                assert_eq!(collected.best_each(&every, limit), each);
+            }
             assert_eq!(collected.best(&[0, 1, 2, 3], &every, 3), [9, 33, 12]);
         }
     }

@@ -48,7 +48,7 @@ use super::walk_rank;
 use super::{is_test_path, Atlas, ToolError};
 use crate::git::history::ranges_meet;
 use crate::model::SymbolKind;
-use crate::store::{Store, SymbolInfo};
+use crate::store::{Collected, Store, SymbolInfo};
 
 /// What a test's score is multiplied by when the sentence is not about tests. On the
 /// parent's index of 200 commits (`bench/search_intent.py --parent`), 0.5 against 0.75:
@@ -720,20 +720,18 @@ struct WordLists {
     in_names: Vec<i64>,
 }
 
-/// The words' pass (`WordLists`); each word's names go to `per_word` as soon as they are
-/// ranked, for `uses` on the other connection.
-fn word_lists(store: &Store, terms: &[Term], per_word: impl FnOnce(Vec<Vec<i64>>)) -> Result<WordLists, ToolError> {
-    let mut clock = Clock::start();
-    let collected = store.fts_collect(&any_term(terms, "words owner doc place"))?;
-    clock.mark("collected");
-    let phrases: Vec<usize> = (0..terms.len()).collect();
-    per_word(phrases.iter().map(|&i| collected.best(&[i], &NAMES_ONLY, USED_NAMES)).collect());
-    clock.mark("per word");
-    let lists =
-        WordLists { every_field: collected.best(&phrases, &EVERY_FIELD, DEPTH), in_names: collected.best(&phrases, &NAMES_ONLY, DEPTH) };
-    clock.mark("ranked");
-    tracing::debug!(rows = collected.ids.len(), "sentence pass: {}", clock.summary());
-    Ok(lists)
+/// The words' pass over `terms[from..to]`: an expression of them all (every column) and how
+/// many phrases it has.
+fn pass_of(terms: &[Term], from: usize, to: usize) -> (String, usize) {
+    (any_term(&terms[from..to], "words owner doc place"), to - from)
+}
+
+/// The words' lists from their pass (`WordLists`); each word's names go to `per_word` as soon
+/// as they are ranked, for `uses` on the other connection.
+fn word_lists(collected: &Collected, per_word: impl FnOnce(Vec<Vec<i64>>)) -> WordLists {
+    let phrases: Vec<usize> = (0..collected.phrases).collect();
+    per_word(collected.best_each(&NAMES_ONLY, USED_NAMES));
+    WordLists { every_field: collected.best(&phrases, &EVERY_FIELD, DEPTH), in_names: collected.best(&phrases, &NAMES_ONLY, DEPTH) }
 }
 
 /// The candidates the sentence's words find, fused (reciprocal ranks): the words anywhere
@@ -977,10 +975,11 @@ impl Atlas {
 
     /// The words' matches (`word_matches`) on this connection while another reads the
     /// declarations' text (`text_words`) and then what they use (`uses`), from the names
-    /// each word holds (the words' pass hands them over first): they do not depend on each
-    /// other, and a server has a second core. On `java.base`, 30 sentences three times
-    /// each: p50 28.9-30.5 -> 25.4-26.0 ms with the last two on the second connection, the
-    /// same answers; the words' pass in `search.md`.
+    /// each word holds: they do not depend on each other, and a server has a second core.
+    /// The words' pass over the index is split between the two connections (the first half
+    /// of the words here, the rest there), and its halves merged here (`Collected::merge`).
+    /// On `java.base`, 30 sentences three times each: p50 28.9-30.5 -> 25.4-26.0 ms with the
+    /// last two on the second connection, the same answers; the words' pass in `search.md`.
     #[allow(clippy::type_complexity)]
     fn words_uses_and_text(
         &self,
@@ -990,11 +989,24 @@ impl Atlas {
         query: &str,
     ) -> Result<((HashMap<i64, f64>, Named), HashMap<i64, Vec<usize>>, HashMap<i64, Vec<usize>>), ToolError> {
         let failed = || ToolError("reading what declarations use failed (a thread panicked)".to_string());
+        let split = terms.len().div_ceil(2);
+        let (half_tx, half_rx) = std::sync::mpsc::channel::<Result<Collected, ToolError>>();
         let (names_tx, names_rx) = std::sync::mpsc::channel::<Vec<Vec<i64>>>();
         let (words, side) = std::thread::scope(|scope| {
             let side = scope.spawn(move || -> Result<_, ToolError> {
                 let mut clock = Clock::start();
-                let other = self.store()?;
+                let other = match self.store() {
+                    Ok(other) => other,
+                    Err(e) => {
+                        let _ = half_tx.send(Err(ToolError(e.0.clone())));
+                        return Err(e);
+                    }
+                };
+                other.use_doc_lengths(Some(lengths.clone()));
+                let (expression, phrases) = pass_of(terms, split, terms.len());
+                let _ = half_tx.send(other.fts_collect(&expression, phrases).map_err(ToolError::from));
+                other.use_doc_lengths(None);
+                clock.mark("pass");
                 let text = text_words(&other, terms);
                 clock.mark("text");
                 // The words' pass failed when its sender is gone unsent: its error is the one said.
@@ -1010,13 +1022,24 @@ impl Atlas {
                 tracing::debug!("sentence side: {}", clock.summary());
                 Ok((uses?, text?))
             });
+            let mut clock = Clock::start();
             store.use_doc_lengths(Some(lengths.clone()));
-            // The sender goes with the closure: if the pass fails before sending, the other
-            // side's wait ends there.
-            let lists = word_lists(store, terms, move |per_word| {
-                let _ = names_tx.send(per_word);
-            });
+            let (expression, phrases) = pass_of(terms, 0, split);
+            let mine = store.fts_collect(&expression, phrases).map_err(ToolError::from);
             store.use_doc_lengths(None);
+            clock.mark("pass");
+            let collected = mine.and_then(|mine| Ok(mine.merge(half_rx.recv().unwrap_or_else(|_| Err(failed()))?)));
+            clock.mark("waited, merged");
+            // The sender goes with the closure: if the pass failed, the other side's wait
+            // ends here.
+            let lists = collected.map(|collected| {
+                let lists = word_lists(&collected, move |per_word| {
+                    let _ = names_tx.send(per_word);
+                });
+                clock.mark("ranked");
+                tracing::debug!(rows = collected.ids.len(), "sentence pass: {}", clock.summary());
+                lists
+            });
             let words = lists.and_then(|lists| word_matches(store, terms, query, lists));
             (words, side.join())
         });
