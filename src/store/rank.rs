@@ -132,81 +132,118 @@ pub struct Collected {
     pub tokens: i64,
     pub ids: Vec<i64>,
     pub lengths: Vec<u32>,
-    /// `ids.len() * phrases * columns`: row by row, phrase by phrase, column by column.
-    pub counts: Vec<u16>,
+    /// Row `i` holds `held[starts[i]..starts[i + 1]]`, by phrase and then column: only
+    /// what it holds (a sentence of 75 words with their related words held 18 MB as a
+    /// table of every phrase and column of every row).
+    starts: Vec<u32>,
+    held: Vec<Held>,
+}
+
+/// A row's instances of one phrase in one column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Held {
+    pub phrase: u16,
+    pub column: u16,
+    pub count: u32,
 }
 
 impl Collected {
     /// An empty collection for a query of `phrases` phrases over `columns` columns (what a
     /// query that matches no row leaves).
     pub fn new(phrases: usize, columns: usize) -> Collected {
-        Collected { phrases, columns, ..Collected::default() }
+        Collected { phrases, columns, starts: vec![0], ..Collected::default() }
+    }
+
+    /// What row `i` (in `ids`' order) holds, by phrase and then column.
+    pub fn held(&self, i: usize) -> &[Held] {
+        &self.held[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    /// Files a row: its id, length and instances (any order; several of one phrase and
+    /// column are added up).
+    pub fn push(&mut self, id: i64, length: u32, mut instances: Vec<Held>) {
+        instances.sort_unstable();
+        let start = self.held.len();
+        for h in instances {
+            match self.held[start..].last_mut() {
+                Some(last) if (last.phrase, last.column) == (h.phrase, h.column) => last.count += h.count,
+                _ => self.held.push(h),
+            }
+        }
+        self.ids.push(id);
+        self.lengths.push(length);
+        self.starts.push(self.held.len() as u32);
     }
 
     /// The rows of two passes over the same table, this one's phrases first and then
     /// `other`'s: what one pass of all the phrases, in that order, would have collected.
     /// Each pass's rows are in rowid order, as an FTS5 scan gives them.
     pub fn merge(self, other: Collected) -> Collected {
-        let c = self.columns;
-        assert_eq!(c, other.columns, "passes over one table");
-        let (pa, pb) = (self.phrases * c, other.phrases * c);
-        let mut out = Collected::new(self.phrases + other.phrases, c);
+        assert_eq!(self.columns, other.columns, "passes over one table");
+        assert!(self.phrases + other.phrases <= usize::from(u16::MAX), "phrases fit a u16");
+        let shift = self.phrases as u16;
+        let mut out = Collected::new(self.phrases + other.phrases, self.columns);
         out.rows = self.rows.max(other.rows);
         out.tokens = self.tokens.max(other.tokens);
         let n = self.ids.len() + other.ids.len();
         out.ids.reserve(n);
         out.lengths.reserve(n);
-        out.counts.reserve(n * (pa + pb));
+        out.starts.reserve(n);
+        out.held.reserve(self.held.len() + other.held.len());
         let (mut i, mut j) = (0, 0);
         while i < self.ids.len() || j < other.ids.len() {
             let (a, b) = (self.ids.get(i), other.ids.get(j));
             let take_a = b.is_none_or(|b| a.is_some_and(|a| a <= b));
             let take_b = a.is_none_or(|a| b.is_some_and(|b| b <= a));
             let (id, length) = if take_a { (self.ids[i], self.lengths[i]) } else { (other.ids[j], other.lengths[j]) };
-            out.ids.push(id);
-            out.lengths.push(length);
             if take_a {
-                out.counts.extend_from_slice(&self.counts[i * pa..(i + 1) * pa]);
+                out.held.extend_from_slice(self.held(i));
                 i += 1;
-            } else {
-                out.counts.resize(out.counts.len() + pa, 0);
             }
             if take_b {
-                out.counts.extend_from_slice(&other.counts[j * pb..(j + 1) * pb]);
+                out.held.extend(other.held(j).iter().map(|h| Held { phrase: h.phrase + shift, ..*h }));
                 j += 1;
-            } else {
-                out.counts.resize(out.counts.len() + pb, 0);
             }
+            out.ids.push(id);
+            out.lengths.push(length);
+            out.starts.push(out.held.len() as u32);
         }
         out
     }
 
-    /// The rows `bm25` ranks first for the query of `phrases` (in that order) under the
-    /// columns whose weight is given (`None`: a column the query leaves out): the rows where
-    /// one of them is, best first (ties by rowid, as SQLite's sorter keeps a scan's order),
-    /// at most `limit`. The same scores as `symbols_rank` to the last bit when the weights
-    /// are sums of halves (as 4, 1 and 0.5 are), whatever order it adds a row's instances in.
-    pub fn best(&self, phrases: &[usize], weights: &[Option<f64>], limit: usize) -> Vec<i64> {
-        let (c, stride) = (self.columns, self.phrases * self.columns);
-        let columns: Vec<(usize, f64)> = weights.iter().take(c).enumerate().filter_map(|(i, w)| w.map(|w| (i, w))).collect();
-        // What each row holds, row by row: (row, the phrase's place in `phrases`, its
-        // weighted frequency; the instances' weights summed, which any order gives alike
-        // when they are sums of halves).
-        let mut held: Vec<(usize, usize, f64)> = Vec::new();
-        let mut hits = vec![0i64; phrases.len()];
-        for row in 0..self.ids.len() {
-            for (j, &phrase) in phrases.iter().enumerate() {
-                let n = &self.counts[row * stride + phrase * c..row * stride + (phrase + 1) * c];
-                let mut f = 0.0;
-                let mut here = false;
-                for &(column, w) in &columns {
-                    if n[column] > 0 {
-                        here = true;
-                        f += w * f64::from(n[column]);
-                    }
+    /// Each phrase's weighted frequency in row `i`, phrase by phrase (those it holds under a
+    /// weighted column): the instances' weights summed, which any order gives alike when
+    /// they are sums of halves.
+    fn frequencies<'a>(&'a self, i: usize, weights: &'a [Option<f64>]) -> impl Iterator<Item = (usize, f64)> + 'a {
+        self.held(i).chunk_by(|a, b| a.phrase == b.phrase).filter_map(move |run| {
+            let mut f = 0.0;
+            let mut here = false;
+            for h in run {
+                if let Some(Some(w)) = weights.get(usize::from(h.column)) {
+                    here = true;
+                    f += w * f64::from(h.count);
                 }
-                if here {
-                    held.push((row, j, f));
+            }
+            here.then_some((usize::from(run[0].phrase), f))
+        })
+    }
+
+    /// The rows `bm25` ranks first for the query of `phrases` (ascending) under the columns
+    /// whose weight is given (`None`: a column the query leaves out): the rows where one of
+    /// them is, best first (ties by rowid, as SQLite's sorter keeps a scan's order), at most
+    /// `limit`. The same scores as `symbols_rank` to the last bit when the weights are sums
+    /// of halves (as 4, 1 and 0.5 are), whatever order it adds a row's instances in.
+    pub fn best(&self, phrases: &[usize], weights: &[Option<f64>], limit: usize) -> Vec<i64> {
+        debug_assert!(phrases.windows(2).all(|w| w[0] < w[1]), "phrases ascending");
+        // Each phrase's place in `phrases`, if there.
+        let mut place: Vec<Option<usize>> = vec![None; self.phrases];
+        for (j, &phrase) in phrases.iter().enumerate() {
+            place[phrase] = Some(j);
+        }
+        let mut hits = vec![0i64; phrases.len()];
+        for i in 0..self.ids.len() {
+            for (phrase, _) in self.frequencies(i, weights) {
+                if let Some(j) = place[phrase] {
                     hits[j] += 1;
                 }
             }
@@ -214,39 +251,32 @@ impl Collected {
         let idf: Vec<f64> = hits.iter().map(|&hits| idf(self.rows, hits)).collect();
         let avgdl = self.tokens as f64 / self.rows as f64;
         let mut scored: Vec<(f64, i64)> = Vec::new();
-        // A phrase the row does not hold adds 0 to `bm25`'s sum: left out, the same bits.
-        for run in held.chunk_by(|a, b| a.0 == b.0) {
-            let row = run[0].0;
-            let d = f64::from(self.lengths[row]);
+        for i in 0..self.ids.len() {
+            let d = f64::from(self.lengths[i]);
+            // In `phrases`' order; a phrase the row does not hold adds 0 to `bm25`'s sum:
+            // left out, the same bits.
             let mut score = 0.0;
-            for &(_, j, f) in run {
-                score += term(idf[j], f, d, avgdl);
+            let mut held = false;
+            for (phrase, f) in self.frequencies(i, weights) {
+                if let Some(j) = place[phrase] {
+                    held = true;
+                    score += term(idf[j], f, d, avgdl);
+                }
             }
-            scored.push((-score, self.ids[row]));
+            if held {
+                scored.push((-score, self.ids[i]));
+            }
         }
         first(scored, limit)
     }
 
     /// `best(&[phrase], weights, limit)` for each phrase in turn, in one sweep over the rows.
     pub fn best_each(&self, weights: &[Option<f64>], limit: usize) -> Vec<Vec<i64>> {
-        let (c, stride) = (self.columns, self.phrases * self.columns);
-        let columns: Vec<(usize, f64)> = weights.iter().take(c).enumerate().filter_map(|(i, w)| w.map(|w| (i, w))).collect();
         // Each phrase's rows, with its weighted frequency in each.
         let mut holding: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.phrases];
-        for row in 0..self.ids.len() {
-            for (phrase, rows) in holding.iter_mut().enumerate() {
-                let n = &self.counts[row * stride + phrase * c..row * stride + (phrase + 1) * c];
-                let mut f = 0.0;
-                let mut here = false;
-                for &(column, w) in &columns {
-                    if n[column] > 0 {
-                        here = true;
-                        f += w * f64::from(n[column]);
-                    }
-                }
-                if here {
-                    rows.push((row, f));
-                }
+        for i in 0..self.ids.len() {
+            for (phrase, f) in self.frequencies(i, weights) {
+                holding[phrase].push((i, f));
             }
         }
         let avgdl = self.tokens as f64 / self.rows as f64;
@@ -254,8 +284,7 @@ impl Collected {
             .into_iter()
             .map(|rows| {
                 let idf = idf(self.rows, rows.len() as i64);
-                let scored =
-                    rows.iter().map(|&(row, f)| (-(0.0 + term(idf, f, f64::from(self.lengths[row]), avgdl)), self.ids[row])).collect();
+                let scored = rows.iter().map(|&(i, f)| (-(0.0 + term(idf, f, f64::from(self.lengths[i]), avgdl)), self.ids[i])).collect();
                 first(scored, limit)
             })
             .collect()
@@ -479,7 +508,7 @@ unsafe extern "C" fn symbols_collect(
     let columns = (api.xColumnCount.expect("xColumnCount"))(fts).max(0) as usize;
     if out.ids.is_empty() {
         let phrases = (api.xPhraseCount.expect("xPhraseCount"))(fts).max(0) as usize;
-        if (phrases, columns) != (out.phrases, out.columns) {
+        if (phrases, columns) != (out.phrases, out.columns) || phrases > usize::from(u16::MAX) {
             return ffi::sqlite3_result_error(ctx, c"symbols_collect: not the phrases and columns expected".as_ptr(), -1);
         }
         let rc = (api.xRowCount.expect("xRowCount"))(fts, &mut out.rows);
@@ -491,22 +520,19 @@ unsafe extern "C" fn symbols_collect(
             return ffi::sqlite3_result_error_code(ctx, rc);
         }
     }
-    let stride = out.phrases * out.columns;
-    let base = out.counts.len();
-    out.counts.resize(base + stride, 0);
     let mut inst: c_int = 0;
     let rc = (api.xInstCount.expect("xInstCount"))(fts, &mut inst);
     if rc != ffi::SQLITE_OK {
         return ffi::sqlite3_result_error_code(ctx, rc);
     }
+    let mut instances = Vec::with_capacity(inst.max(0) as usize);
     for i in 0..inst {
         let (mut phrase, mut column, mut offset): (c_int, c_int, c_int) = (0, 0, 0);
         let rc = (api.xInst.expect("xInst"))(fts, i, &mut phrase, &mut column, &mut offset);
         if rc != ffi::SQLITE_OK {
             return ffi::sqlite3_result_error_code(ctx, rc);
         }
-        let at = base + phrase as usize * out.columns + column as usize;
-        out.counts[at] = out.counts[at].saturating_add(1);
+        instances.push(Held { phrase: phrase as u16, column: column as u16, count: 1 });
     }
     let rowid = (api.xRowid.expect("xRowid"))(fts);
     let known = if columns == 4 { lengths.as_ref().and_then(|l| l.get(rowid)) } else { None };
@@ -521,8 +547,7 @@ unsafe extern "C" fn symbols_collect(
             n.max(0) as u32
         }
     };
-    out.ids.push(rowid);
-    out.lengths.push(d);
+    out.push(rowid, d, instances);
     ffi::sqlite3_result_null(ctx);
 }
 
@@ -648,19 +673,20 @@ mod tests {
                 assert_eq!((&merged.ids, &merged.lengths), (&collected.ids, &collected.lengths));
                 assert_eq!((merged.rows, merged.tokens), (collected.rows, collected.tokens));
             }
-            assert_eq!(halves.counts, collected.counts);
             assert_eq!(with_none.phrases, 5);
-            let stride = 5 * 4;
-            for (row, chunk) in with_none.counts.chunks(stride).enumerate() {
-                assert_eq!(&chunk[..16], &collected.counts[row * 16..(row + 1) * 16]);
-                assert_eq!(&chunk[16..], [0, 0, 0, 0]);
+            for i in 0..collected.ids.len() {
+                assert_eq!((halves.held(i), with_none.held(i)), (collected.held(i), collected.held(i)));
             }
             // A pass told of other phrases than its expression has fails.
             slot.lock().unwrap().collect = Some(Collected::new(3, 4));
             let mut stmt = conn.prepare("SELECT symbols_collect(symbols_fts) FROM symbols_fts WHERE symbols_fts MATCH ?1").unwrap();
             assert!(stmt.query(["\"order\"*"]).unwrap().next().is_err());
             assert_eq!((collected.phrases, collected.columns, collected.rows), (4, 4, 8));
-            assert_eq!(&collected.counts[3 * 16..4 * 16], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0]);
+            assert_eq!(collected.held(3), [Held { phrase: 3, column: 0, count: 1 }]);
+            // Row 9: `check` in its words and doc, `creat` in its doc, `order` in its owner
+            // and doc, `stock` in its words and doc.
+            let nine: Vec<(u16, u16, u32)> = collected.held(1).iter().map(|h| (h.phrase, h.column, h.count)).collect();
+            assert_eq!(nine, [(0, 2, 1), (1, 0, 1), (1, 2, 1), (2, 1, 1), (2, 2, 1), (3, 0, 1), (3, 2, 1)]);
             let every = [Some(4.0), Some(1.0), Some(1.0), Some(0.5)];
             let names = [Some(1.0), None, None, None];
             for limit in [1, 2, 3, 5, 100] {
