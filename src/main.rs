@@ -354,8 +354,12 @@ fn run_query(tool: String, args: Vec<String>, repo: PathBuf, json: Option<String
         object.insert(key.to_string(), value);
     }
     // Answers are fresh: the index is brought up to date first (built, rebuilt when of an
-    // old format, or reconciled: 0.2 s on an unchanged java.base).
-    repochart::index::index(&root, &repochart::index::Options::for_repo(&root)?, &|_, _| {})?;
+    // old format, or reconciled: 0.2 s on an unchanged java.base), and so is git history
+    // (read from where it was left: commits since, or the whole walk the first time), as
+    // `index`, `map` and the server read it.
+    let opts = repochart::index::Options::for_repo(&root)?;
+    repochart::index::index(&root, &opts, &|_, _| {})?;
+    repochart::git::history::refresh(&repochart::store::Store::open_read(&root)?, &opts.history)?;
     let atlas = repochart::tools::Atlas::new(&root).with_budget(repochart::config::Config::load(&root)?.answer_budget);
     match atlas.call(&tool, serde_json::Value::Object(object)) {
         Ok(text) => {

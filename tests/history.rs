@@ -77,6 +77,30 @@ fn symbol_history(atlas: &Atlas, symbol: &str) -> String {
         .join("\n")
 }
 
+/// `repochart query` reads history as `index` does, from where it was left: a repository
+/// never indexed answers with its commits, and a commit made since is in the next answer.
+#[test]
+fn query_reads_history_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    git(root, &["init", "-q"], "2024-01-01T12:00:00Z", "Ann");
+    write(root, "src/p/A.java", A1);
+    commit(root, "2024-01-01T12:00:00Z", "Ann", "Add A");
+    let query = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_repochart"))
+            .args(["query", "--repo", root.to_str().unwrap(), "get_symbol", "symbol=p.A#alpha"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().filter(|l| l.starts_with("    ") && l.contains(": ")).map(str::trim).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(query(), "825b51f6 2024-01-01 Ann: Add A");
+    write(root, "src/p/A.java", &A1.replace("return 1;", "return 11;"));
+    commit(root, "2024-02-01T12:00:00Z", "Bob", "Alpha returns 11");
+    assert_eq!(query(), "8a3bfc10 2024-02-01 Bob: Alpha returns 11\n825b51f6 2024-01-01 Ann: Add A");
+}
+
 /// Four commits: `alpha` changed in the third, `beta` in the second, `B.java` in the
 /// fourth; then an uncommitted edit; then a fifth commit read incrementally.
 #[test]
