@@ -1720,6 +1720,8 @@ fn search_symbols_reads_a_sentence() {
             ("search_symbols", json!({"query": "test placing an order", "limit": 3})),
             // Nothing but stop words: the name search answers.
             ("search_symbols", json!({"query": "the of and", "limit": 2})),
+            // One word left: a sentence still (its words' pass has no second half).
+            ("search_symbols", json!({"query": "where is the payment", "limit": 2})),
             // An area before a colon: its symbols first (`pay`: the payment package, and
             // `OrderService#payments`, whose name holds the word).
             ("search_symbols", json!({"query": "pay: validate the order total", "limit": 3})),
@@ -1779,6 +1781,12 @@ fn search_symbols_reads_a_sentence() {
           method com.acme.pay.PaymentGateway#charge(String,BigDecimal)  src/main/java/com/acme/pay/PaymentGateway.java:10  String charge(String account, BigDecimal amount) throws PaymentException
           enum com.acme.pay.PaymentService.Status  src/main/java/com/acme/pay/PaymentService.java:21-27  public enum Status
         ... 5 more (limit=2); next page: offset=2
+
+        ### search_symbols {"query":"where is the payment","limit":2}
+        30 symbols match the words "payment" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
+        interface com.acme.pay.PaymentGateway  src/main/java/com/acme/pay/PaymentGateway.java:8-15  [name: payment]
+        class com.acme.pay.PaymentService  src/main/java/com/acme/pay/PaymentService.java:7-28  [name: payment]
+        ... 28 more (limit=2); next page: offset=2
 
         ### search_symbols {"query":"pay: validate the order total","limit":3}
         52 symbols match the words "pay validate order total" (a sentence: stop words dropped, words stemmed; name, owner, doc, path, uses and text searched)
