@@ -1053,8 +1053,12 @@ impl Store {
     /// Every row matching an FTS5 expression, with its instances of each of the
     /// expression's phrases in each column and its length (`rank::Collected`): what
     /// `symbols_rank` reads of it, for ranking several queries of those phrases at once.
-    /// `phrases`: how many the expression has (`symbols_fts` has four columns).
+    /// `phrases`: how many the expression has (`symbols_fts` has four columns); with none,
+    /// nothing is asked (FTS5 has no empty expression) and no row is collected.
     pub fn fts_collect(&self, expression: &str, phrases: usize) -> Result<super::Collected> {
+        if phrases == 0 {
+            return Ok(super::Collected::new(0, 4));
+        }
         self.ranked()?;
         self.lengths.lock().expect("lengths lock").collect = Some(super::Collected::new(phrases, 4));
         let stepped = (|| -> Result<()> {

@@ -159,17 +159,23 @@ impl Collected {
         &self.held[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
-    /// Files a row: its id, length and instances (any order; several of one phrase and
-    /// column are added up).
-    pub fn push(&mut self, id: i64, length: u32, mut instances: Vec<Held>) {
-        instances.sort_unstable();
-        let start = self.held.len();
-        for h in instances {
-            match self.held[start..].last_mut() {
-                Some(last) if (last.phrase, last.column) == (h.phrase, h.column) => last.count += h.count,
-                _ => self.held.push(h),
+    /// Files a row: its id and length, its instances being the entries pushed onto `held`
+    /// since the last row (in any order): sorted, and those of one phrase and column added
+    /// up, in place.
+    fn end_row(&mut self, id: i64, length: u32) {
+        let start = *self.starts.last().unwrap_or(&0) as usize;
+        self.held[start..].sort_unstable();
+        let mut kept = start;
+        for i in start..self.held.len() {
+            let h = self.held[i];
+            if kept > start && (self.held[kept - 1].phrase, self.held[kept - 1].column) == (h.phrase, h.column) {
+                self.held[kept - 1].count += h.count;
+            } else {
+                self.held[kept] = h;
+                kept += 1;
             }
         }
+        self.held.truncate(kept);
         self.ids.push(id);
         self.lengths.push(length);
         self.starts.push(self.held.len() as u32);
@@ -525,14 +531,13 @@ unsafe extern "C" fn symbols_collect(
     if rc != ffi::SQLITE_OK {
         return ffi::sqlite3_result_error_code(ctx, rc);
     }
-    let mut instances = Vec::with_capacity(inst.max(0) as usize);
     for i in 0..inst {
         let (mut phrase, mut column, mut offset): (c_int, c_int, c_int) = (0, 0, 0);
         let rc = (api.xInst.expect("xInst"))(fts, i, &mut phrase, &mut column, &mut offset);
         if rc != ffi::SQLITE_OK {
             return ffi::sqlite3_result_error_code(ctx, rc);
         }
-        instances.push(Held { phrase: phrase as u16, column: column as u16, count: 1 });
+        out.held.push(Held { phrase: phrase as u16, column: column as u16, count: 1 });
     }
     let rowid = (api.xRowid.expect("xRowid"))(fts);
     let known = if columns == 4 { lengths.as_ref().and_then(|l| l.get(rowid)) } else { None };
@@ -547,13 +552,34 @@ unsafe extern "C" fn symbols_collect(
             n.max(0) as u32
         }
     };
-    out.push(rowid, d, instances);
+    out.end_row(rowid, d);
     ffi::sqlite3_result_null(ctx);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An in-memory `symbols_fts` (the index's own definition) with these rows
+    /// (`(rowid, words, owner, doc, place), ...`), and our functions registered on it.
+    fn symbols_fts(rows: &str) -> (Connection, Arc<Slot>) {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(&format!(
+            "CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, place, tokenize = 'unicode61', content = '', contentless_delete = 1);
+             INSERT INTO symbols_fts(rowid, words, owner, doc, place) VALUES {rows};"
+        ))
+        .unwrap();
+        let slot = Arc::new(Slot::default());
+        register(&conn, &slot).unwrap();
+        (conn, slot)
+    }
+
+    /// Every row's length, as the server reads them (`Store::doc_lengths`).
+    fn lengths_in(conn: &Connection) -> DocLengths {
+        let mut stmt = conn.prepare("SELECT id, sz FROM symbols_fts_docsize").unwrap();
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+        DocLengths::from_rows(rows)
+    }
 
     /// (rowid, bm25, symbols_rank) of every row matching, best first by bm25.
     fn scores(conn: &Connection, expression: &str) -> Vec<(i64, f64, f64)> {
@@ -568,38 +594,18 @@ mod tests {
 
     #[test]
     fn the_rank_is_bm25_with_lengths_from_memory_or_from_the_index() {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(
-            "CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, place, tokenize = 'unicode61', content = '', contentless_delete = 1);
-             INSERT INTO symbols_fts(rowid, words, owner, doc, place) VALUES
-               (7, 'order service', 'shop', 'creates and checks an order', 'shop service order'),
-               (9, 'check stock', 'order service', 'checks the stock of every item of an order before it is created', 'shop'),
-               (12, 'create', 'order', '', 'shop order'),
-               (30, 'stock', 'inventory', 'what is left', 'shop inventory');",
-        )
-        .unwrap();
-        let slot = Arc::new(Slot::default());
-        register(&conn, &slot).unwrap();
-        let rows: Vec<(i64, Vec<u8>)> = conn
-            .prepare("SELECT id, sz FROM symbols_fts_docsize")
-            .unwrap()
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
-        let lengths = DocLengths::from_rows(rows);
+        let (conn, slot) = symbols_fts(
+            "(7, 'order service', 'shop', 'creates and checks an order', 'shop service order'),
+             (9, 'check stock', 'order service', 'checks the stock of every item of an order before it is created', 'shop'),
+             (12, 'create', 'order', '', 'shop order'),
+             (30, 'stock', 'inventory', 'what is left', 'shop inventory')",
+        );
+        let lengths = lengths_in(&conn);
         // Each row's words, owner, doc and place, in tokens.
         assert_eq!([7, 9, 12, 30, 31].map(|id| lengths.get(id)), [Some(11), Some(18), Some(4), Some(7), None]);
         for expression in ["{words owner doc place} : (\"creat\"* OR \"check\"* OR \"order\"*)", "words : \"stock\"*", "\"order\""] {
             let from_index = scores(&conn, expression);
-            slot.lock().unwrap().lengths = Some(Arc::new(DocLengths::from_rows(
-                conn.prepare("SELECT id, sz FROM symbols_fts_docsize")
-                    .unwrap()
-                    .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-                    .unwrap()
-                    .map(Result::unwrap)
-                    .collect(),
-            )));
+            slot.lock().unwrap().lengths = Some(Arc::new(lengths_in(&conn)));
             let from_memory = scores(&conn, expression);
             slot.lock().unwrap().lengths = None;
             for (id, bm25, rank) in from_index.iter().chain(&from_memory) {
@@ -621,22 +627,16 @@ mod tests {
 
     #[test]
     fn one_pass_ranks_each_query_of_its_phrases_as_symbols_rank_does() {
-        let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(
-            "CREATE VIRTUAL TABLE symbols_fts USING fts5(words, owner, doc, place, tokenize = 'unicode61', content = '', contentless_delete = 1);
-             INSERT INTO symbols_fts(rowid, words, owner, doc, place) VALUES
-               (7, 'order service', 'shop', 'creates and checks an order', 'shop service order'),
-               (9, 'check stock', 'order service', 'checks the stock of every item of an order before it is created', 'shop'),
-               (12, 'create', 'order', '', 'shop order'),
-               (30, 'stock', 'inventory', 'what is left', 'shop inventory'),
-               (31, 'stock', 'inventory', 'what is left', 'shop inventory'),
-               (33, 'check', 'order check', 'checked orders checked', 'shop check'),
-               (35, 'stock', 'inventory', 'what is left', 'shop inventory'),
-               (40, 'price', 'catalog', 'what an item costs', 'shop catalog');",
-        )
-        .unwrap();
-        let slot = Arc::new(Slot::default());
-        register(&conn, &slot).unwrap();
+        let (conn, slot) = symbols_fts(
+            "(7, 'order service', 'shop', 'creates and checks an order', 'shop service order'),
+             (9, 'check stock', 'order service', 'checks the stock of every item of an order before it is created', 'shop'),
+             (12, 'create', 'order', '', 'shop order'),
+             (30, 'stock', 'inventory', 'what is left', 'shop inventory'),
+             (31, 'stock', 'inventory', 'what is left', 'shop inventory'),
+             (33, 'check', 'order check', 'checked orders checked', 'shop check'),
+             (35, 'stock', 'inventory', 'what is left', 'shop inventory'),
+             (40, 'price', 'catalog', 'what an item costs', 'shop catalog')",
+        );
         let phrases = "(\"creat\"* OR \"check\"* OR \"order\"* OR \"stock\"*)";
         let sql = |expression: &str, weights: &str, limit: usize| -> Vec<i64> {
             let query = format!(
@@ -646,9 +646,7 @@ mod tests {
         };
         for lengths in [false, true] {
             if lengths {
-                let mut stmt = conn.prepare("SELECT id, sz FROM symbols_fts_docsize").unwrap();
-                let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
-                slot.lock().unwrap().lengths = Some(Arc::new(DocLengths::from_rows(rows)));
+                slot.lock().unwrap().lengths = Some(Arc::new(lengths_in(&conn)));
             }
             let collect = |expression: &str, phrases: usize| {
                 slot.lock().unwrap().collect = Some(Collected::new(phrases, 4));

@@ -1003,12 +1003,9 @@ impl Atlas {
                     }
                 };
                 other.use_doc_lengths(Some(lengths.clone()));
-                // A sentence of one word has no second half: nothing to walk.
-                let half = match pass_of(terms, split, terms.len()) {
-                    (_, 0) => Ok(Collected::new(0, 4)),
-                    (expression, phrases) => other.fts_collect(&expression, phrases).map_err(ToolError::from),
-                };
-                let _ = half_tx.send(half);
+                // A sentence of one word has no second half: an empty pass.
+                let (expression, phrases) = pass_of(terms, split, terms.len());
+                let _ = half_tx.send(other.fts_collect(&expression, phrases).map_err(ToolError::from));
                 other.use_doc_lengths(None);
                 clock.mark("pass");
                 let text = text_words(&other, terms);
