@@ -270,8 +270,9 @@ fn a_broken_or_foreign_index_is_rebuilt() {
     assert_eq!(fs::read_to_string(root.join(".repochart/.gitignore")).unwrap(), "*\n");
 }
 
-const ALL_REF_INDEXES: [&str; 11] = [
+const ALL_REF_INDEXES: [&str; 12] = [
     "refs_alias",
+    "refs_chains",
     "refs_external",
     "refs_guesses",
     "refs_head",

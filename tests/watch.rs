@@ -88,7 +88,7 @@ fn watched_index_follows_editor_and_tool_operations() {
     let store = Store::open_read(root).unwrap();
     let indexes: i64 =
         store.conn().query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'refs'", [], |r| r.get(0)).unwrap();
-    assert_eq!(indexes, 11);
+    assert_eq!(indexes, 12);
     drop(store);
 
     add_refund(&pay);

@@ -162,6 +162,9 @@ CREATE INDEX refs_head ON refs(head) WHERE head IS NOT NULL;
 CREATE INDEX refs_recv_head ON refs(recv_head) WHERE recv_head IS NOT NULL;
 CREATE INDEX refs_recv_simple ON refs(recv_simple) WHERE recv_simple IS NOT NULL;
 CREATE INDEX refs_subject_simple ON refs(subject_simple) WHERE subject_simple IS NOT NULL;
+-- Receivers that are call chains of two links or more (half a percent of the references):
+-- what an added, removed or retyped member can change beyond the chain's last link.
+CREATE INDEX refs_chains ON refs(receiver) WHERE receiver LIKE '%#%#%';
 -- An ambiguous reference (confidence 4) points at the lowest of its candidate overloads;
 -- the others are here, so that each candidate's references include it.
 CREATE TABLE ref_alts(target_id INTEGER NOT NULL, ref_id INTEGER NOT NULL, PRIMARY KEY(target_id, ref_id)) WITHOUT ROWID;
@@ -785,6 +788,7 @@ impl Store {
         "refs_recv_head",
         "refs_recv_simple",
         "refs_subject_simple",
+        "refs_chains",
     ];
 
     /// The indexes only updates read: which stored references a changed name can affect
@@ -793,7 +797,7 @@ impl Store {
     /// (`Writer::ensure_update_indexes`), and the server does so right after its first
     /// build, while tools already answer.
     const UPDATE_INDEXES: &'static [&'static str] =
-        &["refs_source", "refs_simple", "refs_head", "refs_recv_head", "refs_recv_simple", "refs_subject_simple"];
+        &["refs_source", "refs_simple", "refs_head", "refs_recv_head", "refs_recv_simple", "refs_subject_simple", "refs_chains"];
 
     pub fn transaction(&mut self) -> Result<Writer<'_>> {
         Ok(Writer {
@@ -1747,24 +1751,30 @@ impl Writer<'_> {
     }
 
     /// References whose receiver is a call chain of two links or more through a member of
-    /// one of `links` (`Owner#getPets()#get()`): a scan of the chains, for the rare run that
-    /// adds, removes or retypes a member (`refs_to_recheck` covers the last link).
+    /// one of `links` (`Owner#getPets()#get()`), in id order; `refs_to_recheck` covers the
+    /// last link. Every run that adds, removes or retypes a member asks (adding a method
+    /// does): the chains are read through their partial index (`refs_chains`, 2,749 of
+    /// java.base's 555,258 references), where a scan of the table took 49 ms, and only the
+    /// rows that go through a link are read whole.
     pub fn chains_through(&self, links: &rustc_hash::FxHashSet<String>) -> Result<Vec<StoredRef>> {
-        let mut stmt = self.tx.prepare_cached(
-            "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id, args, alias FROM refs
-             WHERE receiver LIKE '%#%#%' ORDER BY id",
-        )?;
-        let rows = stmt.query_map([], stored_ref)?;
-        let mut out = Vec::new();
-        for r in rows {
-            let r = r?;
-            let through = match &r.receiver {
-                Receiver::Type(t) => t.split('#').skip(1).any(|link| links.contains(link.trim_end_matches('@').trim_end_matches("()"))),
-                _ => false,
-            };
-            if through {
-                out.push(r);
+        // No ORDER BY: with it SQLite scans the table in id order rather than sort 2,749 ids.
+        let mut chains = self.tx.prepare_cached("SELECT id, receiver FROM refs WHERE receiver LIKE '%#%#%'")?;
+        let mut ids: Vec<i64> = Vec::new();
+        let mut rows = chains.query([])?;
+        while let Some(row) = rows.next()? {
+            // Only a type receiver holds a `#` (`encode_receiver`).
+            let receiver: &str = row.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?;
+            if receiver.split('#').skip(1).any(|link| links.contains(link.trim_end_matches('@').trim_end_matches("()"))) {
+                ids.push(row.get(0)?);
             }
+        }
+        ids.sort_unstable();
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, file_id, enclosing_id, kind, name, receiver, subject, flags, source_id, args, alias FROM refs WHERE id = ?1",
+        )?;
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            out.push(stmt.query_row([id], stored_ref)?);
         }
         Ok(out)
     }
