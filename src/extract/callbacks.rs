@@ -7,6 +7,7 @@
 //!
 //! Methods of the extractor; it must not resolve names.
 
+use super::fields::Fields;
 use super::*;
 use crate::lang::Callback;
 
@@ -83,11 +84,11 @@ impl<'t> Extractor<'t> {
                 while self.kind(creation) != "object_creation_expression" {
                     creation = creation.parent()?;
                 }
-                let written = creation.child_by_field_name("type")?;
+                let written = creation.field("type")?;
                 self.first_type_argument(written).or_else(|| {
                     // `Set<Key> keys = new HashSet<>()`: the declared variable's.
                     let declarator = creation.parent().filter(|p| self.kind(*p) == "variable_declarator")?;
-                    self.first_type_argument(declarator.parent()?.child_by_field_name("type")?)
+                    self.first_type_argument(declarator.parent()?.field("type")?)
                 })
             }
             _ => None,

@@ -18,6 +18,7 @@
 //!
 //! Methods of the extractor. It must not do IO, resolve names or expand macros.
 
+use super::fields::Fields;
 use std::cell::OnceCell;
 
 use super::*;
@@ -395,7 +396,7 @@ impl<'t> Extractor<'t> {
             let mut counts: Vec<(String, usize)> = Vec::new();
             let mut cursor = def.node.walk();
             for rule in def.node.named_children(&mut cursor).filter(|r| self.kind(*r) == "macro_rule") {
-                let Some(body) = rule.child_by_field_name("right") else { continue };
+                let Some(body) = rule.field("right") else { continue };
                 let Some(value) = body_value(self.spec, self.text(body), &self.module) else { continue };
                 if value.strip_suffix('!').is_some_and(|p| crate::model::last_segment(p) == own) {
                     continue;
@@ -423,7 +424,7 @@ fn body_value(spec: &'static LanguageSpec, body: &str, module: &str) -> Option<S
     let source = format!("{HEAD}{{{}}}", inner.replace('$', " "));
     let tree = parse(spec, &source)?;
     let function = tree.root_node().named_child(0).filter(|f| f.kind() == "function_item")?;
-    let mut tail = function.child_by_field_name("body")?;
+    let mut tail = function.field("body")?;
     for _ in 0..16 {
         let next = match tail.kind() {
             "block" => {
@@ -437,14 +438,14 @@ fn body_value(spec: &'static LanguageSpec, body: &str, module: &str) -> Option<S
                     _ => last,
                 }
             }
-            "if_expression" => tail.child_by_field_name("consequence")?,
+            "if_expression" => tail.field("consequence")?,
             "unsafe_block" | "parenthesized_expression" => tail.named_child(0)?,
             _ => break,
         };
         tail = next;
     }
     if tail.kind() == "macro_invocation" {
-        let path = tail.child_by_field_name("macro")?;
+        let path = tail.field("macro")?;
         return Some(format!("{}!", normalize_path(&source[path.byte_range()])));
     }
     let spliced = format!("{}({}).__typed(){}", &source[..tail.start_byte()], &source[tail.byte_range()], &source[tail.end_byte()..]);

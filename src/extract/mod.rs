@@ -10,6 +10,7 @@
 //! It never fails: syntax errors are counted and the rest of the tree is still used. It
 //! does no IO.
 
+use fields::Fields;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::RefCell;
 use std::ops::ControlFlow;
@@ -24,6 +25,7 @@ use crate::model::{FileExtract, ImplInfo, Language, Receiver, RefKind, Reference
 pub use mbe::{definitions_in, MacroTable};
 
 mod callbacks;
+mod fields;
 mod java;
 mod library;
 mod locals;
@@ -466,9 +468,9 @@ impl<'t> Extractor<'t> {
                 let mut cursor = node.walk();
                 let predicates: Vec<Node> = node.named_children(&mut cursor).filter(|p| self.kind(*p) == "where_predicate").collect();
                 for predicate in predicates {
-                    let Some(left) = predicate.child_by_field_name("left").filter(|l| self.kind(*l) == "type_identifier") else { continue };
+                    let Some(left) = predicate.field("left").filter(|l| self.kind(*l) == "type_identifier") else { continue };
                     let name = self.text(left).to_string();
-                    let Some(bound) = predicate.child_by_field_name("bounds").and_then(|b| self.first_bound(b)) else { continue };
+                    let Some(bound) = predicate.field("bounds").and_then(|b| self.first_bound(b)) else { continue };
                     let range = (owner.start_byte(), owner.end_byte());
                     match self.type_params.iter_mut().find(|(s, e, n, b)| (*s, *e) == range && *n == name && b.is_empty()) {
                         Some(entry) => entry.3 = bound,
@@ -487,9 +489,8 @@ impl<'t> Extractor<'t> {
                         // lifetimes skipped) is `Matcher`.
                         let bound = {
                             let mut c = child.walk();
-                            let bounds = child
-                                .child_by_field_name("bounds")
-                                .or_else(|| child.named_children(&mut c).find(|n| self.kind(*n) == "type_bound"));
+                            let bounds =
+                                child.field("bounds").or_else(|| child.named_children(&mut c).find(|n| self.kind(*n) == "type_bound"));
                             bounds.and_then(|b| self.first_bound(b)).unwrap_or_default()
                         };
                         self.type_params.push((owner.start_byte(), owner.end_byte(), name, bound));

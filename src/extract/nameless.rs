@@ -11,6 +11,7 @@
 //! (`context_at`), and the impact walk reaches it from them. Methods of the extractor; it
 //! must not resolve names.
 
+use super::fields::Fields;
 use super::*;
 
 impl<'t> Extractor<'t> {
@@ -79,7 +80,7 @@ impl<'t> Extractor<'t> {
         for scope in &outline.scopes {
             let ScopeWhat::Anonymous(Some(i)) = scope.what else { continue };
             let Some(body) = self.anonymous.iter().find(|a| a.start_byte() == scope.start) else { continue };
-            let Some(ty) = body.parent().and_then(|c| c.child_by_field_name("type")) else { continue };
+            let Some(ty) = body.parent().and_then(|c| c.field("type")) else { continue };
             let path = self.type_path(ty);
             if !path.is_empty() {
                 references.push(Reference::new(RefKind::Extends, path, ty.start_position().row as u32 + 1, Some(i)));
@@ -92,7 +93,7 @@ impl<'t> Extractor<'t> {
             let mut value = *lambda;
             let mut site = lambda.parent();
             while let Some(p) = site.filter(|p| matches!(self.kind(*p), "ternary_expression" | "parenthesized_expression")) {
-                if p.child_by_field_name("condition").is_some_and(|c| c.id() == value.id()) {
+                if p.field("condition").is_some_and(|c| c.id() == value.id()) {
                     break;
                 }
                 (value, site) = (p, p.parent());
@@ -130,7 +131,7 @@ impl<'t> Extractor<'t> {
     /// reference as written.
     fn lambda_shown(&self, lambda: Node<'t>) -> String {
         match self.kind(lambda) {
-            "lambda_expression" => match lambda.child_by_field_name("parameters") {
+            "lambda_expression" => match lambda.field("parameters") {
                 Some(p) => format!("{} -> ..", self.text(p).split_whitespace().collect::<Vec<_>>().join(" ")),
                 None => "-> ..".to_string(),
             },
@@ -163,7 +164,7 @@ impl<'t> Extractor<'t> {
     /// `(Comparator<T> & Serializable)`).
     fn lambda_target(&self, site: Node<'t>, outline: &Outline, locals: &Locals<'t>) -> Option<Vec<String>> {
         let ty = match self.kind(site) {
-            "variable_declarator" => site.parent()?.child_by_field_name("type"),
+            "variable_declarator" => site.parent()?.field("type"),
             "cast_expression" => {
                 let mut cursor = site.walk();
                 let types: Vec<String> = site.children_by_field_name("type", &mut cursor).map(|t| self.type_path(t)).collect();
@@ -174,7 +175,7 @@ impl<'t> Extractor<'t> {
                 loop {
                     let n = up?;
                     match self.kind(n) {
-                        "method_declaration" => break n.child_by_field_name("type"),
+                        "method_declaration" => break n.field("type"),
                         "lambda_expression" | "class_body" | "constructor_declaration" => return None,
                         _ => up = n.parent(),
                     }
@@ -182,12 +183,10 @@ impl<'t> Extractor<'t> {
             }
             // `accumulator = (m, t) -> ..`, `this.handler = ..`: the variable's declared type.
             "assignment_expression" => {
-                let left = site.child_by_field_name("left")?;
+                let left = site.field("left")?;
                 let name = match self.kind(left) {
                     "identifier" => self.text(left),
-                    "field_access" if left.child_by_field_name("object").is_some_and(|o| self.kind(o) == "this") => {
-                        self.text(left.child_by_field_name("field")?)
-                    }
+                    "field_access" if left.field("object").is_some_and(|o| self.kind(o) == "this") => self.text(left.field("field")?),
                     _ => return None,
                 };
                 let ctx = self.context_at(site.start_byte(), &outline.scopes, &outline.scope_parent, &outline.def_symbol);

@@ -6,6 +6,7 @@
 //!
 //! Methods of the extractor. It must not make references or type expressions, or do IO.
 
+use super::fields::Fields;
 use super::*;
 
 impl<'t> Extractor<'t> {
@@ -169,8 +170,8 @@ impl<'t> Extractor<'t> {
                 && self.dims_after_name(def.node, def.name) == 0
             {
                 def.node
-                    .child_by_field_name("type")
-                    .or_else(|| def.node.child_by_field_name("return_type"))
+                    .field("type")
+                    .or_else(|| def.node.field("return_type"))
                     .map(|t| self.unwrapped(t))
                     .and_then(|t| self.container_type(t).or_else(|| (!self.is_array(t)).then(|| self.type_path(t))))
                     .filter(|t| !t.is_empty())
@@ -192,9 +193,9 @@ impl<'t> Extractor<'t> {
         let mut cursor = node.walk();
         let declarator = node
             .children_by_field_name("declarator", &mut cursor)
-            .find(|d| d.child_by_field_name("name").is_some_and(|n| n.id() == name.id()))
+            .find(|d| d.field("name").is_some_and(|n| n.id() == name.id()))
             .unwrap_or(node);
-        declarator.child_by_field_name("dimensions").map_or(0, |d| self.text(d).matches('[').count())
+        declarator.field("dimensions").map_or(0, |d| self.text(d).matches('[').count())
     }
 
     /// A Java field's or method's type when it is an array of a primitive type, dimensions
@@ -203,11 +204,9 @@ impl<'t> Extractor<'t> {
         if self.spec.language != Language::Java {
             return None;
         }
-        let t = node.child_by_field_name("type")?;
+        let t = node.field("type")?;
         let (element, mut dims) = match self.kind(t) {
-            "array_type" => {
-                (t.child_by_field_name("element")?, t.child_by_field_name("dimensions").map_or(0, |d| self.text(d).matches('[').count()))
-            }
+            "array_type" => (t.field("element")?, t.field("dimensions").map_or(0, |d| self.text(d).matches('[').count())),
             _ => (t, 0),
         };
         dims += self.dims_after_name(node, name);

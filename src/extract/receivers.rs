@@ -7,6 +7,7 @@
 //! Methods of the extractor. It must not make references, resolve names to symbols (it
 //! writes what the resolver will look up), or do IO.
 
+use super::fields::Fields;
 use super::*;
 
 /// The most links of a call chain (or nested operands) whose type extraction follows.
@@ -64,40 +65,31 @@ impl<'t> Extractor<'t> {
             "parenthesized_expression" => {
                 node.named_child(0).map(|n| self.expr_type(n, ctx, symbols, locals, depth)).unwrap_or_else(unknown)
             }
-            "cast_expression" => node.child_by_field_name("type").map(|t| self.erased_type(t, node.start_byte())).unwrap_or_else(unknown),
+            "cast_expression" => node.field("type").map(|t| self.erased_type(t, node.start_byte())).unwrap_or_else(unknown),
             "object_creation_expression" => {
-                if node.child_by_field_name("arguments").and_then(|a| a.next_named_sibling()).is_some() {
+                if node.field("arguments").and_then(|a| a.next_named_sibling()).is_some() {
                     // An anonymous class: a subtype of the named type, which is close enough
                     // for applicability but not for specificity; leave it unknown.
                     return unknown();
                 }
-                node.child_by_field_name("type").map(|t| self.type_path(t)).unwrap_or_else(unknown)
+                node.field("type").map(|t| self.type_path(t)).unwrap_or_else(unknown)
             }
             "array_creation_expression" => {
-                let Some(t) = node.child_by_field_name("type") else { return unknown() };
+                let Some(t) = node.field("type") else { return unknown() };
                 let dims = self.src[t.end_byte()..node.end_byte()].split('{').next().unwrap_or("").matches('[').count().max(1);
                 format!("{}{}", crate::model::last_segment(&self.type_path(t)), "[]".repeat(dims))
             }
-            "unary_expression" => match node.child_by_field_name("operator").map(|o| self.text(o)) {
+            "unary_expression" => match node.field("operator").map(|o| self.text(o)) {
                 Some("!") => "boolean".to_string(),
-                _ => node
-                    .child_by_field_name("operand")
-                    .map(|n| java::numeric(&self.expr_type(n, ctx, symbols, locals, depth)))
-                    .unwrap_or_else(unknown),
+                _ => node.field("operand").map(|n| java::numeric(&self.expr_type(n, ctx, symbols, locals, depth))).unwrap_or_else(unknown),
             },
             "binary_expression" => {
-                let op = node.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
+                let op = node.field("operator").map(|o| self.text(o)).unwrap_or("");
                 match op {
                     "==" | "!=" | "<" | "<=" | ">" | ">=" | "&&" | "||" => "boolean".to_string(),
                     _ => {
-                        let left = node
-                            .child_by_field_name("left")
-                            .map(|n| self.expr_type(n, ctx, symbols, locals, depth))
-                            .unwrap_or_else(unknown);
-                        let right = node
-                            .child_by_field_name("right")
-                            .map(|n| self.expr_type(n, ctx, symbols, locals, depth))
-                            .unwrap_or_else(unknown);
+                        let left = node.field("left").map(|n| self.expr_type(n, ctx, symbols, locals, depth)).unwrap_or_else(unknown);
+                        let right = node.field("right").map(|n| self.expr_type(n, ctx, symbols, locals, depth)).unwrap_or_else(unknown);
                         if op == "+" && (left == "String" || right == "String") {
                             return "String".to_string();
                         }
@@ -110,9 +102,8 @@ impl<'t> Extractor<'t> {
             }
             // `c ? a : b`: the branches' type when they agree (or one is `null`).
             "ternary_expression" => {
-                let branch = |field: &str| {
-                    node.child_by_field_name(field).map(|n| self.expr_type(n, ctx, symbols, locals, depth)).unwrap_or_else(unknown)
-                };
+                let branch =
+                    |field: &'static str| node.field(field).map(|n| self.expr_type(n, ctx, symbols, locals, depth)).unwrap_or_else(unknown);
                 match (branch("consequence"), branch("alternative")) {
                     (a, b) if a == b => a,
                     (a, n) | (n, a) if n == "null" && !java::NUMERIC.contains(&a.as_str()) && a != "boolean" => a,
@@ -121,15 +112,13 @@ impl<'t> Extractor<'t> {
             }
             // An array's length.
             "field_access"
-                if node.child_by_field_name("field").is_some_and(|f| self.text(f) == "length")
-                    && node
-                        .child_by_field_name("object")
-                        .is_some_and(|o| self.expr_type(o, ctx, symbols, locals, depth).ends_with("[]")) =>
+                if node.field("field").is_some_and(|f| self.text(f) == "length")
+                    && node.field("object").is_some_and(|o| self.expr_type(o, ctx, symbols, locals, depth).ends_with("[]")) =>
             {
                 "int".to_string()
             }
             // An element of an array whose type is known: `a[i]` of an `int[]` is an `int`.
-            "array_access" => match node.child_by_field_name("array").map(|a| self.expr_type(a, ctx, symbols, locals, depth)) {
+            "array_access" => match node.field("array").map(|a| self.expr_type(a, ctx, symbols, locals, depth)) {
                 Some(t) if t.ends_with("[]") => t[..t.len() - 2].to_string(),
                 _ => unknown(),
             },
@@ -264,7 +253,7 @@ impl<'t> Extractor<'t> {
             // are kept; a dereference reaches the value a reference or smart pointer holds).
             "try_expression" | "reference_expression" | "parenthesized_expression" | "await_expression" => {
                 // `&mut x`: the value, not the `mut`.
-                match node.child_by_field_name("value").or_else(|| node.named_child(0)) {
+                match node.field("value").or_else(|| node.named_child(0)) {
                     Some(inner) => self.typed_receiver(inner, ctx, symbols, locals),
                     None => Receiver::Unknown,
                 }
@@ -281,7 +270,7 @@ impl<'t> Extractor<'t> {
             }
             // `new Helper(tag).add(...)`: the created type (an anonymous class's members are
             // not symbols, so its own type says as much).
-            "object_creation_expression" => match node.child_by_field_name("type") {
+            "object_creation_expression" => match node.field("type") {
                 Some(t) => Receiver::Type(self.type_path(t)),
                 None => Receiver::Unknown,
             },
@@ -301,16 +290,14 @@ impl<'t> Extractor<'t> {
             // resolver, which knows return types.
             "method_invocation" | "call_expression" => {
                 let (object, name) = match self.kind(node) {
-                    "method_invocation" => (node.child_by_field_name("object"), node.child_by_field_name("name")),
+                    "method_invocation" => (node.field("object"), node.field("name")),
                     _ => {
-                        let function = node.child_by_field_name("function").map(|f| match self.kind(f) {
-                            "generic_function" => f.child_by_field_name("function").unwrap_or(f),
+                        let function = node.field("function").map(|f| match self.kind(f) {
+                            "generic_function" => f.field("function").unwrap_or(f),
                             _ => f,
                         });
                         match function {
-                            Some(f) if self.kind(f) == "field_expression" => {
-                                (f.child_by_field_name("value"), f.child_by_field_name("field"))
-                            }
+                            Some(f) if self.kind(f) == "field_expression" => (f.field("value"), f.field("field")),
                             // A path call (`Searcher::new()`, `make()`): `Owner#name()`, the
                             // owner a type (or module) path, empty for a bare name.
                             Some(f) if matches!(self.kind(f), "identifier" | "scoped_identifier") => {
@@ -355,8 +342,8 @@ impl<'t> Extractor<'t> {
                 self.rust_value_receiver(node, ctx, symbols)
             }
             "field_access" | "field_expression" | "scoped_identifier" => {
-                let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("value"));
-                let field = node.child_by_field_name("field").or_else(|| node.child_by_field_name("name"));
+                let object = node.field("object").or_else(|| node.field("value"));
+                let field = node.field("field").or_else(|| node.field("name"));
                 match (object, field) {
                     // `Outer.this`
                     (Some(o), Some(f)) if self.spec.self_receivers.contains(&self.kind(f)) => Receiver::Type(normalize_path(self.text(o))),
@@ -400,20 +387,20 @@ impl<'t> Extractor<'t> {
         // The chain's last calls, as many as the longest rule names (a chain of thousands of
         // links, generated code, is not walked at each link), innermost first.
         let mut calls = vec![node];
-        let mut object = node.child_by_field_name("object");
+        let mut object = node.field("object");
         while let Some(o) = object.filter(|o| self.kind(*o) == "method_invocation" && calls.len() < elements.identity_longest) {
             calls.push(o);
-            object = o.child_by_field_name("object");
+            object = o.field("object");
         }
         calls.reverse();
-        let names: Vec<&str> = calls.iter().map(|c| c.child_by_field_name("name").map_or("", |n| self.text(n))).collect();
+        let names: Vec<&str> = calls.iter().map(|c| c.field("name").map_or("", |n| self.text(n))).collect();
         let (start, at) = elements.identity_argument(&names)?;
         // The rule's first call is bare (a static import) or on an owner, never on a value.
-        let on = calls[start].child_by_field_name("object");
+        let on = calls[start].field("object");
         if !on.is_none_or(|o| elements.identity_owners.iter().any(|owner| owner == self.text(o))) {
             return None;
         }
-        let arguments = calls[at].child_by_field_name("arguments")?;
+        let arguments = calls[at].field("arguments")?;
         let mut cursor = arguments.walk();
         let first = arguments.named_children(&mut cursor).find(|a| !self.spec.comment_kinds.contains(&self.kind(*a)));
         first
@@ -429,7 +416,7 @@ impl<'t> Extractor<'t> {
             "unit_expression" => Receiver::Type("()".to_string()),
             "string_literal" | "raw_string_literal" => Receiver::Type("str".to_string()),
             "boolean_literal" => Receiver::Type("bool".to_string()),
-            "type_cast_expression" => match node.child_by_field_name("type") {
+            "type_cast_expression" => match node.field("type") {
                 Some(t) => {
                     let path = self.type_path(t);
                     match self.self_type(ctx, symbols) {
@@ -439,7 +426,7 @@ impl<'t> Extractor<'t> {
                 }
                 None => Receiver::Unknown,
             },
-            "macro_invocation" => match node.child_by_field_name("macro") {
+            "macro_invocation" => match node.field("macro") {
                 Some(path) => Receiver::Type(format!("{}!", normalize_path(self.text(path)))),
                 None => Receiver::Unknown,
             },
@@ -464,7 +451,7 @@ impl<'t> Extractor<'t> {
             return None;
         }
         let decl = self.innermost_type_declaration(name)?;
-        let written = decl.child_by_field_name("superclass");
+        let written = decl.field("superclass");
         let sup = match (self.kind(decl), written) {
             // `super(..)`, `super.m()` in a class that names its superclass: that name, as
             // written (the resolver finds it outside when the repository does not declare it).

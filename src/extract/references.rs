@@ -6,6 +6,7 @@
 //! Methods of the extractor. It must not decide what a type or expression is (it asks
 //! `types` and `receivers`), resolve a name to a symbol, or do IO.
 
+use super::fields::Fields;
 use super::*;
 
 impl<'t> Extractor<'t> {
@@ -263,11 +264,11 @@ impl<'t> Extractor<'t> {
     /// `serve::Listener<Addr = Self>`), as written; `parent` is the name's.
     fn bound_trait_of_binding(&self, name: Node<'t>, parent: Option<Node<'t>>) -> Option<String> {
         let binding = parent.filter(|b| self.kind(*b) == "type_binding")?;
-        if binding.child_by_field_name("name").is_none_or(|n| n.id() != name.id()) {
+        if binding.field("name").is_none_or(|n| n.id() != name.id()) {
             return None;
         }
         let generic = binding.parent().filter(|a| self.kind(*a) == "type_arguments")?.parent()?;
-        let base = generic.child_by_field_name("type").filter(|_| self.kind(generic) == "generic_type")?;
+        let base = generic.field("type").filter(|_| self.kind(generic) == "generic_type")?;
         Some(normalize_path(self.text(base)))
     }
 
@@ -400,12 +401,12 @@ impl<'t> Extractor<'t> {
                     let reexport = node.named_child(0).is_some_and(|c| self.kind(c) == "visibility_modifier");
                     if self.kind(node) == "extern_crate_declaration" {
                         // `extern crate x as y;` brings crate `x` in as `y`, as `use x as y;` does.
-                        let Some(name) = node.child_by_field_name("name").map(|n| self.text(n)).filter(|n| *n != "self") else { continue };
+                        let Some(name) = node.field("name").map(|n| self.text(n)).filter(|n| *n != "self") else { continue };
                         let mut reference = Reference::new(RefKind::Imports, name.to_string(), line, ctx.symbol);
-                        reference.alias = node.child_by_field_name("alias").map(|a| self.text(a).to_string());
+                        reference.alias = node.field("alias").map(|a| self.text(a).to_string());
                         reference.reexport = reexport;
                         references.push(reference);
-                    } else if let Some(argument) = node.child_by_field_name("argument") {
+                    } else if let Some(argument) = node.field("argument") {
                         let mut out = Vec::new();
                         self.rust_use_tree(argument, "", &mut out);
                         // Each item on its own line (a `use` list may span many).

@@ -9,6 +9,7 @@
 //! Part of the extractor (its methods, on its private state). It must not do IO or resolve
 //! names: it records endpoints and markers on the file's symbols for the index.
 
+use super::fields::Fields;
 use super::*;
 
 impl<'t> Extractor<'t> {
@@ -32,7 +33,7 @@ impl<'t> Extractor<'t> {
                 let node = self.defs[d].node;
                 let mut anns = self.annotations(node);
                 if kind.is_callable() {
-                    if let Some(params) = node.child_by_field_name("parameters") {
+                    if let Some(params) = node.field("parameters") {
                         let mut c = params.walk();
                         for p in params.named_children(&mut c) {
                             for mut a in self.annotations(p) {
@@ -41,7 +42,7 @@ impl<'t> Extractor<'t> {
                                 } else if frameworks::qualifiers().contains(&a.name) {
                                     // A qualified parameter names its bean for its own type
                                     // only: `@Qualifier(legacy for OrderService)`.
-                                    let ty = p.child_by_field_name("type").map(|t| self.text(t)).unwrap_or("");
+                                    let ty = p.field("type").map(|t| self.text(t)).unwrap_or("");
                                     let simple = ty.split('<').next().unwrap_or(ty).rsplit('.').next().unwrap_or("").trim();
                                     for (_, v) in a.args.iter_mut() {
                                         if let frameworks::Value::Str(name) = v {
@@ -70,7 +71,7 @@ impl<'t> Extractor<'t> {
             let value = self.defs[d]
                 .name
                 .parent()
-                .and_then(|decl| decl.child_by_field_name("value"))
+                .and_then(|decl| decl.field("value"))
                 .filter(|v| matches!(self.kind(*v), "string_literal" | "binary_expression"));
             if let Some(frameworks::Value::Str(text)) = value.map(|v| self.annotation_value(v, 0)) {
                 if let Some(owner) = symbols[i].parent.map(|p| symbols[p].name.clone()) {
@@ -126,9 +127,9 @@ impl<'t> Extractor<'t> {
                 }
                 let (true, Some(d)) = (s.kind == SymbolKind::Field, def_of.get(&i)) else { continue };
                 let node = self.defs[*d].node;
-                let Some(ty) = node.child_by_field_name("type") else { continue };
+                let Some(ty) = node.field("type") else { continue };
                 let words: Vec<&str> = s.modifiers.split(' ').collect();
-                let initialized = self.defs[*d].name.parent().is_some_and(|decl| decl.child_by_field_name("value").is_some());
+                let initialized = self.defs[*d].name.parent().is_some_and(|decl| decl.field("value").is_some());
                 fields.push(lombok::Field {
                     name: s.name.clone(),
                     written: strip_space(self.text(ty)),
@@ -268,7 +269,7 @@ impl<'t> Extractor<'t> {
             }
             for attr in self.attributes_before(self.defs[d].node) {
                 let path = attr.named_child(0).map(|n| self.text(n));
-                let (Some(path), Some(args)) = (path, attr.child_by_field_name("arguments")) else { continue };
+                let (Some(path), Some(args)) = (path, attr.field("arguments")) else { continue };
                 // The string literals of the arguments, each with the name before its `=`.
                 let mut values: Vec<(Option<String>, String)> = Vec::new();
                 let mut last_ident: Option<String> = None;
@@ -315,7 +316,7 @@ impl<'t> Extractor<'t> {
             if symbols[i].kind != SymbolKind::Function && symbols[i].kind != SymbolKind::Method {
                 continue;
             }
-            let Some(body) = self.defs[d].node.child_by_field_name("body") else { continue };
+            let Some(body) = self.defs[d].node.field("body") else { continue };
             if !frameworks::may_build_router(self.text(body)) {
                 continue;
             }
@@ -329,14 +330,14 @@ impl<'t> Extractor<'t> {
                 match self.kind(n) {
                     "function_item" => continue,
                     "let_declaration" => {
-                        if let (Some(p), Some(v)) = (n.child_by_field_name("pattern"), n.child_by_field_name("value")) {
+                        if let (Some(p), Some(v)) = (n.field("pattern"), n.field("value")) {
                             if self.kind(p) == "identifier" {
                                 lets.insert(self.text(p).to_string(), v);
                             }
                         }
                     }
                     "call_expression" => {
-                        let method = n.child_by_field_name("function").and_then(|f| f.child_by_field_name("field")).map(|f| self.text(f));
+                        let method = n.field("function").and_then(|f| f.field("field")).map(|f| self.text(f));
                         if method.is_some_and(|m| rules.nest.iter().chain(&rules.service).any(|r| r == m)) {
                             nested_names.extend(
                                 self.call_args(n).iter().filter(|a| self.kind(**a) == "identifier").map(|a| self.text(*a).to_string()),
@@ -385,11 +386,10 @@ impl<'t> Extractor<'t> {
             "call_expression" => {
                 consumed.insert(expr.id());
                 let args = self.call_args(expr);
-                let Some(function) = expr.child_by_field_name("function") else { return prefix.to_string() };
+                let Some(function) = expr.field("function") else { return prefix.to_string() };
                 match self.kind(function) {
                     "field_expression" => {
-                        let (Some(recv), Some(field)) = (function.child_by_field_name("value"), function.child_by_field_name("field"))
-                        else {
+                        let (Some(recv), Some(field)) = (function.field("value"), function.field("field")) else {
                             return prefix.to_string();
                         };
                         let p = self.chain(recv, prefix, within, out, consumed, depth + 1);
@@ -469,9 +469,9 @@ impl<'t> Extractor<'t> {
             if self.kind(expr) != "call_expression" {
                 return false;
             }
-            let Some(function) = expr.child_by_field_name("function") else { return false };
+            let Some(function) = expr.field("function") else { return false };
             match self.kind(function) {
-                "field_expression" => match function.child_by_field_name("value") {
+                "field_expression" => match function.field("value") {
                     Some(v) => expr = v,
                     None => return false,
                 },
@@ -506,9 +506,9 @@ impl<'t> Extractor<'t> {
     fn service_name(&self, service: Node<'t>) -> String {
         match self.kind(service) {
             "closure_expression" => "closure".to_string(),
-            "call_expression" => match service.child_by_field_name("function") {
+            "call_expression" => match service.field("function") {
                 // `metrics.into_service()`, `h.with_state(s)`: the handler it is made of.
-                Some(f) if self.kind(f) == "field_expression" => match f.child_by_field_name("value") {
+                Some(f) if self.kind(f) == "field_expression" => match f.field("value") {
                     Some(v) if matches!(self.kind(v), "identifier" | "scoped_identifier") => strip_space(self.text(v)),
                     Some(v) => self.service_name(v),
                     None => strip_space(self.text(f)),
@@ -516,7 +516,7 @@ impl<'t> Extractor<'t> {
                 Some(f) => strip_space(self.text(f)),
                 None => strip_space(self.text(service)),
             },
-            "generic_function" => service.child_by_field_name("function").map(|f| strip_space(self.text(f))).unwrap_or_default(),
+            "generic_function" => service.field("function").map(|f| strip_space(self.text(f))).unwrap_or_default(),
             _ => strip_space(self.text(service)),
         }
     }
@@ -526,7 +526,7 @@ impl<'t> Extractor<'t> {
     fn nested(&self, inner: Node<'t>, prefix: &str, within: usize, out: &mut Chains<'t>, consumed: &mut HashSet<usize>, depth: usize) {
         match self.kind(inner) {
             "call_expression" => {
-                let function = inner.child_by_field_name("function");
+                let function = inner.field("function");
                 match function.map(|f| self.kind(f)) {
                     Some("identifier" | "scoped_identifier") => {
                         let path = strip_space(self.text(function.expect("checked")));
@@ -575,12 +575,12 @@ impl<'t> Extractor<'t> {
                 match self.kind(a) {
                     "closure_expression" => return "closure".to_string(),
                     // `get_user::<Repo>`: the function.
-                    "generic_function" => match a.child_by_field_name("function") {
+                    "generic_function" => match a.field("function") {
                         Some(f) => a = f,
                         None => break,
                     },
-                    "call_expression" => match a.child_by_field_name("function") {
-                        Some(f) if self.kind(f) == "field_expression" => match f.child_by_field_name("value") {
+                    "call_expression" => match a.field("function") {
+                        Some(f) if self.kind(f) == "field_expression" => match f.field("value") {
                             Some(v) => a = v,
                             None => break,
                         },
@@ -597,10 +597,10 @@ impl<'t> Extractor<'t> {
             }
             strip_space(self.text(a))
         };
-        let Some(function) = expr.child_by_field_name("function") else { return Vec::new() };
+        let Some(function) = expr.field("function") else { return Vec::new() };
         match self.kind(function) {
             "field_expression" => {
-                let (Some(recv), Some(field)) = (function.child_by_field_name("value"), function.child_by_field_name("field")) else {
+                let (Some(recv), Some(field)) = (function.field("value"), function.field("field")) else {
                     return Vec::new();
                 };
                 let m = self.text(field);
@@ -630,7 +630,7 @@ impl<'t> Extractor<'t> {
 
     /// A call's arguments, comments left out.
     fn call_args(&self, call: Node<'t>) -> Vec<Node<'t>> {
-        let Some(args) = call.child_by_field_name("arguments") else { return Vec::new() };
+        let Some(args) = call.field("arguments") else { return Vec::new() };
         let mut c = args.walk();
         args.named_children(&mut c).filter(|n| !self.kind(*n).ends_with("comment")).collect()
     }
@@ -651,17 +651,17 @@ impl<'t> Extractor<'t> {
             if !self.kind(a).ends_with("annotation") {
                 continue;
             }
-            let Some(name) = a.child_by_field_name("name").map(|n| self.text(n)) else { continue };
+            let Some(name) = a.field("name").map(|n| self.text(n)) else { continue };
             let name = name.rsplit('.').next().unwrap_or(name);
             if !frameworks::is_known(name) && !frameworks::lombok::is_known(name) {
                 continue;
             }
             let mut args = Vec::new();
-            if let Some(list) = a.child_by_field_name("arguments") {
+            if let Some(list) = a.field("arguments") {
                 let mut c = list.walk();
                 for arg in list.named_children(&mut c) {
                     if self.kind(arg) == "element_value_pair" {
-                        if let (Some(k), Some(v)) = (arg.child_by_field_name("key"), arg.child_by_field_name("value")) {
+                        if let (Some(k), Some(v)) = (arg.field("key"), arg.field("value")) {
                             args.push((self.text(k).to_string(), self.annotation_value(v, 0)));
                         }
                     } else if !self.kind(arg).ends_with("comment") {
@@ -714,8 +714,8 @@ impl<'t> Extractor<'t> {
                 Some(inner) => self.annotation_value(inner, depth + 1),
                 None => Value::Other(strip_space(self.text(node))),
             },
-            "binary_expression" if node.child_by_field_name("operator").is_some_and(|o| self.text(o) == "+") => {
-                let (l, r) = (node.child_by_field_name("left"), node.child_by_field_name("right"));
+            "binary_expression" if node.field("operator").is_some_and(|o| self.text(o) == "+") => {
+                let (l, r) = (node.field("left"), node.field("right"));
                 // A name joined in stays a template (`{=BASE}/x`), put in by `frameworks::substitute`.
                 let part = |v: Option<Value>| match v {
                     Some(Value::Str(s)) => Some(s),
@@ -779,11 +779,8 @@ impl<'t> Extractor<'t> {
             Receiver::Unknown => "?",
         };
         let invocation = name.parent()?;
-        let previous = invocation
-            .child_by_field_name("object")
-            .filter(|o| self.kind(*o) == "method_invocation")
-            .and_then(|o| o.child_by_field_name("name"))
-            .map(|n| self.text(n));
+        let previous =
+            invocation.field("object").filter(|o| self.kind(*o) == "method_invocation").and_then(|o| o.field("name")).map(|n| self.text(n));
         let verb = frameworks::url_call(&call.name, receiver, previous)?;
         let first = *self.call_args(invocation).first()?;
         let frameworks::Value::Str(url) = self.annotation_value(first, 0) else { return None };

@@ -4,6 +4,7 @@
 //!
 //! Methods of the extractor, on its private state. It must not do IO or know Java.
 
+use super::fields::Fields;
 use super::*;
 use crate::model::BLANKET;
 
@@ -140,7 +141,7 @@ impl<'t> Extractor<'t> {
             match self.kind(parent) {
                 "token_tree" => node = parent,
                 "macro_invocation" => {
-                    let name = parent.child_by_field_name("macro").map(|m| self.text(m)).unwrap_or("");
+                    let name = parent.field("macro").map(|m| self.text(m)).unwrap_or("");
                     let name = crate::model::last_segment(name);
                     return self.spec.code_macros.contains(&name)
                         || (!self.spec.token_macros.is_empty() && !self.spec.token_macros.contains(&name));
@@ -220,7 +221,7 @@ impl<'t> Extractor<'t> {
         if self.spec.language != crate::model::Language::Rust || self.kind(value) != "call_expression" {
             return None;
         }
-        let callee = value.child_by_field_name("function").filter(|f| self.kind(*f) == "identifier")?;
+        let callee = value.field("function").filter(|f| self.kind(*f) == "identifier")?;
         let name = self.text(callee);
         (name.starts_with(|c: char| c.is_ascii_uppercase()) && !matches!(name, "Some" | "Ok" | "Err")).then_some(name)
     }
@@ -235,7 +236,7 @@ impl<'t> Extractor<'t> {
         };
         match self.kind(node) {
             "use_as_clause" => {
-                if let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias")) {
+                if let (Some(path), Some(alias)) = (node.field("path"), node.field("alias")) {
                     let path = join_prefix(&strip_space(self.text(path)));
                     out.push((path, Some(self.text(alias).to_string()), false, line_of(node)));
                 }
@@ -247,11 +248,11 @@ impl<'t> Extractor<'t> {
                 }
             }
             "scoped_use_list" => {
-                let inner = match node.child_by_field_name("path") {
+                let inner = match node.field("path") {
                     Some(path) => join_prefix(&strip_space(self.text(path))),
                     None => prefix.to_string(),
                 };
-                if let Some(list) = node.child_by_field_name("list") {
+                if let Some(list) = node.field("list") {
                     self.rust_use_tree(list, &inner, out);
                 }
             }

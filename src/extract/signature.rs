@@ -6,6 +6,7 @@
 //! Methods of the extractor and plain functions over text. It must not make symbols or
 //! references, or do IO.
 
+use super::fields::Fields;
 use super::*;
 use std::borrow::Cow;
 
@@ -23,7 +24,7 @@ const MAX_TEXT_NODE: usize = 2000;
 
 impl<'t> Extractor<'t> {
     pub(super) fn signature(&self, node: Node) -> String {
-        let end = node.child_by_field_name("body").map(|b| b.start_byte()).unwrap_or(node.end_byte());
+        let end = node.field("body").map(|b| b.start_byte()).unwrap_or(node.end_byte());
         // Annotations are not the signature: a long `@RequestMapping(...)` would push the
         // name past the cut. The modifier words stay.
         let mut start = node.start_byte();
@@ -114,7 +115,7 @@ impl<'t> Extractor<'t> {
                 let mut inner = modifiers.walk();
                 let found = modifiers.children(&mut inner).any(|a| {
                     self.kind(a).ends_with("annotation")
-                        && a.child_by_field_name("name").is_some_and(|n| {
+                        && a.field("name").is_some_and(|n| {
                             let name = self.text(n);
                             self.spec.is_test_marker(name.rsplit('.').next().unwrap_or(name))
                         })

@@ -6,6 +6,7 @@
 //! Methods of the extractor over type nodes. It must not type expressions (that is
 //! `receivers`), make symbols or references, or do IO.
 
+use super::fields::Fields;
 use super::*;
 
 impl<'t> Extractor<'t> {
@@ -21,14 +22,14 @@ impl<'t> Extractor<'t> {
             let next = if let Some(inner) = self.wrapped_type(node).filter(|_| deref) {
                 Some(inner)
             } else if self.spec.generic_kinds.contains(&kind) {
-                node.child_by_field_name("type").or_else(|| node.child_by_field_name("function")).or_else(|| node.named_child(0))
+                node.field("type").or_else(|| node.field("function")).or_else(|| node.named_child(0))
             } else if kind == "bounded_type" || (kind == "tuple_type" && node.named_child_count() == 1) {
                 // `dyn Subscriber + Send + Sync` (in parentheses after `&`): the first bound.
                 node.named_child(0)
             } else if matches!(kind, "reference_type" | "pointer_type" | "array_type" | "dynamic_type" | "abstract_type") {
-                node.child_by_field_name("type")
-                    .or_else(|| node.child_by_field_name("element"))
-                    .or_else(|| node.child_by_field_name("trait"))
+                node.field("type")
+                    .or_else(|| node.field("element"))
+                    .or_else(|| node.field("trait"))
                     .or_else(|| node.named_child(node.named_child_count().saturating_sub(1) as u32))
             } else {
                 None
@@ -46,10 +47,10 @@ impl<'t> Extractor<'t> {
         let mut node = node;
         for _ in 0..4 {
             let inner = (self.kind(node) == "generic_type")
-                .then(|| node.child_by_field_name("type"))
+                .then(|| node.field("type"))
                 .flatten()
                 .filter(|base| self.spec.unwrapped_returns.contains(&crate::model::last_segment(self.text(*base))))
-                .and_then(|_| node.child_by_field_name("type_arguments"))
+                .and_then(|_| node.field("type_arguments"))
                 .and_then(|args| args.named_child(0));
             match inner {
                 Some(i) => node = i,
@@ -64,7 +65,7 @@ impl<'t> Extractor<'t> {
         loop {
             match self.kind(node) {
                 "array_type" => return true,
-                "reference_type" | "pointer_type" => match node.child_by_field_name("type") {
+                "reference_type" | "pointer_type" => match node.field("type") {
                     Some(inner) => node = inner,
                     None => return false,
                 },
@@ -80,7 +81,7 @@ impl<'t> Extractor<'t> {
         let mut node = node;
         loop {
             match self.kind(node) {
-                "reference_type" | "pointer_type" => node = node.child_by_field_name("type")?,
+                "reference_type" | "pointer_type" => node = node.field("type")?,
                 _ => match self.wrapped_type(node) {
                     Some(inner) => node = inner,
                     None => break,
@@ -88,9 +89,9 @@ impl<'t> Extractor<'t> {
             }
         }
         let (base, arg) = match self.kind(node) {
-            "array_type" if self.spec.language == Language::Rust => ("slice".to_string(), node.child_by_field_name("element")?),
+            "array_type" if self.spec.language == Language::Rust => ("slice".to_string(), node.field("element")?),
             kind if self.spec.generic_kinds.contains(&kind) => {
-                let base = self.type_path(node.child_by_field_name("type").or_else(|| node.named_child(0))?);
+                let base = self.type_path(node.field("type").or_else(|| node.named_child(0))?);
                 let name = crate::model::last_segment(&base);
                 let map = self.spec.elements().is_map(name);
                 if !map && !self.spec.elements().is_container(name) {
@@ -116,11 +117,11 @@ impl<'t> Extractor<'t> {
         if !self.spec.generic_kinds.contains(&self.kind(node)) {
             return None;
         }
-        let base = node.child_by_field_name("type")?;
+        let base = node.field("type")?;
         if !self.spec.deref_wrappers.contains(&self.text(base)) {
             return None;
         }
-        node.child_by_field_name("type_arguments")?.named_child(0)
+        node.field("type_arguments")?.named_child(0)
     }
 
     /// The first trait of a bound list (`Matcher + Send`, lifetimes skipped), as a path.
@@ -174,8 +175,8 @@ impl<'t> Extractor<'t> {
         let mut dims = 0;
         let mut base = node;
         if self.kind(node) == "array_type" {
-            dims = node.child_by_field_name("dimensions").map(|d| self.text(d).matches('[').count()).unwrap_or(1);
-            base = node.child_by_field_name("element").unwrap_or(node);
+            dims = node.field("dimensions").map(|d| self.text(d).matches('[').count()).unwrap_or(1);
+            base = node.field("element").unwrap_or(node);
         }
         let path = self.type_path(base);
         let simple = crate::model::last_segment(&path);
@@ -191,10 +192,10 @@ impl<'t> Extractor<'t> {
     /// constructor takes its record's components.
     pub(super) fn params(&self, def: Node<'t>) -> Option<String> {
         let list = match self.kind(def) {
-            "method_declaration" | "constructor_declaration" => def.child_by_field_name("parameters")?,
+            "method_declaration" | "constructor_declaration" => def.field("parameters")?,
             "compact_constructor_declaration" => {
                 let record = def.parent()?.parent()?;
-                record.child_by_field_name("parameters")?
+                record.field("parameters")?
             }
             _ => return None,
         };
@@ -204,9 +205,9 @@ impl<'t> Extractor<'t> {
         for p in list.named_children(&mut cursor) {
             match self.kind(p) {
                 "formal_parameter" => {
-                    let Some(t) = p.child_by_field_name("type") else { continue };
+                    let Some(t) = p.field("type") else { continue };
                     let mut text = self.erased_type(t, offset);
-                    if p.child_by_field_name("dimensions").is_some() {
+                    if p.field("dimensions").is_some() {
                         text.push_str("[]");
                     }
                     out.push(text);

@@ -16,6 +16,7 @@
 //! Pure computation on text: no IO, no store, no resolution (a macro is found by its name,
 //! its own crate's first).
 
+use crate::extract::fields::Fields;
 use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::Node;
 
@@ -179,11 +180,11 @@ fn parse_definitions(spec: &'static LanguageSpec, text: &str, krate: &str) -> Ve
     let mut stack = vec![tree.root_node()];
     while let Some(n) = stack.pop() {
         if n.kind() == "macro_definition" {
-            let name = n.child_by_field_name("name").map(|m| text[m.byte_range()].to_string()).unwrap_or_default();
+            let name = n.field("name").map(|m| text[m.byte_range()].to_string()).unwrap_or_default();
             let mut rules = Vec::new();
             let mut c = n.walk();
             for rule in n.named_children(&mut c).filter(|r| r.kind() == "macro_rule") {
-                if let (Some(left), Some(right)) = (rule.child_by_field_name("left"), rule.child_by_field_name("right")) {
+                if let (Some(left), Some(right)) = (rule.field("left"), rule.field("right")) {
                     rules.push((patterns(left, text), templates(right, text)));
                 }
             }
@@ -257,9 +258,9 @@ fn patterns(node: Node, text: &str) -> Vec<Pat> {
             }
             "token_binding_pattern" => {
                 flush(&mut plain, &mut out);
-                let name = n.child_by_field_name("name").map(|m| &text[m.byte_range()]).unwrap_or("");
+                let name = n.field("name").map(|m| &text[m.byte_range()]).unwrap_or("");
                 let name = name.trim_start_matches('$');
-                let frag = n.child_by_field_name("type").map(|t| &text[t.byte_range()]).unwrap_or("tt");
+                let frag = n.field("type").map(|t| &text[t.byte_range()]).unwrap_or("tt");
                 out.push(Pat::Var(name.into(), fragment(frag)));
             }
             "token_repetition_pattern" => {
@@ -298,8 +299,8 @@ fn patterns_of_one(n: Node, text: &str) -> Vec<Pat> {
     match n.kind() {
         "token_tree_pattern" => vec![Pat::Group(open_of(n, text), patterns(n, text))],
         "token_binding_pattern" => {
-            let name = n.child_by_field_name("name").map(|m| &text[m.byte_range()]).unwrap_or("").trim_start_matches('$');
-            let frag = n.child_by_field_name("type").map(|t| &text[t.byte_range()]).unwrap_or("tt");
+            let name = n.field("name").map(|m| &text[m.byte_range()]).unwrap_or("").trim_start_matches('$');
+            let frag = n.field("type").map(|t| &text[t.byte_range()]).unwrap_or("tt");
             vec![Pat::Var(name.into(), fragment(frag))]
         }
         _ => {
