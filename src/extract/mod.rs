@@ -303,6 +303,11 @@ struct Extractor<'t> {
     expansions: Vec<macros::Expansion>,
     /// The byte where each line of the source starts (built when an expansion needs it).
     line_starts: std::cell::OnceCell<Vec<usize>>,
+    /// Each definition's parent, by the definition node's id, where the matcher knew it.
+    def_parents: HashMap<usize, Node<'t>>,
+    /// The children of those parents, listed once each when the outline starts
+    /// (`siblings_before`).
+    siblings: HashMap<usize, Vec<Node<'t>>>,
 }
 
 impl<'t> Extractor<'t> {
@@ -329,6 +334,8 @@ impl<'t> Extractor<'t> {
             macro_table: None,
             expansions: Vec::new(),
             line_starts: std::cell::OnceCell::new(),
+            def_parents: HashMap::default(),
+            siblings: HashMap::default(),
         }
     }
 
@@ -450,6 +457,9 @@ impl<'t> Extractor<'t> {
             Capture::Definition(_) if !self.window.is_empty() && self.local_to_macro_code(node) => {}
             Capture::Definition(kind) => {
                 if let Some(name) = name {
+                    if let Some(Some(parent)) = main_parent {
+                        self.def_parents.insert(node.id(), parent);
+                    }
                     self.defs.push(Def { node, name, kind });
                 }
             }

@@ -34,6 +34,7 @@ impl<'t> Extractor<'t> {
     /// Pass 1: symbols, with parents, qualified names and impl membership; each scope's
     /// enclosing scope (for `context_at`).
     pub(super) fn outline(&mut self, mut scopes: Vec<Scope>) -> Outline {
+        self.list_siblings();
         let mut symbols: Vec<Symbol> = Vec::new();
         let mut def_symbol: Vec<Option<usize>> = vec![None; self.defs.len()];
         // Each scope's enclosing scope (an index into `scopes`), for `context_at`.
