@@ -8,7 +8,6 @@
 
 use super::fields::Fields;
 use super::*;
-use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
 
 /// Longest one-line signature kept, in characters.
