@@ -331,6 +331,10 @@ fn a_long_lived_atlas_graph_follows_edits() {
         ("change_impact", json!({"target": "com.acme.common.Money", "depth": 3})),
         ("dependency_path", json!({"from": "com.acme.Application", "to": "com.acme.common.Money"})),
         ("search_symbols", json!({"query": "refunds"})),
+        // What change impact's member index (override pairs) and sentence search's `uses`
+        // field are made of is kept by file too.
+        ("change_impact", json!({"target": "com.acme.pay.PaymentGateway#charge", "depth": 2})),
+        ("search_symbols", json!({"query": "where is the gateway asked to charge an account"})),
     ];
     let answers = |atlas: &Atlas| -> Vec<String> {
         calls.iter().map(|(tool, args)| atlas.call(tool, args.clone()).unwrap_or_else(|e| format!("ERROR: {}", e.0))).collect()
@@ -347,12 +351,17 @@ fn a_long_lived_atlas_graph_follows_edits() {
         "package com.acme.pay;\n\npublic class Refunds {\n    private PaymentService payments;\n    Money total() { return null; }\n}\n",
     )
     .unwrap();
+    std::fs::write(
+        pay.join("AdyenGateway.java"),
+        "package com.acme.pay;\n\nimport java.math.BigDecimal;\n\npublic class AdyenGateway implements PaymentGateway {\n    public String charge(String account, BigDecimal amount) { return account; }\n}\n",
+    )
+    .unwrap();
     let order = root.join("src/main/java/com/acme/order/OrderService.java");
     let text = std::fs::read_to_string(&order).unwrap();
     std::fs::write(&order, text.replace("private final InventoryService inventory;", "private final Object inventory;")).unwrap();
     std::fs::remove_file(root.join("src/main/java/com/acme/legacy/User.java")).unwrap();
     let summary = index(&root, &opts, &|_, _| {}).unwrap();
-    assert_eq!((summary.parsed, summary.removed), (3, 1));
+    assert_eq!((summary.parsed, summary.removed), (4, 1));
     // What the server's refresh thread does after a batch.
     assert_eq!(kept.stale_graphs().unwrap(), ["file", "module", "symbol"]);
     kept.refresh_caches();
@@ -373,6 +382,11 @@ fn a_long_lived_atlas_graph_follows_edits() {
         after[1]
     );
     assert!(!before[6].contains("com.acme.pay.Refunds") && after[6].contains("class com.acme.pay.Refunds"), "{}", after[6]);
+    // A new implementation overrides the interface's method, and uses the interface.
+    let adyen = "method AdyenGateway#charge(String,BigDecimal)  AdyenGateway.java:6  loc 1 cx 1  overrides method com.acme.pay.PaymentGateway#charge(String,BigDecimal)";
+    assert!(!before[7].contains("AdyenGateway") && after[7].contains(adyen), "{}", after[7]);
+    let adyen = "class com.acme.pay.AdyenGateway  src/main/java/com/acme/pay/AdyenGateway.java:5-7  [name: gateway; uses: gateway]";
+    assert!(!before[8].contains("AdyenGateway") && after[8].contains(adyen), "{}", after[8]);
     assert_eq!(after, answers(&Atlas::new(&root)));
 }
 

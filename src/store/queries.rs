@@ -23,7 +23,15 @@ impl rusqlite::types::FromSql for Language {
 pub type Reexport = (String, Option<i64>, bool);
 
 /// Names of types by id.
-pub type TypeNames = Vec<(i64, String)>;
+/// What `Store::override_candidates` reads, each row with its file.
+#[derive(Default)]
+pub struct OverrideRows {
+    pub methods: Vec<(FileId, MethodRow)>,
+    /// (file, a type one of its references extends or implements), each once.
+    pub supertypes: Vec<(FileId, i64)>,
+    /// (file, type, its name).
+    pub types: Vec<(FileId, i64, String)>,
+}
 
 /// A method or function declared in a type, as deciding overrides reads it.
 #[derive(Clone, Debug)]
@@ -259,39 +267,55 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// What deciding which method overrides which takes: every method and function declared
-    /// in a type or in a trait impl (id, parent, name, Java's erased parameters, the trait a
-    /// Rust impl names; a blanket impl's methods have no parent),
-    /// and the names of the types others extend or implement, by id.
-    pub fn override_candidates(&self) -> Result<(Vec<MethodRow>, TypeNames)> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id, parent_id, name, params, impl_trait,
+    /// What deciding which method overrides which takes, of every file or of one: every
+    /// method and function declared in a type or in a trait impl (id, parent, name, Java's
+    /// erased parameters, the trait a Rust impl names; a blanket impl's methods have no
+    /// parent), the types the file's references extend or implement, and the file's types
+    /// by name.
+    pub fn override_candidates(&self, file: Option<FileId>) -> Result<OverrideRows> {
+        let mut out = OverrideRows::default();
+        let methods = format!(
+            "SELECT file_id, id, parent_id, name, params, impl_trait,
                     ' ' || modifiers || ' ' NOT LIKE '% default %' AND ' ' || modifiers || ' ' NOT LIKE '% static %'
                         AND ' ' || modifiers || ' ' NOT LIKE '% private %',
                     ' ' || modifiers || ' ' LIKE '% lambda %'
              FROM symbols
-             WHERE (parent_id IS NOT NULL OR impl_trait IS NOT NULL) AND kind IN ('method', 'function')",
-        )?;
-        let methods = stmt
-            .query_map([], |r| {
-                Ok(MethodRow {
-                    id: r.get(0)?,
-                    parent: r.get(1)?,
-                    name: r.get(2)?,
-                    params: r.get(3)?,
-                    impl_trait: r.get(4)?,
-                    abstract_like: r.get(5)?,
-                    lambda: r.get(6)?,
-                })
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        let sql = concat!(
-            "SELECT id, name FROM symbols WHERE id IN (SELECT target_id FROM refs WHERE kind IN (",
-            kind_sql!(supertypes),
-            ") AND target_id IS NOT NULL)"
+             WHERE (parent_id IS NOT NULL OR impl_trait IS NOT NULL) AND kind IN ('method', 'function'){}",
+            if file.is_some() { " AND file_id = ?1" } else { "" }
         );
-        let names = self.conn.prepare_cached(sql)?.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
-        Ok((methods, names))
+        let mut stmt = self.conn.prepare_cached(&methods)?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(file))?;
+        while let Some(r) = rows.next()? {
+            let row = MethodRow {
+                id: r.get(1)?,
+                parent: r.get(2)?,
+                name: r.get(3)?,
+                params: r.get(4)?,
+                impl_trait: r.get(5)?,
+                abstract_like: r.get(6)?,
+                lambda: r.get(7)?,
+            };
+            out.methods.push((r.get(0)?, row));
+        }
+        let supertypes = format!(
+            concat!("SELECT DISTINCT file_id, target_id FROM refs WHERE kind IN (", kind_sql!(supertypes), ") AND target_id IS NOT NULL{}"),
+            if file.is_some() { " AND id BETWEEN ?1 AND ?2" } else { "" }
+        );
+        let mut stmt = self.conn.prepare_cached(&supertypes)?;
+        let ids = file.map(super::ref_ids_of).into_iter().flat_map(|(lo, hi)| [lo, hi]);
+        out.supertypes =
+            stmt.query_map(rusqlite::params_from_iter(ids), |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?;
+        let kinds: Vec<String> = SymbolKind::all().filter(|k| k.is_type()).map(|k| format!("'{}'", k.as_str())).collect();
+        let types = format!(
+            "SELECT file_id, id, name FROM symbols WHERE kind IN ({}){}",
+            kinds.join(", "),
+            if file.is_some() { " AND file_id = ?1" } else { "" }
+        );
+        let mut stmt = self.conn.prepare_cached(&types)?;
+        out.types = stmt
+            .query_map(rusqlite::params_from_iter(file), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(out)
     }
 
     pub fn symbol(&self, id: i64) -> Result<Option<SymbolInfo>> {
@@ -814,29 +838,25 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Every (symbol, declaration referencing it) pair of the references (imports left out),
-    /// once each, sorted; and how many references each symbol has (imports left out),
-    /// sorted by symbol.
-    #[allow(clippy::type_complexity)]
-    pub fn symbol_users(&self) -> Result<(Vec<(i64, i64)>, Vec<(i64, u32)>)> {
-        let mut stmt = self
-            .conn
-            .prepare(&format!("SELECT target_id, source_id FROM refs WHERE target_id IS NOT NULL AND kind != {}", kind_sql!(imports)))?;
-        let mut pairs: Vec<(i64, i64)> = Vec::new();
-        let mut counts: rustc_hash::FxHashMap<i64, u32> = Default::default();
-        let mut rows = stmt.query([])?;
+    /// The references to the repository's symbols (imports left out), of every file or of
+    /// one, as (file, symbol, declaration referencing it: None at a file's top level), in
+    /// table order: what sentence search's `uses` field and its fan-in are made of.
+    pub fn symbol_users(&self, file: Option<FileId>, mut each: impl FnMut(i64, i64, Option<i64>)) -> Result<()> {
+        let mut stmt = match file {
+            None => self.conn.prepare_cached(&format!(
+                "SELECT file_id, target_id, source_id FROM refs WHERE target_id IS NOT NULL AND kind != {}",
+                kind_sql!(imports)
+            ))?,
+            Some(_) => self.conn.prepare_cached(&format!(
+                "SELECT file_id, target_id, source_id FROM refs WHERE id BETWEEN ?1 AND ?2 AND target_id IS NOT NULL AND kind != {}",
+                kind_sql!(imports)
+            ))?,
+        };
+        let mut rows = stmt.query(rusqlite::params_from_iter(file.map(super::ref_ids_of).into_iter().flat_map(|(lo, hi)| [lo, hi])))?;
         while let Some(r) = rows.next()? {
-            let target: i64 = r.get(0)?;
-            *counts.entry(target).or_default() += 1;
-            if let Some(source) = r.get::<_, Option<i64>>(1)? {
-                pairs.push((target, source));
-            }
+            each(r.get(0)?, r.get(1)?, r.get(2)?);
         }
-        pairs.sort_unstable();
-        pairs.dedup();
-        let mut counts: Vec<(i64, u32)> = counts.into_iter().collect();
-        counts.sort_unstable();
-        Ok((pairs, counts))
+        Ok(())
     }
 
     /// The declarations that reference these externals (imports left out): (declaration,

@@ -6,13 +6,8 @@ use std::collections::{HashMap, HashSet};
 use crate::model::{EdgeRow, FileRow, SymbolRow};
 use crate::store::{self, Stamp, Store};
 
-/// What the dependency graphs are built from, by file (edge rows and symbol rows), as of
-/// one index (id) and generation.
-#[derive(Default)]
-pub(super) struct EdgeCache {
-    stamp: Stamp,
-    pub(super) by_file: HashMap<i64, FileRows>,
-}
+/// What the dependency graphs are built from, by file (edge rows and symbol rows).
+pub(super) type EdgeCache = ByFile<FileRows>;
 
 #[derive(Default)]
 pub(super) struct FileRows {
@@ -75,11 +70,31 @@ impl CachedEdge {
     }
 }
 
-impl EdgeCache {
+/// Rows derived from the index, by file, as of one index (id) and generation: what a
+/// refresh keeps across generations so that a save re-reads only the files it changed.
+pub(super) struct ByFile<T> {
+    stamp: Stamp,
+    pub(super) by_file: HashMap<i64, T>,
+}
+
+impl<T> Default for ByFile<T> {
+    fn default() -> Self {
+        ByFile { stamp: Stamp::default(), by_file: HashMap::default() }
+    }
+}
+
+impl<T> ByFile<T> {
     /// Brings the rows up to the index at `stamp`: files gone leave, files whose references
-    /// or symbols changed since are read again; a different index, or changes in more than a
-    /// quarter of the files (and more than 256), mean one read of everything.
-    pub(super) fn refresh(&mut self, store: &Store, stamp: &Stamp, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
+    /// or symbols changed since are read again (`one`; None: the file has no rows); a
+    /// different index, or changes in more than a quarter of the files (and more than 256),
+    /// mean one read of everything (`all`).
+    pub(super) fn refresh(
+        &mut self,
+        stamp: &Stamp,
+        files: &[(FileRow, u64)],
+        all: impl FnOnce() -> Result<HashMap<i64, T>, store::Error>,
+        mut one: impl FnMut(i64) -> Result<Option<T>, store::Error>,
+    ) -> Result<(), store::Error> {
         if self.stamp == *stamp {
             return Ok(());
         }
@@ -89,8 +104,35 @@ impl EdgeCache {
         } else {
             files.iter().map(|(f, _)| f.id).collect()
         };
-        tracing::debug!(changed = changed.len(), files = files.len(), from = since, to = stamp.generation, "edge cache refresh");
+        tracing::debug!(
+            rows = std::any::type_name::<T>().rsplit("::").next().unwrap_or(""),
+            changed = changed.len(),
+            files = files.len(),
+            from = since,
+            to = stamp.generation,
+            "cache refresh"
+        );
         if changed.len() > 256 && changed.len() * 4 > files.len() {
+            self.by_file = all()?;
+        } else {
+            let present: HashSet<i64> = files.iter().map(|(f, _)| f.id).collect();
+            self.by_file.retain(|f, _| present.contains(f));
+            for file in changed {
+                match one(file)? {
+                    Some(rows) => self.by_file.insert(file, rows),
+                    None => self.by_file.remove(&file),
+                };
+            }
+        }
+        self.stamp = stamp.clone();
+        Ok(())
+    }
+}
+
+impl EdgeCache {
+    /// The graph's edge and symbol rows brought up to the index at `stamp`.
+    pub(super) fn update(&mut self, store: &Store, stamp: &Stamp, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
+        let all = || {
             let mut by_file: HashMap<i64, (Vec<CachedEdge>, Vec<CachedSymbol>)> = HashMap::default();
             for row in store.graph_edges(None)? {
                 by_file.entry(row.file).or_default().0.push(CachedEdge::of(&row));
@@ -98,24 +140,140 @@ impl EdgeCache {
             for row in store.graph_symbols(None)? {
                 by_file.entry(row.file).or_default().1.push(CachedSymbol::of(&row));
             }
-            self.by_file = by_file
+            Ok(by_file
                 .into_iter()
                 .map(|(file, (edges, symbols))| (file, FileRows { edges: edges.into_boxed_slice(), symbols: symbols.into_boxed_slice() }))
-                .collect();
-        } else {
-            let present: HashSet<i64> = files.iter().map(|(f, _)| f.id).collect();
-            self.by_file.retain(|f, _| present.contains(f));
-            for file in changed {
-                let edges: Box<[CachedEdge]> = store.graph_edges(Some(file))?.iter().map(CachedEdge::of).collect();
-                let symbols: Box<[CachedSymbol]> = store.graph_symbols(Some(file))?.iter().map(CachedSymbol::of).collect();
-                if edges.is_empty() && symbols.is_empty() {
-                    self.by_file.remove(&file);
-                } else {
-                    self.by_file.insert(file, FileRows { edges, symbols });
-                }
+                .collect())
+        };
+        let one = |file| {
+            let edges: Box<[CachedEdge]> = store.graph_edges(Some(file))?.iter().map(CachedEdge::of).collect();
+            let symbols: Box<[CachedSymbol]> = store.graph_symbols(Some(file))?.iter().map(CachedSymbol::of).collect();
+            Ok((!edges.is_empty() || !symbols.is_empty()).then_some(FileRows { edges, symbols }))
+        };
+        self.refresh(stamp, files, all, one)
+    }
+}
+
+/// One file's references to the repository's symbols (imports left out), as sentence
+/// search's `uses` field and fan-in read them.
+pub(super) struct FileUsers {
+    /// (symbol, declaration referencing it), sorted, each once.
+    pub(super) pairs: Box<[(i64, i64)]>,
+    /// (symbol, how many references to it the file has), sorted.
+    pub(super) counts: Box<[(i64, u32)]>,
+}
+
+impl FileUsers {
+    fn of(mut pairs: Vec<(i64, i64)>, mut targets: Vec<i64>) -> FileUsers {
+        pairs.sort_unstable();
+        pairs.dedup();
+        targets.sort_unstable();
+        let mut counts: Vec<(i64, u32)> = Vec::new();
+        for t in targets {
+            match counts.last_mut() {
+                Some((last, n)) if *last == t => *n += 1,
+                _ => counts.push((t, 1)),
             }
         }
-        self.stamp = stamp.clone();
-        Ok(())
+        FileUsers { pairs: pairs.into_boxed_slice(), counts: counts.into_boxed_slice() }
+    }
+}
+
+/// The symbols' users by file.
+pub(super) type UsersCache = ByFile<FileUsers>;
+
+impl UsersCache {
+    /// The users' rows brought up to the index at `stamp`.
+    pub(super) fn update(&mut self, store: &Store, stamp: &Stamp, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
+        let all = || {
+            let mut by_file: HashMap<i64, (Vec<(i64, i64)>, Vec<i64>)> = HashMap::default();
+            store.symbol_users(None, |file, target, source| {
+                let rows = by_file.entry(file).or_default();
+                rows.0.extend(source.map(|s| (target, s)));
+                rows.1.push(target);
+            })?;
+            Ok(by_file.into_iter().map(|(file, (pairs, targets))| (file, FileUsers::of(pairs, targets))).collect())
+        };
+        let one = |file| {
+            let (mut pairs, mut targets) = (Vec::new(), Vec::new());
+            store.symbol_users(Some(file), |_, target, source| {
+                pairs.extend(source.map(|s| (target, s)));
+                targets.push(target);
+            })?;
+            Ok((!targets.is_empty()).then(|| FileUsers::of(pairs, targets)))
+        };
+        self.refresh(stamp, files, all, one)
+    }
+
+    /// Every file's (symbol, user) pairs, sorted and each once, and each symbol's count of
+    /// references, sorted by symbol.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn merged(&self) -> (Vec<(i64, i64)>, Vec<(i64, u32)>) {
+        let mut pairs: Vec<(i64, i64)> = Vec::with_capacity(self.by_file.values().map(|f| f.pairs.len()).sum());
+        let mut counts: Vec<(i64, u32)> = Vec::with_capacity(self.by_file.values().map(|f| f.counts.len()).sum());
+        for f in self.by_file.values() {
+            pairs.extend_from_slice(&f.pairs);
+            counts.extend_from_slice(&f.counts);
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        counts.sort_unstable();
+        let mut summed: Vec<(i64, u32)> = Vec::with_capacity(counts.len());
+        for (t, n) in counts {
+            match summed.last_mut() {
+                Some((last, m)) if *last == t => *m += n,
+                _ => summed.push((t, n)),
+            }
+        }
+        (pairs, summed)
+    }
+}
+
+/// One file's part of deciding which method overrides which (`Store::override_candidates`).
+#[derive(Default)]
+pub(super) struct FileMethods {
+    pub(super) methods: Vec<store::MethodRow>,
+    /// The types the file's references extend or implement.
+    pub(super) supertypes: Vec<i64>,
+    /// The file's types by name.
+    pub(super) types: Vec<(i64, String)>,
+}
+
+/// The override candidates by file.
+pub(super) type MethodsCache = ByFile<FileMethods>;
+
+impl MethodsCache {
+    /// The rows brought up to the index at `stamp`.
+    pub(super) fn update(&mut self, store: &Store, stamp: &Stamp, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
+        let group = |rows: store::OverrideRows| {
+            let mut by_file: HashMap<i64, FileMethods> = HashMap::default();
+            for (file, m) in rows.methods {
+                by_file.entry(file).or_default().methods.push(m);
+            }
+            for (file, t) in rows.supertypes {
+                by_file.entry(file).or_default().supertypes.push(t);
+            }
+            for (file, id, name) in rows.types {
+                by_file.entry(file).or_default().types.push((id, name));
+            }
+            by_file
+        };
+        let all = || Ok(group(store.override_candidates(None)?));
+        let one = |file| Ok(group(store.override_candidates(Some(file))?).remove(&file));
+        self.refresh(stamp, files, all, one)
+    }
+
+    /// Every method, and the names of the types that some reference extends or implements.
+    pub(super) fn merged(&self) -> (Vec<&store::MethodRow>, HashMap<i64, String>) {
+        let methods = self.by_file.values().flat_map(|f| f.methods.iter()).collect();
+        let supertypes: HashSet<i64> = self.by_file.values().flat_map(|f| f.supertypes.iter().copied()).collect();
+        let names = self
+            .by_file
+            .values()
+            .flat_map(|f| f.types.iter())
+            .filter(|(id, _)| supertypes.contains(id))
+            .map(|(id, name)| (*id, name.clone()))
+            .collect();
+        (methods, names)
     }
 }

@@ -23,16 +23,18 @@ impl Atlas {
     pub(super) fn dependents(&self, store: &Store) -> Result<Arc<Dependents>, ToolError> {
         let mut slot = self.dependents.lock().expect("dependents lock");
         let started = std::time::Instant::now();
-        let (stamp, fresh) = store.snapshot(|store| {
+        let mut methods = self.methods_rows.lock().expect("methods cache lock");
+        let fresh = store.snapshot(|store| {
             let stamp = store.stamp()?;
             if slot.as_ref().is_some_and(|(s, _)| *s == stamp) {
-                return Ok((stamp, None));
+                return Ok(None);
             }
             let files = store.graph_files()?;
-            self.edges.lock().expect("edge cache lock").refresh(store, &stamp, &files)?;
-            Ok((stamp, Some(store.override_candidates()?)))
+            self.edges.lock().expect("edge cache lock").update(store, &stamp, &files)?;
+            methods.update(store, &stamp, &files)?;
+            Ok(Some(stamp))
         })?;
-        let Some((methods, names)) = fresh else {
+        let Some(stamp) = fresh else {
             return Ok(slot.as_ref().expect("a cached index").1.clone());
         };
         let cache = self.edges.lock().expect("edge cache lock");
@@ -45,7 +47,7 @@ impl Atlas {
                 }
             }
         }
-        let names: HashMap<i64, String> = names.into_iter().collect();
+        let (methods, names) = methods.merged();
         let pairs = override_pairs(&methods, &names, &supers);
         let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.edges.iter().map(|r| r.row(*file)));
         let d = Arc::new(Dependents::build(&symbols, rows, &pairs));
@@ -99,10 +101,10 @@ impl Atlas {
 /// or, when none has them, the one method of that name and arity there (a generic
 /// supertype's `save(T)` is implemented by `save(Order)`). A Rust method implements only
 /// the trait its impl block names.
-pub(super) fn override_pairs(methods: &[MethodRow], names: &HashMap<i64, String>, supers: &HashMap<i64, Vec<i64>>) -> Vec<(i64, i64)> {
+pub(super) fn override_pairs(methods: &[&MethodRow], names: &HashMap<i64, String>, supers: &HashMap<i64, Vec<i64>>) -> Vec<(i64, i64)> {
     let mut by_owner: HashMap<i64, Vec<&MethodRow>> = HashMap::new();
     let mut blanket: Vec<&MethodRow> = Vec::new();
-    for m in methods {
+    for &m in methods {
         match m.parent {
             Some(p) => by_owner.entry(p).or_default().push(m),
             None => blanket.push(m),
@@ -211,7 +213,7 @@ mod tests {
             lambda(61, 6),
         ];
         let supers = HashMap::from([(51, vec![1]), (61, vec![2])]);
-        assert_eq!(override_pairs(&methods, &HashMap::new(), &supers), vec![(51, 11)]);
+        assert_eq!(override_pairs(&methods.iter().collect::<Vec<_>>(), &HashMap::new(), &supers), vec![(51, 11)]);
     }
 
     #[test]
@@ -229,7 +231,7 @@ mod tests {
             method(31, 3, "find", Some("long"), None),
         ];
         let supers = HashMap::from([(2, vec![1]), (3, vec![2])]);
-        let pairs = override_pairs(&methods, &HashMap::new(), &supers);
+        let pairs = override_pairs(&methods.iter().collect::<Vec<_>>(), &HashMap::new(), &supers);
         // find(int) matches no parameters and two methods of its arity: it overrides nothing.
         assert_eq!(pairs, vec![(21, 11), (22, 12), (31, 12), (31, 22)]);
     }
@@ -248,6 +250,6 @@ mod tests {
         ];
         let names = HashMap::from([(1, "Sink".to_string()), (2, "Other".to_string())]);
         let supers = HashMap::from([(3, vec![1, 2])]);
-        assert_eq!(override_pairs(&methods, &names, &supers), vec![(31, 11), (41, 11)]);
+        assert_eq!(override_pairs(&methods.iter().collect::<Vec<_>>(), &names, &supers), vec![(31, 11), (41, 11)]);
     }
 }

@@ -841,7 +841,9 @@ impl Atlas {
     pub(super) fn symbol_users(&self, store: &Store) -> Result<Arc<Users>, ToolError> {
         super::per_generation(store, &self.symbol_users, || {
             let started = std::time::Instant::now();
-            let (pairs, fan_in) = store.symbol_users()?;
+            let mut rows = self.users_rows.lock().expect("users cache lock");
+            store.snapshot(|store| rows.update(store, &store.stamp()?, &store.graph_files()?))?;
+            let (pairs, fan_in) = rows.merged();
             let users = Users { fan_in, ..Users::from_pairs(&pairs) };
             tracing::debug!(ms = started.elapsed().as_millis() as u64, pairs = users.users.len(), "symbols' users read");
             Ok(users)

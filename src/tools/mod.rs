@@ -99,6 +99,10 @@ pub struct Atlas {
     /// The graph's edge and symbol rows by file, kept across generations: after a save only
     /// the files whose references or symbols changed are read again.
     edges: Mutex<EdgeCache>,
+    /// What the symbols' users are made of, by file.
+    users_rows: Mutex<cache::UsersCache>,
+    /// What deciding overrides reads, by file.
+    methods_rows: Mutex<cache::MethodsCache>,
     /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
     names: Mutex<Option<(Stamp, Arc<Vec<NameEntry>>)>>,
     tests: Mutex<Option<(Stamp, Arc<HashSet<i64>>)>>,
@@ -276,6 +280,8 @@ impl Atlas {
             pool: Mutex::new(Vec::new()),
             graphs: Mutex::new(HashMap::new()),
             edges: Mutex::new(EdgeCache::default()),
+            users_rows: Mutex::new(cache::UsersCache::default()),
+            methods_rows: Mutex::new(cache::MethodsCache::default()),
             names: Mutex::new(None),
             tests: Mutex::new(None),
             files: Mutex::new(None),
@@ -348,38 +354,30 @@ impl Atlas {
         if !levels.contains(&Level::Symbol) {
             levels.push(Level::Symbol);
         }
-        for level in levels {
-            if let Err(e) = self.graph(&store, level) {
-                tracing::warn!("refreshing the {} graph: {}", level.as_str(), e.0);
+        // Each part's time goes to the debug log (`REPOCHART_LOG=repochart=debug`).
+        let step = |what: &str, run: &dyn Fn() -> Result<(), ToolError>| {
+            let started = std::time::Instant::now();
+            match run() {
+                Ok(()) => tracing::debug!(ms = started.elapsed().as_millis() as u64, "refreshed {what}"),
+                Err(e) => tracing::warn!("refreshing {what}: {}", e.0),
             }
+        };
+        for level in levels {
+            step(&format!("the {} graph", level.as_str()), &|| self.graph(&store, level).map(drop));
         }
-        if let Err(e) = self.all_names(&store) {
-            tracing::warn!("refreshing the name list: {}", e.0);
-        }
+        step("the name list", &|| self.all_names(&store).map(drop));
         // What every `change_impact` of a member reads: its member-level index, the test
         // symbols and the MyBatis statements (a walk of the XML files), so that the first
         // call does not wait for them (0.5 s and 0.16 s on the whole JDK).
-        if let Err(e) = self.dependents(&store) {
-            tracing::warn!("refreshing change impact's index: {}", e.0);
-        }
-        if let Err(e) = self.test_symbols(&store) {
-            tracing::warn!("refreshing the test symbols: {}", e.0);
-        }
-        if let Err(e) = self.statement_view(&store) {
-            tracing::warn!("refreshing the MyBatis statements: {}", e.0);
-        }
+        step("change impact's index", &|| self.dependents(&store).map(drop));
+        step("the test symbols", &|| self.test_symbols(&store).map(drop));
+        step("the MyBatis statements", &|| self.statement_view(&store).map(drop));
         // And what sentence search's `uses` field follows (0.24 s on `java.base`), and the
         // lengths its ranking reads.
-        if let Err(e) = self.symbol_users(&store) {
-            tracing::warn!("refreshing the symbols' users: {}", e.0);
-        }
-        if let Err(e) = self.doc_lengths(&store) {
-            tracing::warn!("refreshing the symbols' lengths: {}", e.0);
-        }
+        step("the symbols' users", &|| self.symbol_users(&store).map(drop));
+        step("the symbols' lengths", &|| self.doc_lengths(&store).map(drop));
         if self.entry_points.lock().expect("cache lock").is_some() {
-            if let Err(e) = self.entry_points(&store, "") {
-                tracing::warn!("refreshing the entry points: {}", e.0);
-            }
+            step("the entry points", &|| self.entry_points(&store, "").map(drop));
         }
         self.pool.lock().expect("pool lock").push(store);
     }
@@ -513,7 +511,7 @@ impl Atlas {
                 return Ok((stamp, None));
             }
             let files = store.graph_files()?;
-            self.edges.lock().expect("edge cache lock").refresh(store, &stamp, &files)?;
+            self.edges.lock().expect("edge cache lock").update(store, &stamp, &files)?;
             Ok((stamp, Some(files)))
         })?;
         let Some(files) = fresh else {
