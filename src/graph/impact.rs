@@ -49,8 +49,9 @@ struct Csr<T> {
 }
 
 impl<T: Copy> Csr<T> {
-    fn build(slots: usize, mut pairs: Vec<(u32, T)>) -> Csr<T> {
-        pairs.sort_by_key(|p| p.0);
+    /// Each slot's items in the order `pairs` gives them: a counting sort (a comparison
+    /// sort of the whole JDK's 1.4 M reverse edges was two thirds of building the index).
+    fn build(slots: usize, pairs: Vec<(u32, T)>) -> Csr<T> {
         let mut start = vec![0u32; slots + 1];
         for (k, _) in &pairs {
             start[*k as usize + 1] += 1;
@@ -58,7 +59,14 @@ impl<T: Copy> Csr<T> {
         for i in 0..slots {
             start[i + 1] += start[i];
         }
-        Csr { start, items: pairs.into_iter().map(|(_, v)| v).collect() }
+        let Some(&(_, first)) = pairs.first() else { return Csr { start, items: Vec::new() } };
+        let mut items = vec![first; pairs.len()];
+        let mut next = start.clone();
+        for (k, v) in pairs {
+            items[next[k as usize] as usize] = v;
+            next[k as usize] += 1;
+        }
+        Csr { start, items }
     }
 
     fn of(&self, slot: u32) -> &[T] {
@@ -272,6 +280,14 @@ impl Dependents {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csr_lists_each_slot_in_the_order_given() {
+        let csr = Csr::build(4, vec![(2, 'a'), (0, 'b'), (2, 'c'), (3, 'd'), (0, 'e'), (2, 'f')]);
+        let slots: Vec<String> = (0..4).map(|s| csr.of(s).iter().collect()).collect();
+        assert_eq!(slots, ["be", "", "acf", "d"]);
+        assert!(Csr::<char>::build(3, Vec::new()).of(2).is_empty());
+    }
 
     fn sym(id: i64, parent: Option<i64>, kind: SymbolKind) -> SymbolRow {
         SymbolRow { id, file: id, parent, kind }

@@ -84,6 +84,11 @@ impl<T> Default for ByFile<T> {
 }
 
 impl<T> ByFile<T> {
+    /// Whether the rows are those of the index at `stamp`.
+    pub(super) fn is_at(&self, stamp: &Stamp) -> bool {
+        self.stamp == *stamp
+    }
+
     /// Brings the rows up to the index at `stamp`: files gone leave, files whose references
     /// or symbols changed since are read again (`one`; None: the file has no rows); a
     /// different index, or changes in more than a quarter of the files (and more than 256),

@@ -6,7 +6,9 @@
 //! It must not format answers (`graph_summaries` does) nor walk the graph itself (`graph`
 //! does).
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
+
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use super::{Atlas, ToolError};
@@ -30,14 +32,14 @@ impl Atlas {
                 return Ok(None);
             }
             let files = store.graph_files()?;
-            self.edges.lock().expect("edge cache lock").update(store, &stamp, &files)?;
+            self.update_edges(store, &stamp, &files)?;
             methods.update(store, &stamp, &files)?;
             Ok(Some(stamp))
         })?;
         let Some(stamp) = fresh else {
             return Ok(slot.as_ref().expect("a cached index").1.clone());
         };
-        let cache = self.edges.lock().expect("edge cache lock");
+        let cache = self.edges.read().expect("edge cache lock");
         let symbols: Vec<SymbolRow> = cache.by_file.iter().flat_map(|(file, rows)| rows.symbols.iter().map(|s| s.row(*file))).collect();
         let mut supers: HashMap<i64, Vec<i64>> = HashMap::new();
         for (file, rows) in &cache.by_file {
@@ -96,20 +98,42 @@ impl Atlas {
     }
 }
 
+fn name_hash(name: &str) -> u64 {
+    std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, name)
+}
+
+/// The methods of `owner` named as `m` is.
+fn named_in<'a>(
+    by_owner: &'a FxHashMap<i64, Vec<(u64, &'a MethodRow)>>,
+    owner: &i64,
+    m: &'a MethodRow,
+) -> impl Iterator<Item = &'a MethodRow> + 'a {
+    let h = name_hash(&m.name);
+    by_owner.get(owner).into_iter().flatten().filter(move |(k, c)| *k == h && c.name == m.name).map(|(_, c)| *c)
+}
+
 /// (method, a method it overrides or implements) for every method of the repository: a
 /// method of the same name in a supertype (transitively), with the same erased parameters,
 /// or, when none has them, the one method of that name and arity there (a generic
 /// supertype's `save(T)` is implemented by `save(Order)`). A Rust method implements only
 /// the trait its impl block names.
-pub(super) fn override_pairs(methods: &[&MethodRow], names: &HashMap<i64, String>, supers: &HashMap<i64, Vec<i64>>) -> Vec<(i64, i64)> {
-    let mut by_owner: HashMap<i64, Vec<&MethodRow>> = HashMap::new();
+pub(super) fn override_pairs<'a>(
+    methods: &[&'a MethodRow],
+    names: &HashMap<i64, String>,
+    supers: &HashMap<i64, Vec<i64>>,
+) -> Vec<(i64, i64)> {
+    // Each type's methods with their names' hashes: a supertype's methods are scanned
+    // for one name many times (the whole JDK's deep hierarchies, 10^6 scans), and the
+    // hashes sit side by side where the rows do not.
+    let mut by_owner: FxHashMap<i64, Vec<(u64, &MethodRow)>> = FxHashMap::default();
     let mut blanket: Vec<&MethodRow> = Vec::new();
     for &m in methods {
         match m.parent {
-            Some(p) => by_owner.entry(p).or_default().push(m),
+            Some(p) => by_owner.entry(p).or_default().push((name_hash(&m.name), m)),
             None => blanket.push(m),
         }
     }
+    let named = |owner: &i64, m: &'a MethodRow| named_in(&by_owner, owner, m);
     let trait_name =
         |m: &MethodRow| m.impl_trait.as_deref().map(|t| crate::model::last_segment(t).split('<').next().unwrap_or(t).trim().to_string());
     let mut out = Vec::new();
@@ -119,7 +143,7 @@ pub(super) fn override_pairs(methods: &[&MethodRow], names: &HashMap<i64, String
         let Some(t) = trait_name(m) else { continue };
         let traits: Vec<i64> = names.iter().filter(|(_, n)| **n == t).map(|(id, _)| *id).collect();
         if let [t] = traits.as_slice() {
-            out.extend(by_owner.get(t).into_iter().flatten().filter(|c| c.name == m.name).map(|c| (m.id, c.id)));
+            out.extend(named(t, m).map(|c| (m.id, c.id)));
         }
     }
     let arity = |p: &Option<String>| p.as_deref().map(|p| if p.is_empty() { 0 } else { p.split(',').count() });
@@ -127,7 +151,7 @@ pub(super) fn override_pairs(methods: &[&MethodRow], names: &HashMap<i64, String
         let Some(first) = supers.get(owner) else { continue };
         // Every supertype, nearest first.
         let mut ups: Vec<i64> = Vec::new();
-        let mut seen: HashSet<i64> = HashSet::from([*owner]);
+        let mut seen: rustc_hash::FxHashSet<i64> = std::iter::once(*owner).collect();
         let mut queue: VecDeque<i64> = first.iter().copied().collect();
         while let Some(t) = queue.pop_front() {
             if seen.insert(t) {
@@ -135,7 +159,7 @@ pub(super) fn override_pairs(methods: &[&MethodRow], names: &HashMap<i64, String
                 queue.extend(supers.get(&t).into_iter().flatten().copied());
             }
         }
-        for m in own {
+        for (_, m) in own {
             let rust_trait = trait_name(m);
             for up in &ups {
                 if let Some(t) = &rust_trait {
@@ -146,15 +170,16 @@ pub(super) fn override_pairs(methods: &[&MethodRow], names: &HashMap<i64, String
                     // A Rust inherent method implements nothing.
                     continue;
                 }
-                let same_name: Vec<&&MethodRow> = by_owner.get(up).into_iter().flatten().filter(|c| c.name == m.name).collect();
-                let exact: Vec<i64> = same_name.iter().filter(|c| c.params == m.params).map(|c| c.id).collect();
-                if !exact.is_empty() {
-                    out.extend(exact.into_iter().map(|o| (m.id, o)));
+                // No list is made per (method, supertype): the whole JDK asks 10^6 of them.
+                let same_name = || named(up, m);
+                let mut exact = same_name().filter(|c| c.params == m.params).map(|c| (m.id, c.id)).peekable();
+                if exact.peek().is_some() {
+                    out.extend(exact);
                     continue;
                 }
-                let by_arity: Vec<i64> = same_name.iter().filter(|c| arity(&c.params) == arity(&m.params)).map(|c| c.id).collect();
-                if let [o] = by_arity.as_slice() {
-                    out.push((m.id, *o));
+                let mut by_arity = same_name().filter(|c| arity(&c.params) == arity(&m.params));
+                if let (Some(o), None) = (by_arity.next(), by_arity.next()) {
+                    out.push((m.id, o.id));
                 }
             }
         }
@@ -171,7 +196,7 @@ pub(super) fn override_pairs(methods: &[&MethodRow], names: &HashMap<i64, String
             }
         }
         let bodiless: Vec<i64> =
-            ups.iter().flat_map(|up| by_owner.get(up).into_iter().flatten()).filter(|c| c.abstract_like).map(|c| c.id).collect();
+            ups.iter().flat_map(|up| by_owner.get(up).into_iter().flatten()).filter(|(_, c)| c.abstract_like).map(|(_, c)| c.id).collect();
         if let [one] = bodiless.as_slice() {
             out.push((m.id, *one));
         }

@@ -98,7 +98,8 @@ pub struct Atlas {
     graphs: Mutex<HashMap<Level, (Stamp, Arc<Graph>)>>,
     /// The graph's edge and symbol rows by file, kept across generations: after a save only
     /// the files whose references or symbols changed are read again.
-    edges: Mutex<EdgeCache>,
+    /// Read by the graphs and change impact's index while they are built, on two threads.
+    edges: std::sync::RwLock<EdgeCache>,
     /// What the symbols' users are made of, by file.
     users_rows: Mutex<cache::UsersCache>,
     /// What deciding overrides reads, by file.
@@ -279,7 +280,7 @@ impl Atlas {
             root: root.to_path_buf(),
             pool: Mutex::new(Vec::new()),
             graphs: Mutex::new(HashMap::new()),
-            edges: Mutex::new(EdgeCache::default()),
+            edges: std::sync::RwLock::new(EdgeCache::default()),
             users_rows: Mutex::new(cache::UsersCache::default()),
             methods_rows: Mutex::new(cache::MethodsCache::default()),
             names: Mutex::new(None),
@@ -516,6 +517,15 @@ impl Atlas {
         text
     }
 
+    /// Brings the graph's rows by file up to `stamp`; taken for writing only when they are
+    /// behind, so that a graph being built from them does not hold another back.
+    fn update_edges(&self, store: &Store, stamp: &Stamp, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
+        if self.edges.read().expect("edge cache lock").is_at(stamp) {
+            return Ok(());
+        }
+        self.edges.write().expect("edge cache lock").update(store, stamp, files)
+    }
+
     fn graph(&self, store: &Store, level: Level) -> Result<Arc<Graph>, ToolError> {
         let mut graphs = self.graphs.lock().expect("graph lock");
         let started = std::time::Instant::now();
@@ -526,7 +536,7 @@ impl Atlas {
                 return Ok((stamp, None));
             }
             let files = store.graph_files()?;
-            self.edges.lock().expect("edge cache lock").update(store, &stamp, &files)?;
+            self.update_edges(store, &stamp, &files)?;
             Ok((stamp, Some(files)))
         })?;
         let Some(files) = fresh else {
@@ -545,7 +555,7 @@ impl Atlas {
             graphs.insert(level, (stamp, g.clone()));
             return Ok(g);
         }
-        let cache = self.edges.lock().expect("edge cache lock");
+        let cache = self.edges.read().expect("edge cache lock");
         let symbols: Vec<SymbolRow> = cache.by_file.iter().flat_map(|(file, rows)| rows.symbols.iter().map(|s| s.row(*file))).collect();
         let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.edges.iter().map(|r| r.row(*file)));
         let mut g = Graph::build(level, &symbols, &files, rows);
