@@ -2,6 +2,8 @@
 //! search candidates, overview counts and the rows the dependency graph is built from.
 //! Plain rows out; no formatting here.
 
+use std::sync::Arc;
+
 use rusqlite::{params, OptionalExtension, Row};
 
 use super::{Result, Store};
@@ -39,11 +41,13 @@ pub struct MethodRow {
     pub id: i64,
     /// None: a method of a Rust impl for a type parameter or a type outside the repository.
     pub parent: Option<i64>,
-    pub name: String,
+    /// Names and parameter lists are shared among the rows of one read (`toString`, `get`,
+    /// `String,int` repeat thousands of times: a server keeps these rows).
+    pub name: Arc<str>,
     /// Java: erased parameter types by simple name; None in Rust.
-    pub params: Option<String>,
+    pub params: Option<Arc<str>>,
     /// Rust: the trait its impl block names.
-    pub impl_trait: Option<String>,
+    pub impl_trait: Option<Arc<str>>,
     /// Declared without a body to inherit (no `default`, `static` or `private`; a method of
     /// an interface that is not one of those is what a lambda implements). A Java lambda
     /// (`extract::nameless`) is marked `lambda`.
@@ -285,13 +289,23 @@ impl Store {
         );
         let mut stmt = self.conn.prepare_cached(&methods)?;
         let mut rows = stmt.query(rusqlite::params_from_iter(file))?;
+        let mut shared: rustc_hash::FxHashSet<Arc<str>> = Default::default();
+        let mut text = |r: &Row, i: usize| -> Result<Option<Arc<str>>> {
+            let Some(s) = r.get_ref(i)?.as_str_or_null().map_err(rusqlite::Error::from)? else { return Ok(None) };
+            if let Some(a) = shared.get(s) {
+                return Ok(Some(a.clone()));
+            }
+            let a: Arc<str> = Arc::from(s);
+            shared.insert(a.clone());
+            Ok(Some(a))
+        };
         while let Some(r) = rows.next()? {
             let row = MethodRow {
                 id: r.get(1)?,
                 parent: r.get(2)?,
-                name: r.get(3)?,
-                params: r.get(4)?,
-                impl_trait: r.get(5)?,
+                name: text(r, 3)?.unwrap_or_else(|| Arc::from("")),
+                params: text(r, 4)?,
+                impl_trait: text(r, 5)?,
                 abstract_like: r.get(6)?,
                 lambda: r.get(7)?,
             };

@@ -146,7 +146,7 @@ pub(super) fn override_pairs<'a>(
             out.extend(named(t, m).map(|c| (m.id, c.id)));
         }
     }
-    let arity = |p: &Option<String>| p.as_deref().map(|p| if p.is_empty() { 0 } else { p.split(',').count() });
+    let arity = |p: &Option<std::sync::Arc<str>>| p.as_deref().map(|p| if p.is_empty() { 0 } else { p.split(',').count() });
     for (owner, own) in &by_owner {
         let Some(first) = supers.get(owner) else { continue };
         // Every supertype, nearest first.
