@@ -1,5 +1,8 @@
-//! The graphs' rows by file, kept across index generations so that a save re-reads only
-//! the files it changed. Must not build graphs (that is `crate::graph`).
+//! Rows derived from the index, kept by file across index generations so that a save
+//! re-reads only the files it changed (`ByFile`): the graphs' edge and symbol rows, the
+//! symbols' users (sentence search's `uses` field), the override candidates (change
+//! impact's index). Must not build graphs or indexes from them (that is `crate::graph` and
+//! `tools::impact`).
 
 use std::collections::{HashMap, HashSet};
 
