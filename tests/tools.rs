@@ -356,12 +356,18 @@ fn a_long_lived_atlas_graph_follows_edits() {
         "package com.acme.pay;\n\nimport java.math.BigDecimal;\n\npublic class AdyenGateway implements PaymentGateway {\n    public String charge(String account, BigDecimal amount) { return account; }\n}\n",
     )
     .unwrap();
+    // A test among the main sources: its own mark makes it one.
+    std::fs::write(
+        pay.join("GatewayCheck.java"),
+        "package com.acme.pay;\n\nclass GatewayCheck {\n    @Test\n    void charges() { new PaypalGateway().charge(\"a\", null); }\n}\n",
+    )
+    .unwrap();
     let order = root.join("src/main/java/com/acme/order/OrderService.java");
     let text = std::fs::read_to_string(&order).unwrap();
     std::fs::write(&order, text.replace("private final InventoryService inventory;", "private final Object inventory;")).unwrap();
     std::fs::remove_file(root.join("src/main/java/com/acme/legacy/User.java")).unwrap();
     let summary = index(&root, &opts, &|_, _| {}).unwrap();
-    assert_eq!((summary.parsed, summary.removed), (4, 1));
+    assert_eq!((summary.parsed, summary.removed), (5, 1));
     // What the server's refresh thread does after a batch.
     assert_eq!(kept.stale_graphs().unwrap(), ["file", "module", "symbol"]);
     kept.refresh_caches();
@@ -385,6 +391,13 @@ fn a_long_lived_atlas_graph_follows_edits() {
     // A new implementation overrides the interface's method, and uses the interface.
     let adyen = "method AdyenGateway#charge(String,BigDecimal)  AdyenGateway.java:6  loc 1 cx 1  overrides method com.acme.pay.PaymentGateway#charge(String,BigDecimal)";
     assert!(!before[7].contains("AdyenGateway") && after[7].contains(adyen), "{}", after[7]);
+    // A test marked in a main source file is a test, and one in a test folder still is.
+    assert!(after[7].contains("method GatewayCheck#charges()  calls 1  GatewayCheck.java:4-5  loc 2 cx 1  [test]\n"), "{}", after[7]);
+    assert!(
+        after[7].contains("method OrderServiceTest#placesAnOrder()  calls 1  OrderServiceTest.java:7-10  loc 4 cx 1  [test]"),
+        "{}",
+        after[7]
+    );
     let adyen = "class com.acme.pay.AdyenGateway  src/main/java/com/acme/pay/AdyenGateway.java:5-7  [name: gateway; uses: gateway]";
     assert!(!before[8].contains("AdyenGateway") && after[8].contains(adyen), "{}", after[8]);
     assert_eq!(after, answers(&Atlas::new(&root)));

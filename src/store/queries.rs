@@ -492,16 +492,17 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Ids of the symbols in the given files, inside a Rust `tests` module, or marked as
-    /// test functions.
-    pub fn test_symbol_ids(&self, files: &[i64]) -> Result<Vec<i64>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT id FROM symbols WHERE file_id IN (SELECT value FROM json_each(?1))
-             UNION SELECT id FROM symbols WHERE qname GLOB '*::tests::*' OR qname GLOB '*::tests'
-             UNION SELECT id FROM symbols WHERE modifiers LIKE '%@Test%' OR modifiers LIKE '%#[test]%'",
-        )?;
-        let list = serde_json::to_string(files).expect("ids serialize");
-        let rows = stmt.query_map([list], |r| r.get(0))?;
+    /// (file, symbol) for the symbols of every file or of one that are tests wherever they
+    /// are: inside a Rust `tests` module, or marked as test functions. (A test file's
+    /// symbols are all tests; the caller knows which files are.)
+    pub fn marked_tests(&self, file: Option<FileId>) -> Result<Vec<(FileId, i64)>> {
+        let sql = format!(
+            "SELECT file_id, id FROM symbols
+             WHERE (qname GLOB '*::tests::*' OR qname GLOB '*::tests' OR modifiers LIKE '%@Test%' OR modifiers LIKE '%#[test]%'){}",
+            if file.is_some() { " AND file_id = ?1" } else { "" }
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(rusqlite::params_from_iter(file), |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

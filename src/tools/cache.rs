@@ -28,6 +28,10 @@ pub(super) struct CachedSymbol {
 }
 
 impl CachedSymbol {
+    pub(super) fn id(&self) -> i64 {
+        self.id
+    }
+
     fn of(row: &SymbolRow) -> CachedSymbol {
         CachedSymbol { id: row.id, parent: row.parent.unwrap_or(-1), kind: row.kind }
     }
@@ -283,5 +287,26 @@ impl MethodsCache {
             .map(|(id, name)| (*id, name.clone()))
             .collect();
         (methods, names)
+    }
+}
+
+/// The symbols marked as tests wherever they are, by file (`Store::marked_tests`).
+pub(super) type TestsCache = ByFile<Box<[i64]>>;
+
+impl TestsCache {
+    /// The rows brought up to the index at `stamp`.
+    pub(super) fn update(&mut self, store: &Store, stamp: &Stamp, files: &[(FileRow, u64)]) -> Result<(), store::Error> {
+        let all = || {
+            let mut by_file: HashMap<i64, Vec<i64>> = HashMap::default();
+            for (file, id) in store.marked_tests(None)? {
+                by_file.entry(file).or_default().push(id);
+            }
+            Ok(by_file.into_iter().map(|(file, ids)| (file, ids.into_boxed_slice())).collect())
+        };
+        let one = |file| {
+            let ids: Box<[i64]> = store.marked_tests(Some(file))?.into_iter().map(|(_, id)| id).collect();
+            Ok((!ids.is_empty()).then_some(ids))
+        };
+        self.refresh(stamp, files, all, one)
     }
 }

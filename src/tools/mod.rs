@@ -104,6 +104,8 @@ pub struct Atlas {
     users_rows: Mutex<cache::UsersCache>,
     /// What deciding overrides reads, by file.
     methods_rows: Mutex<cache::MethodsCache>,
+    /// The symbols marked as tests, by file.
+    marked_tests: Mutex<cache::TestsCache>,
     /// Every distinct symbol name, lower-cased and as written, for typo-tolerant search.
     names: Mutex<Option<(Stamp, Arc<Vec<NameEntry>>)>>,
     tests: Mutex<Option<(Stamp, Arc<HashSet<i64>>)>>,
@@ -283,6 +285,7 @@ impl Atlas {
             edges: std::sync::RwLock::new(EdgeCache::default()),
             users_rows: Mutex::new(cache::UsersCache::default()),
             methods_rows: Mutex::new(cache::MethodsCache::default()),
+            marked_tests: Mutex::new(cache::TestsCache::default()),
             names: Mutex::new(None),
             tests: Mutex::new(None),
             files: Mutex::new(None),
@@ -582,8 +585,18 @@ impl Atlas {
     fn test_symbols(&self, store: &Store) -> Result<Arc<HashSet<i64>>, ToolError> {
         per_generation(store, &self.tests, || {
             let view = self.unit_view(store)?;
-            let files: Vec<i64> = store.files_under("")?.into_iter().filter(|f| view.is_test(f)).map(|f| f.id).collect();
-            Ok(store.test_symbol_ids(&files)?.into_iter().collect())
+            let test_files: HashSet<i64> = store.files_under("")?.into_iter().filter(|f| view.is_test(f)).map(|f| f.id).collect();
+            // Both by file, read again only where files changed: a test file's symbols (the
+            // graph's rows) and the symbols marked as tests anywhere.
+            let mut marked = self.marked_tests.lock().expect("tests cache lock");
+            store.snapshot(|store| {
+                let (stamp, files) = (store.stamp()?, store.graph_files()?);
+                self.update_edges(store, &stamp, &files)?;
+                marked.update(store, &stamp, &files)
+            })?;
+            let edges = self.edges.read().expect("edge cache lock");
+            let in_test_files = test_files.iter().filter_map(|f| edges.by_file.get(f)).flat_map(|rows| rows.symbols.iter().map(|s| s.id()));
+            Ok(in_test_files.chain(marked.by_file.values().flat_map(|ids| ids.iter().copied())).collect())
         })
     }
 
