@@ -1,7 +1,7 @@
 //! Rows derived from the index, kept by file across index generations so that a save
 //! re-reads only the files it changed (`ByFile`): the graphs' edge and symbol rows, the
 //! symbols' users (sentence search's `uses` field), the override candidates (change
-//! impact's index). Must not build graphs or indexes from them (that is `crate::graph` and
+//! impact's index), the symbols marked as tests. Must not build graphs or indexes from them (that is `crate::graph` and
 //! `tools::impact`).
 
 use std::collections::{HashMap, HashSet};
