@@ -1,8 +1,8 @@
 //! Rows derived from the index, kept by file across index generations so that a save
 //! re-reads only the files it changed (`ByFile`): the graphs' edge and symbol rows, the
 //! symbols' users (sentence search's `uses` field), the override candidates (change
-//! impact's index), the symbols marked as tests. Must not build graphs or indexes from them (that is `crate::graph` and
-//! `tools::impact`).
+//! impact's index), the symbols marked as tests. Must not build graphs or indexes from
+//! them (that is `crate::graph` and `tools::impact`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -176,17 +176,10 @@ pub(super) struct FileUsers {
 }
 
 impl FileUsers {
-    fn of(mut pairs: Vec<(i64, i64)>, mut targets: Vec<i64>) -> FileUsers {
+    fn of(mut pairs: Vec<(i64, i64)>, targets: Vec<i64>) -> FileUsers {
         pairs.sort_unstable();
         pairs.dedup();
-        targets.sort_unstable();
-        let mut counts: Vec<(i64, u32)> = Vec::new();
-        for t in targets {
-            match counts.last_mut() {
-                Some((last, n)) if *last == t => *n += 1,
-                _ => counts.push((t, 1)),
-            }
-        }
+        let counts = summed(targets.into_iter().map(|t| (t, 1)).collect());
         FileUsers { pairs: pairs.into_boxed_slice(), counts: counts.into_boxed_slice() }
     }
 }
@@ -229,16 +222,21 @@ impl UsersCache {
         }
         pairs.sort_unstable();
         pairs.dedup();
-        counts.sort_unstable();
-        let mut summed: Vec<(i64, u32)> = Vec::with_capacity(counts.len());
-        for (t, n) in counts {
-            match summed.last_mut() {
-                Some((last, m)) if *last == t => *m += n,
-                _ => summed.push((t, n)),
-            }
-        }
-        (pairs, summed)
+        (pairs, summed(counts))
     }
+}
+
+/// (symbol, count) rows sorted by symbol, each symbol once with its counts added.
+fn summed(mut counts: Vec<(i64, u32)>) -> Vec<(i64, u32)> {
+    counts.sort_unstable();
+    let mut out: Vec<(i64, u32)> = Vec::with_capacity(counts.len());
+    for (t, n) in counts {
+        match out.last_mut() {
+            Some((last, m)) if *last == t => *m += n,
+            _ => out.push((t, n)),
+        }
+    }
+    out
 }
 
 /// One file's part of deciding which method overrides which (`Store::override_candidates`).

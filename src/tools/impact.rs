@@ -7,9 +7,9 @@
 //! does).
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
-use std::sync::Arc;
 
 use super::{Atlas, ToolError};
 use crate::graph::impact::Dependents;
