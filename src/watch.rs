@@ -108,6 +108,7 @@ impl Watch {
         let watcher = if opts.watch {
             let (raw_tx, raw_rx) = crossbeam_channel::unbounded::<notify::Result<notify::Event>>();
             let watcher = start_watcher(&root, raw_tx)?;
+            status.watching.store(true, Ordering::SeqCst);
             let (jobs, status, progress, debounce, root) = (jobs.clone(), status.clone(), progress.clone(), opts.debounce, root.clone());
             std::thread::Builder::new()
                 .name("repochart-debounce".into())
@@ -475,6 +476,9 @@ fn run(indexer: &mut Indexer, paths: Option<&[PathBuf]>, status: &IndexStatus, r
     match result {
         Ok(summary) => {
             *status.error.lock().expect("status lock") = None;
+            if summary.untracked {
+                status.untracked_runs.fetch_add(1, Ordering::SeqCst);
+            }
             on_batch(&summary);
         }
         Err(e) => {

@@ -1036,14 +1036,10 @@ fn windows_and_dot_paths_resolve_like_plain_ones() {
 
 #[test]
 fn the_watcher_follows_config_changes() {
-    use repochart::watch::{Watch, WatchOptions};
     use std::time::Duration;
     let repo = temp_copy("java-shop");
     let root = repo.path();
-    let opts = WatchOptions { watch: true, debounce: Duration::from_millis(20) };
-    let watch = Watch::start(root, Options { threads: 2, ..Options::for_repo(root).unwrap() }, opts, Box::new(|_| {})).unwrap();
-    assert!(watch.settle(Duration::from_secs(30)));
-    let atlas = Atlas::with_indexer(root, watch.status.clone(), watch.syncer());
+    let (watch, atlas) = watched(root);
     let test_file = json!({"path": "src/test/java/com/acme/order/OrderServiceTest.java"});
     assert!(atlas.call("file_outline", test_file.clone()).is_ok());
 
@@ -1061,6 +1057,62 @@ fn the_watcher_follows_config_changes() {
         "{answer}"
     );
     assert!(atlas.call("file_outline", test_file).is_err());
+}
+
+/// Under a watching indexer the files the index does not parse are listed again only after
+/// a run that saw one of them (or a folder) change, and the code running a statement by its
+/// id is read again only where a file changed: both still follow the tree.
+#[test]
+fn a_watched_tree_follows_its_mapper_files_and_their_callers() {
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+    let repo = temp_copy("java-impact");
+    let root = repo.path();
+    let (watch, atlas) = watched(root);
+    let mapper_files = |atlas: &Atlas| {
+        let report = atlas.build_report().unwrap();
+        (report.mapper_files, report.statements)
+    };
+    let run_by = |atlas: &Atlas| {
+        let answer = atlas.call("get_symbol", json!({"symbol": "com.pets.orders.OrderMapper#insert"})).unwrap();
+        answer.lines().filter(|l| l.contains("statement:") || l.contains("run by its id")).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(mapper_files(&atlas), (2, 2));
+    assert_eq!(
+        run_by(&atlas),
+        "  statement: insert  orders/src/main/resources/mapper/OrderMapper.xml:4-6
+  also run by its id in: com.pets.orders.OrderArchive#copy(OrderParam)  orders/src/main/java/com/pets/orders/OrderArchive.java:19"
+    );
+    let untracked = || watch.status.untracked_runs.load(Ordering::SeqCst);
+    let before = untracked();
+
+    // A new source file: no list walked again, and its call by id is found.
+    write_file(
+        root,
+        "orders/src/main/java/com/pets/orders/OrderCopy.java",
+        "package com.pets.orders;\n\nimport org.apache.ibatis.session.SqlSession;\n\npublic class OrderCopy {\n    private SqlSession session;\n\n    public int again(OrderParam param) {\n        return session.insert(\"com.pets.orders.OrderMapper.insert\", param);\n    }\n}\n",
+    );
+    assert!(watch.settle(Duration::from_secs(30)));
+    assert_eq!(untracked(), before);
+    assert_eq!(
+        run_by(&atlas),
+        "  statement: insert  orders/src/main/resources/mapper/OrderMapper.xml:4-6
+  also run by its id in: com.pets.orders.OrderArchive#copy(OrderParam)  orders/src/main/java/com/pets/orders/OrderArchive.java:19, com.pets.orders.OrderCopy#again(OrderParam)  orders/src/main/java/com/pets/orders/OrderCopy.java:8"
+    );
+
+    // A mapper file in a new folder is listed; removed, it is gone.
+    let extra = "orders/src/main/resources/mapper/extra/PurgeMapper.xml";
+    write_file(
+        root,
+        extra,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<mapper namespace=\"purge\">\n  <delete id=\"all\">delete from orders</delete>\n</mapper>\n",
+    );
+    assert!(watch.settle(Duration::from_secs(30)));
+    assert!(untracked() > before);
+    assert_eq!(mapper_files(&atlas), (3, 3));
+    std::fs::remove_file(root.join(extra)).unwrap();
+    assert!(watch.settle(Duration::from_secs(30)));
+    assert_eq!(mapper_files(&atlas), (2, 2));
 }
 
 #[test]
@@ -1091,6 +1143,16 @@ fn serve_logs_carry_no_colour_codes_off_a_terminal() {
     let logs = String::from_utf8_lossy(&out.stderr);
     assert!(logs.contains("tool call"), "{logs}");
     assert!(!logs.contains('\u{1b}'), "colour codes in logs: {logs:?}");
+}
+
+/// A watching indexer on `root` (its first reconcile done) and an `Atlas` under it.
+fn watched(root: &Path) -> (repochart::watch::Watch, Atlas) {
+    use repochart::watch::{Watch, WatchOptions};
+    let opts = WatchOptions { watch: true, debounce: std::time::Duration::from_millis(20) };
+    let watch = Watch::start(root, Options { threads: 2, ..Options::for_repo(root).unwrap() }, opts, Box::new(|_| {})).unwrap();
+    assert!(watch.settle(std::time::Duration::from_secs(30)));
+    let atlas = Atlas::with_indexer(root, watch.status.clone(), watch.syncer());
+    (watch, atlas)
 }
 
 /// Writes a file of a repository made in a test, its folders first.

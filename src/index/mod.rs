@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
@@ -90,6 +90,10 @@ pub struct Summary {
     pub removed_paths: Vec<String>,
     pub skipped: Vec<(String, String)>,
     pub elapsed: Duration,
+    /// The run may have seen files the index does not parse (XML, YAML) come, go or change,
+    /// or directories: it reconciled everything, or a path it was given was neither a file
+    /// it indexes nor one it removed. What lists those files (`walk::text_files`) is stale.
+    pub untracked: bool,
 }
 
 /// Progress of a background index build, shown in answers while it runs.
@@ -103,6 +107,11 @@ pub struct IndexStatus {
     pub error: Mutex<Option<String>>,
     /// Git history is being read (`history::refresh` on a background thread).
     pub history_reading: AtomicBool,
+    /// How many runs reported `Summary::untracked`: lists of the files the index does not
+    /// parse, kept by the tools, are walked again when it moves.
+    pub untracked_runs: AtomicU64,
+    /// A watcher follows the tree: what changes on disk reaches the indexer as runs.
+    pub watching: AtomicBool,
 }
 
 /// Asks the indexer to bring these files up to date and waits until it has.
@@ -213,7 +222,8 @@ impl Indexer {
             self.world_loaded = false;
         }
         self.walked = true;
-        self.apply(walked.files, walked.skipped, Scope::All, progress).map(|(summary, _)| summary)
+        let (summary, _) = self.apply(walked.files, walked.skipped, Scope::All, progress)?;
+        Ok(Summary { untracked: true, ..summary })
     }
 
     /// Gives back the database page cache an update filled (a save reads a few pages; loading
@@ -312,12 +322,15 @@ impl Indexer {
         let started = Instant::now();
         let walked = walk::walk(&self.root, &self.opts.filter, self.opts.max_file_size, Some(&abs));
         tracing::debug!(ms = started.elapsed().as_millis() as u64, paths = abs.len(), "phase: changed paths walked");
-        let (summary, relayout) = self.apply(walked.files, walked.skipped, Scope::Under(kept), progress)?;
+        let indexed: HashSet<String> = walked.files.iter().map(|c| c.path.clone()).collect();
+        let (summary, relayout) = self.apply(walked.files, walked.skipped, Scope::Under(kept.clone()), progress)?;
         if relayout {
             // A `#[path]` declaration changed: files elsewhere may be in other modules now.
             return self.full(progress);
         }
-        Ok(summary)
+        let removed: HashSet<&str> = summary.removed_paths.iter().map(String::as_str).collect();
+        let untracked = kept.iter().any(|t| !indexed.contains(t) && !removed.contains(t.as_str()));
+        Ok(Summary { untracked, ..summary })
     }
 
     /// Reconciles the index with the files a walk found for `scope`, phase by phase

@@ -41,8 +41,8 @@ pub struct DocLengths {
 const ABSENT: u32 = u32::MAX;
 
 impl DocLengths {
-    /// From the docsize table's rows: (rowid, `sz`, the columns' sizes as SQLite varints).
-    pub fn from_rows(mut rows: Vec<(i64, Vec<u8>)>) -> DocLengths {
+    /// From the docsize table's rows: (rowid, the row's length, `total_size` of its `sz`).
+    pub fn from_rows(mut rows: Vec<(i64, u32)>) -> DocLengths {
         rows.sort_unstable_by_key(|(id, _)| *id);
         let (Some(first), Some(last)) = (rows.first().map(|r| r.0), rows.last().map(|r| r.0)) else {
             return DocLengths::default();
@@ -50,13 +50,13 @@ impl DocLengths {
         let span = (last - first) as u64 + 1;
         if span <= 4 * rows.len() as u64 {
             let mut lengths = vec![ABSENT; span as usize];
-            for (id, sz) in &rows {
-                lengths[(id - first) as usize] = total_size(sz);
+            for (id, length) in &rows {
+                lengths[(id - first) as usize] = *length;
             }
             DocLengths { first, ids: Vec::new(), lengths, rows: rows.len() }
         } else {
             let ids = rows.iter().map(|r| r.0).collect();
-            let lengths = rows.iter().map(|r| total_size(&r.1)).collect();
+            let lengths = rows.iter().map(|r| r.1).collect();
             DocLengths { first, ids, lengths, rows: rows.len() }
         }
     }
@@ -86,7 +86,7 @@ impl DocLengths {
 
 /// The sum of a docsize blob's varints (FTS5's own encoding: 7 bits a byte, high bit set on
 /// all but the last, at most 9 bytes), as `xColumnSize(-1)` sums the columns.
-fn total_size(mut sz: &[u8]) -> u32 {
+pub fn total_size(mut sz: &[u8]) -> u32 {
     let mut total: u32 = 0;
     while !sz.is_empty() {
         let mut n: u64 = 0;
@@ -577,7 +577,7 @@ mod tests {
     /// Every row's length, as the server reads them (`Store::doc_lengths`).
     fn lengths_in(conn: &Connection) -> DocLengths {
         let mut stmt = conn.prepare("SELECT id, sz FROM symbols_fts_docsize").unwrap();
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, total_size(r.get_ref(1)?.as_blob()?)))).unwrap().map(Result::unwrap).collect();
         DocLengths::from_rows(rows)
     }
 
@@ -617,7 +617,7 @@ mod tests {
         assert_eq!(order("{words owner doc place} : (\"creat\"* OR \"check\"* OR \"order\"*)"), [7, 9, 12]);
         assert_eq!(order("words : \"stock\"*"), [30, 9]);
         // The lengths given are the ones read: row 9 said to be 1 token long ranks first.
-        slot.lock().unwrap().lengths = Some(Arc::new(DocLengths::from_rows(vec![(9, vec![1])])));
+        slot.lock().unwrap().lengths = Some(Arc::new(DocLengths::from_rows(vec![(9, 1)])));
         let told = scores(&conn, "words : \"stock\"*");
         assert_eq!(told.iter().map(|(id, bm25, _)| (*id, *bm25)).collect::<Vec<_>>(), [(30, told[0].1), (9, told[1].1)]);
         let mut by_rank = told.clone();
@@ -708,7 +708,7 @@ mod tests {
 
     #[test]
     fn lengths_are_found_by_rowid_dense_or_not() {
-        let rows = |ids: &[i64]| ids.iter().map(|id| (*id, vec![(*id % 100) as u8])).collect::<Vec<_>>();
+        let rows = |ids: &[i64]| ids.iter().map(|id| (*id, total_size(&[(*id % 100) as u8]))).collect::<Vec<_>>();
         // Dense: 5 rowids over a span of 7.
         let dense = DocLengths::from_rows(rows(&[13, 10, 11, 16, 14]));
         assert!(dense.ids.is_empty());

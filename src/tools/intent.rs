@@ -41,6 +41,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::sync::Arc;
 
+use super::cache::UserLists;
 use super::lines::plural;
 use super::paging::{echo, write_page, Row, Window};
 use super::sentence_words::{bridged, is_code, scope, terms, terms_in, terms_in_texts, words_of, Term, BRIDGE_GAP};
@@ -792,43 +793,25 @@ fn word_matches(store: &Store, terms: &[Term], query: &str, found: WordLists) ->
 /// each sentence, the users of a sentence's named symbols took 8-17 ms on `java.base` (the
 /// reference rows of about 2,500 symbols, each row read for its declaration).
 pub(super) struct Users {
-    /// The symbols that have users, ascending; `starts[i]..starts[i + 1]` are `symbols[i]`'s
-    /// in `users`.
-    symbols: Vec<i64>,
-    starts: Vec<u32>,
-    users: Vec<i64>,
-    /// How many references each symbol has (imports left out), by symbol: the ranking's
-    /// fan-in, read with the pairs rather than asked of SQL for each sentence (4-5 ms of
-    /// a sentence's 650 candidates on `java.base`).
-    fan_in: Vec<(i64, u32)>,
+    /// Each symbol's users, and the ranking's fan-in, read with them rather than asked of
+    /// SQL for each sentence (4-5 ms of a sentence's 650 candidates on `java.base`).
+    lists: UserLists,
 }
 
 impl Users {
-    /// From (symbol, user) pairs sorted and each once (`Store::symbol_users`).
-    fn from_pairs(pairs: &[(i64, i64)]) -> Users {
-        let mut out = Users { symbols: Vec::new(), starts: Vec::new(), users: Vec::with_capacity(pairs.len()), fan_in: Vec::new() };
-        for &(symbol, user) in pairs {
-            if out.symbols.last() != Some(&symbol) {
-                out.symbols.push(symbol);
-                out.starts.push(out.users.len() as u32);
-            }
-            out.users.push(user);
-        }
-        out.starts.push(out.users.len() as u32);
-        out
-    }
-
     /// How many references a symbol has, imports left out.
     fn fan_in(&self, id: i64) -> usize {
-        self.fan_in.binary_search_by_key(&id, |&(s, _)| s).map_or(0, |i| self.fan_in[i].1 as usize)
+        let fan_in = &self.lists.fan_in;
+        fan_in.binary_search_by_key(&id, |&(s, _)| s).map_or(0, |i| fan_in[i].1 as usize)
     }
 
     /// (user, symbol) pairs for these symbols, each once.
     fn of(&self, ids: &[i64]) -> Vec<(i64, i64)> {
         let mut out = Vec::new();
         for &id in ids {
-            if let Ok(i) = self.symbols.binary_search(&id) {
-                let users = &self.users[self.starts[i] as usize..self.starts[i + 1] as usize];
+            let UserLists { symbols, starts, users, .. } = &self.lists;
+            if let Ok(i) = symbols.binary_search(&id) {
+                let users = &users[starts[i] as usize..starts[i + 1] as usize];
                 out.extend(users.iter().map(|&u| (u, id)));
             }
         }
@@ -843,9 +826,8 @@ impl Atlas {
             let started = std::time::Instant::now();
             let mut rows = self.users_rows.lock().expect("users cache lock");
             store.snapshot(|store| rows.update(store, &store.stamp()?, &store.graph_files()?))?;
-            let (pairs, fan_in) = rows.merged();
-            let users = Users { fan_in, ..Users::from_pairs(&pairs) };
-            tracing::debug!(ms = started.elapsed().as_millis() as u64, pairs = users.users.len(), "symbols' users read");
+            let users = Users { lists: rows.merged() };
+            tracing::debug!(ms = started.elapsed().as_millis() as u64, pairs = users.lists.users.len(), "symbols' users read");
             Ok(users)
         })
     }
@@ -1272,13 +1254,14 @@ mod tests {
     #[test]
     fn a_symbols_users_are_read_from_its_run_of_pairs() {
         // (symbol, user) pairs as the store gives them: sorted, each once.
-        let users = Users::from_pairs(&[(3, 10), (3, 11), (5, 10), (9, 12), (9, 13), (9, 14)]);
+        let lists = UserLists::from_pairs(&[(3, 10), (3, 11), (5, 10), (9, 12), (9, 13), (9, 14)]);
+        let users = Users { lists };
         assert_eq!(users.of(&[9, 4, 3]), [(12, 9), (13, 9), (14, 9), (10, 3), (11, 3)]);
-        let users = Users { fan_in: vec![(3, 7), (5, 1), (9, 3)], ..users };
+        let users = Users { lists: UserLists { fan_in: vec![(3, 7), (5, 1), (9, 3)], ..users.lists } };
         assert_eq!([3, 4, 5, 9, 10].map(|id| users.fan_in(id)), [7, 0, 1, 3, 0]);
         assert_eq!(users.of(&[5]), [(10, 5)]);
         assert_eq!(users.of(&[1, 100]), []);
-        assert_eq!(Users::from_pairs(&[]).of(&[1]), []);
+        assert_eq!(Users { lists: UserLists::from_pairs(&[]) }.of(&[1]), []);
     }
 
     /// A Java method of these lines, named by its qualified name.
