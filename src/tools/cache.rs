@@ -1,8 +1,8 @@
 //! Rows derived from the index, kept by file across index generations so that a save
 //! re-reads only the files it changed (`ByFile`): the graphs' edge and symbol rows, the
 //! symbols' users (sentence search's `uses` field), the override candidates (change
-//! impact's index), the symbols marked as tests, the callers of MyBatis statements by id. Must not build graphs or indexes from
-//! them (that is `crate::graph` and `tools::impact`).
+//! impact's index), the symbols marked as tests, the callers of MyBatis statements by id.
+//! Must not build graphs or indexes from them (that is `crate::graph` and `tools::impact`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -218,7 +218,7 @@ impl UsersCache {
     pub(super) fn merged(&self) -> UserLists {
         let (mut lo, mut hi, mut rows) = (i64::MAX, i64::MIN, 0usize);
         for f in self.by_file.values() {
-            for &(t, _) in f.counts.iter() {
+            for t in f.counts.iter().map(|c| c.0).chain(f.pairs.iter().map(|p| p.0)) {
                 (lo, hi) = (lo.min(t), hi.max(t));
             }
             rows += f.pairs.len() + f.counts.len();
