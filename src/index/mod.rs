@@ -322,14 +322,17 @@ impl Indexer {
         let started = Instant::now();
         let walked = walk::walk(&self.root, &self.opts.filter, self.opts.max_file_size, Some(&abs));
         tracing::debug!(ms = started.elapsed().as_millis() as u64, paths = abs.len(), "phase: changed paths walked");
-        let indexed: HashSet<String> = walked.files.iter().map(|c| c.path.clone()).collect();
-        let (summary, relayout) = self.apply(walked.files, walked.skipped, Scope::Under(kept.clone()), progress)?;
+        // The paths that are no file to index: each is a file the index does not parse, a
+        // folder, or an indexed file removed (`Summary::untracked`, once the run says which).
+        let indexed: HashSet<&str> = walked.files.iter().map(|c| c.path.as_str()).collect();
+        let others: Vec<String> = kept.iter().filter(|t| !indexed.contains(t.as_str())).cloned().collect();
+        let (summary, relayout) = self.apply(walked.files, walked.skipped, Scope::Under(kept), progress)?;
         if relayout {
             // A `#[path]` declaration changed: files elsewhere may be in other modules now.
             return self.full(progress);
         }
         let removed: HashSet<&str> = summary.removed_paths.iter().map(String::as_str).collect();
-        let untracked = kept.iter().any(|t| !indexed.contains(t) && !removed.contains(t.as_str()));
+        let untracked = others.iter().any(|t| !removed.contains(t.as_str()));
         Ok(Summary { untracked, ..summary })
     }
 

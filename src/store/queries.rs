@@ -203,6 +203,16 @@ fn file_row(r: &Row) -> rusqlite::Result<FileInfo> {
 
 const FILE_COLUMNS: &str = "id, path, language, module, size, mtime_ns, loc, parse_errors";
 
+/// A symbol `s` whose modifiers match one of the `LIKE` patterns listed in `?1`
+/// (`marker_patterns`).
+const MARKED: &str = "EXISTS (SELECT 1 FROM json_each(?1) j WHERE s.modifiers LIKE j.value ESCAPE '\\')";
+
+/// The `LIKE` patterns `MARKED` reads for these markers, as a JSON list; None for none.
+fn marker_patterns<'a>(names: impl Iterator<Item = &'a str>) -> Option<String> {
+    let likes: Vec<String> = names.map(|n| format!("%@{}%", like_escape(n))).collect();
+    (!likes.is_empty()).then(|| serde_json::to_string(&likes).expect("strings serialize"))
+}
+
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
 pub fn like_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -345,30 +355,20 @@ impl Store {
     /// Symbols whose modifiers carry one of these markers (`@Service`; a superset: callers
     /// check the exact marker).
     pub fn symbols_with_markers<'a>(&self, names: impl Iterator<Item = &'a str>) -> Result<Vec<SymbolInfo>> {
-        let likes: Vec<String> = names.map(|n| format!("%@{}%", like_escape(n))).collect();
-        if likes.is_empty() {
-            return Ok(Vec::new());
-        }
-        let list = serde_json::to_string(&likes).expect("strings serialize");
-        self.symbols_where("EXISTS (SELECT 1 FROM json_each(?1) j WHERE s.modifiers LIKE j.value ESCAPE '\\')", [list])
+        let Some(list) = marker_patterns(names) else { return Ok(Vec::new()) };
+        self.symbols_where(MARKED, [list])
     }
 
     /// `symbols_with_markers`' symbols as (file, id), of one file or of all: what a cache
     /// kept by file reads (`tools::cache::IdsCache`).
     pub fn marked_with(&self, names: &[&str], file: Option<FileId>) -> Result<Vec<(FileId, i64)>> {
-        let likes: Vec<String> = names.iter().map(|n| format!("%@{}%", like_escape(n))).collect();
-        if likes.is_empty() {
-            return Ok(Vec::new());
-        }
-        let list = serde_json::to_string(&likes).expect("strings serialize");
-        let sql = format!(
-            "SELECT file_id, id FROM symbols s WHERE EXISTS (SELECT 1 FROM json_each(?1) j WHERE s.modifiers LIKE j.value ESCAPE '\\'){}",
-            if file.is_some() { " AND file_id = ?2" } else { "" }
-        );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let Some(list) = marker_patterns(names.iter().copied()) else { return Ok(Vec::new()) };
+        let in_file = if file.is_some() { " AND file_id = ?2" } else { "" };
+        let mut stmt = self.conn.prepare_cached(&format!("SELECT file_id, id FROM symbols s WHERE {MARKED}{in_file}"))?;
+        let row = |r: &Row| Ok((r.get(0)?, r.get(1)?));
         let rows = match file {
-            Some(f) => stmt.query_map(params![list, f], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?,
-            None => stmt.query_map([list], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?,
+            Some(f) => stmt.query_map(params![list, f], row)?.collect::<rusqlite::Result<_>>()?,
+            None => stmt.query_map([list], row)?.collect::<rusqlite::Result<_>>()?,
         };
         Ok(rows)
     }
