@@ -438,6 +438,49 @@ fn a_long_lived_atlas_graph_follows_impl_members_to_a_new_type() {
 }
 
 #[test]
+fn a_long_lived_atlas_decides_again_the_overrides_of_subtypes_in_unchanged_files() {
+    // The override pairs are kept by type across index runs: a file's change decides again
+    // the types it touches and their subtypes, wherever those are.
+    let tmp = temp_copy("java-dispatch");
+    let root = tmp.path().canonicalize().unwrap();
+    let opts = Options { threads: 2, ..Options::default() };
+    index(&root, &opts, &|_, _| {}).unwrap();
+    let calls = [
+        ("change_impact", json!({"target": "shop.OrderService#create(String)"})),
+        ("find_implementations", json!({"symbol": "shop.OrderService#create(String)"})),
+    ];
+    let answers = |atlas: &Atlas| -> Vec<String> { calls.iter().map(|(tool, args)| atlas.call(tool, args.clone()).unwrap()).collect() };
+    let kept = Atlas::new(&root);
+    let before = answers(&kept);
+    let fast = "method FastOrders#create(String)  FastOrders.java:4-6  loc 3 cx 1  overrides method shop.OrderService#create(String) (changes with its signature)";
+    let own = "method OrderServiceImpl#create(String)  OrderServiceImpl.java:6-9  loc 4 cx 1  overrides method shop.OrderService#create(String) (changes with its signature)";
+    assert!(before[0].contains(own) && !before[0].contains("FastOrders"), "{}", before[0]);
+
+    // A subclass of the implementation, in a new file.
+    let src = root.join("src/shop");
+    std::fs::write(
+        src.join("FastOrders.java"),
+        "package shop;\n\npublic class FastOrders extends OrderServiceImpl {\n    public Order create(String sku) {\n        return new Order();\n    }\n}\n",
+    )
+    .unwrap();
+    assert_eq!(index(&root, &opts, &|_, _| {}).unwrap().parsed, 1);
+    kept.refresh_caches();
+    let after = answers(&kept);
+    assert!(after[0].contains(fast) && after[0].contains(own), "{}", after[0]);
+    assert_eq!(after, answers(&Atlas::new(&root)));
+
+    // The implementation no longer implements the interface: neither its method nor the
+    // subclass's (whose file did not change) overrides the interface's.
+    let implementation = std::fs::read_to_string(src.join("OrderServiceImpl.java")).unwrap();
+    std::fs::write(src.join("OrderServiceImpl.java"), implementation.replace(" implements OrderService", "")).unwrap();
+    assert_eq!(index(&root, &opts, &|_, _| {}).unwrap().parsed, 1);
+    kept.refresh_caches();
+    let last = answers(&kept);
+    assert!(!last[0].contains("overrides") && !last[1].contains("FastOrders"), "{}\n{}", last[0], last[1]);
+    assert_eq!(last, answers(&Atlas::new(&root)));
+}
+
+#[test]
 fn method_queries_follow_calls_through_interfaces() {
     let out = run_calls(
         "java-dispatch",

@@ -370,7 +370,7 @@ impl MethodsCache {
     }
 
     /// Every method, and the names of the types that some reference extends or implements.
-    pub(super) fn merged(&self) -> (Vec<&store::MethodRow>, HashMap<i64, String>) {
+    pub(super) fn merged(&self) -> (Vec<&store::MethodRow>, HashMap<i64, &str>) {
         let methods = self.by_file.values().flat_map(|f| f.methods.iter()).collect();
         let supertypes: HashSet<i64> = self.by_file.values().flat_map(|f| f.supertypes.iter().copied()).collect();
         let names = self
@@ -378,7 +378,7 @@ impl MethodsCache {
             .values()
             .flat_map(|f| f.types.iter())
             .filter(|(id, _)| supertypes.contains(id))
-            .map(|(id, name)| (*id, name.clone()))
+            .map(|(id, name)| (*id, name.as_str()))
             .collect();
         (methods, names)
     }

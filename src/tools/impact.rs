@@ -9,13 +9,14 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::cache::{EdgeCache, MethodsCache};
 use super::{Atlas, ToolError};
 use crate::graph::impact::Dependents;
 use crate::graph::{Graph, Node, Reached};
-use crate::model::{RefKind, SymbolRow};
-use crate::store::{MethodRow, Store};
+use crate::model::{FileRow, RefKind, SymbolRow};
+use crate::store::{MethodRow, Stamp, Store};
 
 /// How far change impact follows the chains that end in tests.
 pub(super) const TEST_DEPTH: usize = 8;
@@ -34,25 +35,17 @@ impl Atlas {
             let files = store.graph_files()?;
             self.update_edges(store, &stamp, &files)?;
             methods.update(store, &stamp, &files)?;
-            Ok(Some(stamp))
+            Ok(Some((stamp, files)))
         })?;
-        let Some(stamp) = fresh else {
+        let Some((stamp, files)) = fresh else {
             return Ok(slot.as_ref().expect("a cached index").1.clone());
         };
         let cache = self.edges.read().expect("edge cache lock");
         let symbols: Vec<SymbolRow> = cache.by_file.iter().flat_map(|(file, rows)| rows.symbols.iter().map(|s| s.row(*file))).collect();
-        let mut supers: HashMap<i64, Vec<i64>> = HashMap::new();
-        for (file, rows) in &cache.by_file {
-            for e in rows.edges.iter().map(|r| r.row(*file)) {
-                if let (Some(s), Some(t), RefKind::Extends | RefKind::Implements) = (e.source, e.target, e.kind) {
-                    supers.entry(s).or_default().push(t);
-                }
-            }
-        }
-        let (methods, names) = methods.merged();
-        let pairs = override_pairs(&methods, &names, &supers);
+        let pairs = self.override_pairs.lock().expect("override pairs lock").update(&stamp, &files, &cache, &methods);
         let rows = cache.by_file.iter().flat_map(|(file, rows)| rows.edges.iter().map(|r| r.row(*file)));
-        let d = Arc::new(Dependents::build(&symbols, rows, &pairs));
+        let count = cache.by_file.values().map(|rows| rows.edges.len()).sum::<usize>() + symbols.len();
+        let d = Arc::new(Dependents::build(&symbols, rows, count, &pairs));
         tracing::debug!(ms = started.elapsed().as_millis() as u64, overrides = pairs.len(), "dependents built");
         *slot = Some((stamp, d.clone()));
         Ok(d)
@@ -117,11 +110,39 @@ fn named_in<'a>(
 /// or, when none has them, the one method of that name and arity there (a generic
 /// supertype's `save(T)` is implemented by `save(Order)`). A Rust method implements only
 /// the trait its impl block names.
-pub(super) fn override_pairs<'a>(
+#[cfg(test)]
+pub(super) fn override_pairs(methods: &[&MethodRow], names: &HashMap<i64, &str>, supers: &HashMap<i64, Vec<i64>>) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = decide(methods, names, supers, None).into_iter().map(|(_, m, o)| (m, o)).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The owner `decide` gives a blanket impl's method (`impl<S: Sink> Sink for &mut S`): no
+/// type of the repository, so it is decided every time.
+const BLANKET: i64 = i64::MIN;
+
+/// `override_pairs` as (owner, method, overridden): the owner is the method's type, a
+/// lambda's own id, or `BLANKET`. `only`: decide only the methods of these owners (and of
+/// these lambdas), and every blanket impl's.
+fn decide<'a>(
     methods: &[&'a MethodRow],
-    names: &HashMap<i64, String>,
+    names: &HashMap<i64, &str>,
     supers: &HashMap<i64, Vec<i64>>,
-) -> Vec<(i64, i64)> {
+    only: Option<&FxHashSet<i64>>,
+) -> Vec<(i64, i64, i64)> {
+    let wanted = |owner: &i64| only.is_none_or(|o| o.contains(owner));
+    // What is read: the owners decided and their supertypes (with `only`), or every type.
+    let read: Option<FxHashSet<i64>> = only.map(|only| {
+        let mut read = FxHashSet::default();
+        let mut queue: Vec<i64> = only.iter().copied().collect();
+        while let Some(t) = queue.pop() {
+            if read.insert(t) {
+                queue.extend(supers.get(&t).into_iter().flatten());
+            }
+        }
+        read
+    });
     // Each type's methods with their names' hashes: a supertype's methods are scanned
     // for one name many times (the whole JDK's deep hierarchies, 10^6 scans), and the
     // hashes sit side by side where the rows do not.
@@ -129,7 +150,8 @@ pub(super) fn override_pairs<'a>(
     let mut blanket: Vec<&MethodRow> = Vec::new();
     for &m in methods {
         match m.parent {
-            Some(p) => by_owner.entry(p).or_default().push((name_hash(&m.name), m)),
+            Some(p) if read.as_ref().is_none_or(|r| r.contains(&p)) => by_owner.entry(p).or_default().push((name_hash(&m.name), m)),
+            Some(_) => {}
             None => blanket.push(m),
         }
     }
@@ -137,18 +159,17 @@ pub(super) fn override_pairs<'a>(
     let trait_name =
         |m: &MethodRow| m.impl_trait.as_deref().map(|t| crate::model::last_segment(t).split('<').next().unwrap_or(t).trim().to_string());
     let mut out = Vec::new();
-    // A blanket impl's method (`impl<S: Sink> Sink for &mut S`) implements the one trait of
-    // that name.
+    // A blanket impl's method implements the one trait of that name.
     for m in blanket {
         let Some(t) = trait_name(m) else { continue };
         let traits: Vec<i64> = names.iter().filter(|(_, n)| **n == t).map(|(id, _)| *id).collect();
         if let [t] = traits.as_slice() {
-            out.extend(named(t, m).map(|c| (m.id, c.id)));
+            out.extend(named(t, m).map(|c| (BLANKET, m.id, c.id)));
         }
     }
     let arity = |p: &Option<std::sync::Arc<str>>| p.as_deref().map(|p| if p.is_empty() { 0 } else { p.split(',').count() });
     for (owner, own) in &by_owner {
-        let Some(first) = supers.get(owner) else { continue };
+        let Some(first) = supers.get(owner).filter(|_| wanted(owner)) else { continue };
         // Every supertype, nearest first.
         let mut ups: Vec<i64> = Vec::new();
         let mut seen: rustc_hash::FxHashSet<i64> = std::iter::once(*owner).collect();
@@ -163,7 +184,7 @@ pub(super) fn override_pairs<'a>(
             let rust_trait = trait_name(m);
             for up in &ups {
                 if let Some(t) = &rust_trait {
-                    if names.get(up) != Some(t) {
+                    if names.get(up).copied() != Some(t.as_str()) {
                         continue;
                     }
                 } else if m.params.is_none() {
@@ -172,21 +193,21 @@ pub(super) fn override_pairs<'a>(
                 }
                 // No list is made per (method, supertype): the whole JDK asks 10^6 of them.
                 let same_name = || named(up, m);
-                let mut exact = same_name().filter(|c| c.params == m.params).map(|c| (m.id, c.id)).peekable();
+                let mut exact = same_name().filter(|c| c.params == m.params).map(|c| (*owner, m.id, c.id)).peekable();
                 if exact.peek().is_some() {
                     out.extend(exact);
                     continue;
                 }
                 let mut by_arity = same_name().filter(|c| arity(&c.params) == arity(&m.params));
                 if let (Some(o), None) = (by_arity.next(), by_arity.next()) {
-                    out.push((m.id, o.id));
+                    out.push((*owner, m.id, o.id));
                 }
             }
         }
     }
     // A lambda implements the one method of its interface (or of a superinterface) that has
     // no body to inherit.
-    for m in methods.iter().filter(|m| m.lambda) {
+    for m in methods.iter().filter(|m| m.lambda && wanted(&m.id)) {
         let mut ups: Vec<i64> = Vec::new();
         let mut queue: VecDeque<i64> = supers.get(&m.id).into_iter().flatten().copied().collect();
         while let Some(t) = queue.pop_front() {
@@ -198,12 +219,153 @@ pub(super) fn override_pairs<'a>(
         let bodiless: Vec<i64> =
             ups.iter().flat_map(|up| by_owner.get(up).into_iter().flatten()).filter(|(_, c)| c.abstract_like).map(|(_, c)| c.id).collect();
         if let [one] = bodiless.as_slice() {
-            out.push((m.id, *one));
+            out.push((m.id, m.id, *one));
         }
     }
-    out.sort_unstable();
-    out.dedup();
     out
+}
+
+/// The override pairs kept by owner across index generations (issue 52, item 4): deciding
+/// them walks 10^6 (method, supertype) pairs on the whole JDK, 100 ms after every save,
+/// though a save changes the pairs of the types it touches and of their subtypes only.
+#[derive(Default)]
+pub(super) struct KeptPairs {
+    stamp: Stamp,
+    /// Owner (a type, or a lambda by its own id) -> its (method, overridden) pairs.
+    by_owner: FxHashMap<i64, Vec<(i64, i64)>>,
+    /// File -> the owners its rows bear on: its types, its methods' types, its lambdas and
+    /// the types its supertype references start from.
+    touches: FxHashMap<i64, Box<[i64]>>,
+    /// File -> its (type or lambda, the type it extends or implements) references.
+    supers_by_file: FxHashMap<i64, Box<[(i64, i64)]>>,
+    /// Type (or lambda) -> the types it extends or implements, as of `stamp`.
+    supers: HashMap<i64, Vec<i64>>,
+}
+
+impl KeptPairs {
+    /// Every (method, overridden) pair of the index at `stamp`, sorted (what
+    /// `override_pairs` gives): the owners that a file changed since bears on, before or
+    /// after, and their subtypes, before or after, are decided again; a different index, or
+    /// changes in more than a quarter of the files (and more than 256), decide all.
+    pub(super) fn update(&mut self, stamp: &Stamp, files: &[(FileRow, u64)], edges: &EdgeCache, methods: &MethodsCache) -> Vec<(i64, i64)> {
+        let supers_of = |file: i64| -> Box<[(i64, i64)]> {
+            let Some(rows) = edges.by_file.get(&file) else { return Box::default() };
+            let rows = rows.edges.iter().map(|r| r.row(file));
+            rows.filter_map(|e| match (e.source, e.target, e.kind) {
+                (Some(s), Some(t), RefKind::Extends | RefKind::Implements) => Some((s, t)),
+                _ => None,
+            })
+            .collect()
+        };
+        let touches_of = |file: i64, supers: &[(i64, i64)]| -> Box<[i64]> {
+            let mut out: Vec<i64> = supers.iter().map(|(s, _)| *s).collect();
+            if let Some(f) = methods.by_file.get(&file) {
+                out.extend(f.types.iter().map(|(id, _)| *id));
+                out.extend(f.methods.iter().filter_map(|m| m.parent));
+                out.extend(f.methods.iter().filter(|m| m.lambda).map(|m| m.id));
+            }
+            out.sort_unstable();
+            out.dedup();
+            out.into_boxed_slice()
+        };
+        let (all, names) = methods.merged();
+        let since = self.stamp.generation;
+        let changed: Option<Vec<i64>> =
+            (!self.stamp.index_id.is_empty() && self.stamp.index_id == stamp.index_id && stamp.generation >= since)
+                .then(|| {
+                    let present: FxHashSet<i64> = files.iter().map(|(f, _)| f.id).collect();
+                    let gone = self.touches.keys().filter(|f| !present.contains(f)).copied();
+                    files.iter().filter(|(_, g)| *g > since).map(|(f, _)| f.id).chain(gone).collect()
+                })
+                .filter(|c: &Vec<i64>| c.len() <= 256 || c.len() * 4 <= files.len());
+        let blanket;
+        match changed {
+            Some(changed) => {
+                // The owners whose own rows or supertypes' rows may differ: those the changed
+                // files bear on, before and after, and what descends from them, before or
+                // after.
+                let mut start: Vec<i64> = Vec::new();
+                for file in changed {
+                    start.extend(self.touches.remove(&file).into_iter().flatten());
+                    self.supers_by_file.remove(&file);
+                    let ups = supers_of(file);
+                    let now = touches_of(file, &ups);
+                    start.extend(now.iter());
+                    if !now.is_empty() {
+                        self.touches.insert(file, now);
+                    }
+                    if !ups.is_empty() {
+                        self.supers_by_file.insert(file, ups);
+                    }
+                }
+                let supers = self.supers();
+                let mut children: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
+                for map in [&self.supers, &supers] {
+                    for (s, ts) in map {
+                        for t in ts {
+                            children.entry(*t).or_default().push(*s);
+                        }
+                    }
+                }
+                let mut dirty: FxHashSet<i64> = FxHashSet::default();
+                while let Some(t) = start.pop() {
+                    if dirty.insert(t) {
+                        start.extend(children.get(&t).into_iter().flatten());
+                    }
+                }
+                let triples = decide(&all, &names, &supers, Some(&dirty));
+                for owner in &dirty {
+                    self.by_owner.remove(owner);
+                }
+                blanket = self.keep(triples);
+                self.supers = supers;
+                tracing::debug!(owners = dirty.len(), "override pairs decided again");
+            }
+            None => {
+                let mut known: FxHashSet<i64> = methods.by_file.keys().copied().collect();
+                known.extend(edges.by_file.keys());
+                self.supers_by_file = known.iter().map(|f| (*f, supers_of(*f))).filter(|(_, s)| !s.is_empty()).collect();
+                self.touches = known
+                    .into_iter()
+                    .map(|f| (f, touches_of(f, self.supers_by_file.get(&f).map_or(&[], |s| s))))
+                    .filter(|(_, t)| !t.is_empty())
+                    .collect();
+                let supers = self.supers();
+                self.by_owner.clear();
+                blanket = self.keep(decide(&all, &names, &supers, None));
+                self.supers = supers;
+            }
+        }
+        self.stamp = stamp.clone();
+        let mut out: Vec<(i64, i64)> = self.by_owner.values().flatten().copied().chain(blanket).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Type (or lambda) -> the types it extends or implements, from the files' references.
+    fn supers(&self) -> HashMap<i64, Vec<i64>> {
+        let mut supers: HashMap<i64, Vec<i64>> = HashMap::new();
+        for rows in self.supers_by_file.values() {
+            for (s, t) in rows.iter() {
+                supers.entry(*s).or_default().push(*t);
+            }
+        }
+        supers
+    }
+
+    /// Keeps the decided pairs by owner; the blanket impls' are given back.
+    fn keep(&mut self, triples: Vec<(i64, i64, i64)>) -> Vec<(i64, i64)> {
+        let mut blanket = Vec::new();
+        for (owner, m, o) in triples {
+            if owner == BLANKET {
+                blanket.push((m, o));
+            } else {
+                self.by_owner.entry(owner).or_default().push((m, o));
+            }
+        }
+        blanket
+    }
 }
 
 #[cfg(test)]
@@ -273,7 +435,7 @@ mod tests {
             // `impl<S: Sink> Sink for &mut S`: no parent.
             method(41, 0, "on_match", None, Some("Sink")),
         ];
-        let names = HashMap::from([(1, "Sink".to_string()), (2, "Other".to_string())]);
+        let names = HashMap::from([(1, "Sink"), (2, "Other")]);
         let supers = HashMap::from([(3, vec![1, 2])]);
         assert_eq!(override_pairs(&methods.iter().collect::<Vec<_>>(), &names, &supers), vec![(31, 11), (41, 11)]);
     }

@@ -104,6 +104,8 @@ pub struct Atlas {
     users_rows: Mutex<cache::UsersCache>,
     /// What deciding overrides reads, by file.
     methods_rows: Mutex<cache::MethodsCache>,
+    /// The override pairs change impact's index is built with, by owner type.
+    override_pairs: Mutex<impact::KeptPairs>,
     /// The symbols marked as tests, by file.
     marked_tests: Mutex<cache::IdsCache>,
     /// The callers of MyBatis statements by their ids (`SqlSession` calls), by file.
@@ -291,6 +293,7 @@ impl Atlas {
             edges: std::sync::RwLock::new(EdgeCache::default()),
             users_rows: Mutex::new(cache::UsersCache::default()),
             methods_rows: Mutex::new(cache::MethodsCache::default()),
+            override_pairs: Mutex::new(impact::KeptPairs::default()),
             marked_tests: Mutex::new(cache::IdsCache::default()),
             session_callers: Mutex::new(cache::IdsCache::default()),
             text_files: Mutex::new(None),
