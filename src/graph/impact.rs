@@ -87,9 +87,6 @@ struct Rev {
 
 const NONE: u32 = u32::MAX;
 
-/// What a ring knows of a hit while it is gathered: its edges and the best reason.
-type RingEntry = (Vec<(RefKind, u32)>, Why);
-
 /// The member-level reverse index change impact walks.
 pub struct Dependents {
     slot: IdTable,
@@ -202,24 +199,21 @@ impl Dependents {
         }
         let mut seen_files: rustc_hash::FxHashSet<i64> = Default::default();
         let mut out = Vec::new();
+        // A ring's entries: each symbol's place by its slot (a hub's walk meets 10^5 of them:
+        // no hash map), each file's by a small map; their edges listed apart.
+        let mut at_slot: Vec<u32> = vec![NONE; self.ids.len()];
         for distance in 1..=depth {
-            let mut ring: HashMap<Affected, RingEntry> = HashMap::default();
-            // An overrider is reached by no edge: it has none to list.
-            let mut add = |item: Affected, edge: Option<(RefKind, u32)>, why: Why| {
-                let entry = ring.entry(item).or_insert_with(|| (Vec::new(), why));
-                entry.0.extend(edge);
-                entry.1 = entry.1.min(why);
-            };
+            let mut ring = Ring { at_slot: &mut at_slot, at_file: HashMap::default(), entries: Vec::new(), edges: Vec::new() };
             for &n in &frontier {
                 for r in self.rev.of(n) {
-                    self.reach(r, Why::Refers, &seen, &seen_files, &mut add);
+                    self.reach(r, Why::Refers, &seen, &seen_files, &mut ring);
                 }
                 // `new T(..)` and `T { a, b }` name the type: a changed constructor or field
                 // reaches them.
                 let parent = self.parents[n as usize];
                 if matches!(self.kinds[n as usize], SymbolKind::Constructor | SymbolKind::Field) && parent != NONE {
                     for r in self.rev.of(parent).iter().filter(|r| r.kind == RefKind::Instantiates) {
-                        self.reach(r, Why::Refers, &seen, &seen_files, &mut add);
+                        self.reach(r, Why::Refers, &seen, &seen_files, &mut ring);
                     }
                 }
                 // Dispatch: a call of a method `n` overrides may run `n` (unless that method
@@ -227,28 +221,40 @@ impl Dependents {
                 for &o in self.overrides.of(n).iter().filter(|o| !seen[**o as usize]) {
                     for r in self.rev.of(o) {
                         if matches!(r.kind, RefKind::Calls | RefKind::MethodRef) {
-                            self.reach(r, Why::Dispatch(self.ids[o as usize]), &seen, &seen_files, &mut add);
+                            self.reach(r, Why::Dispatch(self.ids[o as usize]), &seen, &seen_files, &mut ring);
                         }
                     }
                 }
+                // An overrider is reached by no edge: it has none to list.
                 if signature && distance == 1 && self.kinds[n as usize].is_callable() {
                     for &m in self.overriders.of(n) {
                         if !seen[m as usize] {
-                            add(Affected::Symbol(self.ids[m as usize]), None, Why::Overrides(self.ids[n as usize]));
+                            ring.add(Place::Slot(m), &self.ids, None, Why::Overrides(self.ids[n as usize]));
                         }
                     }
                 }
             }
-            let mut ring: Vec<(Affected, RingEntry)> = ring.into_iter().collect();
-            ring.sort_by_key(|(item, (_, why))| (*why != Why::Refers, *item));
+            // Each entry's edges, in the order they came.
+            let Ring { at_slot, entries, edges: listed, .. } = ring;
+            let mut edges: Vec<Vec<(RefKind, u32)>> = vec![Vec::new(); entries.len()];
+            for (e, edge) in listed {
+                edges[e as usize].push(edge);
+            }
+            let mut order: Vec<u32> = (0..entries.len() as u32).collect();
+            order.sort_by_key(|e| {
+                let (item, why, _) = entries[*e as usize];
+                (why != Why::Refers, item)
+            });
             let mut next = Vec::new();
-            for (item, (mut edges, why)) in ring {
+            for e in order {
+                let (item, why, slot) = entries[e as usize];
+                let mut edges = std::mem::take(&mut edges[e as usize]);
                 super::merge_kinds(&mut edges);
                 match item {
-                    Affected::Symbol(id) => {
-                        let s = self.slot.get(id).expect("a hit is a symbol of the index");
-                        seen[s as usize] = true;
-                        next.push(s);
+                    Affected::Symbol(_) => {
+                        seen[slot as usize] = true;
+                        at_slot[slot as usize] = NONE;
+                        next.push(slot);
                     }
                     Affected::FileLevel(f) => {
                         seen_files.insert(f);
@@ -264,20 +270,57 @@ impl Dependents {
         out
     }
 
-    fn reach(
-        &self,
-        r: &Rev,
-        why: Why,
-        seen: &[bool],
-        seen_files: &rustc_hash::FxHashSet<i64>,
-        add: &mut impl FnMut(Affected, Option<(RefKind, u32)>, Why),
-    ) {
+    fn reach(&self, r: &Rev, why: Why, seen: &[bool], seen_files: &rustc_hash::FxHashSet<i64>, ring: &mut Ring) {
         if r.source == NONE {
             if !seen_files.contains(&r.file) {
-                add(Affected::FileLevel(r.file), Some((r.kind, r.count)), why);
+                ring.add(Place::File(r.file), &self.ids, Some((r.kind, r.count)), why);
             }
         } else if !seen[r.source as usize] {
-            add(Affected::Symbol(self.ids[r.source as usize]), Some((r.kind, r.count)), why);
+            ring.add(Place::Slot(r.source), &self.ids, Some((r.kind, r.count)), why);
+        }
+    }
+}
+
+/// Where a ring's hit is: a symbol by its slot, or a file's file-level references.
+enum Place {
+    Slot(u32),
+    File(i64),
+}
+
+/// One ring of the walk as it is gathered: each hit once (the item, its best reason, its
+/// slot), and the edges that reach each.
+struct Ring<'a> {
+    /// Slot -> its entry (`NONE`: none yet); put back to `NONE` once the ring is read.
+    at_slot: &'a mut Vec<u32>,
+    at_file: HashMap<i64, u32>,
+    entries: Vec<(Affected, Why, u32)>,
+    edges: Vec<(u32, (RefKind, u32))>,
+}
+
+impl Ring<'_> {
+    fn add(&mut self, place: Place, ids: &[i64], edge: Option<(RefKind, u32)>, why: Why) {
+        let next = self.entries.len() as u32;
+        let e = match place {
+            Place::Slot(s) => {
+                let e = &mut self.at_slot[s as usize];
+                if *e == NONE {
+                    *e = next;
+                    self.entries.push((Affected::Symbol(ids[s as usize]), why, s));
+                }
+                *e
+            }
+            Place::File(f) => {
+                let e = *self.at_file.entry(f).or_insert(next);
+                if e == next {
+                    self.entries.push((Affected::FileLevel(f), why, NONE));
+                }
+                e
+            }
+        };
+        let entry = &mut self.entries[e as usize];
+        entry.1 = entry.1.min(why);
+        if let Some(edge) = edge {
+            self.edges.push((e, edge));
         }
     }
 }

@@ -471,7 +471,7 @@ impl Graph {
     /// its hits is at, with the edges of those hits, reached directly if any of them is.
     /// With `members` (symbol level), a member is its own row; otherwise it stands for its
     /// type. `own` (the changed nodes) and file-level hits at symbol level are left out.
-    pub fn roll_up(&self, hits: &[impact::Hit], own: &HashSet<Node>, members: bool) -> Vec<Reached> {
+    pub fn roll_up(&self, hits: Vec<impact::Hit>, own: &HashSet<Node>, members: bool) -> Vec<Reached> {
         use impact::{Affected, Why};
         let mut out: Vec<Reached> = Vec::new();
         let mut at: HashMap<Node, usize> = HashMap::default();
@@ -491,7 +491,7 @@ impl Graph {
             match at.get(&node) {
                 Some(&i) if out[i].distance == h.distance => {
                     let r = &mut out[i];
-                    r.edges.extend(h.edges.iter().copied());
+                    r.edges.extend_from_slice(&h.edges);
                     if via.is_none() {
                         r.via = None;
                     }
@@ -502,7 +502,7 @@ impl Graph {
                 Some(_) => {}
                 None => {
                     at.insert(node.clone(), out.len());
-                    out.push(Reached { node, distance: h.distance, edges: h.edges.clone(), via, overrides, incoming: true });
+                    out.push(Reached { node, distance: h.distance, edges: h.edges, via, overrides, incoming: true });
                 }
             }
         }

@@ -331,7 +331,7 @@ impl Atlas {
         if in_dir {
             let dependents = self.dependents(store)?;
             let hits = dependents.impact(&ids, false, depth);
-            reached.extend(graph.roll_up(&hits, &own, true));
+            reached.extend(graph.roll_up(hits, &own, true));
         }
         let ring1 = |incoming: bool| reached.iter().filter(|r| r.incoming == incoming && r.distance == 1).count();
         let (label, loc) = match members {

@@ -82,7 +82,7 @@ impl Atlas {
     ) -> Result<Vec<Reached>, ToolError> {
         let dependents = self.dependents(store)?;
         let hits = dependents.impact(starts, signature, depth.max(TEST_DEPTH));
-        let mut reached = graph.roll_up(&hits, own, members);
+        let mut reached = graph.roll_up(hits, own, members);
         if reached.iter().any(|r| r.distance > depth) {
             let tests = self.test_nodes(store, &reached)?;
             reached.retain(|r| r.distance <= depth || tests.contains(&r.node));
