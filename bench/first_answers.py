@@ -6,7 +6,12 @@ log line (what calls derive from the whole index is built: the symbol graph, the
 change impact's member index), then times each call given, in order, each the first of its
 kind in the session, and prints the server's RSS before and after.
 
-Usage: python3 bench/first_answers.py <repochart binary> <repository> [tool json-args]...
+With `--after-save FILE` (a Java file of the repository), the calls are then made again, each
+right after a save: FILE is given a method (restored at the end), and each call is sent as
+soon as the server logs `index updated` for it, so it waits for whatever the server is
+rebuilding after that save (issue 52, item 4: graphs ready after each index generation).
+
+Usage: python3 bench/first_answers.py <repochart binary> <repository> [--after-save FILE] [tool json-args]...
 Example (the whole JDK, `lib/src.zip` unpacked):
   python3 bench/first_answers.py target/release/repochart /tmp/jdk \
     change_impact '{"target":"java.lang.String#length()"}' \
@@ -27,22 +32,31 @@ def rss_mb(pid):
 
 
 def main():
-    if len(sys.argv) < 3 or len(sys.argv) % 2 == 0:
+    args = sys.argv[1:]
+    saved = None
+    if "--after-save" in args:
+        i = args.index("--after-save")
+        saved = args[i + 1]
+        del args[i:i + 2]
+    if len(args) < 2 or len(args) % 2 == 1:
         sys.exit(__doc__)
-    binary, repo = sys.argv[1], sys.argv[2]
-    calls = [(sys.argv[i], json.loads(sys.argv[i + 1])) for i in range(3, len(sys.argv), 2)]
+    binary, repo = args[0], args[1]
+    calls = [(args[i], json.loads(args[i + 1])) for i in range(2, len(args), 2)]
     server = subprocess.Popen(
         [binary, "serve", "--repo", repo], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     started = time.time()
     ready = threading.Event()
     ready_at = []
+    updated = threading.Semaphore(0)
 
     def read_log():
         for line in server.stderr:
             if "graphs ready" in line and not ready.is_set():
                 ready_at.append(time.time() - started)
                 ready.set()
+            if "index updated" in line and ready.is_set():
+                updated.release()
 
     threading.Thread(target=read_log, daemon=True).start()
     next_id = [0]
@@ -62,15 +76,31 @@ def main():
     if not ready.wait(timeout=600):
         sys.exit("no `graphs ready` within 600 s")
     print(f"start-up finished after {ready_at[0]:.2f} s; RSS {rss_mb(server.pid):.0f} MB")
-    for name, args in calls:
+    def timed(name, args, how):
         t0 = time.time()
         answer = request("tools/call", {"name": name, "arguments": args})
         ms = (time.time() - t0) * 1000
         result = answer.get("result", {})
         text = result.get("content", [{}])[0].get("text", "")
         error = " (error)" if result.get("isError") else ""
-        print(f"{name} {json.dumps(args)}: {ms:.0f} ms, {len(text)} bytes{error}")
+        print(f"{name} {json.dumps(args)}{how}: {ms:.0f} ms, {len(text)} bytes{error}")
+
+    for name, call_args in calls:
+        timed(name, call_args, "")
     print(f"RSS after the calls {rss_mb(server.pid):.0f} MB")
+    if saved:
+        original = open(saved).read()
+        try:
+            for n, (name, call_args) in enumerate(calls):
+                end = original.rfind("}")
+                open(saved, "w").write(f"{original[:end]}    public void savedForBench{n}() {{}}\n{original[end:]}")
+                if not updated.acquire(timeout=60):
+                    sys.exit("no `index updated` within 60 s of a save")
+                timed(name, call_args, " right after a save")
+                time.sleep(3)
+        finally:
+            open(saved, "w").write(original)
+        print(f"RSS after the saves {rss_mb(server.pid):.0f} MB")
     server.stdin.close()
     server.wait(timeout=60)
 
