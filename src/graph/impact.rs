@@ -203,7 +203,8 @@ impl Dependents {
         // no hash map), each file's by a small map; their edges listed apart.
         let mut at_slot: Vec<u32> = vec![NONE; self.ids.len()];
         for distance in 1..=depth {
-            let mut ring = Ring { at_slot: &mut at_slot, at_file: HashMap::default(), entries: Vec::new(), edges: Vec::new() };
+            let mut ring =
+                Ring { ids: &self.ids, at_slot: &mut at_slot, at_file: HashMap::default(), entries: Vec::new(), edges: Vec::new() };
             for &n in &frontier {
                 for r in self.rev.of(n) {
                     self.reach(r, Why::Refers, &seen, &seen_files, &mut ring);
@@ -229,7 +230,7 @@ impl Dependents {
                 if signature && distance == 1 && self.kinds[n as usize].is_callable() {
                     for &m in self.overriders.of(n) {
                         if !seen[m as usize] {
-                            ring.add(Place::Slot(m), &self.ids, None, Why::Overrides(self.ids[n as usize]));
+                            ring.add(Place::Slot(m), None, Why::Overrides(self.ids[n as usize]));
                         }
                     }
                 }
@@ -273,10 +274,10 @@ impl Dependents {
     fn reach(&self, r: &Rev, why: Why, seen: &[bool], seen_files: &rustc_hash::FxHashSet<i64>, ring: &mut Ring) {
         if r.source == NONE {
             if !seen_files.contains(&r.file) {
-                ring.add(Place::File(r.file), &self.ids, Some((r.kind, r.count)), why);
+                ring.add(Place::File(r.file), Some((r.kind, r.count)), why);
             }
         } else if !seen[r.source as usize] {
-            ring.add(Place::Slot(r.source), &self.ids, Some((r.kind, r.count)), why);
+            ring.add(Place::Slot(r.source), Some((r.kind, r.count)), why);
         }
     }
 }
@@ -290,6 +291,8 @@ enum Place {
 /// One ring of the walk as it is gathered: each hit once (the item, its best reason, its
 /// slot), and the edges that reach each.
 struct Ring<'a> {
+    /// Slot -> symbol id.
+    ids: &'a [i64],
     /// Slot -> its entry (`NONE`: none yet); put back to `NONE` once the ring is read.
     at_slot: &'a mut Vec<u32>,
     at_file: HashMap<i64, u32>,
@@ -298,14 +301,14 @@ struct Ring<'a> {
 }
 
 impl Ring<'_> {
-    fn add(&mut self, place: Place, ids: &[i64], edge: Option<(RefKind, u32)>, why: Why) {
+    fn add(&mut self, place: Place, edge: Option<(RefKind, u32)>, why: Why) {
         let next = self.entries.len() as u32;
         let e = match place {
             Place::Slot(s) => {
                 let e = &mut self.at_slot[s as usize];
                 if *e == NONE {
                     *e = next;
-                    self.entries.push((Affected::Symbol(ids[s as usize]), why, s));
+                    self.entries.push((Affected::Symbol(self.ids[s as usize]), why, s));
                 }
                 *e
             }

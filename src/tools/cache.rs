@@ -90,6 +90,17 @@ impl<T> Default for ByFile<T> {
     }
 }
 
+/// The files whose rows changed since the index generation `since` (`files`: each file
+/// with the generation that last changed it), or None when everything is to be read again:
+/// another index, or changes in more than a quarter of the files (and more than 256).
+pub(super) fn changed_files(since: &Stamp, stamp: &Stamp, files: &[(FileRow, u64)]) -> Option<Vec<i64>> {
+    if since.index_id.is_empty() || since.index_id != stamp.index_id || stamp.generation < since.generation {
+        return None;
+    }
+    let changed: Vec<i64> = files.iter().filter(|(_, g)| *g > since.generation).map(|(f, _)| f.id).collect();
+    (changed.len() <= 256 || changed.len() * 4 <= files.len()).then_some(changed)
+}
+
 impl<T> ByFile<T> {
     /// Whether the rows are those of the index at `stamp`.
     pub(super) fn is_at(&self, stamp: &Stamp) -> bool {
@@ -110,23 +121,16 @@ impl<T> ByFile<T> {
         if self.stamp == *stamp {
             return Ok(());
         }
-        let since = self.stamp.generation;
-        let changed: Vec<i64> = if self.stamp.index_id == stamp.index_id && stamp.generation > since {
-            files.iter().filter(|(_, g)| *g > since).map(|(f, _)| f.id).collect()
-        } else {
-            files.iter().map(|(f, _)| f.id).collect()
-        };
+        let changed = changed_files(&self.stamp, stamp, files);
         tracing::debug!(
             rows = std::any::type_name::<T>().rsplit("::").next().unwrap_or(""),
-            changed = changed.len(),
+            changed = changed.as_ref().map_or(files.len(), Vec::len),
             files = files.len(),
-            from = since,
+            from = self.stamp.generation,
             to = stamp.generation,
             "cache refresh"
         );
-        if changed.len() > 256 && changed.len() * 4 > files.len() {
-            self.by_file = all()?;
-        } else {
+        if let Some(changed) = changed {
             let present: HashSet<i64> = files.iter().map(|(f, _)| f.id).collect();
             self.by_file.retain(|f, _| present.contains(f));
             for file in changed {
@@ -135,6 +139,8 @@ impl<T> ByFile<T> {
                     None => self.by_file.remove(&file),
                 };
             }
+        } else {
+            self.by_file = all()?;
         }
         self.stamp = stamp.clone();
         Ok(())

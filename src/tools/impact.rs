@@ -269,15 +269,12 @@ impl KeptPairs {
             out.into_boxed_slice()
         };
         let (all, names) = methods.merged();
-        let since = self.stamp.generation;
-        let changed: Option<Vec<i64>> =
-            (!self.stamp.index_id.is_empty() && self.stamp.index_id == stamp.index_id && stamp.generation >= since)
-                .then(|| {
-                    let present: FxHashSet<i64> = files.iter().map(|(f, _)| f.id).collect();
-                    let gone = self.touches.keys().filter(|f| !present.contains(f)).copied();
-                    files.iter().filter(|(_, g)| *g > since).map(|(f, _)| f.id).chain(gone).collect()
-                })
-                .filter(|c: &Vec<i64>| c.len() <= 256 || c.len() * 4 <= files.len());
+        // The changed files, and those gone since.
+        let changed = super::cache::changed_files(&self.stamp, stamp, files).map(|mut changed| {
+            let present: FxHashSet<i64> = files.iter().map(|(f, _)| f.id).collect();
+            changed.extend(self.touches.keys().filter(|f| !present.contains(f)));
+            changed
+        });
         let blanket;
         match changed {
             Some(changed) => {
