@@ -204,8 +204,18 @@ impl Graph {
                 }
             }
         }
-        let mut merged: HashMap<(u32, u32, RefKind), Edge> = HashMap::default();
+        // Rows of one (from, to, kind) are one edge: their counts summed, the first place kept.
+        // Each file's rows are merged among themselves first (its sources roll up to the few
+        // types it declares: a small sort that stays in cache), then all files' together, in
+        // node order. A hash map of the whole JDK's 10^6 edges was half of building this graph.
+        let mut merged: Vec<Merged> = Vec::new();
+        let mut file_rows: Vec<Merged> = Vec::new();
+        let mut file = None;
         for e in edges {
+            if file != Some(e.file) {
+                merge_into(&mut file_rows, &mut merged, |m| (m.from, m.to, m.edge.kind));
+                file = Some(e.file);
+            }
             let from = match (level, e.source) {
                 (Level::Symbol | Level::Service, Some(s)) => g.rollup.get(s),
                 (Level::Symbol | Level::Service, None) => None,
@@ -220,28 +230,19 @@ impl Graph {
             let (Some(from), Some(to)) = (from, to) else {
                 continue;
             };
-            if from == to {
-                continue;
+            if from != to {
+                file_rows.push(Merged { from, to, edge: Edge { kind: e.kind, weight: e.count, file: e.file, line: e.line } });
             }
-            merged
-                .entry((from, to, e.kind))
-                .and_modify(|m| {
-                    m.weight += e.count;
-                    if (e.file, e.line) < (m.file, m.line) {
-                        m.file = e.file;
-                        m.line = e.line;
-                    }
-                })
-                .or_insert(Edge { kind: e.kind, weight: e.count, file: e.file, line: e.line });
         }
+        merge_into(&mut file_rows, &mut merged, |m| (m.from, m.to, m.edge.kind));
         // Edges go in by (from, to, kind) in node order: the order neighbours are visited in,
-        // and so the order of answers, does not depend on hashing.
+        // and so the order of answers, does not depend on hashing or on the rows' order.
         let rank = keys.ranks();
-        let mut merged: Vec<((u32, u32, RefKind), Edge)> = merged.into_iter().collect();
-        merged.sort_unstable_by_key(|((from, to, kind), _)| (rank[*from as usize], rank[*to as usize], *kind));
+        merge_into(&mut merged, &mut file_rows, |m| (rank[m.from as usize], rank[m.to as usize], m.edge.kind));
+        let merged = file_rows;
         let mut placed: Vec<Option<NodeIndex>> = vec![None; keys.nodes.len()];
         let mut place = |k: u32, g: &mut Graph| *placed[k as usize].get_or_insert_with(|| g.node(keys.nodes[k as usize].clone()));
-        for ((from, to, _), edge) in merged {
+        for Merged { from, to, edge } in merged {
             let a = place(from, &mut g);
             let b = place(to, &mut g);
             g.graph.add_edge(a, b, edge);
@@ -624,6 +625,34 @@ impl NodeKeys {
     }
 }
 
+/// An edge between two node keys while a graph is built.
+struct Merged {
+    from: u32,
+    to: u32,
+    edge: Edge,
+}
+
+/// Sorts `rows` by `key` and appends them to `out` with the rows of one key made one: their
+/// weights summed, the first place (file, line) kept. `rows` is left empty.
+fn merge_into<K: Ord>(rows: &mut Vec<Merged>, out: &mut Vec<Merged>, key: impl Fn(&Merged) -> K) {
+    rows.sort_unstable_by_key(|m| key(m));
+    let mut last: Option<K> = None;
+    for m in rows.drain(..) {
+        let k = key(&m);
+        match out.last_mut() {
+            Some(prev) if last.as_ref() == Some(&k) => {
+                prev.edge.weight += m.edge.weight;
+                if (m.edge.file, m.edge.line) < (prev.edge.file, prev.edge.line) {
+                    prev.edge.file = m.edge.file;
+                    prev.edge.line = m.edge.line;
+                }
+            }
+            _ => out.push(m),
+        }
+        last = Some(k);
+    }
+}
+
 /// The type a symbol belongs to (itself if it is one), or its outermost ancestor when no
 /// type encloses it (a Rust free function stands for itself).
 fn type_ancestor(s: &SymbolRow, symbols: &[SymbolRow], by_id: &IdTable) -> i64 {
@@ -684,6 +713,30 @@ mod tests {
         let edges =
             vec![edge(2, 1, RefKind::Implements), edge(3, 1, RefKind::UsesType), edge(4, 3, RefKind::Calls), edge(6, 5, RefKind::Calls)];
         Graph::build(Level::Symbol, &symbols, &[], edges)
+    }
+
+    #[test]
+    fn rows_of_one_edge_merge_across_files_in_any_order() {
+        use SymbolKind::{Class, Method};
+        // Type 1 has a method in its own file and one in file 3 (a Rust impl elsewhere).
+        let symbols = vec![
+            sym(1, None, Class),
+            sym(2, None, Class),
+            SymbolRow { id: 11, file: 1, parent: Some(1), kind: Method },
+            SymbolRow { id: 12, file: 3, parent: Some(1), kind: Method },
+        ];
+        let row =
+            |file, source, kind, count, line| EdgeRow { file, source: Some(source), target: Some(2), external: None, kind, count, line };
+        let rows = vec![
+            row(1, 11, RefKind::Calls, 2, 9),
+            row(3, 12, RefKind::Calls, 1, 4),
+            row(1, 11, RefKind::UsesType, 1, 1),
+            row(1, 11, RefKind::Calls, 1, 5),
+        ];
+        let g = Graph::build(Level::Symbol, &symbols, &[], rows);
+        let edges: Vec<(&Node, &Node, Vec<(RefKind, u32, i64, u32)>)> =
+            g.node_edges().into_iter().map(|(a, b, es)| (a, b, es.iter().map(|e| (e.kind, e.weight, e.file, e.line)).collect())).collect();
+        assert_eq!(edges, vec![(&Node::Symbol(1), &Node::Symbol(2), vec![(RefKind::UsesType, 1, 1, 1), (RefKind::Calls, 4, 1, 5)])]);
     }
 
     #[test]
