@@ -153,6 +153,49 @@ pub struct Atlas {
     head_texts: Mutex<HashMap<Vec<u8>, Arc<String>>>,
     /// Whether the root is in a git work tree (looked up once).
     in_git: std::sync::OnceLock<bool>,
+    /// Graph calls under way: the refresh's search parts wait for them (`Calls`).
+    calls: Calls,
+}
+
+/// The graph calls under way. After a save the refresh rebuilds what every tool derives
+/// from the index on both cores; a graph call made meanwhile (`change_impact` right after
+/// an edit) waits for its graphs and then walks them. Once those are built, the refresh's
+/// remaining parts (what sentence search reads) wait while such a call runs, so that it
+/// has a core of its own; a call that needs one of them builds it itself.
+#[derive(Default)]
+struct Calls {
+    running: Mutex<usize>,
+    idle: std::sync::Condvar,
+}
+
+/// How long a refresh part waits for the graph calls under way at most, so that a client
+/// calling without a pause cannot keep what search reads stale for long.
+const CALLS_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// A graph call under way, until dropped.
+struct CallUnderWay<'a>(&'a Calls);
+
+impl Calls {
+    fn enter(&self) -> CallUnderWay<'_> {
+        *self.running.lock().expect("calls lock") += 1;
+        CallUnderWay(self)
+    }
+
+    /// Returns once no graph call runs, or after `CALLS_WAIT`.
+    fn wait_idle(&self) {
+        let running = self.running.lock().expect("calls lock");
+        drop(self.idle.wait_timeout_while(running, CALLS_WAIT, |n| *n > 0).expect("calls lock"));
+    }
+}
+
+impl Drop for CallUnderWay<'_> {
+    fn drop(&mut self) {
+        let mut running = self.0.running.lock().expect("calls lock");
+        *running -= 1;
+        if *running == 0 {
+            self.0.idle.notify_all();
+        }
+    }
 }
 
 /// What `repochart status` says of the build and the configuration.
@@ -319,6 +362,7 @@ impl Atlas {
             map_link: config.and_then(|c| c.map_link),
             head_texts: Mutex::new(HashMap::new()),
             in_git: std::sync::OnceLock::new(),
+            calls: Calls::default(),
         }
     }
 
@@ -362,25 +406,27 @@ impl Atlas {
         if !levels.contains(&Level::Symbol) {
             levels.push(Level::Symbol);
         }
-        type Part<'a> = (String, Box<dyn Fn(&Store) -> Result<(), ToolError> + Sync + 'a>);
-        // The longest first (on the whole JDK after a save: change impact's index 0.22-0.30
-        // s, the symbol graph 0.17-0.22 s, the users 0.06-0.07 s, the name list and the
-        // lengths 0.05-0.06 s each, the test symbols 0.03 s, the MyBatis statements under
-        // 0.01 s). What change impact reads: its member-level index, the test symbols and the
-        // MyBatis statements; what sentence search reads: the symbols' users for its `uses`
-        // field and the lengths its ranking reads.
-        let mut parts: Vec<Part> = vec![("change impact's index".into(), Box::new(|store| self.dependents(store).map(drop)))];
+        // What each part is, whether it waits for the graph calls under way (`Calls`), and
+        // how it is built.
+        type Part<'a> = (String, bool, Box<dyn Fn(&Store) -> Result<(), ToolError> + Sync + 'a>);
+        // What graph calls read first, the longest first (on the whole JDK after a save:
+        // change impact's index 0.16-0.22 s, the symbol graph 0.18-0.23 s, the test symbols
+        // 0.02-0.04 s, the MyBatis statements under 0.03 s; change impact reads all four),
+        // then what sentence search reads (the symbols' users for its `uses` field, the
+        // lengths its ranking reads, the name list: 0.05-0.12 s each), which waits while a
+        // graph call runs.
+        let mut parts: Vec<Part> = vec![("change impact's index".into(), false, Box::new(|store| self.dependents(store).map(drop)))];
         for level in levels {
-            parts.push((format!("the {} graph", level.as_str()), Box::new(move |store| self.graph(store, level).map(drop))));
+            parts.push((format!("the {} graph", level.as_str()), false, Box::new(move |store| self.graph(store, level).map(drop))));
         }
-        parts.push(("the symbols' users".into(), Box::new(|store| self.symbol_users(store).map(drop))));
-        parts.push(("the symbols' lengths".into(), Box::new(|store| self.doc_lengths(store).map(drop))));
-        parts.push(("the name list".into(), Box::new(|store| self.all_names(store).map(drop))));
-        parts.push(("the test symbols".into(), Box::new(|store| self.test_symbols(store).map(drop))));
-        parts.push(("the MyBatis statements".into(), Box::new(|store| self.statement_view(store).map(drop))));
+        parts.push(("the test symbols".into(), false, Box::new(|store| self.test_symbols(store).map(drop))));
+        parts.push(("the MyBatis statements".into(), false, Box::new(|store| self.statement_view(store).map(drop))));
         if self.entry_points.lock().expect("cache lock").is_some() {
-            parts.push(("the entry points".into(), Box::new(|store| self.entry_points(store, "").map(drop))));
+            parts.push(("the entry points".into(), false, Box::new(|store| self.entry_points(store, "").map(drop))));
         }
+        parts.push(("the symbols' users".into(), true, Box::new(|store| self.symbol_users(store).map(drop))));
+        parts.push(("the symbols' lengths".into(), true, Box::new(|store| self.doc_lengths(store).map(drop))));
+        parts.push(("the name list".into(), true, Box::new(|store| self.all_names(store).map(drop))));
         // Independent parts, each on its own read connection, on as many threads as there
         // are cores (at most two: the index's own batch and the client's calls run beside
         // it). A part that waits for another's rows (the graph's edge cache) waits on its lock.
@@ -388,7 +434,10 @@ impl Atlas {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 2);
         let work = || loop {
             let i = next.fetch_add(1, Ordering::SeqCst);
-            let Some((what, run)) = parts.get(i) else { break };
+            let Some((what, waits, run)) = parts.get(i) else { break };
+            if *waits {
+                self.calls.wait_idle();
+            }
             let store = match self.store() {
                 Ok(store) => store,
                 Err(e) => {
@@ -480,6 +529,8 @@ impl Atlas {
     /// Runs a tool by name with JSON arguments.
     pub fn call(&self, name: &str, args: Value) -> Answer {
         let args = if args.is_null() { Value::Object(Default::default()) } else { args };
+        // Every tool but search (which reads what the refresh's last parts build).
+        let _under_way = (name != "search_symbols").then(|| self.calls.enter());
         let store = self.store()?;
         let result = match name {
             "repo_overview" => parse(args).and_then(|a| self.repo_overview(&store, a)),
@@ -693,5 +744,26 @@ mod tests {
             assert!(!schema.contains("$schema") && !schema.contains("\"format\"") && !schema.contains("null"), "{}: {schema}", t.name);
             assert!(t.description.len() <= 100, "{} description too long", t.name);
         }
+    }
+
+    #[test]
+    fn refresh_parts_wait_for_the_calls_under_way() {
+        let calls = Calls::default();
+        // No call: no wait.
+        calls.wait_idle();
+        let ended = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let call = calls.enter();
+            let second = calls.enter();
+            scope.spawn(|| {
+                calls.wait_idle();
+                assert!(ended.load(Ordering::SeqCst), "a refresh part started while a call ran");
+            });
+            drop(second);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            ended.store(true, Ordering::SeqCst);
+            drop(call);
+        });
+        assert_eq!(*calls.running.lock().unwrap(), 0);
     }
 }
