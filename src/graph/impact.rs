@@ -209,6 +209,13 @@ impl Dependents {
     /// The starts are never hits; each hit is listed once, at its nearest ring, reached
     /// directly if any of its edges from that ring is direct.
     pub fn impact(&self, starts: &[i64], signature: bool, depth: usize) -> Vec<Hit> {
+        self.impact_keeping(starts, signature, depth, |_, _| true)
+    }
+
+    /// `impact`, listing only the hits `keep` (given a hit's ring and item) keeps. The walk
+    /// still goes through the others: what a caller drops (rings past the depth asked for,
+    /// walked further only to find the tests) costs no edges and no row.
+    pub fn impact_keeping(&self, starts: &[i64], signature: bool, depth: usize, keep: impl Fn(usize, Affected) -> bool) -> Vec<Hit> {
         let mut seen = vec![false; self.ids.len()];
         let mut frontier: Vec<u32> = starts.iter().filter_map(|id| self.slot.get(*id)).collect();
         frontier.sort_unstable();
@@ -256,9 +263,12 @@ impl Dependents {
             }
             // Each entry's edges, in the order they came.
             let Ring { at_slot, entries, edges: listed, .. } = ring;
+            let kept: Vec<bool> = entries.iter().map(|(item, _, _)| keep(distance, *item)).collect();
             let mut edges: Vec<Vec<(RefKind, u32)>> = vec![Vec::new(); entries.len()];
             for (e, edge) in listed {
-                edges[e as usize].push(edge);
+                if kept[e as usize] {
+                    edges[e as usize].push(edge);
+                }
             }
             let mut order: Vec<u32> = (0..entries.len() as u32).collect();
             order.sort_by_key(|e| {
@@ -268,8 +278,6 @@ impl Dependents {
             let mut next = Vec::new();
             for e in order {
                 let (item, why, slot) = entries[e as usize];
-                let mut edges = std::mem::take(&mut edges[e as usize]);
-                super::merge_kinds(&mut edges);
                 match item {
                     Affected::Symbol(_) => {
                         seen[slot as usize] = true;
@@ -280,7 +288,11 @@ impl Dependents {
                         seen_files.insert(f);
                     }
                 }
-                out.push(Hit { item, distance, edges, why });
+                if kept[e as usize] {
+                    let mut edges = std::mem::take(&mut edges[e as usize]);
+                    super::merge_kinds(&mut edges);
+                    out.push(Hit { item, distance, edges, why });
+                }
             }
             frontier = next;
             if frontier.is_empty() {
@@ -436,6 +448,18 @@ mod tests {
                 (Affected::FileLevel(99), 2, Why::Refers),
             ]
         );
+    }
+
+    #[test]
+    fn hits_left_out_are_still_walked_through() {
+        let d = sample();
+        let starts = d.with_members(1);
+        let past_ring_one: Vec<(Affected, usize, Why)> =
+            d.impact_keeping(&starts, false, 3, |ring, _| ring > 1).into_iter().map(|h| (h.item, h.distance, h.why)).collect();
+        assert_eq!(past_ring_one, vec![(Affected::FileLevel(99), 2, Why::Refers)]);
+        let only_52: Vec<Affected> =
+            d.impact_keeping(&starts, false, 3, |_, item| item == Affected::Symbol(52)).into_iter().map(|h| h.item).collect();
+        assert_eq!(only_52, vec![Affected::Symbol(52)]);
     }
 
     #[test]

@@ -13,8 +13,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::cache::{EdgeCache, MethodsCache};
 use super::{Atlas, ToolError};
-use crate::graph::impact::Dependents;
-use crate::graph::{Graph, Node, Reached};
+use crate::graph::impact::{Affected, Dependents};
+use crate::graph::{Graph, Level, Node, Reached};
 use crate::model::{FileRow, RefKind, SymbolRow};
 use crate::store::{MethodRow, Stamp, Store};
 
@@ -81,7 +81,30 @@ impl Atlas {
         depth: usize,
     ) -> Result<Vec<Reached>, ToolError> {
         let dependents = self.dependents(store)?;
-        let hits = dependents.impact(starts, signature, depth.max(TEST_DEPTH));
+        // Past `depth` only tests are kept (`test_nodes`' rule, by the node each hit rolls up
+        // to): a hub's walk meets most of the repository in those rings.
+        let tests = self.test_symbols(store)?;
+        let test_files: FxHashSet<i64> = if graph.level == Level::File {
+            let view = self.unit_view(store)?;
+            store.files_under("")?.into_iter().filter(|f| view.is_test(f)).map(|f| f.id).collect()
+        } else {
+            FxHashSet::default()
+        };
+        let as_node = members && matches!(graph.level, Level::Symbol | Level::Service);
+        let keep = |distance: usize, item: Affected| {
+            distance <= depth
+                || match item {
+                    Affected::Symbol(id) if as_node => tests.contains(&id),
+                    Affected::Symbol(id) => match graph.node_of_symbol(id) {
+                        Some(Node::Symbol(t)) => tests.contains(&t),
+                        Some(Node::File(f)) => test_files.contains(&f),
+                        _ => false,
+                    },
+                    // Rolled up to its file's node (or to none at symbol level); few.
+                    Affected::FileLevel(_) => true,
+                }
+        };
+        let hits = dependents.impact_keeping(starts, signature, depth.max(TEST_DEPTH), keep);
         let mut reached = graph.roll_up(hits, own, members);
         if reached.iter().any(|r| r.distance > depth) {
             let tests = self.test_nodes(store, &reached)?;
