@@ -468,22 +468,27 @@ impl Graph {
         self.rings(targets, false, true, depth)
     }
 
+    /// The node a member-level impact hit rolls up to (see `roll_up`).
+    pub fn hit_node(&self, item: impact::Affected, members: bool) -> Option<Node> {
+        use impact::Affected;
+        match (item, self.level) {
+            (Affected::Symbol(id), Level::Symbol | Level::Service) if members => Some(Node::Symbol(id)),
+            (Affected::Symbol(id), _) => self.node_of_symbol(id),
+            (Affected::FileLevel(_), Level::Symbol | Level::Service) => None,
+            (Affected::FileLevel(f), _) => self.file_nodes.get(&f).map(|k| self.nodes[*k as usize].clone()),
+        }
+    }
+
     /// Member-level impact hits as this level's nodes: each node at the nearest ring any of
     /// its hits is at, with the edges of those hits, reached directly if any of them is.
     /// With `members` (symbol level), a member is its own row; otherwise it stands for its
     /// type. `own` (the changed nodes) and file-level hits at symbol level are left out.
     pub fn roll_up(&self, hits: Vec<impact::Hit>, own: &HashSet<Node>, members: bool) -> Vec<Reached> {
-        use impact::{Affected, Why};
+        use impact::Why;
         let mut out: Vec<Reached> = Vec::new();
         let mut at: HashMap<Node, usize> = HashMap::default();
         for h in hits {
-            let node = match (h.item, self.level) {
-                (Affected::Symbol(id), Level::Symbol | Level::Service) if members => Some(Node::Symbol(id)),
-                (Affected::Symbol(id), _) => self.node_of_symbol(id),
-                (Affected::FileLevel(_), Level::Symbol | Level::Service) => None,
-                (Affected::FileLevel(f), _) => self.file_nodes.get(&f).map(|k| self.nodes[*k as usize].clone()),
-            };
-            let Some(node) = node.filter(|n| !own.contains(n)) else { continue };
+            let Some(node) = self.hit_node(h.item, members).filter(|n| !own.contains(n)) else { continue };
             let (via, overrides) = match h.why {
                 Why::Refers => (None, None),
                 Why::Dispatch(m) => (Some(Node::Symbol(m)), None),

@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
+use std::sync::Arc;
 
 use super::args::{GraphArgs, ImpactArgs, OverviewArgs, PathArgs};
 use super::handles::normalize_path;
@@ -1158,19 +1159,35 @@ impl Atlas {
 
     /// The reached nodes that are tests (by path, or Rust `tests` modules), read in one query.
     pub(super) fn test_nodes(&self, store: &Store, reached: &[Reached]) -> Result<HashSet<Node>, ToolError> {
-        let mut out = HashSet::new();
-        let symbol_ids: Vec<i64> = reached.iter().filter_map(|r| if let Node::Symbol(id) = r.node { Some(id) } else { None }).collect();
-        let tests = self.test_symbols(store)?;
-        out.extend(symbol_ids.into_iter().filter(|id| tests.contains(id)).map(Node::Symbol));
-        if reached.iter().any(|r| matches!(r.node, Node::File(_))) {
+        let tests = self.tests(store, reached.iter().any(|r| matches!(r.node, Node::File(_))))?;
+        Ok(reached.iter().map(|r| &r.node).filter(|n| tests.contains(n)).cloned().collect())
+    }
+
+    /// What tells a test node: the test symbols, and with `files` the test files.
+    pub(super) fn tests(&self, store: &Store, files: bool) -> Result<TestNodes, ToolError> {
+        let mut test_files = HashSet::new();
+        if files {
             let view = self.unit_view(store)?;
-            for f in store.files_under("")? {
-                if view.is_test(&f) {
-                    out.insert(Node::File(f.id));
-                }
-            }
+            test_files.extend(store.files_under("")?.into_iter().filter(|f| view.is_test(f)).map(|f| f.id));
         }
-        Ok(out)
+        Ok(TestNodes { symbols: self.test_symbols(store)?, files: test_files })
+    }
+}
+
+/// Which nodes are tests: symbols in test files or Rust `tests` modules (and marked as
+/// tests), and test files.
+pub(super) struct TestNodes {
+    symbols: Arc<HashSet<i64>>,
+    files: HashSet<i64>,
+}
+
+impl TestNodes {
+    pub(super) fn contains(&self, node: &Node) -> bool {
+        match node {
+            Node::Symbol(id) => self.symbols.contains(id),
+            Node::File(f) => self.files.contains(f),
+            _ => false,
+        }
     }
 }
 

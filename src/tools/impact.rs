@@ -81,36 +81,12 @@ impl Atlas {
         depth: usize,
     ) -> Result<Vec<Reached>, ToolError> {
         let dependents = self.dependents(store)?;
-        // Past `depth` only tests are kept (`test_nodes`' rule, by the node each hit rolls up
-        // to): a hub's walk meets most of the repository in those rings.
-        let tests = self.test_symbols(store)?;
-        let test_files: FxHashSet<i64> = if graph.level == Level::File {
-            let view = self.unit_view(store)?;
-            store.files_under("")?.into_iter().filter(|f| view.is_test(f)).map(|f| f.id).collect()
-        } else {
-            FxHashSet::default()
-        };
-        let as_node = members && matches!(graph.level, Level::Symbol | Level::Service);
-        let keep = |distance: usize, item: Affected| {
-            distance <= depth
-                || match item {
-                    Affected::Symbol(id) if as_node => tests.contains(&id),
-                    Affected::Symbol(id) => match graph.node_of_symbol(id) {
-                        Some(Node::Symbol(t)) => tests.contains(&t),
-                        Some(Node::File(f)) => test_files.contains(&f),
-                        _ => false,
-                    },
-                    // Rolled up to its file's node (or to none at symbol level); few.
-                    Affected::FileLevel(_) => true,
-                }
-        };
+        // Past `depth` only tests are listed, by the node each hit rolls up to: a hub's walk
+        // meets most of the repository in those rings, walked only to find the tests.
+        let tests = self.tests(store, graph.level == Level::File)?;
+        let keep = |distance: usize, item: Affected| distance <= depth || graph.hit_node(item, members).is_some_and(|n| tests.contains(&n));
         let hits = dependents.impact_keeping(starts, signature, depth.max(TEST_DEPTH), keep);
-        let mut reached = graph.roll_up(hits, own, members);
-        if reached.iter().any(|r| r.distance > depth) {
-            let tests = self.test_nodes(store, &reached)?;
-            reached.retain(|r| r.distance <= depth || tests.contains(&r.node));
-        }
-        Ok(reached)
+        Ok(graph.roll_up(hits, own, members))
     }
 }
 
