@@ -238,7 +238,15 @@ impl Run<'_> {
                     let (c, old) = &to_parse[next_to_write];
                     next_to_write += 1;
                     match result {
-                        Ok(parsed) => self.store_file(c, *old, parsed)?,
+                        Ok(parsed) => {
+                            self.store_file(c, *old, parsed)?;
+                            // The old references its new ones are matched with, read now:
+                            // this thread mostly waits for the parsers here, and writes
+                            // alone once they are done.
+                            if let Some(id) = old {
+                                self.writer.read_old_refs(*id)?;
+                            }
+                        }
                         Err(e) => self.skipped.push((c.path.clone(), format!("{e:#}"))),
                     }
                 }
@@ -319,6 +327,8 @@ impl Run<'_> {
             texts[*i] = Some(text);
         }
         let mut ids = Vec::with_capacity(extract.symbols.len());
+        // Kept symbols that moved: (id, lines their start and end moved by).
+        let mut moved: Vec<(SymbolId, i64, i64)> = Vec::new();
         let is_blanket =
             |s: &crate::model::Symbol| s.kind == SymbolKind::Trait && s.modifiers.split(' ').any(|w| w == crate::model::BLANKET);
         for (index, s) in extract.symbols.iter().enumerate() {
@@ -400,7 +410,7 @@ impl Run<'_> {
                 // `name_endpoints` does: their rows hold more than the extract.
                 Some((old_hash, lines)) if old_hash == hash && s.impl_of.is_none() && !s.modifiers.starts_with("template(") => {
                     if lines != (s.start_line, s.end_line) {
-                        self.writer.move_symbol(id, s.start_line, s.end_line)?;
+                        moved.push((id, s.start_line as i64 - lines.0 as i64, s.end_line as i64 - lines.1 as i64));
                     }
                 }
                 Some(_) => {
@@ -427,6 +437,7 @@ impl Run<'_> {
                 },
             );
         }
+        self.writer.move_symbols(&moved)?;
         let imports: HashSet<(String, String, i64)> = import_refs
             .iter()
             .map(|r| (r.alias.clone().unwrap_or_else(|| r.simple_name().to_string()), r.name.clone(), import_flags(r)))
@@ -784,8 +795,9 @@ impl Run<'_> {
         self.writer.set_meta("generation", &generation.to_string())?;
         self.writer.set_meta("indexed_at", &unix_seconds_now())?;
         tracing::debug!(ms = self.ms(), cpu_ms = cpu_ms(), "phase: externals collected");
-        let Run { writer, changes, skipped, pending, parse_errors, rechecked, .. } = self;
+        let Run { started, writer, changes, skipped, pending, parse_errors, rechecked, .. } = self;
         writer.commit()?;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, cpu_ms = cpu_ms(), "phase: committed");
         Ok(Summary {
             parsed: pending.len(),
             unchanged: changes.unchanged,

@@ -915,8 +915,38 @@ pub struct Writer<'c> {
 struct Rewrite {
     /// The lowest id still to write.
     next: i64,
-    /// The old rows by id, read when the file's first new reference is written.
-    old: Option<rustc_hash::FxHashMap<i64, OldRef>>,
+    /// The old rows, read when the file's first new reference is written.
+    old: Option<OldRefs>,
+}
+
+/// A file's old references in id order (as the table gives them: ids grow through a
+/// file), each taken out when it is kept, written over or deleted. A sorted list, not a map:
+/// a file's tens of thousands of rows are read in order, and a map cost a hash and an
+/// insertion each.
+#[derive(Default)]
+struct OldRefs {
+    ids: Vec<i64>,
+    rows: Vec<Option<OldRef>>,
+}
+
+impl OldRefs {
+    fn at(&self, id: i64) -> Option<usize> {
+        self.ids.binary_search(&id).ok()
+    }
+
+    fn get(&self, id: i64) -> Option<&OldRef> {
+        self.at(id).and_then(|i| self.rows[i].as_ref())
+    }
+
+    fn remove(&mut self, id: i64) -> Option<OldRef> {
+        self.at(id).and_then(|i| self.rows[i].take())
+    }
+
+    /// The ids of the rows still here, from `from` on, in order.
+    fn ids_from(&self, from: i64) -> Vec<i64> {
+        let start = self.ids.partition_point(|&id| id < from);
+        (start..self.ids.len()).filter(|&i| self.rows[i].is_some()).map(|i| self.ids[i]).collect()
+    }
 }
 
 /// A stored reference as `insert_refs` would write it (the name keys left out: they are
@@ -1039,11 +1069,11 @@ fn delete_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<()> {
 }
 
 /// A file's stored references by id (`Rewrite::old`).
-fn old_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<rustc_hash::FxHashMap<i64, OldRef>> {
-    let mut out: rustc_hash::FxHashMap<i64, OldRef> = Default::default();
+fn old_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<OldRefs> {
+    let mut out = OldRefs::default();
     let mut stmt = tx.prepare_cached(
         "SELECT id, enclosing_id, source_id, kind, name, simple, receiver, subject, alias, flags, target_id, external_id, confidence, args, line
-         FROM refs WHERE id BETWEEN ?1 AND ?2",
+         FROM refs WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
     )?;
     let mut rows = stmt.query([lo, hi])?;
     while let Some(r) = rows.next()? {
@@ -1062,12 +1092,13 @@ fn old_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<rustc_hash::FxHashMap<
             confidence: r.get(12)?,
             args: r.get(13)?,
         };
-        out.insert(r.get(0)?, OldRef { row, line: r.get(14)?, alts: Vec::new() });
+        out.ids.push(r.get(0)?);
+        out.rows.push(Some(OldRef { row, line: r.get(14)?, alts: Vec::new() }));
     }
     let mut stmt = tx.prepare_cached("SELECT ref_id, target_id FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2 ORDER BY ref_id, target_id")?;
     let mut rows = stmt.query([lo, hi])?;
     while let Some(r) = rows.next()? {
-        if let Some(old) = out.get_mut(&r.get::<_, i64>(0)?) {
+        if let Some(old) = out.at(r.get(0)?).and_then(|i| out.rows[i].as_mut()) {
             old.alts.push(r.get(1)?);
         }
     }
@@ -1393,11 +1424,18 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Moves a symbol kept by an update (`NewSymbol::row_hash` unchanged) to its new lines.
-    pub fn move_symbol(&mut self, id: SymbolId, start_line: u32, end_line: u32) -> Result<()> {
-        self.tx
-            .prepare_cached("UPDATE symbols SET start_line = ?2, end_line = ?3 WHERE id = ?1")?
-            .execute(params![id, start_line, end_line])?;
+    /// Moves symbols kept by an update (`NewSymbol::row_hash` unchanged) to their new lines:
+    /// (id, lines its start moved by, lines its end moved by). One statement for each run
+    /// of consecutive ids that moved alike: a file's symbols have consecutive ids in its
+    /// order, and an edit moves every one after it by as many lines.
+    pub fn move_symbols(&mut self, moved: &[(SymbolId, i64, i64)]) -> Result<()> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("UPDATE symbols SET start_line = start_line + ?3, end_line = end_line + ?4 WHERE id BETWEEN ?1 AND ?2")?;
+        for run in moved.chunk_by(|a, b| b.0 == a.0 + 1 && (a.1, a.2) == (b.1, b.2)) {
+            let (first, last) = (run[0], run[run.len() - 1]);
+            stmt.execute([first.0, last.0, first.1, first.2])?;
+        }
         Ok(())
     }
 
@@ -1555,9 +1593,12 @@ impl Writer<'_> {
                     alts.sort_unstable();
                     alts.dedup();
                 }
-                let mut old_ids: Vec<i64> = old.keys().copied().filter(|&id| id >= rw.next).collect();
-                old_ids.sort_unstable();
-                let was: Vec<(RefRow<&str>, &[i64])> = old_ids.iter().map(|id| (old[id].row.borrowed(), old[id].alts.as_slice())).collect();
+                let old_ids: Vec<i64> = old.ids_from(rw.next);
+                let was: Vec<(RefRow<&str>, &[i64])> = old_ids
+                    .iter()
+                    .map(|&id| old.get(id).expect("a listed id is here"))
+                    .map(|o| (o.row.borrowed(), o.alts.as_slice()))
+                    .collect();
                 let now: Vec<(RefRow<&str>, &[i64])> = new.iter().map(|(row, alts)| (row.clone(), alts.as_slice())).collect();
                 let pairs = ref_ids::matching(&was, &now);
                 (rw.next, old_ids, pairs)
@@ -1582,7 +1623,7 @@ impl Writer<'_> {
             for &id in old_ids.iter().take_while(|&&id| id <= last) {
                 if !kept.contains(&id) {
                     delete_refs(tx, id, id)?;
-                    old.remove(&id);
+                    old.remove(id);
                 }
             }
             // The kept rows' lines, moved by one statement for each run of kept rows that
@@ -1592,7 +1633,7 @@ impl Writer<'_> {
             let mut moved: Vec<(i64, i64, i64)> = Vec::new();
             for (slot, (_, reference, _)) in slots.iter().zip(rows) {
                 if slot.keep {
-                    let by = reference.line as i64 - old.remove(&slot.id).expect("a kept row is an old one").line;
+                    let by = reference.line as i64 - old.remove(slot.id).expect("a kept row is an old one").line;
                     match moved.last_mut() {
                         Some((_, to, was)) if *was == by => *to = slot.id,
                         _ => moved.push((slot.id, slot.id, by)),
@@ -1679,6 +1720,16 @@ impl Writer<'_> {
         self.rewrites.insert(id, Rewrite { next: ref_ids_of(id).0, old: None });
     }
 
+    /// Reads the old references of a file marked by `keep_refs` (else they are read when
+    /// its first new reference is written): the writer reads them while the parsers run.
+    pub fn read_old_refs(&mut self, file: FileId) -> Result<()> {
+        if let Some(rw) = self.rewrites.get_mut(&file).filter(|rw| rw.old.is_none()) {
+            let (lo, hi) = ref_ids_of(file);
+            rw.old = Some(old_refs(&self.tx, lo, hi)?);
+        }
+        Ok(())
+    }
+
     /// After the supertypes pass: the old extends and implements references past those
     /// written go, so that a type's supertypes read from the table (`supertypes_of_each`) are
     /// its new ones.
@@ -1690,7 +1741,7 @@ impl Writer<'_> {
             for id in ids {
                 delete_refs(&self.tx, id, id)?;
                 if let Some(old) = rw.old.as_mut() {
-                    old.remove(&id);
+                    old.remove(id);
                 }
             }
         }
