@@ -376,6 +376,7 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
                         }
                         if !untidy {
                             tracing::debug!(ms = started.elapsed().as_millis() as u64, steps, "tidied the index");
+                            indexer.checkpoint();
                             give_back_memory(&mut indexer);
                             break;
                         }
@@ -416,6 +417,11 @@ fn indexer_loop(root: &Path, opts: Options, jobs: Receiver<Job>, status: &IndexS
         for w in waiters {
             let _ = w.send(());
         }
+        // What the batch wrote goes from the log into the database file once readers see it
+        // (and the reads that waited for it have gone on), while the tools' caches are
+        // refreshed from it: the next batch, often a second or two away while an agent
+        // edits, starts from a short log.
+        indexer.checkpoint();
         progress.batches_done.fetch_add(batches, Ordering::SeqCst);
     }
 }

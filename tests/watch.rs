@@ -335,3 +335,28 @@ fn a_server_started_on_an_existing_index_follows_edits() {
         }
     }
 }
+
+/// The frames the log (the WAL) holds and how many of them are in the database file: the
+/// wal-index header's `mxFrame` and its checkpoint info's `nBackfill` (the `-shm` file, in
+/// the machine's byte order).
+fn log_frames(root: &Path) -> (u32, u32) {
+    let shm = fs::read(root.join(".repochart/index.db-shm")).unwrap();
+    let word = |at: usize| u32::from_ne_bytes(shm[at..at + 4].try_into().unwrap());
+    (word(16), word(96))
+}
+
+#[test]
+fn a_batch_leaves_the_log_copied_into_the_database() {
+    // The next batch then reads pages from the database file, not from the log; a commit
+    // no longer copies the log itself (SQLite did once it passed 1,000 pages: a batch of a
+    // few hundred files of the JDK).
+    let repo = temp_copy("java-shop");
+    let root = repo.path();
+    let watch = start(root);
+    let pay = root.join("src/main/java/com/acme/pay");
+    add_refund(&pay);
+    check(&watch, root, "a new file");
+    let (frames, copied) = log_frames(root);
+    assert!(frames > 0, "the batch wrote to the log");
+    assert_eq!(copied, frames, "every frame of the log is in the database");
+}

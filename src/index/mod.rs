@@ -232,6 +232,11 @@ impl Indexer {
         self.store.release_memory();
     }
 
+    /// Moves the last batches' writes from the log into the database file (`Store::checkpoint`).
+    pub fn checkpoint(&mut self) {
+        self.store.checkpoint();
+    }
+
     /// Loads the resolver's world now rather than on the first update that changes anything,
     /// so that the first save of a session is as quick as the next ones (java.base: the
     /// first save's batch took 227 ms, the next ones 26-54 ms).

@@ -506,6 +506,9 @@ impl Store {
         if published {
             conn.pragma_update(None, "journal_mode", "WAL")?;
             conn.pragma_update(None, "synchronous", "NORMAL")?;
+            // Not inside a commit: the server checkpoints after each batch, once readers can
+            // see it (`checkpoint`), and SQLite does when the last connection closes.
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
         } else {
             conn.pragma_update(None, "journal_mode", "MEMORY")?;
             conn.pragma_update(None, "synchronous", "OFF")?;
@@ -533,6 +536,21 @@ impl Store {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Copies what the last commits wrote to the log (the WAL) into the database file, so
+    /// that the next batch reads its pages from the file's memory map instead of from the
+    /// log, one read call each, and the log starts again from its beginning. Passive:
+    /// readers are never waited for; what they still hold is copied next time. The writer's
+    /// commits never checkpoint (`wal_autocheckpoint = 0`): a 400-file batch of `java.base`
+    /// writes 1,700-2,700 pages, past SQLite's 1,000, and copying them inside the commit
+    /// made an agent wait for it.
+    pub fn checkpoint(&self) {
+        let started = std::time::Instant::now();
+        match self.conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| Ok((r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))) {
+            Ok((log, copied)) => tracing::debug!(ms = started.elapsed().as_millis() as u64, log, copied, "checkpointed"),
+            Err(e) => tracing::warn!("checkpointing the index: {e}"),
+        }
     }
 
     /// Gives back what the connection holds for reads it may not make again: its page cache,
