@@ -933,7 +933,8 @@ pub struct Writer<'c> {
 struct Rewrite {
     /// The lowest id still to write.
     next: i64,
-    /// The old rows, read when the file's first new reference is written.
+    /// The old rows: read as the file is stored (`Writer::read_old_refs`), or else when its
+    /// first new reference is written.
     old: Option<OldRefs>,
 }
 
@@ -952,18 +953,14 @@ impl OldRefs {
         self.ids.binary_search(&id).ok()
     }
 
-    fn get(&self, id: i64) -> Option<&OldRef> {
-        self.at(id).and_then(|i| self.rows[i].as_ref())
-    }
-
     fn remove(&mut self, id: i64) -> Option<OldRef> {
         self.at(id).and_then(|i| self.rows[i].take())
     }
 
-    /// The ids of the rows still here, from `from` on, in order.
-    fn ids_from(&self, from: i64) -> Vec<i64> {
+    /// The rows still here, from id `from` on, in order.
+    fn from(&self, from: i64) -> impl Iterator<Item = (i64, &OldRef)> {
         let start = self.ids.partition_point(|&id| id < from);
-        (start..self.ids.len()).filter(|&i| self.rows[i].is_some()).map(|i| self.ids[i]).collect()
+        self.ids[start..].iter().zip(&self.rows[start..]).filter_map(|(&id, row)| Some((id, row.as_ref()?)))
     }
 }
 
@@ -1086,7 +1083,7 @@ fn delete_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<()> {
     Ok(())
 }
 
-/// A file's stored references by id (`Rewrite::old`).
+/// A file's stored references in id order (`Rewrite::old`).
 fn old_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<OldRefs> {
     let mut out = OldRefs::default();
     let mut stmt = tx.prepare_cached(
@@ -1611,12 +1608,8 @@ impl Writer<'_> {
                     alts.sort_unstable();
                     alts.dedup();
                 }
-                let old_ids: Vec<i64> = old.ids_from(rw.next);
-                let was: Vec<(RefRow<&str>, &[i64])> = old_ids
-                    .iter()
-                    .map(|&id| old.get(id).expect("a listed id is here"))
-                    .map(|o| (o.row.borrowed(), o.alts.as_slice()))
-                    .collect();
+                let (old_ids, was): (Vec<i64>, Vec<(RefRow<&str>, &[i64])>) =
+                    old.from(rw.next).map(|(id, o)| (id, (o.row.borrowed(), o.alts.as_slice()))).unzip();
                 let now: Vec<(RefRow<&str>, &[i64])> = new.iter().map(|(row, alts)| (row.clone(), alts.as_slice())).collect();
                 let pairs = ref_ids::matching(&was, &now);
                 (rw.next, old_ids, pairs)
