@@ -1086,3 +1086,25 @@ fn an_edit_that_adds_references_keeps_the_rows_around_them() {
         assert_eq!((dump(root), index_rows(root)), fresh_copy(root), "{call}");
     }
 }
+
+/// An update keeps an old reference row only when its other candidates are the same too: a
+/// call that cannot tell its overloads apart (its argument's type is unknown) lists the one
+/// added below it, as a fresh index does, though nothing else of its row changed.
+#[test]
+fn an_update_rewrites_a_reference_whose_candidates_changed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let calc = root.join("src/p/Calc.java");
+    fs::create_dir_all(calc.parent().unwrap()).unwrap();
+    let two = "package p;\n\npublic class Calc {\n    void add(int a) {}\n    void add(long a) {}\n    void use(Unknown u) { add(u.value()); }\n}\n";
+    fs::write(&calc, two).unwrap();
+    run(root);
+    let before = dump(root);
+    let call = |dump: &str| dump.lines().filter(|l| l.contains("Calc.java:6 calls add")).collect::<Vec<_>>().join("\n");
+    assert_eq!(call(&before), "ref src/p/Calc.java:6 calls add from=p.Calc#use to=p.Calc#add(int) | p.Calc#add(long) (ambiguous)");
+    fs::write(&calc, two.replace("add(u.value()); }\n", "add(u.value()); }\n    void add(short a) {}\n")).unwrap();
+    assert_eq!(run(root).parsed, 1);
+    let after = dump(root);
+    assert_eq!(call(&after), "ref src/p/Calc.java:6 calls add from=p.Calc#use to=p.Calc#add(int) | p.Calc#add(long) | p.Calc#add(short) (ambiguous)");
+    assert_eq!(after, fresh_dump(root));
+}

@@ -964,51 +964,112 @@ impl OldRefs {
     }
 }
 
-/// A stored reference as `insert_refs` would write it (the name keys left out: they are
-/// made from the name, receiver and subject), its line and its other candidates.
-#[derive(PartialEq)]
+/// A stored reference: its key (`RefKey`) and its line.
 struct OldRef {
-    row: RefRow,
+    key: u128,
     line: i64,
-    alts: Vec<i64>,
 }
 
 /// A reference row's columns but its id, file, line and name keys (made from the name,
-/// receiver and subject): `String`s as read, `&str`s as about to be written.
-#[derive(PartialEq, Eq, Hash, Clone)]
-struct RefRow<S = String> {
+/// receiver and subject), as about to be written.
+struct RefRow<'a> {
     enclosing: Option<i64>,
     source: Option<i64>,
     kind: i64,
-    name: S,
-    simple: Option<S>,
-    receiver: Option<S>,
-    subject: Option<S>,
-    alias: Option<S>,
+    name: &'a str,
+    simple: Option<&'a str>,
+    receiver: Option<&'a str>,
+    subject: Option<&'a str>,
+    alias: Option<&'a str>,
     flags: i64,
     target: Option<i64>,
     external: Option<i64>,
     confidence: i64,
-    args: Option<S>,
+    args: Option<&'a str>,
 }
 
-impl RefRow {
-    fn borrowed(&self) -> RefRow<&str> {
-        RefRow {
-            enclosing: self.enclosing,
-            source: self.source,
-            kind: self.kind,
-            name: &self.name,
-            simple: self.simple.as_deref(),
-            receiver: self.receiver.as_deref(),
-            subject: self.subject.as_deref(),
-            alias: self.alias.as_deref(),
-            flags: self.flags,
-            target: self.target,
-            external: self.external,
-            confidence: self.confidence,
-            args: self.args.as_deref(),
+impl RefRow<'_> {
+    /// The row's key (`RefKey`) with its other candidates, sorted and without repeats.
+    fn key(&self, alts: &[i64], key: &mut RefKey) -> u128 {
+        let int = |key: &mut RefKey, v: Option<i64>| match v {
+            Some(v) => key.int(v),
+            None => key.null(),
+        };
+        let text = |key: &mut RefKey, v: Option<&str>| match v {
+            Some(v) => key.text(v.as_bytes()),
+            None => key.null(),
+        };
+        key.start();
+        int(key, self.enclosing);
+        int(key, self.source);
+        key.int(self.kind);
+        key.text(self.name.as_bytes());
+        text(key, self.simple);
+        text(key, self.receiver);
+        text(key, self.subject);
+        text(key, self.alias);
+        key.int(self.flags);
+        int(key, self.target);
+        int(key, self.external);
+        key.int(self.confidence);
+        text(key, self.args);
+        key.finish(alts)
+    }
+}
+
+/// What says that an old reference row and a new one are the same but for the line, without
+/// keeping the old row's strings (a 400-file update read 60,000 rows as strings to compare
+/// them once): a 128-bit hash (XXH3) of the columns `RefRow` holds, in its order, each
+/// tagged with its type, and then of the other candidates (`ref_alts`). Made alike from the
+/// stored row (`old_refs`, from SQLite's values) and from the row about to be written. Two
+/// different rows share a key with a chance of 2^-128; a shared key keeps the old row,
+/// with its line set to the new one's.
+#[derive(Default)]
+struct RefKey {
+    bytes: Vec<u8>,
+}
+
+impl RefKey {
+    fn start(&mut self) {
+        self.bytes.clear();
+    }
+
+    fn null(&mut self) {
+        self.bytes.push(0);
+    }
+
+    fn int(&mut self, v: i64) {
+        self.bytes.push(1);
+        self.bytes.extend_from_slice(&v.to_le_bytes());
+    }
+
+    fn text(&mut self, v: &[u8]) {
+        self.bytes.push(2);
+        self.bytes.extend_from_slice(&(v.len() as u64).to_le_bytes());
+        self.bytes.extend_from_slice(v);
+    }
+
+    /// A stored value: SQLite gives back what was written (integers in integer columns,
+    /// text in text ones); anything else is tagged apart, so it matches no new row.
+    fn value(&mut self, v: rusqlite::types::ValueRef<'_>) {
+        use rusqlite::types::ValueRef;
+        match v {
+            ValueRef::Null => self.null(),
+            ValueRef::Integer(i) => self.int(i),
+            ValueRef::Text(t) => self.text(t),
+            ValueRef::Real(_) | ValueRef::Blob(_) => self.bytes.push(3),
         }
+    }
+
+    /// The key of the row so far with its other candidates (sorted, without repeats).
+    fn finish(&mut self, alts: &[i64]) -> u128 {
+        if !alts.is_empty() {
+            self.bytes.push(4);
+            for alt in alts {
+                self.bytes.extend_from_slice(&alt.to_le_bytes());
+            }
+        }
+        xxhash_rust::xxh3::xxh3_128(&self.bytes)
     }
 }
 
@@ -1018,7 +1079,7 @@ fn ref_row<'a>(
     reference: &'a crate::model::Reference,
     res: &Resolved,
     external: Option<i64>,
-) -> RefRow<&'a str> {
+) -> RefRow<'a> {
     let flags = (reference.glob as i64) * FLAG_GLOB
         + (reference.is_static as i64) * FLAG_STATIC
         + (reference.reexport as i64) * FLAG_REEXPORT
@@ -1083,39 +1144,41 @@ fn delete_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<()> {
     Ok(())
 }
 
-/// A file's stored references in id order (`Rewrite::old`).
+/// A file's stored references in id order (`Rewrite::old`), as keys (`RefKey`).
 fn old_refs(tx: &Transaction, lo: i64, hi: i64) -> Result<OldRefs> {
+    // The other candidates first, so that each row's key is made as the row is read.
+    let mut alts: Vec<(i64, i64)> = Vec::new();
+    let mut stmt = tx.prepare_cached("SELECT ref_id, target_id FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2 ORDER BY ref_id, target_id")?;
+    let mut rows = stmt.query([lo, hi])?;
+    while let Some(r) = rows.next()? {
+        alts.push((r.get(0)?, r.get(1)?));
+    }
     let mut out = OldRefs::default();
+    let mut key = RefKey::default();
+    // Columns 1 to 13 in `RefRow`'s order, as `RefRow::key` takes them.
     let mut stmt = tx.prepare_cached(
         "SELECT id, enclosing_id, source_id, kind, name, simple, receiver, subject, alias, flags, target_id, external_id, confidence, args, line
          FROM refs WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
     )?;
     let mut rows = stmt.query([lo, hi])?;
+    let mut next_alt = 0;
+    let mut its_alts: Vec<i64> = Vec::new();
     while let Some(r) = rows.next()? {
-        let row = RefRow {
-            enclosing: r.get(1)?,
-            source: r.get(2)?,
-            kind: r.get(3)?,
-            name: r.get(4)?,
-            simple: r.get(5)?,
-            receiver: r.get(6)?,
-            subject: r.get(7)?,
-            alias: r.get(8)?,
-            flags: r.get(9)?,
-            target: r.get(10)?,
-            external: r.get(11)?,
-            confidence: r.get(12)?,
-            args: r.get(13)?,
-        };
-        out.ids.push(r.get(0)?);
-        out.rows.push(Some(OldRef { row, line: r.get(14)?, alts: Vec::new() }));
-    }
-    let mut stmt = tx.prepare_cached("SELECT ref_id, target_id FROM ref_alts WHERE ref_id BETWEEN ?1 AND ?2 ORDER BY ref_id, target_id")?;
-    let mut rows = stmt.query([lo, hi])?;
-    while let Some(r) = rows.next()? {
-        if let Some(old) = out.at(r.get(0)?).and_then(|i| out.rows[i].as_mut()) {
-            old.alts.push(r.get(1)?);
+        let id: i64 = r.get(0)?;
+        key.start();
+        for column in 1..=13 {
+            key.value(r.get_ref(column)?);
         }
+        while alts.get(next_alt).is_some_and(|&(of, _)| of < id) {
+            next_alt += 1;
+        }
+        its_alts.clear();
+        while let Some(&(_, alt)) = alts.get(next_alt).filter(|(of, _)| *of == id) {
+            its_alts.push(alt);
+            next_alt += 1;
+        }
+        out.ids.push(id);
+        out.rows.push(Some(OldRef { key: key.finish(&its_alts), line: r.get(14)? }));
     }
     Ok(out)
 }
@@ -1588,13 +1651,13 @@ impl Writer<'_> {
         let Writer { tx, externals, touched_files, rewrites, .. } = self;
         touched_files.insert(file);
         let (lo, hi) = ref_ids_of(file);
-        let mut new: Vec<(RefRow<&str>, Vec<i64>)> = Vec::with_capacity(rows.len());
+        let mut new: Vec<RefRow<'_>> = Vec::with_capacity(rows.len());
         for (enclosing, reference, res) in rows {
             let external = match &res.external {
                 Some(q) => Some(external_id(tx, externals, q)?),
                 None => None,
             };
-            new.push((ref_row(*enclosing, reference, res, external), Vec::new()));
+            new.push(ref_row(*enclosing, reference, res, external));
         }
         let mut rewrite = rewrites.remove(&file);
         let (floor, old_ids, pairs) = match rewrite.as_mut() {
@@ -1603,14 +1666,18 @@ impl Writer<'_> {
                     rw.old = Some(old_refs(tx, lo, hi)?);
                 }
                 let old = rw.old.as_ref().expect("read above");
-                for ((_, alts), (_, _, res)) in new.iter_mut().zip(rows) {
-                    alts.clone_from(&res.alts);
-                    alts.sort_unstable();
-                    alts.dedup();
-                }
-                let (old_ids, was): (Vec<i64>, Vec<(RefRow<&str>, &[i64])>) =
-                    old.from(rw.next).map(|(id, o)| (id, (o.row.borrowed(), o.alts.as_slice()))).unzip();
-                let now: Vec<(RefRow<&str>, &[i64])> = new.iter().map(|(row, alts)| (row.clone(), alts.as_slice())).collect();
+                let (mut key, mut alts) = (RefKey::default(), Vec::new());
+                let now: Vec<u128> = new
+                    .iter()
+                    .zip(rows)
+                    .map(|(row, (_, _, res))| {
+                        alts.clone_from(&res.alts);
+                        alts.sort_unstable();
+                        alts.dedup();
+                        row.key(&alts, &mut key)
+                    })
+                    .collect();
+                let (old_ids, was): (Vec<i64>, Vec<u128>) = old.from(rw.next).map(|(id, o)| (id, o.key)).unzip();
                 let pairs = ref_ids::matching(&was, &now);
                 (rw.next, old_ids, pairs)
             }
@@ -1660,7 +1727,7 @@ impl Writer<'_> {
         // row to the next, where a statement a row searched the table for each named id.
         let written: Vec<usize> = (0..slots.len()).filter(|&i| !slots[i].keep).collect();
         let bind = |stmt: &mut rusqlite::CachedStatement<'_>, at: usize, i: usize| -> rusqlite::Result<()> {
-            let (slot, row, reference) = (&slots[i], &new[i].0, rows[i].1);
+            let (slot, row, reference) = (&slots[i], &new[i], rows[i].1);
             // For a call chain (`Order#customer()#id()`), the names whose change can move it:
             // the type it starts from and the last method before this one.
             let (recv_head, recv_simple) = match &reference.receiver {
