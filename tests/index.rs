@@ -1105,6 +1105,9 @@ fn an_update_rewrites_a_reference_whose_candidates_changed() {
     fs::write(&calc, two.replace("add(u.value()); }\n", "add(u.value()); }\n    void add(short a) {}\n")).unwrap();
     assert_eq!(run(root).parsed, 1);
     let after = dump(root);
-    assert_eq!(call(&after), "ref src/p/Calc.java:6 calls add from=p.Calc#use to=p.Calc#add(int) | p.Calc#add(long) | p.Calc#add(short) (ambiguous)");
+    assert_eq!(
+        call(&after),
+        "ref src/p/Calc.java:6 calls add from=p.Calc#use to=p.Calc#add(int) | p.Calc#add(long) | p.Calc#add(short) (ambiguous)"
+    );
     assert_eq!(after, fresh_dump(root));
 }

@@ -991,28 +991,20 @@ struct RefRow<'a> {
 impl RefRow<'_> {
     /// The row's key (`RefKey`) with its other candidates, sorted and without repeats.
     fn key(&self, alts: &[i64], key: &mut RefKey) -> u128 {
-        let int = |key: &mut RefKey, v: Option<i64>| match v {
-            Some(v) => key.int(v),
-            None => key.null(),
-        };
-        let text = |key: &mut RefKey, v: Option<&str>| match v {
-            Some(v) => key.text(v.as_bytes()),
-            None => key.null(),
-        };
         key.start();
-        int(key, self.enclosing);
-        int(key, self.source);
+        key.maybe_int(self.enclosing);
+        key.maybe_int(self.source);
         key.int(self.kind);
         key.text(self.name.as_bytes());
-        text(key, self.simple);
-        text(key, self.receiver);
-        text(key, self.subject);
-        text(key, self.alias);
+        key.maybe_text(self.simple);
+        key.maybe_text(self.receiver);
+        key.maybe_text(self.subject);
+        key.maybe_text(self.alias);
         key.int(self.flags);
-        int(key, self.target);
-        int(key, self.external);
+        key.maybe_int(self.target);
+        key.maybe_int(self.external);
         key.int(self.confidence);
-        text(key, self.args);
+        key.maybe_text(self.args);
         key.finish(alts)
     }
 }
@@ -1049,6 +1041,21 @@ impl RefKey {
         self.bytes.extend_from_slice(v);
     }
 
+    /// A nullable column, as SQLite gives it back (`value`).
+    fn maybe_int(&mut self, v: Option<i64>) {
+        match v {
+            Some(v) => self.int(v),
+            None => self.null(),
+        }
+    }
+
+    fn maybe_text(&mut self, v: Option<&str>) {
+        match v {
+            Some(v) => self.text(v.as_bytes()),
+            None => self.null(),
+        }
+    }
+
     /// A stored value: SQLite gives back what was written (integers in integer columns,
     /// text in text ones); anything else is tagged apart, so it matches no new row.
     fn value(&mut self, v: rusqlite::types::ValueRef<'_>) {
@@ -1074,12 +1081,7 @@ impl RefKey {
 }
 
 /// The row `insert_refs` writes for a reference (`external` is its external name's id).
-fn ref_row<'a>(
-    enclosing: Option<SymbolId>,
-    reference: &'a crate::model::Reference,
-    res: &Resolved,
-    external: Option<i64>,
-) -> RefRow<'a> {
+fn ref_row<'a>(enclosing: Option<SymbolId>, reference: &'a crate::model::Reference, res: &Resolved, external: Option<i64>) -> RefRow<'a> {
     let flags = (reference.glob as i64) * FLAG_GLOB
         + (reference.is_static as i64) * FLAG_STATIC
         + (reference.reexport as i64) * FLAG_REEXPORT
