@@ -327,6 +327,8 @@ impl Run<'_> {
             texts[*i] = Some(text);
         }
         let mut ids = Vec::with_capacity(extract.symbols.len());
+        // New and changed symbols' rows, written together after the loop.
+        let mut inserts: Vec<(NewSymbol, i64)> = Vec::with_capacity(extract.symbols.len());
         // Kept symbols that moved: (id, lines their start and end moved by).
         let mut moved: Vec<(SymbolId, i64, i64)> = Vec::new();
         let is_blanket =
@@ -415,9 +417,9 @@ impl Run<'_> {
                 }
                 Some(_) => {
                     self.writer.delete_symbol(id)?;
-                    self.writer.insert_symbol(&new, hash)?;
+                    inserts.push((new, hash));
                 }
-                None => self.writer.insert_symbol(&new, hash)?,
+                None => inserts.push((new, hash)),
             }
             self.world.add_symbol(
                 id,
@@ -437,6 +439,8 @@ impl Run<'_> {
                 },
             );
         }
+        // After the loop's deletes: a symbol written again keeps its id.
+        self.writer.insert_symbols(&inserts)?;
         self.writer.move_symbols(&moved)?;
         let imports: HashSet<(String, String, i64)> = import_refs
             .iter()
