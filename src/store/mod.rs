@@ -1344,9 +1344,13 @@ impl Writer<'_> {
     /// of consecutive ids that moved alike: a file's symbols have consecutive ids in its
     /// order, and an edit moves every one after it by as many lines.
     pub fn move_symbols(&mut self, moved: &[(SymbolId, i64, i64)]) -> Result<()> {
-        let mut stmt = self
-            .tx
-            .prepare_cached("UPDATE symbols SET start_line = start_line + ?3, end_line = end_line + ?4 WHERE id BETWEEN ?1 AND ?2")?;
+        // `OR FAIL`: a statement that may change several rows and stop on a constraint opens
+        // a savepoint (to undo its own rows), and at every savepoint FTS5 writes the terms it
+        // holds in memory out as a new segment: one segment for each file of an update. No
+        // constraint can fail here (lines are integers), and any error fails the whole run.
+        let mut stmt = self.tx.prepare_cached(
+            "UPDATE OR FAIL symbols SET start_line = start_line + ?3, end_line = end_line + ?4 WHERE id BETWEEN ?1 AND ?2",
+        )?;
         for run in moved.chunk_by(|a, b| b.0 == a.0 + 1 && (a.1, a.2) == (b.1, b.2)) {
             let (first, last) = (run[0], run[run.len() - 1]);
             stmt.execute([first.0, last.0, first.1, first.2])?;
@@ -1556,7 +1560,8 @@ impl Writer<'_> {
                 }
             }
             for (from, to, by) in moved.into_iter().filter(|m| m.2 != 0) {
-                tx.prepare_cached("UPDATE refs SET line = line + ?3 WHERE id BETWEEN ?1 AND ?2")?.execute([from, to, by])?;
+                // `OR FAIL`, no savepoint: as in `move_symbols`.
+                tx.prepare_cached("UPDATE OR FAIL refs SET line = line + ?3 WHERE id BETWEEN ?1 AND ?2")?.execute([from, to, by])?;
             }
             rw.next = last + 1;
         }
