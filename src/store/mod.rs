@@ -391,8 +391,8 @@ impl SymbolTable {
 /// Inserts `rows` into `table` with one statement taken from the cache once (a lookup by
 /// the statement's text, and a reset when it goes back), `write` executing it for a row.
 /// A row a statement: a statement of several rows opens a savepoint, at which FTS5 writes
-/// the terms it holds in memory out as a new segment (batches of eight symbols made 520
-/// segments of 425 files, and merging them cost more than the batches saved).
+/// the terms it holds in memory out as a new segment (batches of eight symbols flushed 521
+/// times for 425 files, and the segments' merges cost more than the batches saved).
 fn insert_each<T>(
     tx: &Transaction,
     table: SymbolTable,
