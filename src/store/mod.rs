@@ -366,49 +366,6 @@ fn insert_refs_sql(n: usize) -> &'static str {
     }
 }
 
-/// The tables `Writer::insert_symbols` writes.
-#[derive(Clone, Copy)]
-enum SymbolTable {
-    Symbols,
-    Words,
-    Text,
-}
-
-impl SymbolTable {
-    /// The insert of one row.
-    fn sql(self) -> &'static str {
-        match self {
-            SymbolTable::Symbols => {
-                "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple, returns, params, impl_module, row_hash)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"
-            }
-            SymbolTable::Words => "INSERT INTO symbols_fts(rowid, words, owner, doc, place) VALUES (?1, ?2, ?3, ?4, ?5)",
-            SymbolTable::Text => "INSERT INTO text_fts(rowid, text) VALUES (?1, ?2)",
-        }
-    }
-}
-
-/// Inserts `rows` into `table` with one statement taken from the cache once (a lookup by
-/// the statement's text, and a reset when it goes back), `write` executing it for a row.
-/// A row a statement: a statement of several rows opens a savepoint, at which FTS5 writes
-/// the terms it holds in memory out as a new segment (batches of eight symbols flushed 521
-/// times for 425 files, and the segments' merges cost more than the batches saved).
-fn insert_each<T>(
-    tx: &Transaction,
-    table: SymbolTable,
-    rows: &[T],
-    write: impl Fn(&mut rusqlite::CachedStatement<'_>, &T) -> rusqlite::Result<usize>,
-) -> Result<()> {
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let mut stmt = tx.prepare_cached(table.sql())?;
-    for row in rows {
-        write(&mut stmt, row)?;
-    }
-    Ok(())
-}
-
 impl Store {
     fn with_conn(conn: Connection, root: &Path, building: Option<(PathBuf, std::fs::File)>) -> Store {
         Store { conn, root: root.to_path_buf(), building, lengths: Default::default(), ranked: Default::default() }
@@ -1284,8 +1241,8 @@ impl Writer<'_> {
     }
 
     /// Writes symbols of one file, their search words and their body text; each with its
-    /// `row_hash()`. Each table's statement is taken from the cache once for the file
-    /// (`insert_each`), not once a symbol.
+    /// `row_hash()`. Each table's statement is taken from the cache once for the file, not
+    /// once a symbol (a lookup by the statement's text, and a reset when it goes back).
     pub fn insert_symbols(&mut self, rows: &[(NewSymbol, i64)]) -> Result<()> {
         let Some((first, _)) = rows.first() else {
             return Ok(());
@@ -1294,14 +1251,20 @@ impl Writer<'_> {
         debug_assert!(rows.iter().all(|(s, _)| s.file == file), "one file's symbols");
         self.touched_files.insert(file);
         let place = self.place_of(file)?;
-        let tx = &self.tx;
-        let write_symbol = |stmt: &mut rusqlite::CachedStatement<'_>, (s, hash): &(NewSymbol, i64)| -> rusqlite::Result<usize> {
+        // A row a statement: a statement of several rows opens a savepoint, at which FTS5
+        // writes the terms it holds in memory out as a new segment (batches of eight symbols
+        // flushed 521 times for 425 files, and the segments' merges cost more than the
+        // batches saved).
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO symbols(id, file_id, parent_id, kind, name, qname, visibility, modifiers, signature, doc, start_line, end_line, impl_type, impl_trait, xqname, impl_simple, returns, params, impl_module, row_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+        )?;
+        for (s, hash) in rows {
             let sym = s.symbol;
             let (impl_type, impl_trait) = match &sym.impl_of {
                 Some(info) => (Some(info.self_type.as_str()), info.trait_name.as_deref()),
                 None => (None, None),
             };
-            // In `SymbolTable::sql`'s column order.
             stmt.execute(params![
                 s.id,
                 s.file,
@@ -1323,19 +1286,19 @@ impl Writer<'_> {
                 sym.params,
                 sym.impl_of.as_ref().and_then(|i| i.module.as_deref()),
                 hash
-            ])
-        };
-        let write_words = |stmt: &mut rusqlite::CachedStatement<'_>, (s, _): &(NewSymbol, i64)| -> rusqlite::Result<usize> {
-            stmt.execute(params![s.id, crate::model::name_words(&s.symbol.name), crate::model::name_words(s.owner), s.symbol.doc, place])
-        };
+            ])?;
+        }
+        let mut stmt = self.tx.prepare_cached("INSERT INTO symbols_fts(rowid, words, owner, doc, place) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+        for (s, _) in rows {
+            stmt.execute(params![s.id, crate::model::name_words(&s.symbol.name), crate::model::name_words(s.owner), s.symbol.doc, place])?;
+        }
         // A declaration's body text, for sentence search.
-        let texts: Vec<(SymbolId, &str)> = rows.iter().filter_map(|(s, _)| Some((s.id, s.text?))).collect();
-        let write_text = |stmt: &mut rusqlite::CachedStatement<'_>, (id, text): &(SymbolId, &str)| -> rusqlite::Result<usize> {
-            stmt.execute(params![id, text])
-        };
-        insert_each(tx, SymbolTable::Symbols, rows, write_symbol)?;
-        insert_each(tx, SymbolTable::Words, rows, write_words)?;
-        insert_each(tx, SymbolTable::Text, &texts, write_text)?;
+        let mut stmt = self.tx.prepare_cached("INSERT INTO text_fts(rowid, text) VALUES (?1, ?2)")?;
+        for (s, _) in rows {
+            if let Some(text) = s.text {
+                stmt.execute(params![s.id, text])?;
+            }
+        }
         Ok(())
     }
 
